@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading shapes in HLO syntax.
+ *
+ *   shape := array | '(' [shape {',' shape}] ')'
+ *   array := type '[' [dim {',' dim}] ']' ['{' [dim {',' dim}] '}']
+ *
+ * Blanks may stand between tokens.  A missing layout is the default.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include <xrt/shape.h>
+
+#include "mem.h"
+#include "shape_internal.h"
+
+struct parser {
+	const char *text;
+	size_t len;
+	size_t pos;
+	const struct xrt_allocator *alloc;
+	uint32_t depth;
+};
+
+static xrt_status *fail(struct parser *p, const char *what)
+{
+	return xrt_status_new(p->alloc, XRT_INVALID_ARGUMENT, "%s", what);
+}
+
+static void skip_blanks(struct parser *p)
+{
+	while (p->pos < p->len && isspace((unsigned char)p->text[p->pos]))
+		p->pos++;
+}
+
+static bool peek(struct parser *p, char c)
+{
+	skip_blanks(p);
+	return p->pos < p->len && p->text[p->pos] == c;
+}
+
+static bool accept(struct parser *p, char c)
+{
+	if (!peek(p, c))
+		return false;
+	p->pos++;
+	return true;
+}
+
+static xrt_status *parse_int(struct parser *p, int64_t *out)
+{
+	uint64_t v = 0;
+
+	skip_blanks(p);
+	if (p->pos >= p->len || !isdigit((unsigned char)p->text[p->pos]))
+		return fail(p, "expected a number");
+	while (p->pos < p->len && isdigit((unsigned char)p->text[p->pos])) {
+		v = v * 10 + (uint64_t)(p->text[p->pos] - '0');
+		if (v > XRT_MAX_BYTES)
+			return fail(p, "number too large");
+		p->pos++;
+	}
+	*out = (int64_t)v;
+	return NULL;
+}
+
+/* Parses "[a,b]" or "{a,b}" (the opening bracket already taken). */
+static xrt_status *parse_list(struct parser *p, char close, int64_t *v,
+			      uint32_t *n)
+{
+	xrt_status *st;
+
+	*n = 0;
+	if (accept(p, close))
+		return NULL;
+	do {
+		if (*n == XRT_MAX_RANK)
+			return fail(p, "more than 8 dimensions");
+		if (peek(p, '?') || peek(p, '<'))
+			return fail(p, "dynamic dimensions are not supported");
+		st = parse_int(p, &v[(*n)++]);
+		if (st)
+			return st;
+	} while (accept(p, ','));
+	if (!accept(p, close))
+		return fail(p, close == ']' ? "expected ',' or ']'" :
+					      "expected ',' or '}'");
+	return NULL;
+}
+
+static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
+{
+	int64_t dims[XRT_MAX_RANK], m2m[XRT_MAX_RANK];
+	size_t start = p->pos;
+	enum xrt_dtype t;
+	uint32_t rank, n;
+	xrt_status *st;
+
+	while (p->pos < p->len && isalnum((unsigned char)p->text[p->pos]))
+		p->pos++;
+	t = xrt_dtype_from_name(p->text + start, p->pos - start);
+	if (t == XRT_INVALID) {
+		p->pos = start;
+		return fail(p, "expected an element type or '('");
+	}
+	if (!accept(p, '['))
+		return fail(p, "expected '['");
+	st = parse_list(p, ']', dims, &rank);
+	if (st)
+		return st;
+	st = xrt_shape_init_array(out, t, rank, dims);
+	if (st)
+		return st;
+	if (!accept(p, '{'))
+		return NULL;
+	start = p->pos;
+	st = parse_list(p, '}', m2m, &n);
+	if (!st && n != rank) {
+		p->pos = start;
+		st = fail(p, "layout length differs from the rank");
+	}
+	if (!st)
+		st = xrt_shape_set_layout(out, m2m);
+	return st;
+}
+
+static xrt_status *parse_shape(struct parser *p, struct xrt_shape *out);
+
+/* Appends a parsed element to a growing array of shapes. */
+static xrt_status *push(struct parser *p, struct xrt_shape **v, uint32_t *n,
+			uint32_t *cap, const struct xrt_shape *s)
+{
+	struct xrt_shape *nv;
+
+	if (*n == XRT_MAX_TUPLE_SIZE)
+		return fail(p, "tuple has too many elements");
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 4;
+		nv = xrt_mem_alloc(p->alloc, *cap * sizeof(*nv));
+		if (!nv)
+			return xrt_status_oom(p->alloc, "a tuple shape");
+		if (*n)
+			memcpy(nv, *v, *n * sizeof(*nv));
+		xrt_mem_free(p->alloc, *v);
+		*v = nv;
+	}
+	(*v)[(*n)++] = *s;
+	return NULL;
+}
+
+static xrt_status *parse_tuple(struct parser *p, struct xrt_shape *out)
+{
+	struct xrt_shape *elems = NULL, e;
+	uint32_t n = 0, cap = 0, i;
+	xrt_status *st = NULL;
+
+	if (++p->depth > XRT_MAX_TUPLE_DEPTH)
+		return fail(p, "tuples nest too deep");
+	if (!accept(p, ')')) {
+		do {
+			st = parse_shape(p, &e);
+			if (!st) {
+				st = push(p, &elems, &n, &cap, &e);
+				if (st)
+					xrt_shape_deinit(&e);
+			}
+		} while (!st && accept(p, ','));
+		if (!st && !accept(p, ')'))
+			st = fail(p, "expected ',' or ')'");
+	}
+	p->depth--;
+	if (!st) {
+		/* Moves the parsed elements into the tuple. */
+		out->dtype = XRT_TUPLE;
+		out->tuple_count = n;
+		out->tuple = elems;
+		out->allocator = p->alloc;
+		st = xrt_shape_validate(out);
+		if (!st)
+			return NULL;
+		memset(out, 0, sizeof(*out));
+	}
+	for (i = 0; i < n; i++)
+		xrt_shape_deinit(&elems[i]);
+	xrt_mem_free(p->alloc, elems);
+	return st;
+}
+
+static xrt_status *parse_shape(struct parser *p, struct xrt_shape *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (accept(p, '('))
+		return parse_tuple(p, out);
+	skip_blanks(p);
+	return parse_array(p, out);
+}
+
+xrt_status *xrt_shape_parse_prefix(struct xrt_shape *shape,
+				   const struct xrt_allocator *alloc,
+				   const char *text, size_t len, size_t *end)
+{
+	struct parser p = { text, len, 0, alloc, 0 };
+	xrt_status *st = parse_shape(&p, shape);
+
+	*end = p.pos;
+	return st;
+}
+
+xrt_status *xrt_shape_parse(struct xrt_shape *shape,
+			    const struct xrt_allocator *alloc,
+			    const char *text)
+{
+	struct parser p = { text, 0, 0, alloc, 0 };
+	xrt_status *st;
+
+	if (!shape || !text)
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
+				      "shape parse: NULL argument");
+	p.len = strlen(text);
+	st = parse_shape(&p, shape);
+	skip_blanks(&p);
+	if (!st && p.pos != p.len) {
+		xrt_shape_deinit(shape);
+		st = fail(&p, "unexpected text after the shape");
+	}
+	if (st) {
+		memset(shape, 0, sizeof(*shape));
+		st = xrt_status_annotate(st, "column %zu", p.pos + 1);
+	}
+	return st;
+}

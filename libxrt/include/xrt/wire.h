@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The wire format: shapes and literals as the serialized messages of
+ * proto/xrt.proto (xrt.Shape, xrt.Literal).
+ *
+ * Serialization is deterministic: equal values give identical bytes, so
+ * bytes can be hashed into fingerprints.  Deserialization validates
+ * everything (types, dimensions, layouts, sizes, nesting depth, data
+ * length) and names the first problem with its path, e.g.
+ * "literal.tuple_elements[1].data: 12 bytes, shape f32[4]{0} needs 16".
+ */
+#ifndef XRT_WIRE_H
+#define XRT_WIRE_H
+
+#include <stddef.h>
+
+#include <xrt/api.h>
+#include <xrt/alloc.h>
+#include <xrt/literal.h>
+#include <xrt/shape.h>
+#include <xrt/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * xrt_shape_serialize() - encode a shape as an xrt.Shape message
+ * @shape: a valid shape
+ * @alloc: allocator for the bytes and scratch (NULL: system)
+ * @out: receives the bytes; free them with @alloc's free
+ * @out_size: receives their length
+ *
+ * Return: NULL or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_shape_serialize(const struct xrt_shape *shape,
+					const struct xrt_allocator *alloc,
+					void **out, size_t *out_size);
+
+/**
+ * xrt_shape_deserialize() - decode and validate an xrt.Shape message
+ * @shape: where to put the shape (previous content ignored)
+ * @alloc: allocator (NULL: system)
+ * @data: the bytes
+ * @size: their length
+ *
+ * Return: NULL, INVALID_ARGUMENT naming the field, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_shape_deserialize(struct xrt_shape *shape,
+					  const struct xrt_allocator *alloc,
+					  const void *data, size_t size);
+
+/**
+ * xrt_literal_serialize() - encode a literal as an xrt.Literal message
+ * @lit: a literal
+ * @alloc: allocator for the bytes and scratch (NULL: system)
+ * @out: receives the bytes; free them with @alloc's free
+ * @out_size: receives their length
+ *
+ * Return: NULL, or RESOURCE_EXHAUSTED (also for a literal whose encoding
+ * would not fit a protobuf message: 2 GiB).
+ */
+XRT_API xrt_status *xrt_literal_serialize(const xrt_literal *lit,
+					  const struct xrt_allocator *alloc,
+					  void **out, size_t *out_size);
+
+/**
+ * xrt_literal_deserialize() - decode and validate an xrt.Literal message
+ * @alloc: allocator for the literal (NULL: system)
+ * @data: the bytes
+ * @size: their length
+ * @out: receives the literal
+ *
+ * Return: NULL, INVALID_ARGUMENT naming the field, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_literal_deserialize(const struct xrt_allocator *alloc,
+					    const void *data, size_t size,
+					    xrt_literal **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRT_WIRE_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the wire-format converters.
+ */
+#ifndef XRT_WIRE_INTERNAL_H
+#define XRT_WIRE_INTERNAL_H
+
+#include <protobuf-c/protobuf-c.h>
+
+#include <xrt/literal.h>
+#include <xrt/shape.h>
+
+#include "xrt.pb-c.h"
+
+/* Deepest message nesting accepted on the wire, before unpacking. */
+#define WIRE_MAX_NESTING (2 * XRT_MAX_TUPLE_DEPTH + 8)
+
+/*
+ * A protobuf-c allocator over an xrt_allocator that remembers whether an
+ * allocation failed, since protobuf-c reports that like malformed input.
+ */
+struct wire_alloc {
+	ProtobufCAllocator pb;
+	const struct xrt_allocator *alloc;
+	bool failed;
+};
+
+void wire_alloc_init(struct wire_alloc *w, const struct xrt_allocator *a);
+
+/*
+ * Checks the bytes and unpacks them as @desc; names @what in errors.
+ * Free the result with protobuf_c_message_free_unpacked(msg, &w->pb).
+ */
+xrt_status *wire_unpack(struct wire_alloc *w,
+			const ProtobufCMessageDescriptor *desc,
+			const void *data, size_t size, const char *what,
+			ProtobufCMessage **out);
+
+/* Packs @msg into newly allocated bytes. */
+xrt_status *wire_pack(const struct xrt_allocator *a,
+		      const ProtobufCMessage *msg, void **out,
+		      size_t *out_size);
+
+/*
+ * Checks that @data is well-formed wire data for @desc with messages
+ * nested at most @max_depth deep.  Returns NULL or INVALID_ARGUMENT.
+ */
+xrt_status *wire_check_nesting(const struct xrt_allocator *a,
+			       const ProtobufCMessageDescriptor *desc,
+			       const uint8_t *data, size_t size,
+			       unsigned int max_depth);
+
+/* Shape <-> message.  @path names the field in errors, e.g. "shape". */
+xrt_status *wire_shape_from_msg(struct xrt_shape *shape,
+				const struct xrt_allocator *a,
+				const Xrt__Shape *msg, const char *path);
+xrt_status *wire_shape_to_msg(const struct xrt_shape *shape,
+			      const struct xrt_allocator *a,
+			      Xrt__Shape **out);
+void wire_shape_msg_free(const struct xrt_allocator *a, Xrt__Shape *msg);
+
+#endif /* XRT_WIRE_INTERNAL_H */

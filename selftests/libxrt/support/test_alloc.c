@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+
+#include "test_alloc.h"
+
+/* Present only when linked with LeakSanitizer (ASan builds). */
+extern int __lsan_do_recoverable_leak_check(void) __attribute__((weak));
+
+static void *ta_alloc(void *self, size_t size, size_t align)
+{
+	struct test_alloc *t = self;
+	void *p = NULL;
+
+	if (++t->count == t->fail_at) {
+		t->failed = true;
+		return NULL;
+	}
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	if (posix_memalign(&p, align, size))
+		return NULL;
+	t->live++;
+	return p;
+}
+
+static void ta_free(void *self, void *ptr)
+{
+	struct test_alloc *t = self;
+
+	t->live--;
+	free(ptr);
+}
+
+void test_alloc_init(struct test_alloc *t)
+{
+	t->base.self = t;
+	t->base.alloc = ta_alloc;
+	t->base.free = ta_free;
+	t->live = 0;
+	t->count = 0;
+	t->fail_at = 0;
+	t->failed = false;
+}
+
+void test_alloc_fail_at(struct test_alloc *t, long n)
+{
+	t->count = 0;
+	t->fail_at = n;
+	t->failed = false;
+}
+
+bool test_no_leaks(void)
+{
+	if (!__lsan_do_recoverable_leak_check)
+		return true;
+	return __lsan_do_recoverable_leak_check() == 0;
+}

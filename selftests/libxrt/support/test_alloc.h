@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Test helpers: an allocator that counts live allocations and can be told
+ * to fail the Nth allocation, and a fixture that checks for leaks.
+ */
+#ifndef XRT_TEST_ALLOC_H
+#define XRT_TEST_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <xrt/alloc.h>
+
+struct test_alloc {
+	struct xrt_allocator base;
+	long live;		/* allocations not yet freed */
+	long count;		/* allocations attempted */
+	long fail_at;		/* fail the attempt with this number (1-based); 0: never */
+	bool failed;		/* an allocation was failed */
+};
+
+void test_alloc_init(struct test_alloc *t);
+/* Fails allocation number @n (1-based) and none other; 0 disables. */
+void test_alloc_fail_at(struct test_alloc *t, long n);
+
+/* Runs LeakSanitizer now when the build has it; returns true if clean. */
+bool test_no_leaks(void);
+
+#endif /* XRT_TEST_ALLOC_H */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Installs every Debian package that building and testing XRT needs, and
+# extracts the kernel's selftest harness (and checkpatch) from Debian's
+# linux-source-6.1 into a cache outside the source tree.
+#
+# Idempotent: a second run installs nothing and extracts nothing.
+#   tools/install-deps.sh           install what is missing
+#   tools/install-deps.sh --check   exit 0 if nothing is missing, 1 otherwise
+#   tools/install-deps.sh --print-cache   print the cache folder
+set -euo pipefail
+
+packages=(
+	build-essential pkg-config meson ninja-build
+	protobuf-c-compiler libprotobuf-c-dev libdrm-dev
+	clang llvm libclang-rt-14-dev
+	python3 python3-numpy
+	linux-source-6.1 xz-utils
+)
+
+cache="${XRT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xrt}"
+ksrc=/usr/src/linux-source-6.1.tar.xz
+# Files taken from the kernel source: the selftest harness and the style
+# checker.  Kept in the cache under their in-tree paths.
+kfiles=(
+	tools/testing/selftests/kselftest_harness.h
+	tools/testing/selftests/kselftest.h
+	scripts/checkpatch.pl
+	scripts/spelling.txt
+	scripts/const_structs.checkpatch
+)
+
+missing_packages() {
+	local p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+missing_kfiles() {
+	local f
+	for f in "${kfiles[@]}"; do
+		[ -s "$cache/linux/$f" ] || echo "$f"
+	done
+}
+
+case "${1:-}" in
+--print-cache)
+	echo "$cache"
+	exit 0
+	;;
+--check)
+	[ -z "$(missing_packages)" ] && [ -z "$(missing_kfiles)" ]
+	exit
+	;;
+"") ;;
+*)
+	echo "usage: $0 [--check|--print-cache]" >&2
+	exit 2
+	;;
+esac
+
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+
+mapfile -t want < <(missing_packages)
+if [ ${#want[@]} -gt 0 ]; then
+	echo "install-deps: installing ${want[*]}"
+	$sudo apt-get update -q
+	$sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends "${want[@]}"
+fi
+
+if [ -n "$(missing_kfiles)" ]; then
+	echo "install-deps: extracting the selftest harness and checkpatch from $ksrc"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	tar -xJf "$ksrc" -C "$tmp" "${kfiles[@]/#/linux-source-6.1/}"
+	mkdir -p "$cache/linux"
+	cp -r "$tmp/linux-source-6.1/." "$cache/linux/"
+fi
+echo "install-deps: all dependencies present (cache: $cache)"

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xrt-run: runs computations on an XRT device.
+ *
+ * Until the compiler lands it has one job, --demo: build a nested tuple
+ * literal, send it through the wire format and back, and show that the
+ * value survived.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <xrt/literal.h>
+#include <xrt/wire.h>
+
+static int fail(xrt_status *st, const char *what)
+{
+	fprintf(stderr, "xrt-run: %s: %s: %s\n", what,
+		xrt_code_name(xrt_status_code(st)), xrt_status_message(st));
+	xrt_status_free(st);
+	return 1;
+}
+
+static xrt_status *make_demo_literal(xrt_literal **out)
+{
+	static const float m[2][3] = { { 1.5f, -2.0f, 0.1f },
+				       { 1e-3f, 3e8f, -0.0f } };
+	static const int32_t v[4] = { 7, -1, 2147483647, 0 };
+	xrt_literal *parts[3] = { NULL, NULL, NULL };
+	struct xrt_shape s;
+	xrt_status *st;
+
+	st = xrt_shape_parse(&s, NULL, "f32[2,3]");
+	if (!st)
+		st = xrt_literal_create_from(NULL, &s, m, sizeof(m), &parts[0]);
+	if (!st)
+		st = xrt_shape_parse(&s, NULL, "s32[4]");
+	if (!st)
+		st = xrt_literal_create_from(NULL, &s, v, sizeof(v), &parts[1]);
+	if (!st)
+		st = xrt_shape_parse(&s, NULL, "pred[]");
+	if (!st)
+		st = xrt_literal_create(NULL, &s, &parts[2]);
+	if (!st) {
+		*(unsigned char *)xrt_literal_mutable_data(parts[2]) = 1;
+		st = xrt_literal_make_tuple(NULL, parts, 3, out);
+	}
+	if (st) {
+		xrt_literal_destroy(parts[0]);
+		xrt_literal_destroy(parts[1]);
+		xrt_literal_destroy(parts[2]);
+	}
+	return st;
+}
+
+static void print_literal(const char *label, const xrt_literal *lit)
+{
+	size_t n = xrt_literal_format(lit, NULL, 0) + 1;
+	char *text = malloc(n);
+
+	if (!text)
+		return;
+	xrt_literal_format(lit, text, n);
+	printf("%-10s %s\n", label, text);
+	free(text);
+}
+
+static int demo(void)
+{
+	xrt_literal *lit = NULL, *back = NULL;
+	void *bytes = NULL;
+	char why[256];
+	size_t size;
+	xrt_status *st;
+	int rc = 0;
+
+	printf("devices:   host:0 (the in-process engine arrives with the compiler)\n");
+	st = make_demo_literal(&lit);
+	if (st)
+		return fail(st, "building the literal");
+	print_literal("literal:", lit);
+	st = xrt_literal_serialize(lit, NULL, &bytes, &size);
+	if (!st)
+		st = xrt_literal_deserialize(NULL, bytes, size, &back);
+	if (st) {
+		rc = fail(st, "wire round trip");
+	} else {
+		printf("wire:      %zu bytes (xrt.Literal)\n", size);
+		print_literal("read back:", back);
+		if (xrt_literal_equal(lit, back, why, sizeof(why))) {
+			printf("round trip: identical\n");
+		} else {
+			printf("round trip: DIFFERENT: %s\n", why);
+			rc = 1;
+		}
+	}
+	xrt_free(NULL, bytes);
+	xrt_literal_destroy(back);
+	xrt_literal_destroy(lit);
+	return rc;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xrt-run --demo\n"
+		   "  --demo   build a literal, round-trip it through the wire format\n"
+		   "  --help   this text\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "demo", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, want_demo = 0;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			want_demo = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!want_demo || optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	return demo();
+}
