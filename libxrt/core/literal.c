@@ -314,7 +314,8 @@ xrt_status *xrt_literal_make_tuple(const struct xrt_allocator *alloc,
 		st = xrt_status_annotate(st, "make tuple");
 		goto out;
 	}
-	memcpy(lit->elements, elements, count * sizeof(*elements));
+	if (count)
+		memcpy(lit->elements, elements, count * sizeof(*elements));
 	*out = lit;
 	lit = NULL;
 out:

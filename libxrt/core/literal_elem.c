@@ -96,10 +96,15 @@ static bool reads_back(enum xrt_dtype t, const char *s, double v)
 	}
 }
 
+/*
+ * Prints the fewest significant digits that read back as the same value
+ * of type @t; positional notation for exponents -4..15, scientific
+ * outside (as Python's repr does).
+ */
 static void print_real(struct fmtbuf *f, enum xrt_dtype t, double v)
 {
 	char s[40];
-	int prec;
+	int prec, exp10;
 
 	if (isnan(v)) {
 		fmtbuf_puts(f, "nan");
@@ -109,13 +114,15 @@ static void print_real(struct fmtbuf *f, enum xrt_dtype t, double v)
 		fmtbuf_puts(f, v < 0 ? "-inf" : "inf");
 		return;
 	}
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(s, sizeof(s), "%.*g", prec, v);
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(s, sizeof(s), "%.*e", prec - 1, v);
 		if (reads_back(t, s, v))
 			break;
 	}
-	if (prec == 17)
-		snprintf(s, sizeof(s), "%.17g", v);
+	exp10 = atoi(strchr(s, 'e') + 1);
+	if (exp10 >= -4 && exp10 < 16)
+		snprintf(s, sizeof(s), "%.*f",
+			 prec - 1 - exp10 > 0 ? prec - 1 - exp10 : 0, v);
 	fmtbuf_puts(f, s);
 }
 

@@ -17,34 +17,36 @@
 
 #define PATH_MAX_LEN 160
 
-/* Fills @lit (made from @msg's shape) from @msg, checking each node. */
-static xrt_status *fill(xrt_literal *lit, const struct xrt_allocator *a,
-			const Xrt__Literal *msg, const char *path)
+/*
+ * Checks @msg against @shape (the literal's shape, from the root
+ * message) before anything is allocated for data: a few bytes of
+ * message may declare an enormous shape.
+ */
+static xrt_status *check(const struct xrt_shape *shape,
+			 const struct xrt_allocator *a,
+			 const Xrt__Literal *msg, const char *path)
 {
-	const struct xrt_shape *shape = &lit->shape;
 	char sub[PATH_MAX_LEN];
 	struct xrt_shape mine;
 	xrt_status *st;
 	uint32_t i;
 
 	if (!xrt_shape_is_tuple(shape)) {
+		uint64_t need = xrt_shape_byte_size(shape);
+
 		if (msg->n_tuple_elements)
 			return xrt_status_new(a, XRT_INVALID_ARGUMENT,
 					      "%s.tuple_elements: %zu elements in an array literal",
 					      path, msg->n_tuple_elements);
-		if (msg->data.len != lit->size)
+		if (msg->data.len != need)
 			return xrt_status_new(a, XRT_INVALID_ARGUMENT,
-					      "%s.data: %zu bytes, the shape needs %zu",
-					      path, msg->data.len, lit->size);
-		if (shape->dtype == XRT_PRED) {
-			st = xrt_literal_check_preds(a, msg->data.data,
-						     msg->data.len);
-			if (st)
-				return xrt_status_annotate(st, "%s.data", path);
-		}
-		if (lit->size)
-			memcpy(lit->data, msg->data.data, lit->size);
-		return NULL;
+					      "%s.data: %zu bytes, the shape needs %llu",
+					      path, msg->data.len,
+					      (unsigned long long)need);
+		if (shape->dtype != XRT_PRED)
+			return NULL;
+		st = xrt_literal_check_preds(a, msg->data.data, msg->data.len);
+		return st ? xrt_status_annotate(st, "%s.data", path) : NULL;
 	}
 	if (msg->data.len)
 		return xrt_status_new(a, XRT_INVALID_ARGUMENT,
@@ -68,11 +70,25 @@ static xrt_status *fill(xrt_literal *lit, const struct xrt_allocator *a,
 					    sub, i);
 		xrt_shape_deinit(&mine);
 		if (!st)
-			st = fill(lit->elements[i], a, e, sub);
+			st = check(&shape->tuple[i], a, e, sub);
 		if (st)
 			return st;
 	}
 	return NULL;
+}
+
+/* Copies the data of a checked message into a literal of its shape. */
+static void fill(xrt_literal *lit, const Xrt__Literal *msg)
+{
+	uint32_t i;
+
+	if (lit->data) {
+		if (lit->size)
+			memcpy(lit->data, msg->data.data, lit->size);
+		return;
+	}
+	for (i = 0; i < lit->shape.tuple_count; i++)
+		fill(lit->elements[i], msg->tuple_elements[i]);
 }
 
 xrt_status *xrt_literal_deserialize(const struct xrt_allocator *alloc,
@@ -97,17 +113,16 @@ xrt_status *xrt_literal_deserialize(const struct xrt_allocator *alloc,
 	msg = (const Xrt__Literal *)base;
 	st = wire_shape_from_msg(&shape, alloc, msg->shape, "literal.shape");
 	if (!st) {
-		st = xrt_literal_create_uninit(alloc, &shape, out);
+		st = xrt_shape_validate(&shape);
 		if (st)
 			st = xrt_status_annotate(st, "literal.shape");
+		if (!st)
+			st = check(&shape, alloc, msg, "literal");
+		if (!st)
+			st = xrt_literal_create_uninit(alloc, &shape, out);
+		if (!st)
+			fill(*out, msg);
 		xrt_shape_deinit(&shape);
-	}
-	if (!st) {
-		st = fill(*out, alloc, msg, "literal");
-		if (st) {
-			xrt_literal_destroy(*out);
-			*out = NULL;
-		}
 	}
 	protobuf_c_message_free_unpacked(base, &w.pb);
 	return st;
