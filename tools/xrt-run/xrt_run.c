@@ -2,14 +2,15 @@
 /*
  * xrt-run: runs computations on an XRT device.
  *
- * Until the compiler lands it has one job, --demo: build a nested tuple
- * literal, send it through the wire format and back, and show that the
- * value survived.
+ * Until the compiler lands it has one job, --demo: list the devices,
+ * build a nested tuple literal, send it through the wire format and
+ * back, and show that the value survived.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <xrt/device.h>
 #include <xrt/literal.h>
 #include <xrt/wire.h>
 
@@ -65,6 +66,24 @@ static void print_literal(const char *label, const xrt_literal *lit)
 	free(text);
 }
 
+static xrt_status *print_devices(void)
+{
+	struct xrt_device_info *devs;
+	size_t i, n;
+	xrt_status *st = xrt_devices_list(NULL, &devs, &n);
+
+	if (st)
+		return st;
+	for (i = 0; i < n; i++)
+		printf("%-10s %s: %s, %u compute units, %.1f GiB memory\n",
+		       i ? "" : "devices:", devs[i].name,
+		       xrt_device_kind_name(devs[i].kind),
+		       devs[i].compute_units,
+		       (double)devs[i].memory_bytes / (1u << 30));
+	xrt_free(NULL, devs);
+	return NULL;
+}
+
 static int demo(void)
 {
 	xrt_literal *lit = NULL, *back = NULL;
@@ -74,7 +93,9 @@ static int demo(void)
 	xrt_status *st;
 	int rc = 0;
 
-	printf("devices:   host:0 (the in-process engine arrives with the compiler)\n");
+	st = print_devices();
+	if (st)
+		return fail(st, "listing devices");
 	st = make_demo_literal(&lit);
 	if (st)
 		return fail(st, "building the literal");

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: MIT
+#
+# The single entry point.  Userspace builds with Meson + Ninja; the
+# kernel module with Kbuild against a kernel build tree (KDIR).
+#
+#   make               install missing packages, build everything
+#   make run           the main job (for now: xrt-run --demo)
+#   make test          quick: unit tests of the normal build only
+#   make check         everything: unit tests, ASan+UBSan build, fuzzing
+#   make install PREFIX=/usr/local
+#   make driver KDIR=/lib/modules/$(uname -r)/build
+#   make clean
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+PREFIX     ?= /usr/local
+FUZZ_SECONDS ?= 30
+
+DEPS     := tools/install-deps.sh
+CACHE    := $(shell $(DEPS) --print-cache)
+KSELFTEST := $(CACHE)/linux/tools/testing/selftests
+MESON_OPTS := -Dkselftest_dir=$(KSELFTEST)
+ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
+	      -Dbuildtype=debug -Dfuzz=true -Dfuzz_seconds=$(FUZZ_SECONDS)
+
+.PHONY: all deps build run test check asan install clean driver driver-clean
+
+all: build
+
+# Installs packages and extracts the selftest harness only when missing.
+deps:
+	@$(DEPS) --check || $(DEPS)
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD) $(MESON_OPTS)
+
+$(ASAN_BUILD)/build.ninja: | deps
+	CC=clang meson setup $(ASAN_BUILD) $(ASAN_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+run: build
+	$(BUILD)/tools/xrt-run/xrt-run --demo
+
+test: build
+	tools/run-selftests --suite unit $(BUILD)
+
+check: build asan
+	tools/run-selftests $(BUILD) $(ASAN_BUILD)
+
+install: build
+	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))
+	meson install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
+
+# The kernel module: Kbuild at the top level descends into driver/.
+driver:
+	@test -n "$(KDIR)" || { echo "make driver: set KDIR to a kernel build tree" >&2; exit 2; }
+	@test -f driver/Kbuild || { echo "make driver: driver/ has no sources yet" >&2; exit 2; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+driver-clean:
+	@test -n "$(KDIR)" || { echo "make driver-clean: set KDIR" >&2; exit 2; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
