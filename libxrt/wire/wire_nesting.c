@@ -42,6 +42,7 @@ static xrt_status *scan_message(const struct scan *s,
 {
 	const ProtobufCFieldDescriptor *field;
 	uint64_t key, len;
+	unsigned int num;
 	xrt_status *st;
 
 	if (depth > s->max_depth)
@@ -73,8 +74,8 @@ static xrt_status *scan_message(const struct scan *s,
 			    (uint64_t)(end - p) < len)
 				return bad(s, "length past the end",
 					   (size_t)(at - base));
-			field = protobuf_c_message_descriptor_get_field(
-				desc, (unsigned int)(key >> 3));
+			num = (unsigned int)(key >> 3);
+			field = protobuf_c_message_descriptor_get_field(desc, num);
 			if (field && field->type == PROTOBUF_C_TYPE_MESSAGE) {
 				st = scan_message(s, field->descriptor, base, p,
 						  p + len, depth + 1);
