@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The soft engine: validates and runs command-stream programs
+ * (uapi/drm/xrt_accel.h).  The same sources run in the kernel module's
+ * job worker and in libxrt's host device.
+ *
+ * Validation happens once per program and checks everything; execution
+ * then trusts the program and needs only that every bound buffer is at
+ * least as large as its slot says.
+ *
+ * Execution is split so that callers control time and parallelism: a
+ * command has phases that run in order; a phase has items that are
+ * independent of each other and may run in any order or in parallel; an
+ * item is small enough to bound a kernel FPU section.  Results never
+ * depend on how items are scheduled.
+ */
+#ifndef XRT_ENGINE_H
+#define XRT_ENGINE_H
+
+#include "shim.h"
+#include "../../uapi/drm/xrt_accel.h"
+
+/**
+ * struct xrt_engine_error - why a program was rejected
+ * @command: index of the offending command; ~0u for the header or slots
+ * @part: index of the operand, instruction or slot at fault; ~0u if none
+ * @reason: a static description
+ * @value: numbers @reason refers to, in its order
+ */
+struct xrt_engine_error {
+	u32 command;
+	u32 part;
+	const char *reason;
+	u64 value[2];
+};
+
+/**
+ * struct xrt_engine_prog - a validated program
+ * @base: the program bytes (not copied; must stay unchanged)
+ * @size: their length
+ * @slots: the slot table inside @base
+ * @num_slots: its length
+ * @num_commands: number of commands
+ * @offsets: byte offset of each command, filled by validation
+ * @thread_ws_size: bytes of workspace each executing thread needs
+ * @shared_ws_size: bytes of workspace one execution shares among threads
+ */
+struct xrt_engine_prog {
+	const u8 *base;
+	u64 size;
+	const struct xrt_cs_slot *slots;
+	u32 num_slots;
+	u32 num_commands;
+	u32 *offsets;
+	u64 thread_ws_size;
+	u64 shared_ws_size;
+};
+
+/**
+ * xrt_engine_count_commands() - read the command count from a header
+ * @data: program bytes
+ * @size: their length
+ * @count: receives the number of commands (to size the offsets array)
+ * @err: receives the reason on failure
+ *
+ * Return: 0, or -1 when the header is malformed.
+ */
+int xrt_engine_count_commands(const void *data, u64 size, u32 *count,
+			      struct xrt_engine_error *err);
+
+/**
+ * xrt_engine_validate() - check a whole program
+ * @prog: receives the validated program
+ * @data: program bytes; 8-byte aligned
+ * @size: their length
+ * @offsets: room for the count xrt_engine_count_commands() gave
+ * @err: receives the first problem on failure
+ *
+ * Return: 0, or -1 when the program is malformed.
+ */
+int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
+			u64 size, u32 *offsets, struct xrt_engine_error *err);
+
+/**
+ * struct xrt_engine_ctx - one execution of a program
+ * @prog: the validated program
+ * @slots: base address of each slot's buffer, each at least the slot's
+ *         size, aligned to 64 bytes
+ * @shared_ws: @prog->shared_ws_size bytes of workspace
+ * @rng_seed: seed for random numbers
+ */
+struct xrt_engine_ctx {
+	const struct xrt_engine_prog *prog;
+	u8 *const *slots;
+	void *shared_ws;
+	u64 rng_seed;
+};
+
+/** xrt_engine_phases() - number of phases of command @pc (0 for JUMP) */
+u32 xrt_engine_phases(const struct xrt_engine_ctx *x, u32 pc);
+
+/** xrt_engine_items() - number of items of phase @phase of command @pc */
+u64 xrt_engine_items(const struct xrt_engine_ctx *x, u32 pc, u32 phase);
+
+/**
+ * xrt_engine_run_items() - run items [@first, @first + @count) of a phase
+ * @x: the execution
+ * @pc: the command
+ * @phase: the phase
+ * @first: the first item
+ * @count: how many
+ * @thread_ws: @prog->thread_ws_size bytes private to the caller's thread
+ */
+void xrt_engine_run_items(const struct xrt_engine_ctx *x, u32 pc, u32 phase,
+			  u64 first, u64 count, void *thread_ws);
+
+/**
+ * xrt_engine_next() - the command after @pc, once @pc has run
+ * @x: the execution
+ * @pc: the command that ran
+ *
+ * Return: the next command; prog->num_commands means the program ended.
+ */
+u32 xrt_engine_next(const struct xrt_engine_ctx *x, u32 pc);
+
+/**
+ * struct xrt_engine_cursor - where a sequential run stands
+ * @pc: the current command
+ * @phase: the current phase of it
+ * @item: the next item of that phase
+ */
+struct xrt_engine_cursor {
+	u32 pc;
+	u32 phase;
+	u64 item;
+};
+
+/**
+ * xrt_engine_step() - run a program on one thread, a bounded piece at a
+ *                     time
+ * @x: the execution
+ * @c: the cursor; zero it to start
+ * @budget: the most items to run in this call (at least 1)
+ * @thread_ws: the thread's workspace
+ *
+ * Return: 1 when the program has finished, 0 when more remains.
+ */
+int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
+		    u64 budget, void *thread_ws);
+
+#endif /* XRT_ENGINE_H */

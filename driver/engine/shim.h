@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Everything the engine takes from its surroundings.  The engine builds
+ * into the kernel module and into libxrt from the same sources; this is
+ * the only header that differs between the two.  It provides the fixed
+ * width types, memcpy/memset, and the FPU section hooks the callers wrap
+ * engine calls in.  No libc, no libm, no libgcc helpers.
+ */
+#ifndef XRT_ENGINE_SHIM_H
+#define XRT_ENGINE_SHIM_H
+
+#ifdef __KERNEL__
+
+#include <linux/types.h>
+#include <linux/string.h>
+#include <asm/fpu/api.h>
+
+#define XRT_ENGINE_FPU_BEGIN()	kernel_fpu_begin()
+#define XRT_ENGINE_FPU_END()	kernel_fpu_end()
+
+#else /* userspace */
+
+#include <linux/types.h>
+
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s8 s8;
+typedef __s16 s16;
+typedef __s32 s32;
+typedef __s64 s64;
+typedef __SIZE_TYPE__ size_t;
+
+/* The compiler may emit calls to these even in freestanding code. */
+void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+
+#define XRT_ENGINE_FPU_BEGIN()	do { } while (0)
+#define XRT_ENGINE_FPU_END()	do { } while (0)
+
+#endif
+
+#define ENGINE_MIN(a, b)	((a) < (b) ? (a) : (b))
+#define ENGINE_MAX(a, b)	((a) > (b) ? (a) : (b))
+
+#endif /* XRT_ENGINE_SHIM_H */

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Views: bounds checks at validation, iteration and strided copies at
+ * run time.
+ */
+#include "engine_internal.h"
+
+#define LIMIT (1ull << 62)
+
+u32 engine_dtype_size(u32 dtype)
+{
+	static const u8 sizes[] = {
+		[XRT_CS_PRED] = 1, [XRT_CS_S8] = 1, [XRT_CS_S16] = 2,
+		[XRT_CS_S32] = 4, [XRT_CS_S64] = 8, [XRT_CS_U8] = 1,
+		[XRT_CS_U16] = 2, [XRT_CS_U32] = 4, [XRT_CS_U64] = 8,
+		[XRT_CS_F16] = 2, [XRT_CS_BF16] = 2, [XRT_CS_F32] = 4,
+		[XRT_CS_F64] = 8, [XRT_CS_C64] = 8, [XRT_CS_C128] = 16,
+	};
+
+	return dtype < sizeof(sizes) ? sizes[dtype] : 0;
+}
+
+u64 engine_count(u32 rank, const u64 *dims)
+{
+	u64 n = 1;
+	u32 i;
+
+	for (i = 0; i < rank; i++)
+		n *= dims[i];
+	return n;
+}
+
+/* Checks dims and their element count; 0 or -1. */
+static int check_dims(struct vctx *v, u32 part, u32 rank, const u64 *dims)
+{
+	u64 n = 1;
+	u32 i;
+
+	if (rank > XRT_CS_MAX_RANK)
+		return engine_fail(v, part, "rank above 8", rank, 0);
+	for (i = 0; i < rank; i++) {
+		if (dims[i] > LIMIT)
+			return engine_fail(v, part, "dimension above 2^62", i, dims[i]);
+		if (dims[i] && n > LIMIT / dims[i])
+			return engine_fail(v, part, "more than 2^62 elements", i, 0);
+		n = dims[i] ? n * dims[i] : 0;
+	}
+	return 0;
+}
+
+int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
+		      u64 offset, u32 rank, const u64 *dims,
+		      const s64 *strides, u32 need)
+{
+	u64 pos = 0, neg = 0, first, esize;
+	const struct xrt_cs_slot *s;
+	u32 i;
+
+	if (slot >= v->prog->num_slots)
+		return engine_fail(v, part, "slot out of range", slot,
+				   v->prog->num_slots);
+	s = &v->prog->slots[slot];
+	esize = engine_dtype_size(dtype);
+	if (!esize)
+		return engine_fail(v, part, "unknown element type", dtype, 0);
+	if ((s->flags & need) != need)
+		return engine_fail(v, part, need == XRT_CS_SLOT_WRITE ?
+				   "writes a slot not marked WRITE" :
+				   "reads a slot not marked READ", slot, 0);
+	if (offset % esize)
+		return engine_fail(v, part, "offset not a multiple of the element size",
+				   offset, esize);
+	if (check_dims(v, part, rank, dims))
+		return -1;
+	for (i = 0; i < rank; i++) {
+		u64 e = dims[i] - 1, st;
+
+		if (!dims[i])
+			return 0;	/* empty: reaches nothing */
+		st = strides[i] < 0 ? -(u64)strides[i] : (u64)strides[i];
+		if (st > LIMIT || (e && st > LIMIT / e))
+			return engine_fail(v, part, "stride too large", i,
+					   (u64)strides[i]);
+		if (strides[i] < 0)
+			neg += e * st;
+		else
+			pos += e * st;
+		if (pos > LIMIT || neg > LIMIT)
+			return engine_fail(v, part, "view spans more than 2^62 elements",
+					   i, 0);
+	}
+	first = offset / esize;
+	if (neg > first)
+		return engine_fail(v, part, "view reaches before its slot",
+				   offset, neg * esize);
+	if (first + pos >= s->size / esize)
+		return engine_fail(v, part, "view reaches past the end of its slot",
+				   (first + pos + 1) * esize, s->size);
+	return 0;
+}
+
+int engine_check_view(struct vctx *v, u32 part, const struct xrt_cs_view *view,
+		      u32 need)
+{
+	u32 i;
+
+	if (view->pad)
+		return engine_fail(v, part, "view padding not 0", 0, 0);
+	if (view->rank > XRT_CS_MAX_RANK)
+		return engine_fail(v, part, "rank above 8", view->rank, 0);
+	for (i = view->rank; i < XRT_CS_MAX_RANK; i++) {
+		if (view->dims[i] || view->strides[i])
+			return engine_fail(v, part, "dims or strides past the rank not 0",
+					   i, 0);
+	}
+	return engine_check_span(v, part, view->slot, view->dtype, view->offset,
+				 view->rank, view->dims, view->strides, need);
+}
+
+int engine_check_scalar(struct vctx *v, u32 part,
+			const struct xrt_cs_scalar *s, u32 dtype)
+{
+	if (!engine_zero(s->pad, sizeof(s->pad)))
+		return engine_fail(v, part, "scalar padding not 0", 0, 0);
+	if (s->dtype != dtype)
+		return engine_fail(v, part, "scalar of the wrong element type",
+				   s->dtype, dtype);
+	return engine_check_span(v, part, s->slot, s->dtype, s->offset, 0, 0, 0,
+				 XRT_CS_SLOT_READ);
+}
+
+void row_iter_init(struct row_iter *it, u32 rank, const u64 *dims, u64 first,
+		   u64 count)
+{
+	int d;
+
+	it->rank = rank;
+	it->dims = dims;
+	it->left = count;
+	if (!count)
+		return;
+	for (d = (int)rank - 1; d >= 0; d--) {
+		it->index[d] = first % dims[d];
+		first /= dims[d];
+	}
+}
+
+u64 row_iter_next(struct row_iter *it, u64 *len)
+{
+	u64 inner, n;
+
+	if (!it->left)
+		return *len = 0;
+	if (!it->rank)
+		return *len = 1;
+	inner = it->dims[it->rank - 1];
+	n = ENGINE_MIN(inner - it->index[it->rank - 1], it->left);
+	*len = n;
+	return n;
+}
+
+/* Moves past the row just returned by row_iter_next(). */
+void row_iter_advance(struct row_iter *it, u64 len)
+{
+	int d = (int)it->rank - 1;
+
+	it->left -= len;
+	if (d < 0)
+		return;
+	it->index[d] += len;
+	while (d > 0 && it->index[d] == it->dims[d]) {
+		it->index[d] = 0;
+		it->index[--d]++;
+	}
+}
+
+s64 row_iter_offset(const struct row_iter *it, const s64 *strides)
+{
+	s64 off = 0;
+	u32 i;
+
+	for (i = 0; i < it->rank; i++)
+		off += (s64)it->index[i] * strides[i];
+	return off;
+}
+
+void engine_copy_strided(u8 *dst, s64 dstride, const u8 *src, s64 sstride,
+			 u64 n, u32 esize)
+{
+	u64 i;
+
+	if (dstride == 1 && sstride == 1) {
+		memcpy(dst, src, n * esize);
+		return;
+	}
+	switch (esize) {
+	case 1:
+		for (i = 0; i < n; i++)
+			dst[(s64)i * dstride] = src[(s64)i * sstride];
+		break;
+	case 2:
+		for (i = 0; i < n; i++)
+			memcpy(dst + (s64)i * dstride * 2, src + (s64)i * sstride * 2, 2);
+		break;
+	case 4:
+		for (i = 0; i < n; i++)
+			memcpy(dst + (s64)i * dstride * 4, src + (s64)i * sstride * 4, 4);
+		break;
+	case 8:
+		for (i = 0; i < n; i++)
+			memcpy(dst + (s64)i * dstride * 8, src + (s64)i * sstride * 8, 8);
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			memcpy(dst + (s64)i * dstride * 16, src + (s64)i * sstride * 16, 16);
+		break;
+	}
+}
+
+void engine_span_bytes(u64 offset, u32 esize, u32 rank, const u64 *dims,
+		       const s64 *strides, u64 *lo, u64 *hi)
+{
+	s64 pos = 0, neg = 0;
+	u32 i;
+
+	for (i = 0; i < rank; i++) {
+		s64 e;
+
+		if (!dims[i]) {
+			*lo = *hi = offset;
+			return;
+		}
+		e = (s64)(dims[i] - 1) * strides[i];
+		if (e < 0)
+			neg += e;
+		else
+			pos += e;
+	}
+	*lo = offset + (u64)(neg * (s64)esize);
+	*hi = offset + (u64)((pos + 1) * (s64)esize);
+}
+
+int engine_overlap(u32 slot_a, u64 lo_a, u64 hi_a, u32 slot_b, u64 lo_b,
+		   u64 hi_b)
+{
+	return slot_a == slot_b && lo_a < hi_b && lo_b < hi_a;
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The command-stream builder.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "../core/mem.h"
+#include "cs_builder.h"
+
+void cs_builder_init(struct cs_builder *b, const struct xrt_allocator *alloc)
+{
+	memset(b, 0, sizeof(*b));
+	b->alloc = alloc;
+}
+
+void cs_builder_release(struct cs_builder *b)
+{
+	xrt_mem_free(b->alloc, b->cmds);
+	xrt_mem_free(b->alloc, b->slots);
+	xrt_status_free(b->err);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Grows an array to hold @need bytes; false (and b->err set) on failure. */
+static bool grow(struct cs_builder *b, void **p, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 256;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = xrt_mem_alloc_aligned(b->alloc, n, 8);
+	if (!q) {
+		if (!b->err)
+			b->err = xrt_status_oom(b->alloc, "a command stream");
+		return false;
+	}
+	if (*cap)
+		memcpy(q, *p, *cap);
+	memset((uint8_t *)q + *cap, 0, n - *cap);
+	xrt_mem_free(b->alloc, *p);
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+uint32_t cs_add_slot(struct cs_builder *b, uint64_t size, uint32_t flags)
+{
+	size_t cap = (size_t)b->slot_cap * sizeof(*b->slots);
+
+	if (b->err)
+		return 0;
+	if (!grow(b, (void **)&b->slots, &cap,
+		  (b->num_slots + 1) * sizeof(*b->slots)))
+		return 0;
+	b->slot_cap = (uint32_t)(cap / sizeof(*b->slots));
+	b->slots[b->num_slots].size = size;
+	b->slots[b->num_slots].flags = flags;
+	return b->num_slots++;
+}
+
+void *cs_append(struct cs_builder *b, uint16_t op, size_t size)
+{
+	struct xrt_cs_cmd *c;
+
+	size = (size + 7) & ~(size_t)7;
+	if (b->err)
+		return NULL;
+	if (size > UINT32_MAX) {
+		b->err = xrt_status_new(b->alloc, XRT_INVALID_ARGUMENT,
+					"command of %zu bytes is too large", size);
+		return NULL;
+	}
+	if (!grow(b, (void **)&b->cmds, &b->cap, b->len + size))
+		return NULL;
+	c = (struct xrt_cs_cmd *)(b->cmds + b->len);
+	memset(c, 0, size);
+	c->op = op;
+	c->size = (uint32_t)size;
+	b->len += size;
+	b->num_commands++;
+	return c;
+}
+
+struct xrt_cs_view cs_view(uint32_t slot, uint32_t dtype, uint64_t offset,
+			   uint32_t rank, const uint64_t *dims,
+			   const int64_t *strides)
+{
+	struct xrt_cs_view v;
+	uint32_t i;
+
+	memset(&v, 0, sizeof(v));
+	v.slot = slot;
+	v.dtype = (uint8_t)dtype;
+	v.rank = (uint8_t)rank;
+	v.offset = offset;
+	for (i = 0; i < rank && i < XRT_CS_MAX_RANK; i++) {
+		v.dims[i] = dims[i];
+		v.strides[i] = strides[i];
+	}
+	return v;
+}
+
+struct xrt_cs_view cs_view_dense(uint32_t slot, uint32_t dtype, uint64_t offset,
+				 uint32_t rank, const uint64_t *dims)
+{
+	int64_t strides[XRT_CS_MAX_RANK] = { 0 };
+	int64_t s = 1;
+	int i;
+
+	for (i = (int)rank - 1; i >= 0; i--) {
+		if (i < XRT_CS_MAX_RANK)
+			strides[i] = s;
+		s *= (int64_t)dims[i];
+	}
+	return cs_view(slot, dtype, offset, rank, dims, strides);
+}
+
+void cs_copy(struct cs_builder *b, const struct xrt_cs_view *dst,
+	     const struct xrt_cs_view *src)
+{
+	struct xrt_cs_copy *c = cs_append(b, XRT_CS_OP_COPY, sizeof(*c));
+
+	if (c) {
+		c->dst = *dst;
+		c->src = *src;
+	}
+}
+
+void cs_fill_constant(struct cs_builder *b, const struct xrt_cs_view *dst,
+		      const void *value, size_t size)
+{
+	struct xrt_cs_fill *c = cs_append(b, XRT_CS_OP_FILL, sizeof(*c));
+
+	if (c) {
+		c->mode = XRT_CS_FILL_CONSTANT;
+		c->dst = *dst;
+		memcpy(c->value, value, size < 16 ? size : 16);
+	}
+}
+
+void cs_fill_iota(struct cs_builder *b, const struct xrt_cs_view *dst,
+		  uint32_t dim)
+{
+	struct xrt_cs_fill *c = cs_append(b, XRT_CS_OP_FILL, sizeof(*c));
+
+	if (c) {
+		c->mode = XRT_CS_FILL_IOTA;
+		c->iota_dim = dim;
+		c->dst = *dst;
+	}
+}
+
+void cs_jump(struct cs_builder *b, uint32_t mode, uint32_t target,
+	     const struct xrt_cs_scalar *pred)
+{
+	struct xrt_cs_jump *c = cs_append(b, XRT_CS_OP_JUMP, sizeof(*c));
+
+	if (c) {
+		c->mode = mode;
+		c->target = target;
+		if (pred)
+			c->pred = *pred;
+	}
+}
+
+xrt_status *cs_finish(struct cs_builder *b, void **prog, size_t *size)
+{
+	struct xrt_cs_header h;
+	size_t slots = (size_t)b->num_slots * sizeof(*b->slots);
+	size_t total = sizeof(h) + slots + b->len;
+	xrt_status *st = b->err;
+	uint8_t *p;
+
+	b->err = NULL;
+	if (!st) {
+		p = xrt_mem_alloc_aligned(b->alloc, total, 64);
+		if (!p) {
+			st = xrt_status_oom(b->alloc, "a command stream");
+		} else {
+			memset(&h, 0, sizeof(h));
+			h.magic = XRT_CS_MAGIC;
+			h.version = XRT_CS_VERSION;
+			h.header_size = sizeof(h);
+			h.size = total;
+			h.num_slots = b->num_slots;
+			h.num_commands = b->num_commands;
+			h.slots_offset = sizeof(h);
+			h.commands_offset = sizeof(h) + slots;
+			memcpy(p, &h, sizeof(h));
+			if (slots)
+				memcpy(p + sizeof(h), b->slots, slots);
+			if (b->len)
+				memcpy(p + sizeof(h) + slots, b->cmds, b->len);
+			*prog = p;
+			*size = total;
+		}
+	}
+	cs_builder_release(b);
+	return st;
+}

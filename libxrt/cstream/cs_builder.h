@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Building, checking and printing command-stream programs
+ * (uapi/drm/xrt_accel.h).  Used by the compiler and the tests.
+ *
+ * A builder collects slots and commands; errors are sticky, so a
+ * sequence of calls needs one check, at cs_finish().
+ */
+#ifndef XRT_CSTREAM_BUILDER_H
+#define XRT_CSTREAM_BUILDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xrt/alloc.h>
+#include <xrt/status.h>
+
+#include "../../driver/engine/engine.h"
+
+struct cs_builder {
+	const struct xrt_allocator *alloc;
+	uint8_t *cmds;			/* command bytes */
+	size_t len, cap;
+	struct xrt_cs_slot *slots;
+	uint32_t num_slots, slot_cap;
+	uint32_t num_commands;
+	xrt_status *err;		/* the first failure, kept */
+};
+
+void cs_builder_init(struct cs_builder *b, const struct xrt_allocator *alloc);
+void cs_builder_release(struct cs_builder *b);
+
+/* Adds a slot; returns its index. */
+uint32_t cs_add_slot(struct cs_builder *b, uint64_t size, uint32_t flags);
+
+/*
+ * Appends a zeroed command of @size bytes (rounded up to 8) with its
+ * header set; returns it, or NULL after an error.  The pointer is valid
+ * until the next append.
+ */
+void *cs_append(struct cs_builder *b, uint16_t op, size_t size);
+
+/* A row-major view of @dims at @offset. */
+struct xrt_cs_view cs_view_dense(uint32_t slot, uint32_t dtype, uint64_t offset,
+				 uint32_t rank, const uint64_t *dims);
+/* A view with explicit strides. */
+struct xrt_cs_view cs_view(uint32_t slot, uint32_t dtype, uint64_t offset,
+			   uint32_t rank, const uint64_t *dims,
+			   const int64_t *strides);
+
+void cs_copy(struct cs_builder *b, const struct xrt_cs_view *dst,
+	     const struct xrt_cs_view *src);
+void cs_fill_constant(struct cs_builder *b, const struct xrt_cs_view *dst,
+		      const void *value, size_t size);
+void cs_fill_iota(struct cs_builder *b, const struct xrt_cs_view *dst,
+		  uint32_t dim);
+void cs_jump(struct cs_builder *b, uint32_t mode, uint32_t target,
+	     const struct xrt_cs_scalar *pred);
+
+/*
+ * Finishes the program: header, slot table, commands, in one allocation
+ * aligned to 64 bytes (free with xrt_free(b->alloc, *prog)).  Returns the
+ * first error of the build instead, if any.  The builder is released.
+ */
+xrt_status *cs_finish(struct cs_builder *b, void **prog, size_t *size);
+
+/*
+ * A program checked by the engine's validator, with the command offsets
+ * it needs (free with cs_program_release()).
+ */
+struct cs_program {
+	const struct xrt_allocator *alloc;
+	struct xrt_engine_prog prog;
+	uint32_t *offsets;
+};
+
+/*
+ * Validates @data; errors are INVALID_ARGUMENT naming the command, its
+ * opcode and the part at fault.
+ */
+xrt_status *cs_program_load(struct cs_program *p,
+			    const struct xrt_allocator *alloc,
+			    const void *data, size_t size);
+void cs_program_release(struct cs_program *p);
+
+/* The name of an opcode, "UNKNOWN" for others. */
+const char *cs_op_name(uint32_t op);
+
+/* Prints a program, one line per command (malloc-free: into @buf). */
+size_t cs_dump(const void *data, size_t size, char *buf, size_t buf_size);
+
+#endif /* XRT_CSTREAM_BUILDER_H */

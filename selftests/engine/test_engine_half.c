@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The engine's 16-bit float conversions against libxrt core's, which
+ * round from double bits in one step by a different method: every
+ * 16-bit pattern, every midpoint and its neighbours, and ten million
+ * random floats and doubles.
+ */
+#include <math.h>
+
+#include "engine_test.h"
+
+#include <xrt/dtype.h>
+
+static float from_bits(uint32_t b)
+{
+	float f;
+
+	memcpy(&f, &b, 4);
+	return f;
+}
+
+static double from_bits64(uint64_t b)
+{
+	double d;
+
+	memcpy(&d, &b, 8);
+	return d;
+}
+
+/* Equal patterns, or both NaN (payloads may differ between methods). */
+static int same16(uint16_t a, uint16_t b, uint16_t exp_mask)
+{
+	int nan_a = (a & exp_mask) == exp_mask && (a & ~exp_mask & 0x7fff);
+	int nan_b = (b & exp_mask) == exp_mask && (b & ~exp_mask & 0x7fff);
+
+	return nan_a || nan_b ? nan_a && nan_b && (a & 0x8000) == (b & 0x8000) : a == b;
+}
+
+TEST(widen_every_pattern)
+{
+	uint32_t h;
+
+	for (h = 0; h < 0x10000; h++) {
+		float a = engine_f16_to_f32((uint16_t)h), b = xrt_f16_to_f32((uint16_t)h);
+
+		ASSERT_TRUE(memcmp(&a, &b, 4) == 0 || (isnan(a) && isnan(b)))
+			TH_LOG("f16 0x%04x", h);
+		a = engine_bf16_to_f32((uint16_t)h);
+		b = xrt_bf16_to_f32((uint16_t)h);
+		ASSERT_EQ(0, memcmp(&a, &b, 4)) TH_LOG("bf16 0x%04x", h);
+	}
+}
+
+TEST(narrow_midpoints)
+{
+	uint32_t h;
+
+	for (h = 0; h < 0x7c00; h++) {
+		double lo = xrt_f16_to_f32((uint16_t)h), hi = xrt_f16_to_f32((uint16_t)(h + 1));
+		double mid = lo / 2 + hi / 2;
+		double probe[] = { lo, mid, nextafter(mid, 0), nextafter(mid, 1e9) };
+		size_t i;
+
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(xrt_f16_from_f64(probe[i]), engine_f64_to_f16(probe[i]))
+				TH_LOG("f16 near 0x%04x probe %zu", h, i);
+			if ((double)(float)probe[i] == probe[i])
+				ASSERT_EQ(xrt_f16_from_f64(probe[i]),
+					  engine_f32_to_f16((float)probe[i]));
+		}
+	}
+	for (h = 0; h < 0x7f80; h++) {
+		double lo = xrt_bf16_to_f32((uint16_t)h), hi = xrt_bf16_to_f32((uint16_t)(h + 1));
+		double mid = lo / 2 + hi / 2;
+		double probe[] = { lo, mid, nextafter(mid, 0), nextafter(mid, 1e300) };
+		size_t i;
+
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(xrt_bf16_from_f64(probe[i]), engine_f64_to_bf16(probe[i]))
+				TH_LOG("bf16 near 0x%04x probe %zu", h, i);
+			if ((double)(float)probe[i] == probe[i])
+				ASSERT_EQ(xrt_bf16_from_f64(probe[i]),
+					  engine_f32_to_bf16((float)probe[i]));
+		}
+	}
+}
+
+TEST(narrow_random)
+{
+	uint64_t s = 88172645463325252ull;
+	long i;
+
+	for (i = 0; i < 10000000; i++) {
+		float f;
+		double d;
+
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		f = from_bits((uint32_t)s);
+		d = from_bits64(s);
+		ASSERT_TRUE(same16(xrt_f16_from_f32(f), engine_f32_to_f16(f), 0x7c00))
+			TH_LOG("f32 0x%08x", (uint32_t)s);
+		ASSERT_TRUE(same16(xrt_bf16_from_f32(f), engine_f32_to_bf16(f), 0x7f80))
+			TH_LOG("f32 0x%08x", (uint32_t)s);
+		ASSERT_TRUE(same16(xrt_f16_from_f64(d), engine_f64_to_f16(d), 0x7c00))
+			TH_LOG("f64 0x%016llx", (unsigned long long)s);
+		ASSERT_TRUE(same16(xrt_bf16_from_f64(d), engine_f64_to_bf16(d), 0x7f80))
+			TH_LOG("f64 0x%016llx", (unsigned long long)s);
+		/* Doubles in the 16-bit formats' range, most of them inexact. */
+		d = ldexp((double)(s >> 11) / 9007199254740992.0, (int)(s % 60) - 40);
+		if (s & 1)
+			d = -d;
+		ASSERT_EQ(xrt_f16_from_f64(d), engine_f64_to_f16(d)) TH_LOG("%a", d);
+		ASSERT_EQ(xrt_bf16_from_f64(d), engine_f64_to_bf16(d)) TH_LOG("%a", d);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The xrt_accel kernel ABI.
+ *
+ * This part defines the command stream: the program format the compiler
+ * emits and every executor (the kernel's soft engine, the host device,
+ * the CUDA device) runs.  The kernel parses and validates it, so it is
+ * ABI: fields are fixed-width, padding is explicit and must be zero,
+ * every reserved word must be zero, and the version in the header says
+ * which commands and fields a program may use.
+ *
+ * Layout of a program (all little-endian, every struct 8-byte aligned):
+ *
+ *   struct xrt_cs_header
+ *   struct xrt_cs_slot[num_slots]        at slots_offset
+ *   commands, back to back               from commands_offset
+ *
+ * A slot is an index into the job's list of buffers.  Commands name the
+ * data they touch as views into slots; the validator checks every byte a
+ * view can reach against the slot's declared size, so a job only needs
+ * each bound buffer to be at least that large.
+ *
+ * See Documentation/command-stream.rst for the field-by-field reference.
+ */
+#ifndef _UAPI_DRM_XRT_ACCEL_H
+#define _UAPI_DRM_XRT_ACCEL_H
+
+#include <linux/types.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* "XRTP" read as a little-endian __u32. */
+#define XRT_CS_MAGIC		0x50545258u
+#define XRT_CS_VERSION		1u
+
+/* Most dimensions of a view or an iteration space. */
+#define XRT_CS_MAX_RANK		8
+/* Most registers of an expression program. */
+#define XRT_CS_MAX_REGS		32
+/* Most operands of an expression command. */
+#define XRT_CS_MAX_OPERANDS	16
+/* Most instructions of an expression program. */
+#define XRT_CS_MAX_INSTS	256
+
+/**
+ * enum xrt_cs_dtype - element types; the numbers of xrt.proto ElementType
+ */
+enum xrt_cs_dtype {
+	XRT_CS_PRED = 1,	/* one byte, 0 or 1 */
+	XRT_CS_S8 = 2,
+	XRT_CS_S16 = 3,
+	XRT_CS_S32 = 4,
+	XRT_CS_S64 = 5,
+	XRT_CS_U8 = 6,
+	XRT_CS_U16 = 7,
+	XRT_CS_U32 = 8,
+	XRT_CS_U64 = 9,
+	XRT_CS_F16 = 10,
+	XRT_CS_BF16 = 11,
+	XRT_CS_F32 = 12,
+	XRT_CS_F64 = 13,
+	XRT_CS_C64 = 14,	/* (real, imaginary) f32 */
+	XRT_CS_C128 = 15,	/* (real, imaginary) f64 */
+};
+
+/**
+ * struct xrt_cs_header - the start of every program
+ * @magic: XRT_CS_MAGIC
+ * @version: XRT_CS_VERSION this program was written for
+ * @header_size: sizeof(struct xrt_cs_header) of that version
+ * @flags: none defined; 0
+ * @size: bytes of the whole program
+ * @num_slots: number of buffer slots the job binds
+ * @num_commands: number of commands
+ * @slots_offset: byte offset of the slot table
+ * @commands_offset: byte offset of the first command
+ * @reserved: 0
+ */
+struct xrt_cs_header {
+	__u32 magic;
+	__u32 version;
+	__u32 header_size;
+	__u32 flags;
+	__u64 size;
+	__u32 num_slots;
+	__u32 num_commands;
+	__u64 slots_offset;
+	__u64 commands_offset;
+	__u64 reserved[3];
+};
+
+#define XRT_CS_SLOT_READ	(1u << 0)	/* commands may read the slot */
+#define XRT_CS_SLOT_WRITE	(1u << 1)	/* commands may write the slot */
+#define XRT_CS_SLOT_FLAGS	(XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE)
+
+/**
+ * struct xrt_cs_slot - a buffer the job binds
+ * @size: bytes the bound buffer must have at least
+ * @flags: XRT_CS_SLOT_*; a command may only read a READ slot and write a
+ *         WRITE slot
+ * @reserved: 0
+ */
+struct xrt_cs_slot {
+	__u64 size;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/**
+ * enum xrt_cs_op - commands
+ * @XRT_CS_OP_COPY: struct xrt_cs_copy
+ * @XRT_CS_OP_FILL: struct xrt_cs_fill
+ * @XRT_CS_OP_EWISE: struct xrt_cs_ewise
+ * @XRT_CS_OP_REDUCE: struct xrt_cs_reduce
+ * @XRT_CS_OP_DOT: struct xrt_cs_dot
+ * @XRT_CS_OP_JUMP: struct xrt_cs_jump
+ *
+ * Numbers 6 to 11 are kept for the data-dependent commands (gather,
+ * scatter, dynamic slice and update, sort, random numbers), whose
+ * formats are not defined yet; a program using them is rejected.
+ */
+enum xrt_cs_op {
+	XRT_CS_OP_COPY = 1,
+	XRT_CS_OP_FILL = 2,
+	XRT_CS_OP_EWISE = 3,
+	XRT_CS_OP_REDUCE = 4,
+	XRT_CS_OP_DOT = 5,
+	XRT_CS_OP_JUMP = 12,
+};
+
+/**
+ * struct xrt_cs_cmd - the start of every command
+ * @op: enum xrt_cs_op
+ * @flags: per command; undefined bits must be 0
+ * @size: bytes of the whole command, a multiple of 8; the next command
+ *        starts right after it
+ */
+struct xrt_cs_cmd {
+	__u16 op;
+	__u16 flags;
+	__u32 size;
+};
+
+/**
+ * struct xrt_cs_view - a strided tensor inside a slot
+ * @slot: index into the slot table
+ * @dtype: enum xrt_cs_dtype
+ * @rank: number of dimensions, at most XRT_CS_MAX_RANK
+ * @pad: 0
+ * @offset: byte offset of element {0, ..., 0}; a multiple of the element
+ *          size
+ * @dims: the first @rank entries are the dimensions; the rest are 0
+ * @strides: the first @rank entries are strides in elements (negative
+ *           reverses, 0 broadcasts); the rest are 0
+ *
+ * Every element the view can reach must lie inside the slot's size.
+ */
+struct xrt_cs_view {
+	__u32 slot;
+	__u8 dtype;
+	__u8 rank;
+	__u16 pad;
+	__u64 offset;
+	__u64 dims[XRT_CS_MAX_RANK];
+	__s64 strides[XRT_CS_MAX_RANK];
+};
+
+/**
+ * struct xrt_cs_scalar - one element read from a slot (an index, a
+ *                        predicate)
+ * @slot: index into the slot table
+ * @dtype: enum xrt_cs_dtype; each command says which it takes
+ * @pad: 0
+ * @offset: byte offset, a multiple of the element size
+ */
+struct xrt_cs_scalar {
+	__u32 slot;
+	__u8 dtype;
+	__u8 pad[3];
+	__u64 offset;
+};
+
+/**
+ * struct xrt_cs_copy - dst[i] = src[i] over one iteration space
+ * @cmd: op XRT_CS_OP_COPY, flags 0
+ * @reserved: 0
+ * @dst: written; same dtype, rank and dims as @src
+ * @src: read
+ *
+ * Transposes, slices, broadcasts (stride 0), reversals (negative strides)
+ * and the pieces of concatenate and pad are all copies.  @dst must not
+ * overlap @src.
+ */
+struct xrt_cs_copy {
+	struct xrt_cs_cmd cmd;
+	__u64 reserved;
+	struct xrt_cs_view dst;
+	struct xrt_cs_view src;
+};
+
+#define XRT_CS_FILL_CONSTANT	0	/* every element = value */
+#define XRT_CS_FILL_IOTA	1	/* element = its index along iota_dim */
+
+/**
+ * struct xrt_cs_fill - write a constant or an iota
+ * @cmd: op XRT_CS_OP_FILL, flags 0
+ * @mode: XRT_CS_FILL_*
+ * @iota_dim: IOTA: the dimension whose index is written (converted to
+ *            the dtype as by CONVERT); CONSTANT: 0
+ * @dst: written
+ * @value: CONSTANT: the element's bytes, little-endian, in the low
+ *         bytes; the rest 0.  IOTA: all 0.
+ */
+struct xrt_cs_fill {
+	struct xrt_cs_cmd cmd;
+	__u32 mode;
+	__u32 iota_dim;
+	struct xrt_cs_view dst;
+	__u64 value[2];
+};
+
+/**
+ * struct xrt_cs_operand - an operand of an expression command: a view
+ *                         whose dims are the command's iteration space
+ * @slot: index into the slot table
+ * @dtype: enum xrt_cs_dtype
+ * @flags: XRT_CS_OPERAND_IN (LOADed) or XRT_CS_OPERAND_OUT (STOREd)
+ * @pad: 0
+ * @offset: byte offset of element {0, ..., 0}
+ * @strides: in elements, over the command's dims; entries past its rank 0
+ */
+struct xrt_cs_operand {
+	__u32 slot;
+	__u8 dtype;
+	__u8 flags;
+	__u16 pad;
+	__u64 offset;
+	__s64 strides[XRT_CS_MAX_RANK];
+};
+
+#define XRT_CS_OPERAND_IN	1
+#define XRT_CS_OPERAND_OUT	2
+
+/**
+ * enum xrt_cs_ew_op - expression instructions
+ * @XRT_CS_EW_LOAD: dst = operand[a] at the current element; dtype is the
+ *                  operand's
+ * @XRT_CS_EW_CONST: dst = the value in imm (bytes as in FILL)
+ * @XRT_CS_EW_UNARY: dst = fn(a); enum xrt_cs_ew_unary
+ * @XRT_CS_EW_BINARY: dst = fn(a, b); enum xrt_cs_ew_binary; a, b and dst
+ *                    of one dtype (except COMPLEX: f32/f64 in, c64/c128 out)
+ * @XRT_CS_EW_COMPARE: dst (pred) = a fn b; enum xrt_cs_ew_compare
+ * @XRT_CS_EW_SELECT: dst = a ? b : c; a is pred
+ * @XRT_CS_EW_CONVERT: dst = a converted to dtype (floats to integers
+ *                     truncate and saturate, NaN gives 0; integers wrap;
+ *                     to pred is != 0; complex to real takes the real part)
+ * @XRT_CS_EW_BITCAST: dst = a's bits as dtype, of the same size
+ * @XRT_CS_EW_STORE: operand[a] = register b, converted by nothing: the
+ *                   operand's dtype must be the register's
+ */
+enum xrt_cs_ew_op {
+	XRT_CS_EW_LOAD = 1,
+	XRT_CS_EW_CONST = 2,
+	XRT_CS_EW_UNARY = 3,
+	XRT_CS_EW_BINARY = 4,
+	XRT_CS_EW_COMPARE = 5,
+	XRT_CS_EW_SELECT = 6,
+	XRT_CS_EW_CONVERT = 7,
+	XRT_CS_EW_BITCAST = 8,
+	XRT_CS_EW_STORE = 9,
+};
+
+/** enum xrt_cs_ew_unary - unary functions, with XLA's semantics */
+enum xrt_cs_ew_unary {
+	XRT_CS_UN_ABS = 1,
+	XRT_CS_UN_NEG = 2,
+	XRT_CS_UN_SIGN = 3,
+	XRT_CS_UN_NOT = 4,		/* pred: logical; integers: bitwise */
+	XRT_CS_UN_FLOOR = 5,
+	XRT_CS_UN_CEIL = 6,
+	XRT_CS_UN_ROUND_AFZ = 7,	/* halves away from zero */
+	XRT_CS_UN_ROUND_EVEN = 8,	/* halves to even */
+	XRT_CS_UN_EXP = 9,
+	XRT_CS_UN_EXPM1 = 10,
+	XRT_CS_UN_LOG = 11,
+	XRT_CS_UN_LOG1P = 12,
+	XRT_CS_UN_LOGISTIC = 13,
+	XRT_CS_UN_SQRT = 14,
+	XRT_CS_UN_RSQRT = 15,
+	XRT_CS_UN_CBRT = 16,
+	XRT_CS_UN_TANH = 17,
+	XRT_CS_UN_SIN = 18,
+	XRT_CS_UN_COS = 19,
+	XRT_CS_UN_TAN = 20,
+	XRT_CS_UN_ERF = 21,
+	XRT_CS_UN_IS_FINITE = 22,	/* float in, pred out */
+	XRT_CS_UN_POPCNT = 23,
+	XRT_CS_UN_CLZ = 24,
+	XRT_CS_UN_REAL = 25,		/* complex in, real out */
+	XRT_CS_UN_IMAG = 26,		/* complex in, real out */
+};
+
+/** enum xrt_cs_ew_binary - binary functions, with XLA's semantics */
+enum xrt_cs_ew_binary {
+	XRT_CS_BIN_ADD = 1,
+	XRT_CS_BIN_SUB = 2,
+	XRT_CS_BIN_MUL = 3,
+	XRT_CS_BIN_DIV = 4,	/* integers: truncating; x/0 = -1 (all ones) */
+	XRT_CS_BIN_REM = 5,	/* sign of the dividend; x%0 = x */
+	XRT_CS_BIN_POW = 6,
+	XRT_CS_BIN_MAX = 7,	/* floats: NaN wins */
+	XRT_CS_BIN_MIN = 8,	/* floats: NaN wins */
+	XRT_CS_BIN_ATAN2 = 9,
+	XRT_CS_BIN_COMPLEX = 10,	/* (real, imag) -> complex */
+	XRT_CS_BIN_AND = 11,
+	XRT_CS_BIN_OR = 12,
+	XRT_CS_BIN_XOR = 13,
+	XRT_CS_BIN_SHL = 14,	/* shifts >= width give 0 */
+	XRT_CS_BIN_SHR_LOGICAL = 15,
+	XRT_CS_BIN_SHR_ARITH = 16,	/* shifts >= width give the sign fill */
+};
+
+/** enum xrt_cs_ew_compare - comparisons; floats use IEEE order, or the
+ *  total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN) with
+ *  XRT_CS_CMP_TOTAL_ORDER added */
+enum xrt_cs_ew_compare {
+	XRT_CS_CMP_EQ = 1,
+	XRT_CS_CMP_NE = 2,
+	XRT_CS_CMP_LT = 3,
+	XRT_CS_CMP_LE = 4,
+	XRT_CS_CMP_GT = 5,
+	XRT_CS_CMP_GE = 6,
+};
+
+#define XRT_CS_CMP_TOTAL_ORDER	0x80
+
+/**
+ * struct xrt_cs_ew_inst - one instruction of an expression program
+ * @op: enum xrt_cs_ew_op
+ * @fn: UNARY, BINARY, COMPARE: which function; otherwise 0
+ * @dtype: the dtype of the result register (STORE: 0)
+ * @dst: the register written (STORE: 0)
+ * @a: first source register, or the operand index (LOAD, STORE)
+ * @b: second source register (STORE: the register stored)
+ * @c: third source register (SELECT)
+ * @pad: 0
+ * @imm: CONST: the value, as FILL's value; otherwise 0
+ *
+ * Registers are typed by the instruction that writes them; a register
+ * must be written before it is read, and every use must match its type.
+ * f16 and bf16 registers hold values rounded to their format after every
+ * instruction.
+ */
+struct xrt_cs_ew_inst {
+	__u8 op;
+	__u8 fn;
+	__u8 dtype;
+	__u8 dst;
+	__u8 a;
+	__u8 b;
+	__u8 c;
+	__u8 pad;
+	__u64 imm[2];
+};
+
+/**
+ * struct xrt_cs_ewise - a fused elementwise kernel
+ * @cmd: op XRT_CS_OP_EWISE, flags 0; size covers the arrays that follow
+ * @rank: rank of the iteration space
+ * @num_operands: operands that follow, 1..XRT_CS_MAX_OPERANDS
+ * @num_regs: registers the program uses, 1..XRT_CS_MAX_REGS
+ * @pad: 0
+ * @num_insts: instructions that follow the operands, 1..XRT_CS_MAX_INSTS
+ * @dims: the iteration space; entries past @rank 0
+ *
+ * Followed by struct xrt_cs_operand[num_operands], then struct
+ * xrt_cs_ew_inst[num_insts].  For every element of the iteration space
+ * the program runs from the first instruction to the last.  Every OUT
+ * operand is stored exactly once; an OUT operand must not overlap any
+ * other operand unless it is the same view of the same slot as an IN
+ * operand (in-place update).
+ */
+struct xrt_cs_ewise {
+	struct xrt_cs_cmd cmd;
+	__u8 rank;
+	__u8 num_operands;
+	__u8 num_regs;
+	__u8 pad;
+	__u32 num_insts;
+	__u64 dims[XRT_CS_MAX_RANK];
+};
+
+/** enum xrt_cs_reduce_op - how REDUCE combines */
+enum xrt_cs_reduce_op {
+	XRT_CS_RED_SUM = 1,
+	XRT_CS_RED_PROD = 2,
+	XRT_CS_RED_MIN = 3,	/* floats: NaN wins */
+	XRT_CS_RED_MAX = 4,	/* floats: NaN wins */
+	XRT_CS_RED_AND = 5,
+	XRT_CS_RED_OR = 6,
+	XRT_CS_RED_ARGMIN = 7,	/* value and first index of the minimum */
+	XRT_CS_RED_ARGMAX = 8,	/* value and first index of the maximum */
+};
+
+#define XRT_CS_REDUCE_SEGMENT	1024
+#define XRT_CS_REDUCE_LANES	8
+
+/**
+ * struct xrt_cs_reduce - reduce an expression over some axes
+ * @cmd: op XRT_CS_OP_REDUCE, flags 0; size covers the arrays that follow
+ * @op: enum xrt_cs_reduce_op
+ * @rank: rank of the input iteration space
+ * @num_operands: operands that follow: the IN operands of the
+ *                expression, then the OUT operands: the result, and for
+ *                ARGMIN/ARGMAX the index (s32 or s64)
+ * @num_regs: registers of the expression program
+ * @reduce_mask: bit d set: dimension d is reduced
+ * @num_insts: instructions of the expression program
+ * @value_reg: the register holding the value to reduce
+ * @pad: 0
+ * @dims: the input iteration space
+ * @init: the initial value, as FILL's value, of the result's dtype
+ *
+ * Followed by struct xrt_cs_operand[num_operands] (OUT operands have
+ * stride 0 along reduced dimensions) and struct
+ * xrt_cs_ew_inst[num_insts] (no STOREs).
+ *
+ * The order of accumulation is part of the format, so every executor
+ * gets the same bits: for each output element the reduced elements are
+ * taken in row-major order of the reduced dimensions and cut into
+ * segments of XRT_CS_REDUCE_SEGMENT; within a segment element j goes to
+ * lane j % XRT_CS_REDUCE_LANES, each lane starting from the identity of
+ * @op; the lanes combine as a balanced tree ((0+1)+(2+3))+((4+5)+(6+7));
+ * the result is init combined with segment 0, then with segment 1, and
+ * so on.  ARGMIN/ARGMAX keep the first index of the extreme; NaN counts
+ * as the extreme.
+ */
+struct xrt_cs_reduce {
+	struct xrt_cs_cmd cmd;
+	__u8 op;
+	__u8 rank;
+	__u8 num_operands;
+	__u8 num_regs;
+	__u32 reduce_mask;
+	__u32 num_insts;
+	__u8 value_reg;
+	__u8 pad[3];
+	__u64 dims[XRT_CS_MAX_RANK];
+	__u64 init[2];
+};
+
+/**
+ * struct xrt_cs_matrix - an operand of DOT: a batch of 2-D matrices
+ * @slot: index into the slot table
+ * @dtype: enum xrt_cs_dtype
+ * @pad: 0
+ * @offset: byte offset of element [0][0][0]
+ * @batch_stride: elements between batches
+ * @row_stride: elements between rows
+ * @col_stride: elements between columns
+ */
+struct xrt_cs_matrix {
+	__u32 slot;
+	__u8 dtype;
+	__u8 pad[3];
+	__u64 offset;
+	__s64 batch_stride;
+	__s64 row_stride;
+	__s64 col_stride;
+};
+
+#define XRT_CS_DOT_ACCUMULATE	(1u << 0)	/* out += lhs x rhs */
+
+/**
+ * struct xrt_cs_dot - batched matrix multiply
+ * @cmd: op XRT_CS_OP_DOT, flags XRT_CS_DOT_*
+ * @batch: number of matrices
+ * @m: rows of lhs and out
+ * @n: columns of rhs and out
+ * @k: columns of lhs, rows of rhs
+ * @lhs: [batch][m][k]
+ * @rhs: [batch][k][n]
+ * @out: [batch][m][n]; must not overlap lhs or rhs
+ *
+ * lhs and rhs have one dtype.  Accumulation is in f32 for f16, bf16 and
+ * f32, f64 for f64, the complex type for complex, and the output type for
+ * integers (wrapping).  out has the input dtype, or f32 for f16/bf16
+ * inputs.  Each output element is its start value (0, or out with
+ * ACCUMULATE) plus the products for k = 0, 1, ... added one at a time in
+ * that order, without fused multiply-add, so every executor gets the same
+ * bits.
+ */
+struct xrt_cs_dot {
+	struct xrt_cs_cmd cmd;
+	__u32 reserved;
+	__u32 pad;
+	__u64 batch;
+	__u64 m;
+	__u64 n;
+	__u64 k;
+	struct xrt_cs_matrix lhs;
+	struct xrt_cs_matrix rhs;
+	struct xrt_cs_matrix out;
+};
+
+#define XRT_CS_JUMP_ALWAYS	0	/* jump */
+#define XRT_CS_JUMP_IF_TRUE	1	/* jump when the predicate is 1 */
+#define XRT_CS_JUMP_IF_FALSE	2	/* jump when the predicate is 0 */
+
+/**
+ * struct xrt_cs_jump - continue at another command
+ * @cmd: op XRT_CS_OP_JUMP, flags 0
+ * @mode: XRT_CS_JUMP_*
+ * @target: index of the next command; num_commands ends the program
+ * @pred: the predicate (pred dtype); all 0 for ALWAYS
+ *
+ * A program with backward jumps may loop forever: executors bound it
+ * with a timeout.
+ */
+struct xrt_cs_jump {
+	struct xrt_cs_cmd cmd;
+	__u32 mode;
+	__u32 target;
+	struct xrt_cs_scalar pred;
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_DRM_XRT_ACCEL_H */
