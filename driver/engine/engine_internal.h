@@ -40,6 +40,7 @@ u64 engine_elem_items(u64 n);
 u32 engine_jump_next(const struct xrt_engine_ctx *x, const void *cmd, u32 pc);
 
 extern const struct cmd_ops engine_copy_ops;
+extern const struct cmd_ops engine_ewise_ops;
 extern const struct cmd_ops engine_fill_ops;
 extern const struct cmd_ops engine_jump_ops;
 
@@ -64,6 +65,12 @@ void engine_span_bytes(u64 offset, u32 esize, u32 rank, const u64 *dims,
 /* Do two byte ranges of slots meet? */
 int engine_overlap(u32 slot_a, u64 lo_a, u64 hi_a, u32 slot_b, u64 lo_b,
 		   u64 hi_b);
+
+/* Operands of an expression command over an iteration space. */
+int engine_check_operands(struct vctx *v, const struct xrt_cs_operand *ops,
+			  u32 n, u32 rank, const u64 *dims);
+int engine_check_outputs_apart(struct vctx *v, const struct xrt_cs_operand *ops,
+			       u32 n, u32 rank, const u64 *dims);
 
 /* The number of elements of @rank dims (validated: no overflow). */
 u64 engine_count(u32 rank, const u64 *dims);

@@ -167,6 +167,46 @@ void cs_jump(struct cs_builder *b, uint32_t mode, uint32_t target,
 	}
 }
 
+struct xrt_cs_operand cs_operand(uint32_t slot, uint32_t dtype, uint32_t flags,
+				 uint64_t offset, uint32_t rank,
+				 const int64_t *strides)
+{
+	struct xrt_cs_operand o;
+	uint32_t i;
+
+	memset(&o, 0, sizeof(o));
+	o.slot = slot;
+	o.dtype = (uint8_t)dtype;
+	o.flags = (uint8_t)flags;
+	o.offset = offset;
+	for (i = 0; i < rank && i < XRT_CS_MAX_RANK; i++)
+		o.strides[i] = strides[i];
+	return o;
+}
+
+void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
+	      const struct xrt_cs_operand *ops, uint32_t num_ops,
+	      const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
+	      uint32_t num_regs)
+{
+	size_t size = sizeof(struct xrt_cs_ewise) + num_ops * sizeof(*ops) +
+		      (size_t)num_insts * sizeof(*insts);
+	struct xrt_cs_ewise *c = cs_append(b, XRT_CS_OP_EWISE, size);
+	uint32_t i;
+
+	if (!c)
+		return;
+	c->rank = (uint8_t)rank;
+	c->num_operands = (uint8_t)num_ops;
+	c->num_regs = (uint8_t)num_regs;
+	c->num_insts = num_insts;
+	for (i = 0; i < rank && i < XRT_CS_MAX_RANK; i++)
+		c->dims[i] = dims[i];
+	memcpy(c + 1, ops, num_ops * sizeof(*ops));
+	memcpy((uint8_t *)(c + 1) + num_ops * sizeof(*ops), insts,
+	       num_insts * sizeof(*insts));
+}
+
 xrt_status *cs_finish(struct cs_builder *b, void **prog, size_t *size)
 {
 	struct xrt_cs_header h;

@@ -57,6 +57,16 @@ void cs_fill_iota(struct cs_builder *b, const struct xrt_cs_view *dst,
 void cs_jump(struct cs_builder *b, uint32_t mode, uint32_t target,
 	     const struct xrt_cs_scalar *pred);
 
+/* An operand of an expression command over @rank dims. */
+struct xrt_cs_operand cs_operand(uint32_t slot, uint32_t dtype, uint32_t flags,
+				 uint64_t offset, uint32_t rank,
+				 const int64_t *strides);
+/* An EWISE command with its operands and instructions. */
+void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
+	      const struct xrt_cs_operand *ops, uint32_t num_ops,
+	      const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
+	      uint32_t num_regs);
+
 /*
  * Finishes the program: header, slot table, commands, in one allocation
  * aligned to 64 bytes (free with xrt_free(b->alloc, *prog)).  Returns the

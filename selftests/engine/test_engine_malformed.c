@@ -205,4 +205,132 @@ TEST_F(xrt, truncated_and_misaligned_buffers)
 		   "program shorter than its header");
 }
 
+/* An EWISE program c = a + b over f32[64], to be spoiled case by case. */
+struct ew_case {
+	struct xrt_cs_operand ops[4];
+	struct xrt_cs_ew_inst in[6];
+	uint32_t nops, nin, nregs, rank;
+	uint64_t dims[XRT_CS_MAX_RANK];
+};
+
+static void ew_base(struct ew_case *c)
+{
+	int64_t st[1] = { 1 };
+
+	memset(c, 0, sizeof(*c));
+	c->nops = 3;
+	c->nin = 4;
+	c->nregs = 3;
+	c->rank = 1;
+	c->dims[0] = 64;
+	c->ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	c->ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	c->ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	c->in[0] = (struct xrt_cs_ew_inst){ XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0 };
+	c->in[1] = (struct xrt_cs_ew_inst){ XRT_CS_EW_LOAD, 0, XRT_CS_F32, 1, 1 };
+	c->in[2] = (struct xrt_cs_ew_inst){ XRT_CS_EW_BINARY, XRT_CS_BIN_ADD,
+					    XRT_CS_F32, 2, 0, 1 };
+	c->in[3] = (struct xrt_cs_ew_inst){ XRT_CS_EW_STORE, 0, 0, 0, 2, 2 };
+}
+
+static xrt_status *ew_load_case(const struct ew_case *c, int64_t size_delta)
+{
+	struct cs_program prog;
+	struct cs_builder b;
+	struct xrt_cs_ewise *cmd;
+	xrt_status *st;
+	void *p;
+	size_t n;
+
+	cs_builder_init(&b, NULL);
+	cs_add_slot(&b, 256, XRT_CS_SLOT_READ);
+	cs_add_slot(&b, 256, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	cs_add_slot(&b, 256, XRT_CS_SLOT_WRITE);
+	cs_ewise(&b, c->rank, c->dims, c->ops, c->nops, c->in, c->nin, c->nregs);
+	cmd = (struct xrt_cs_ewise *)b.cmds;
+	if (cmd) {
+		cmd->cmd.size = (uint32_t)(cmd->cmd.size + size_delta);
+		memcpy(cmd->dims, c->dims, sizeof(cmd->dims));
+	}
+	st = cs_finish(&b, &p, &n);
+	if (st)
+		return st;
+	st = cs_program_load(&prog, NULL, p, n);
+	if (!st)
+		cs_program_release(&prog);
+	xrt_free(NULL, p);
+	return st;
+}
+
+#define EW_REJECT(body, needle)                                               \
+	do {                                                                  \
+		struct ew_case c;                                             \
+		ew_base(&c);                                                  \
+		body;                                                         \
+		ASSERT_ERR(ew_load_case(&c, 0), XRT_INVALID_ARGUMENT, needle); \
+	} while (0)
+
+TEST_F(xrt, ewise_base_is_valid)
+{
+	struct ew_case c;
+
+	ew_base(&c);
+	ASSERT_OK(ew_load_case(&c, 0));
+	ASSERT_ERR(ew_load_case(&c, 8), XRT_INVALID_ARGUMENT, "bad command size");
+}
+
+TEST_F(xrt, ewise_malformed)
+{
+	EW_REJECT(c.in[2].b = 2, "part 2: instruction reads a register never written");
+	EW_REJECT(c.in[0].a = 2, "part 0: LOAD from an operand that is not IN");
+	EW_REJECT(c.in[3].a = 1, "part 3: STORE to an operand that is not OUT");
+	EW_REJECT(c.ops[2].dtype = XRT_CS_S32, "STORE of a register of another type");
+	EW_REJECT(c.nin = 3, "OUT operand never stored");
+	EW_REJECT(c.in[4] = c.in[3]; c.nin = 5, "operand stored twice");
+	EW_REJECT(c.in[2].op = 10, "unknown instruction");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_UNARY; c.in[2].fn = 99; c.in[2].b = 0,
+		  "unknown unary function");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_UNARY; c.in[2].fn = XRT_CS_UN_POPCNT;
+		  c.in[2].b = 0, "unary function does not take this type");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_UNARY; c.in[2].fn = XRT_CS_UN_EXP;
+		  c.in[2].b = 0, "not supported by this engine yet");
+	EW_REJECT(c.in[1].dtype = XRT_CS_S32; c.ops[1].dtype = XRT_CS_S32,
+		  "binary function does not take these types");
+	EW_REJECT(c.in[2].fn = 77, "binary function does not take these types");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_COMPARE; c.in[2].fn = XRT_CS_CMP_LT,
+		  "comparison of different types, or not to pred");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_COMPARE; c.in[2].fn = 9; c.in[2].dtype = XRT_CS_PRED,
+		  "unknown comparison");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_SELECT; c.in[2].fn = 0; c.in[2].c = 1,
+		  "SELECT needs a pred");
+	EW_REJECT(c.in[2].op = XRT_CS_EW_BITCAST; c.in[2].fn = 0; c.in[2].b = 0;
+		  c.in[2].dtype = XRT_CS_S16, "BITCAST between types of different sizes");
+	EW_REJECT(c.in[0].op = XRT_CS_EW_CONST; c.in[0].dtype = XRT_CS_PRED;
+		  c.in[0].a = 0; c.in[0].imm[0] = 2, "CONST pred not 0 or 1");
+	EW_REJECT(c.in[0].op = XRT_CS_EW_CONST; c.in[0].a = 0;
+		  c.in[0].imm[1] = 1, "CONST bytes past the element size not 0");
+	EW_REJECT(c.in[2].dst = 3, "register out of range");
+	EW_REJECT(c.nregs = 0, "number of registers not 1..32");
+	EW_REJECT(c.nregs = 33, "number of registers not 1..32");
+	EW_REJECT(c.dims[0] = 32; c.ops[2].slot = 1; c.ops[2].offset = 4,
+		  "OUT operand overlaps another operand");
+	EW_REJECT(c.ops[1].flags = 3, "operand flags neither IN nor OUT");
+	EW_REJECT(c.ops[1].strides[2] = 1, "strides past the rank not 0");
+	EW_REJECT(c.dims[3] = 5, "EWISE: dims past the rank not 0");
+	EW_REJECT(c.in[2].imm[0] = 1, "imm not 0");
+	EW_REJECT(c.in[1].pad = 1, "instruction padding not 0");
+	EW_REJECT(c.dims[0] = 65, "view reaches past the end of its slot");
+	EW_REJECT(c.rank = 9, "EWISE: rank above 8");
+	EW_REJECT(c.ops[0].dtype = XRT_CS_C64; c.ops[1].dtype = XRT_CS_C64;
+		  c.in[0].dtype = XRT_CS_C64; c.in[1].dtype = XRT_CS_C64;
+		  c.dims[0] = 32; c.in[2].op = XRT_CS_EW_COMPARE;
+		  c.in[2].fn = XRT_CS_CMP_LT; c.in[2].dtype = XRT_CS_PRED,
+		  "complex numbers only compare for equality");
+	EW_REJECT(c.ops[0].dtype = XRT_CS_S32; c.ops[1].dtype = XRT_CS_S32;
+		  c.in[0].dtype = XRT_CS_S32; c.in[1].dtype = XRT_CS_S32;
+		  c.in[2].op = XRT_CS_EW_COMPARE; c.in[2].fn = XRT_CS_CMP_LT |
+		  XRT_CS_CMP_TOTAL_ORDER; c.in[2].dtype = XRT_CS_PRED,
+		  "total order is for floats");
+}
+
 TEST_HARNESS_MAIN

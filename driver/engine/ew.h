@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Expression programs (EWISE, and REDUCE's input): registers hold blocks
+ * of EW_BLOCK elements in a compute representation chosen by type class:
+ *
+ *   INT   pred and all integers, as s64 (sign- or zero-extended and
+ *         wrapped to the type's width after every instruction)
+ *   F32   f16, bf16 and f32, as float (f16 and bf16 rounded to their
+ *         format after every instruction)
+ *   F64   f64, as double
+ *   C64   c64, as float pairs (real, imaginary)
+ *   C128  c128, as double pairs
+ */
+#ifndef XRT_ENGINE_EW_H
+#define XRT_ENGINE_EW_H
+
+#include "engine_internal.h"
+
+#define EW_BLOCK	64
+/* Bytes of one register: EW_BLOCK elements of the widest representation. */
+#define EW_REG_BYTES	(EW_BLOCK * 16)
+
+enum ew_class { EW_INT, EW_F32, EW_F64, EW_C64, EW_C128 };
+
+enum ew_class ew_class_of(u32 dtype);
+
+/* Type-checks an expression program; 0 or -1 (v->err set). */
+int ew_check_program(struct vctx *v, const struct xrt_cs_operand *ops,
+		     u32 num_ops, const struct xrt_cs_ew_inst *insts,
+		     u32 num_insts, u32 num_regs, int allow_store,
+		     u8 *reg_types);
+
+/* Where a row of elements of each operand starts, and its stride. */
+struct ew_row {
+	u8 *ptr[XRT_CS_MAX_OPERANDS];
+	s64 stride[XRT_CS_MAX_OPERANDS];
+};
+
+/*
+ * Runs the program over @n (<= EW_BLOCK) elements of a row, starting at
+ * element @start of it.  @regs holds @num_regs registers and one more
+ * for scratch.
+ */
+void ew_run_block(const struct xrt_cs_operand *ops,
+		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
+		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
+		  u32 num_regs);
+
+/* Register @r of the register file @regs. */
+static inline void *ew_reg(u8 *regs, u32 r)
+{
+	return regs + (size_t)r * EW_REG_BYTES;
+}
+
+/* Per class, evaluators over @n elements; return 0 if @fn is unknown. */
+void ew_int_unary(u32 fn, u32 dtype, s64 *d, const s64 *a, u32 n);
+void ew_int_binary(u32 fn, u32 dtype, s64 *d, const s64 *a, const s64 *b,
+		   u32 n);
+void ew_int_compare(u32 fn, u32 dtype, s64 *d, const s64 *a, const s64 *b,
+		    u32 n);
+void ew_int_wrap(u32 dtype, s64 *d, u32 n);
+
+void ew_f32_unary(u32 fn, u32 dtype, void *d, const float *a, u32 n);
+void ew_f32_binary(u32 fn, void *d, const float *a, const float *b, u32 n);
+void ew_f32_compare(u32 fn, s64 *d, const float *a, const float *b, u32 n);
+void ew_f64_unary(u32 fn, u32 dtype, void *d, const double *a, u32 n);
+void ew_f64_binary(u32 fn, void *d, const double *a, const double *b, u32 n);
+void ew_f64_compare(u32 fn, s64 *d, const double *a, const double *b, u32 n);
+/* Rounds a block of floats to f16 or bf16. */
+void ew_round_half(u32 dtype, float *d, u32 n);
+
+void ew_c64_unary(u32 fn, void *d, const float *a, u32 n);
+void ew_c64_binary(u32 fn, float *d, const float *a, const float *b, u32 n);
+void ew_c128_unary(u32 fn, void *d, const double *a, u32 n);
+void ew_c128_binary(u32 fn, double *d, const double *a, const double *b,
+		    u32 n);
+void ew_complex_compare(u32 fn, u32 dtype, s64 *d, const void *a,
+			const void *b, u32 n);
+void ew_complex_from_parts(u32 dtype, void *d, const void *re,
+			   const void *im, u32 n);
+
+/* Converts @n elements between any two types, register to register. */
+void ew_convert(u32 to, void *d, u32 from, const void *a, u32 n);
+/* Reinterprets bits, register to register, between types of one size. */
+void ew_bitcast(u32 to, void *d, u32 from, const void *a, u32 n);
+
+/* Memory <-> register representation, for strided rows. */
+void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n);
+void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n);
+/* One constant broadcast into a register. */
+void ew_const(u32 dtype, void *reg, const u64 *imm, u32 n);
+
+/* Exact float remainder with the dividend's sign (C fmod). */
+double engine_fmod(double x, double y);
+
+#endif /* XRT_ENGINE_EW_H */

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Complex instructions: c64 as float pairs, c128 as double pairs, both
+ * computed through double pairs.  Multiplication is the textbook
+ * formula without fused multiply-add; division uses Smith's scaling so
+ * that it does not overflow for large operands.
+ */
+#include "ew.h"
+
+struct cplx {
+	double re, im;
+};
+
+static double fabs_d(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static double hypot_d(double a, double b)
+{
+	double x = fabs_d(a), y = fabs_d(b), t;
+
+	if (x != x || y != y)
+		return x + y;
+	if (x < y) {
+		t = x;
+		x = y;
+		y = t;
+	}
+	if (x == 0 || x - x != 0)	/* zero, or infinite */
+		return x;
+	t = y / x;
+	return x * __builtin_sqrt(1 + t * t);
+}
+
+static struct cplx cdiv(struct cplx a, struct cplx b)
+{
+	struct cplx r;
+	double t, den;
+
+	if (fabs_d(b.re) >= fabs_d(b.im)) {
+		t = b.im / b.re;
+		den = b.re + b.im * t;
+		r.re = (a.re + a.im * t) / den;
+		r.im = (a.im - a.re * t) / den;
+	} else {
+		t = b.re / b.im;
+		den = b.re * t + b.im;
+		r.re = (a.re * t + a.im) / den;
+		r.im = (a.im * t - a.re) / den;
+	}
+	return r;
+}
+
+static struct cplx binary_one(u32 fn, struct cplx a, struct cplx b)
+{
+	struct cplx r;
+
+	switch (fn) {
+	case XRT_CS_BIN_ADD:
+		r.re = a.re + b.re;
+		r.im = a.im + b.im;
+		return r;
+	case XRT_CS_BIN_SUB:
+		r.re = a.re - b.re;
+		r.im = a.im - b.im;
+		return r;
+	case XRT_CS_BIN_MUL:
+		r.re = a.re * b.re - a.im * b.im;
+		r.im = a.re * b.im + a.im * b.re;
+		return r;
+	default:
+		return cdiv(a, b);
+	}
+}
+
+/* Unary results: complex (NEG, SIGN) or real (ABS, REAL, IMAG). */
+static int unary_one(u32 fn, struct cplx a, struct cplx *c, double *real)
+{
+	double m;
+
+	switch (fn) {
+	case XRT_CS_UN_NEG:
+		c->re = -a.re;
+		c->im = -a.im;
+		return 1;
+	case XRT_CS_UN_SIGN:
+		m = hypot_d(a.re, a.im);
+		if (m == 0 || m != m) {
+			*c = m == 0 ? a : (struct cplx){ m, m };
+			return 1;
+		}
+		c->re = a.re / m;
+		c->im = a.im / m;
+		return 1;
+	case XRT_CS_UN_ABS:
+		*real = hypot_d(a.re, a.im);
+		return 0;
+	case XRT_CS_UN_REAL:
+		*real = a.re;
+		return 0;
+	default:	/* IMAG */
+		*real = a.im;
+		return 0;
+	}
+}
+
+#define COMPLEX_OPS(T, S)                                                      \
+void ew_##S##_unary(u32 fn, void *dv, const T *a, u32 n)                       \
+{                                                                             \
+	T *d = dv;                                                            \
+	u32 i;                                                                \
+									      \
+	for (i = 0; i < n; i++) {                                             \
+		struct cplx x = { a[2 * i], a[2 * i + 1] }, c;                \
+		double r;                                                     \
+									      \
+		if (unary_one(fn, x, &c, &r)) {                               \
+			d[2 * i] = (T)c.re;                                   \
+			d[2 * i + 1] = (T)c.im;                               \
+		} else {                                                      \
+			d[i] = (T)r;                                          \
+		}                                                             \
+	}                                                                     \
+}                                                                             \
+									      \
+void ew_##S##_binary(u32 fn, T *d, const T *a, const T *b, u32 n)              \
+{                                                                             \
+	u32 i;                                                                \
+									      \
+	for (i = 0; i < n; i++) {                                             \
+		struct cplx x = { a[2 * i], a[2 * i + 1] };                   \
+		struct cplx y = { b[2 * i], b[2 * i + 1] }, r;                \
+									      \
+		r = binary_one(fn, x, y);                                     \
+		d[2 * i] = (T)r.re;                                           \
+		d[2 * i + 1] = (T)r.im;                                       \
+	}                                                                     \
+}
+
+COMPLEX_OPS(float, c64)
+COMPLEX_OPS(double, c128)
+
+void ew_complex_compare(u32 fn, u32 dtype, s64 *d, const void *a,
+			const void *b, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		int eq;
+
+		if (dtype == XRT_CS_C64) {
+			const float *x = a, *y = b;
+
+			eq = x[2 * i] == y[2 * i] && x[2 * i + 1] == y[2 * i + 1];
+		} else {
+			const double *x = a, *y = b;
+
+			eq = x[2 * i] == y[2 * i] && x[2 * i + 1] == y[2 * i + 1];
+		}
+		d[i] = fn == XRT_CS_CMP_EQ ? eq : !eq;
+	}
+}
+
+void ew_complex_from_parts(u32 dtype, void *d, const void *re,
+			   const void *im, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (dtype == XRT_CS_C64) {
+			((float *)d)[2 * i] = ((const float *)re)[i];
+			((float *)d)[2 * i + 1] = ((const float *)im)[i];
+		} else {
+			((double *)d)[2 * i] = ((const double *)re)[i];
+			((double *)d)[2 * i + 1] = ((const double *)im)[i];
+		}
+	}
+}

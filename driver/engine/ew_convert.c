@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Moving elements between memory and registers, and converting between
+ * types.  Conversions follow XLA: floats to integers truncate toward
+ * zero and saturate, NaN becomes 0; integers wrap; anything to pred is
+ * "!= 0"; complex to real keeps the real part.  Every float result is
+ * rounded once.
+ */
+#include "ew.h"
+
+enum ew_class ew_class_of(u32 dtype)
+{
+	switch (dtype) {
+	case XRT_CS_F16:
+	case XRT_CS_BF16:
+	case XRT_CS_F32:
+		return EW_F32;
+	case XRT_CS_F64:
+		return EW_F64;
+	case XRT_CS_C64:
+		return EW_C64;
+	case XRT_CS_C128:
+		return EW_C128;
+	default:
+		return EW_INT;
+	}
+}
+
+static int is_unsigned(u32 t)
+{
+	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
+}
+
+void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
+{
+	s64 *r = reg, st = stride * (s64)engine_dtype_size(dtype);
+	float *f = reg;
+	double *d = reg;
+	u32 i;
+
+	for (i = 0; i < n; i++, src += st) {
+		union { u8 u8; s8 s8; u16 u16; s16 s16; u32 u32; s32 s32;
+			u64 u64; float f; double d; } v;
+
+		memcpy(&v, src, engine_dtype_size(dtype) > 8 ? 8 :
+		       engine_dtype_size(dtype));
+		switch (dtype) {
+		case XRT_CS_PRED:
+			r[i] = v.u8 != 0;
+			break;
+		case XRT_CS_U8:
+			r[i] = v.u8;
+			break;
+		case XRT_CS_S8:
+			r[i] = v.s8;
+			break;
+		case XRT_CS_U16:
+			r[i] = v.u16;
+			break;
+		case XRT_CS_S16:
+			r[i] = v.s16;
+			break;
+		case XRT_CS_U32:
+			r[i] = v.u32;
+			break;
+		case XRT_CS_S32:
+			r[i] = v.s32;
+			break;
+		case XRT_CS_S64:
+		case XRT_CS_U64:
+			r[i] = (s64)v.u64;
+			break;
+		case XRT_CS_F16:
+			f[i] = engine_f16_to_f32(v.u16);
+			break;
+		case XRT_CS_BF16:
+			f[i] = engine_bf16_to_f32(v.u16);
+			break;
+		case XRT_CS_F32:
+			f[i] = v.f;
+			break;
+		case XRT_CS_F64:
+			d[i] = v.d;
+			break;
+		case XRT_CS_C64:
+			memcpy(&f[2 * i], src, 8);
+			break;
+		default:
+			memcpy(&d[2 * i], src, 16);
+			break;
+		}
+	}
+}
+
+void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)
+{
+	const s64 *r = reg;
+	const float *f = reg;
+	s64 st = stride * (s64)engine_dtype_size(dtype);
+	u32 i, es = engine_dtype_size(dtype);
+	u16 h;
+
+	for (i = 0; i < n; i++, dst += st) {
+		switch (ew_class_of(dtype)) {
+		case EW_INT:	/* little-endian: the low bytes */
+			memcpy(dst, &r[i], es);
+			break;
+		case EW_F32:
+			if (dtype == XRT_CS_F32) {
+				memcpy(dst, &f[i], 4);
+				break;
+			}
+			h = dtype == XRT_CS_F16 ? engine_f32_to_f16(f[i]) :
+						  engine_f32_to_bf16(f[i]);
+			memcpy(dst, &h, 2);
+			break;
+		default:	/* f64, c64, c128: the representation is the format */
+			memcpy(dst, (const u8 *)reg + (size_t)i * es, es);
+			break;
+		}
+	}
+}
+
+void ew_const(u32 dtype, void *reg, const u64 *imm, u32 n)
+{
+	ew_load(dtype, reg, (const u8 *)imm, 0, n);
+}
+
+/* |v| rounded to odd at 53 bits, as a double: exact for a later rounding. */
+static double u64_to_double_odd(u64 v)
+{
+	double scale = 1;
+	u64 sticky = 0;
+
+	while (v >> 53) {
+		sticky |= v & 1;
+		v >>= 1;
+		scale *= 2;
+	}
+	return (double)(v | sticky) * scale;
+}
+
+/* An integer register element as a real, rounded once into type @to. */
+static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
+{
+	float *f = d;
+	double *g = d;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		int neg = !is_unsigned(from) && a[i] < 0;
+		u64 mag = neg ? 0 - (u64)a[i] : (u64)a[i];
+		double odd = u64_to_double_odd(mag), exact = (double)mag;
+
+		if (neg) {
+			odd = -odd;
+			exact = -exact;
+		}
+		switch (to) {
+		case XRT_CS_F32:
+			f[i] = neg ? -(float)mag : (float)mag;
+			break;
+		case XRT_CS_F64:
+			g[i] = exact;
+			break;
+		case XRT_CS_F16:
+			f[i] = engine_f16_to_f32(engine_f64_to_f16(odd));
+			break;
+		case XRT_CS_BF16:
+			f[i] = engine_bf16_to_f32(engine_f64_to_bf16(odd));
+			break;
+		case XRT_CS_C64:
+			f[2 * i] = (float)odd;
+			f[2 * i + 1] = 0;
+			break;
+		default:
+			g[2 * i] = exact;
+			g[2 * i + 1] = 0;
+			break;
+		}
+	}
+}
+
+/* A float, truncated toward zero and saturated to an integer type. */
+static s64 real_to_int(u32 to, double x)
+{
+	u32 w = engine_dtype_size(to) * 8;
+	double lo, hi;
+
+	if (to == XRT_CS_PRED)
+		return x != 0;
+	if (x != x)
+		return 0;
+	if (is_unsigned(to)) {
+		hi = w == 64 ? 18446744073709551616.0 : (double)(1ull << w);
+		if (x <= 0)
+			return 0;
+		if (x >= hi)
+			return w == 64 ? -1 : (s64)((1ull << w) - 1);
+		return (s64)(u64)x;
+	}
+	hi = w == 64 ? 9223372036854775808.0 : (double)(1ull << (w - 1));
+	lo = -hi;
+	if (x <= lo)
+		return w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));
+	if (x >= hi)
+		return w == 64 ? (s64)~(1ull << 63) : (s64)((1ull << (w - 1)) - 1);
+	return (s64)x;
+}
+
+/* Reads element @i of a register of type @t as a double (real part). */
+static double real_at(u32 t, const void *a, u32 i)
+{
+	switch (ew_class_of(t)) {
+	case EW_F32:
+		return ((const float *)a)[i];
+	case EW_F64:
+		return ((const double *)a)[i];
+	case EW_C64:
+		return ((const float *)a)[2 * i];
+	default:
+		return ((const double *)a)[2 * i];
+	}
+}
+
+static double imag_at(u32 t, const void *a, u32 i)
+{
+	if (t == XRT_CS_C64)
+		return ((const float *)a)[2 * i + 1];
+	if (t == XRT_CS_C128)
+		return ((const double *)a)[2 * i + 1];
+	return 0;
+}
+
+/* Writes a real (and imaginary) value as element @i of type @t. */
+static void put(u32 t, void *d, u32 i, double re, double im, u32 from)
+{
+	float *f = d;
+	double *g = d;
+
+	switch (t) {
+	case XRT_CS_F16:
+		f[i] = engine_f16_to_f32(ew_class_of(from) == EW_F32 ?
+					 engine_f32_to_f16((float)re) :
+					 engine_f64_to_f16(re));
+		break;
+	case XRT_CS_BF16:
+		f[i] = engine_bf16_to_f32(ew_class_of(from) == EW_F32 ?
+					  engine_f32_to_bf16((float)re) :
+					  engine_f64_to_bf16(re));
+		break;
+	case XRT_CS_F32:
+		f[i] = (float)re;
+		break;
+	case XRT_CS_F64:
+		g[i] = re;
+		break;
+	case XRT_CS_C64:
+		f[2 * i] = (float)re;
+		f[2 * i + 1] = (float)im;
+		break;
+	default:
+		g[2 * i] = re;
+		g[2 * i + 1] = im;
+		break;
+	}
+}
+
+void ew_convert(u32 to, void *d, u32 from, const void *a, u32 n)
+{
+	s64 *r = d;
+	u32 i;
+
+	if (ew_class_of(from) == EW_INT) {
+		if (ew_class_of(to) != EW_INT) {
+			int_to_real(to, d, from, a, n);
+			return;
+		}
+		for (i = 0; i < n; i++)
+			r[i] = ((const s64 *)a)[i];
+		ew_int_wrap(to, r, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		double re = real_at(from, a, i), im = imag_at(from, a, i);
+
+		if (ew_class_of(to) == EW_INT)
+			r[i] = real_to_int(to, re);
+		else
+			put(to, d, i, re, im, from);
+	}
+}
+
+void ew_bitcast(u32 to, void *d, u32 from, const void *a, u32 n)
+{
+	u32 rf = ew_class_of(from) == EW_F32 ? 4 : ew_class_of(from) == EW_C128 ? 16 : 8;
+	u32 rt = ew_class_of(to) == EW_F32 ? 4 : ew_class_of(to) == EW_C128 ? 16 : 8;
+	u8 tmp[16];
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		ew_store(from, tmp, 1, (const u8 *)a + (size_t)i * rf, 1);
+		ew_load(to, (u8 *)d + (size_t)i * rt, tmp, 1, 1);
+	}
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Real floating-point instructions.  The common operations run as plain
+ * loops the compiler vectorizes; the rest go one element at a time
+ * through double-precision helpers, which give f32 results exactly
+ * (every helper here is exact, or correctly rounded, in double).
+ *
+ * max and min propagate NaN and order -0 below +0.
+ */
+#include "ew.h"
+
+static u64 dbits(double d)
+{
+	u64 b;
+
+	memcpy(&b, &d, 8);
+	return b;
+}
+
+static double from_dbits(u64 b)
+{
+	double d;
+
+	memcpy(&d, &b, 8);
+	return d;
+}
+
+static int is_nan(double x)
+{
+	return x != x;
+}
+
+static double trunc_d(double x)
+{
+	u64 b = dbits(x);
+	int e = (int)((b >> 52) & 0x7ff) - 1023;
+
+	if (e >= 52)		/* integral, inf or NaN */
+		return x;
+	if (e < 0)		/* |x| < 1 */
+		return from_dbits(b & (1ull << 63));
+	return from_dbits(b & ~((1ull << (52 - e)) - 1));
+}
+
+static double copysign_d(double mag, double sgn)
+{
+	return from_dbits((dbits(mag) & ~(1ull << 63)) | (dbits(sgn) & (1ull << 63)));
+}
+
+/* Rounds to an integer: 0 floor, 1 ceil, 2 halves away, 3 halves even. */
+static double round_d(double x, int mode)
+{
+	double t = trunc_d(x), f;
+
+	if (t == x || is_nan(x))
+		return x;
+	f = x - t;		/* exact: both in the same binade or below */
+	switch (mode) {
+	case 0:
+		t = f < 0 ? t - 1 : t;
+		break;
+	case 1:
+		t = f > 0 ? t + 1 : t;
+		break;
+	case 2:
+		if (f >= 0.5 || f <= -0.5)
+			t += f > 0 ? 1 : -1;
+		break;
+	default:
+		if (f > 0.5 || f < -0.5 ||
+		    ((f == 0.5 || f == -0.5) && trunc_d(t / 2) * 2 != t))
+			t += f > 0 ? 1 : -1;
+		break;
+	}
+	return copysign_d(t, x);	/* keeps -0 for results of zero */
+}
+
+double engine_fmod(double x, double y)
+{
+	u64 bx = dbits(x), by = dbits(y), sx = bx & (1ull << 63), mx, my;
+	int ex = (int)((bx >> 52) & 0x7ff), ey = (int)((by >> 52) & 0x7ff);
+
+	bx &= ~(1ull << 63);
+	by &= ~(1ull << 63);
+	if (is_nan(x) || is_nan(y) || ex == 0x7ff || !by)
+		return (x * y) / (x * y);	/* NaN */
+	if (bx < by)
+		return x;
+	if (bx == by)
+		return from_dbits(sx);
+	/* Mantissas with the implicit bit; subnormals normalized. */
+	mx = bx & ((1ull << 52) - 1);
+	my = by & ((1ull << 52) - 1);
+	if (ex)
+		mx |= 1ull << 52;
+	else
+		for (ex = 1; !(mx & (1ull << 52)); ex--)
+			mx <<= 1;
+	if (ey)
+		my |= 1ull << 52;
+	else
+		for (ey = 1; !(my & (1ull << 52)); ey--)
+			my <<= 1;
+	/* Long division, one bit per exponent step. */
+	for (; ex > ey; ex--) {
+		if (mx >= my)
+			mx -= my;
+		mx <<= 1;
+	}
+	if (mx >= my)
+		mx -= my;
+	if (!mx)
+		return from_dbits(sx);
+	for (; !(mx & (1ull << 52)); ey--)
+		mx <<= 1;
+	if (ey > 0)
+		return from_dbits(sx | ((u64)ey << 52) | (mx & ((1ull << 52) - 1)));
+	return from_dbits(sx | (mx >> (1 - ey)));	/* exact subnormal */
+}
+
+static double fmax_nan(double a, double b)
+{
+	if (is_nan(a) || is_nan(b))
+		return is_nan(a) ? a : b;
+	if (a == b)	/* -0 and +0: +0 */
+		return (dbits(a) >> 63) ? b : a;
+	return a > b ? a : b;
+}
+
+static double fmin_nan(double a, double b)
+{
+	if (is_nan(a) || is_nan(b))
+		return is_nan(a) ? a : b;
+	if (a == b)
+		return (dbits(a) >> 63) ? a : b;
+	return a < b ? a : b;
+}
+
+static double unary_d(u32 fn, double a)
+{
+	switch (fn) {
+	case XRT_CS_UN_SIGN:
+		if (is_nan(a) || a == 0)
+			return a;
+		return a > 0 ? 1.0 : -1.0;
+	case XRT_CS_UN_FLOOR:
+		return round_d(a, 0);
+	case XRT_CS_UN_CEIL:
+		return round_d(a, 1);
+	case XRT_CS_UN_ROUND_AFZ:
+		return round_d(a, 2);
+	case XRT_CS_UN_ROUND_EVEN:
+		return round_d(a, 3);
+	case XRT_CS_UN_IMAG:
+		return 0.0;
+	default:	/* REAL */
+		return a;
+	}
+}
+
+static double binary_d(u32 fn, double a, double b)
+{
+	switch (fn) {
+	case XRT_CS_BIN_REM:
+		return engine_fmod(a, b);
+	case XRT_CS_BIN_MAX:
+		return fmax_nan(a, b);
+	default:
+		return fmin_nan(a, b);
+	}
+}
+
+/* A key that orders floats totally: -NaN < -inf < -0 < +0 < inf < NaN. */
+static s64 total_key(double x)
+{
+	s64 k = (s64)dbits(x);
+
+	return k < 0 ? (s64)(~(u64)k | (1ull << 63)) : k;
+}
+
+static s64 compare_one(u32 fn, double a, double b)
+{
+	int total = fn & XRT_CS_CMP_TOTAL_ORDER;
+
+	if (total) {
+		s64 ka = total_key(a), kb = total_key(b);
+
+		switch (fn & ~XRT_CS_CMP_TOTAL_ORDER) {
+		case XRT_CS_CMP_EQ:
+			return ka == kb;
+		case XRT_CS_CMP_NE:
+			return ka != kb;
+		case XRT_CS_CMP_LT:
+			return ka < kb;
+		case XRT_CS_CMP_LE:
+			return ka <= kb;
+		case XRT_CS_CMP_GT:
+			return ka > kb;
+		default:
+			return ka >= kb;
+		}
+	}
+	switch (fn) {
+	case XRT_CS_CMP_EQ:
+		return a == b;
+	case XRT_CS_CMP_NE:
+		return a != b;
+	case XRT_CS_CMP_LT:
+		return a < b;
+	case XRT_CS_CMP_LE:
+		return a <= b;
+	case XRT_CS_CMP_GT:
+		return a > b;
+	default:
+		return a >= b;
+	}
+}
+
+/*
+ * The same loops for float and double: T is the type, S the suffix,
+ * SQRT its square root, EXP_MASK/BITS for is-finite.
+ */
+#define FLOAT_OPS(T, S, SQRT, UT, EXP_MASK)                                    \
+void ew_##S##_unary(u32 fn, u32 dtype, void *dv, const T *a, u32 n)            \
+{                                                                             \
+	T *d = dv;                                                            \
+	s64 *p = dv;                                                          \
+	u32 i;                                                                \
+									      \
+	switch (fn) {                                                         \
+	case XRT_CS_UN_ABS:                                                   \
+		for (i = 0; i < n; i++) {                                     \
+			UT b;                                                 \
+			memcpy(&b, &a[i], sizeof(b));                         \
+			b &= ~((UT)1 << (sizeof(UT) * 8 - 1));                \
+			memcpy(&d[i], &b, sizeof(b));                         \
+		}                                                             \
+		break;                                                        \
+	case XRT_CS_UN_NEG:                                                   \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = -a[i];                                         \
+		break;                                                        \
+	case XRT_CS_UN_SQRT:                                                  \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = SQRT(a[i]);                                    \
+		break;                                                        \
+	case XRT_CS_UN_RSQRT:                                                 \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = 1 / SQRT(a[i]);                                \
+		break;                                                        \
+	case XRT_CS_UN_IS_FINITE:                                             \
+		for (i = 0; i < n; i++) {                                     \
+			UT b;                                                 \
+			memcpy(&b, &a[i], sizeof(b));                         \
+			p[i] = (b & EXP_MASK) != EXP_MASK;                    \
+		}                                                             \
+		break;                                                        \
+	default:                                                              \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = (T)unary_d(fn, a[i]);                          \
+		break;                                                        \
+	}                                                                     \
+}                                                                             \
+									      \
+void ew_##S##_binary(u32 fn, void *dv, const T *a, const T *b, u32 n)          \
+{                                                                             \
+	T *d = dv;                                                            \
+	u32 i;                                                                \
+									      \
+	switch (fn) {                                                         \
+	case XRT_CS_BIN_ADD:                                                  \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = a[i] + b[i];                                   \
+		break;                                                        \
+	case XRT_CS_BIN_SUB:                                                  \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = a[i] - b[i];                                   \
+		break;                                                        \
+	case XRT_CS_BIN_MUL:                                                  \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = a[i] * b[i];                                   \
+		break;                                                        \
+	case XRT_CS_BIN_DIV:                                                  \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = a[i] / b[i];                                   \
+		break;                                                        \
+	default:                                                              \
+		for (i = 0; i < n; i++)                                       \
+			d[i] = (T)binary_d(fn, a[i], b[i]);                   \
+		break;                                                        \
+	}                                                                     \
+}                                                                             \
+									      \
+void ew_##S##_compare(u32 fn, s64 *d, const T *a, const T *b, u32 n)           \
+{                                                                             \
+	u32 i;                                                                \
+									      \
+	for (i = 0; i < n; i++)                                               \
+		d[i] = compare_one(fn, a[i], b[i]);                           \
+}
+
+FLOAT_OPS(float, f32, __builtin_sqrtf, u32, 0x7f800000u)
+FLOAT_OPS(double, f64, __builtin_sqrt, u64, 0x7ff0000000000000ull)
+
+void ew_round_half(u32 dtype, float *d, u32 n)
+{
+	u32 i;
+
+	if (dtype == XRT_CS_F16) {
+		for (i = 0; i < n; i++)
+			d[i] = engine_f16_to_f32(engine_f32_to_f16(d[i]));
+	} else if (dtype == XRT_CS_BF16) {
+		for (i = 0; i < n; i++)
+			d[i] = engine_bf16_to_f32(engine_f32_to_bf16(d[i]));
+	}
+}

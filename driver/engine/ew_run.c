@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Running an expression program over one block of a row.  Register
+ * types are followed as the validator followed them.
+ */
+#include "ew.h"
+
+/* Bytes per element of a register of type @t. */
+static u32 rep_size(u32 t)
+{
+	switch (ew_class_of(t)) {
+	case EW_F32:
+		return 4;
+	case EW_C128:
+		return 16;
+	default:
+		return 8;
+	}
+}
+
+static void compute(const struct xrt_cs_ew_inst *in, const u8 *type,
+		    void *d, const void *a, const void *b, const void *c, u32 n)
+{
+	u32 ta = type[in->a], i;
+
+	switch (in->op) {
+	case XRT_CS_EW_UNARY:
+		switch (ew_class_of(ta)) {
+		case EW_INT:
+			ew_int_unary(in->fn, ta, d, a, n);
+			break;
+		case EW_F32:
+			ew_f32_unary(in->fn, ta, d, a, n);
+			break;
+		case EW_F64:
+			ew_f64_unary(in->fn, ta, d, a, n);
+			break;
+		case EW_C64:
+			ew_c64_unary(in->fn, d, a, n);
+			break;
+		default:
+			ew_c128_unary(in->fn, d, a, n);
+			break;
+		}
+		break;
+	case XRT_CS_EW_BINARY:
+		if (in->fn == XRT_CS_BIN_COMPLEX) {
+			ew_complex_from_parts(in->dtype, d, a, b, n);
+			break;
+		}
+		switch (ew_class_of(ta)) {
+		case EW_INT:
+			ew_int_binary(in->fn, ta, d, a, b, n);
+			break;
+		case EW_F32:
+			ew_f32_binary(in->fn, d, a, b, n);
+			break;
+		case EW_F64:
+			ew_f64_binary(in->fn, d, a, b, n);
+			break;
+		case EW_C64:
+			ew_c64_binary(in->fn, d, a, b, n);
+			break;
+		default:
+			ew_c128_binary(in->fn, d, a, b, n);
+			break;
+		}
+		break;
+	case XRT_CS_EW_COMPARE:
+		switch (ew_class_of(ta)) {
+		case EW_INT:
+			ew_int_compare(in->fn, ta, d, a, b, n);
+			break;
+		case EW_F32:
+			ew_f32_compare(in->fn, d, a, b, n);
+			break;
+		case EW_F64:
+			ew_f64_compare(in->fn, d, a, b, n);
+			break;
+		default:
+			ew_complex_compare(in->fn, ta, d, a, b, n);
+			break;
+		}
+		break;
+	case XRT_CS_EW_SELECT: {
+		u32 sz = rep_size(in->dtype);
+		const s64 *p = a;
+
+		for (i = 0; i < n; i++)
+			memcpy((u8 *)d + (size_t)i * sz,
+			       (const u8 *)(p[i] ? b : c) + (size_t)i * sz, sz);
+		break;
+	}
+	case XRT_CS_EW_CONVERT:
+		ew_convert(in->dtype, d, ta, a, n);
+		break;
+	default:
+		ew_bitcast(in->dtype, d, ta, a, n);
+		break;
+	}
+	/* f16 and bf16 values stay rounded to their format. */
+	if (in->dtype == XRT_CS_F16 || in->dtype == XRT_CS_BF16)
+		ew_round_half(in->dtype, d, n);
+}
+
+/* Would writing register @dst while reading @src clobber unread input? */
+static int clobbers(const struct xrt_cs_ew_inst *in, const u8 *type, u32 src)
+{
+	return in->dst == src && rep_size(in->dtype) != rep_size(type[src]);
+}
+
+void ew_run_block(const struct xrt_cs_operand *ops,
+		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
+		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
+		  u32 num_regs)
+{
+	u8 type[XRT_CS_MAX_REGS];
+	u32 i;
+
+	for (i = 0; i < num_insts; i++) {
+		const struct xrt_cs_ew_inst *in = &insts[i];
+		void *d = ew_reg(regs, in->dst), *out = d;
+		u32 es;
+
+		switch (in->op) {
+		case XRT_CS_EW_LOAD:
+			es = engine_dtype_size(ops[in->a].dtype);
+			ew_load(in->dtype, d, row->ptr[in->a] +
+				(s64)start * row->stride[in->a] * es,
+				row->stride[in->a], n);
+			break;
+		case XRT_CS_EW_CONST:
+			ew_const(in->dtype, d, in->imm, n);
+			break;
+		case XRT_CS_EW_STORE:
+			es = engine_dtype_size(ops[in->a].dtype);
+			ew_store(ops[in->a].dtype, row->ptr[in->a] +
+				 (s64)start * row->stride[in->a] * es,
+				 row->stride[in->a], ew_reg(regs, in->b), n);
+			continue;
+		default:
+			if (clobbers(in, type, in->a) ||
+			    (in->op != XRT_CS_EW_UNARY && in->op != XRT_CS_EW_CONVERT &&
+			     in->op != XRT_CS_EW_BITCAST &&
+			     (clobbers(in, type, in->b) ||
+			      (in->op == XRT_CS_EW_SELECT && clobbers(in, type, in->c)))))
+				out = ew_reg(regs, num_regs);	/* the scratch register */
+			compute(in, type, out, ew_reg(regs, in->a), ew_reg(regs, in->b),
+				ew_reg(regs, in->c), n);
+			if (out != d)
+				memcpy(d, out, (size_t)n * rep_size(in->dtype));
+			break;
+		}
+		type[in->dst] = in->dtype;
+	}
+}
