@@ -207,6 +207,24 @@ void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
 	       num_insts * sizeof(*insts));
 }
 
+void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
+	    uint64_t n, uint64_t k, const struct xrt_cs_matrix *lhs,
+	    const struct xrt_cs_matrix *rhs, const struct xrt_cs_matrix *out)
+{
+	struct xrt_cs_dot *c = cs_append(b, XRT_CS_OP_DOT, sizeof(*c));
+
+	if (!c)
+		return;
+	c->cmd.flags = (uint16_t)flags;
+	c->batch = batch;
+	c->m = m;
+	c->n = n;
+	c->k = k;
+	c->lhs = *lhs;
+	c->rhs = *rhs;
+	c->out = *out;
+}
+
 xrt_status *cs_finish(struct cs_builder *b, void **prog, size_t *size)
 {
 	struct xrt_cs_header h;

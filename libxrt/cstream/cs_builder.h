@@ -67,6 +67,11 @@ void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
 	      const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
 	      uint32_t num_regs);
 
+/* A DOT command; @flags XRT_CS_DOT_*. */
+void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
+	    uint64_t n, uint64_t k, const struct xrt_cs_matrix *lhs,
+	    const struct xrt_cs_matrix *rhs, const struct xrt_cs_matrix *out);
+
 /*
  * Finishes the program: header, slot table, commands, in one allocation
  * aligned to 64 bytes (free with xrt_free(b->alloc, *prog)).  Returns the

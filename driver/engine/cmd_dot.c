@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * DOT: batched matrix multiply.  An item is one TILE_M x TILE_N tile of
+ * one output matrix over the whole k range.  Every output element is its
+ * start value plus the k products added one at a time in k order
+ * (without fused multiply-add), whatever path computes it, so results
+ * are the same on every executor and schedule.
+ *
+ * f16, bf16 and f32 inputs take the fast path: blocks of A and B are
+ * packed into the thread's workspace as floats, and a register-tiled
+ * 4 x 16 micro-kernel accumulates each tile.  Other types take a plain
+ * per-element path.
+ */
+#include "ew.h"
+
+#define TILE_M	64
+#define TILE_N	64
+#define BLOCK_K	256
+#define MR	4
+#define NR	16
+
+/* Workspace of the fast path: packed A and B blocks, the tile's sums. */
+#define DOT_WS	((TILE_M * BLOCK_K + BLOCK_K * TILE_N + TILE_M * TILE_N) * 4)
+
+static int fast_path(u32 in)
+{
+	return in == XRT_CS_F16 || in == XRT_CS_BF16 || in == XRT_CS_F32;
+}
+
+static int check_matrix(struct vctx *v, u32 part, const struct xrt_cs_matrix *mx,
+			u64 b, u64 r, u64 c, u32 need)
+{
+	u64 dims[3] = { b, r, c };
+	s64 strides[3] = { mx->batch_stride, mx->row_stride, mx->col_stride };
+
+	if (!engine_zero(mx->pad, sizeof(mx->pad)))
+		return engine_fail(v, part, "DOT: matrix padding not 0", 0, 0);
+	return engine_check_span(v, part, mx->slot, mx->dtype, mx->offset, 3,
+				 dims, strides, need);
+}
+
+static void span(const struct xrt_cs_matrix *mx, u64 b, u64 r, u64 c,
+		 u64 *lo, u64 *hi)
+{
+	u64 dims[3] = { b, r, c };
+	s64 strides[3] = { mx->batch_stride, mx->row_stride, mx->col_stride };
+
+	engine_span_bytes(mx->offset, engine_dtype_size(mx->dtype), 3, dims,
+			  strides, lo, hi);
+}
+
+static int dot_validate(struct vctx *v, const void *cmd, u32 size)
+{
+	const struct xrt_cs_dot *c = cmd;
+	u32 in = c->lhs.dtype, out = c->out.dtype;
+	u32 need_out = XRT_CS_SLOT_WRITE;
+	u64 lo[3], hi[3];
+
+	if (size != sizeof(*c))
+		return engine_fail(v, ~0u, "DOT: size is not sizeof(struct xrt_cs_dot)",
+				   size, sizeof(*c));
+	if ((c->cmd.flags & ~XRT_CS_DOT_ACCUMULATE) || c->reserved || c->pad)
+		return engine_fail(v, ~0u, "DOT: unknown flags or reserved not 0",
+				   c->cmd.flags, 0);
+	if (c->rhs.dtype != in || in == XRT_CS_PRED || !engine_dtype_size(in))
+		return engine_fail(v, ~0u, "DOT: lhs and rhs need one non-pred type",
+				   in, c->rhs.dtype);
+	if (out != in && !(fast_path(in) && in != XRT_CS_F32 && out == XRT_CS_F32))
+		return engine_fail(v, ~0u, "DOT: output type not allowed for the inputs",
+				   out, in);
+	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE)
+		need_out |= XRT_CS_SLOT_READ;
+	if (check_matrix(v, 0, &c->lhs, c->batch, c->m, c->k, XRT_CS_SLOT_READ) ||
+	    check_matrix(v, 1, &c->rhs, c->batch, c->k, c->n, XRT_CS_SLOT_READ) ||
+	    check_matrix(v, 2, &c->out, c->batch, c->m, c->n, need_out))
+		return -1;
+	span(&c->lhs, c->batch, c->m, c->k, &lo[0], &hi[0]);
+	span(&c->rhs, c->batch, c->k, c->n, &lo[1], &hi[1]);
+	span(&c->out, c->batch, c->m, c->n, &lo[2], &hi[2]);
+	if (engine_overlap(c->out.slot, lo[2], hi[2], c->lhs.slot, lo[0], hi[0]) ||
+	    engine_overlap(c->out.slot, lo[2], hi[2], c->rhs.slot, lo[1], hi[1]))
+		return engine_fail(v, 2, "DOT: out overlaps lhs or rhs", 0, 0);
+	if (fast_path(in) && DOT_WS > v->prog->thread_ws_size)
+		v->prog->thread_ws_size = DOT_WS;
+	return 0;
+}
+
+static u64 tiles_m(const struct xrt_cs_dot *c)
+{
+	return (c->m + TILE_M - 1) / TILE_M;
+}
+
+static u64 tiles_n(const struct xrt_cs_dot *c)
+{
+	return (c->n + TILE_N - 1) / TILE_N;
+}
+
+static u64 dot_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
+{
+	const struct xrt_cs_dot *c = cmd;
+
+	if (!c->m || !c->n)
+		return 0;
+	return c->batch * tiles_m(c) * tiles_n(c);
+}
+
+/* Element [b][r][col] of a matrix. */
+static const u8 *at(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx,
+		    u64 b, u64 r, u64 col)
+{
+	s64 e = (s64)b * mx->batch_stride + (s64)r * mx->row_stride +
+		(s64)col * mx->col_stride;
+
+	return engine_ptr(x, mx->slot, mx->offset) + e * (s64)engine_dtype_size(mx->dtype);
+}
+
+/* Packs rows [r0, r0+rows) x cols [c0, c0+cols) as floats, zero-padded. */
+static void pack(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx,
+		 u64 b, u64 r0, u32 rows, u64 c0, u32 cols, float *dst,
+		 u32 ld, u32 pad_rows)
+{
+	u32 r;
+
+	for (r = 0; r < pad_rows; r++) {
+		float *d = dst + (size_t)r * ld;
+		u32 k;
+
+		if (r >= rows) {
+			for (k = 0; k < cols; k++)
+				d[k] = 0;
+			continue;
+		}
+		ew_load(mx->dtype, d, at(x, mx, b, r0 + r, c0), mx->col_stride, cols);
+		for (k = cols; k < ld; k++)
+			d[k] = 0;
+	}
+}
+
+/* C[MR][NR] += A[MR][kb] * B[kb][NR], one k at a time, in order. */
+static void micro(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
+		  float *cm, u32 ldc)
+{
+	float c[MR][NR];
+	u32 i, j, k;
+
+	for (i = 0; i < MR; i++)
+		for (j = 0; j < NR; j++)
+			c[i][j] = cm[i * ldc + j];
+	for (k = 0; k < kb; k++) {
+		const float *b = bm + (size_t)k * ldb;
+
+		for (i = 0; i < MR; i++) {
+			float av = a[i * lda + k];
+
+			for (j = 0; j < NR; j++)
+				c[i][j] = c[i][j] + av * b[j];
+		}
+	}
+	for (i = 0; i < MR; i++)
+		for (j = 0; j < NR; j++)
+			cm[i * ldc + j] = c[i][j];
+}
+
+static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
+		      u64 b, u64 i0, u32 mb, u64 j0, u32 nb, float *ws)
+{
+	float *pa = ws, *pb = pa + TILE_M * BLOCK_K, *pc = pb + BLOCK_K * TILE_N;
+	u32 mp = (mb + MR - 1) / MR * MR, np = (nb + NR - 1) / NR * NR;
+	u32 i, j, kb;
+	u64 k0;
+
+	for (i = 0; i < mp; i++)
+		for (j = 0; j < TILE_N; j++)
+			pc[i * TILE_N + j] = 0;
+	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE)
+		for (i = 0; i < mb; i++)
+			ew_load(c->out.dtype, pc + i * TILE_N, at(x, &c->out, b, i0 + i, j0),
+				c->out.col_stride, nb);
+	for (k0 = 0; k0 < c->k; k0 += BLOCK_K) {
+		kb = (u32)ENGINE_MIN(c->k - k0, BLOCK_K);
+		pack(x, &c->lhs, b, i0, mb, k0, kb, pa, BLOCK_K, mp);
+		/* B block: rows are k, columns j; padded columns are 0. */
+		for (i = 0; i < kb; i++) {
+			ew_load(c->rhs.dtype, pb + i * TILE_N, at(x, &c->rhs, b, k0 + i, j0),
+				c->rhs.col_stride, nb);
+			for (j = nb; j < np; j++)
+				pb[i * TILE_N + j] = 0;
+		}
+		for (i = 0; i < mp; i += MR)
+			for (j = 0; j < np; j += NR)
+				micro(pa + i * BLOCK_K, BLOCK_K, pb + j, TILE_N, kb,
+				      pc + i * TILE_N + j, TILE_N);
+	}
+	/* f16 and bf16 outputs round once, here. */
+	for (i = 0; i < mb; i++)
+		ew_store(c->out.dtype, (u8 *)at(x, &c->out, b, i0 + i, j0),
+			 c->out.col_stride, pc + i * TILE_N, nb);
+}
+
+/* One output element of any type, the plain way. */
+static void element(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
+		    u64 b, u64 i, u64 j)
+{
+	u32 t = c->lhs.dtype;
+	u8 *o = (u8 *)at(x, &c->out, b, i, j);
+	double acc[2] = { 0, 0 }, p[2], q[2];
+	float facc[2] = { 0, 0 };
+	s64 iacc = 0, ip, iq;
+	u64 k;
+
+	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE) {
+		ew_load(t, ew_class_of(t) == EW_INT ? (void *)&iacc :
+			   t == XRT_CS_C64 ? (void *)facc : (void *)acc, o, 1, 1);
+	}
+	for (k = 0; k < c->k; k++) {
+		switch (ew_class_of(t)) {
+		case EW_INT:
+			ew_load(t, &ip, at(x, &c->lhs, b, i, k), 1, 1);
+			ew_load(t, &iq, at(x, &c->rhs, b, k, j), 1, 1);
+			iacc = (s64)((u64)iacc + (u64)ip * (u64)iq);
+			break;
+		case EW_C64: {
+			float fp[2], fq[2], re, im;
+
+			ew_load(t, fp, at(x, &c->lhs, b, i, k), 1, 1);
+			ew_load(t, fq, at(x, &c->rhs, b, k, j), 1, 1);
+			re = fp[0] * fq[0] - fp[1] * fq[1];
+			im = fp[0] * fq[1] + fp[1] * fq[0];
+			facc[0] = facc[0] + re;
+			facc[1] = facc[1] + im;
+			break;
+		}
+		default:	/* f64, c128 */
+			ew_load(t, p, at(x, &c->lhs, b, i, k), 1, 1);
+			ew_load(t, q, at(x, &c->rhs, b, k, j), 1, 1);
+			if (t == XRT_CS_F64) {
+				acc[0] = acc[0] + p[0] * q[0];
+			} else {
+				double re = p[0] * q[0] - p[1] * q[1];
+				double im = p[0] * q[1] + p[1] * q[0];
+
+				acc[0] = acc[0] + re;
+				acc[1] = acc[1] + im;
+			}
+			break;
+		}
+	}
+	if (ew_class_of(t) == EW_INT) {
+		ew_int_wrap(t, &iacc, 1);
+		ew_store(t, o, 1, &iacc, 1);
+	} else {
+		ew_store(t, o, 1, t == XRT_CS_C64 ? (void *)facc : (void *)acc, 1);
+	}
+}
+
+static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
+		    u64 first, u64 count, void *ws)
+{
+	const struct xrt_cs_dot *c = cmd;
+	u64 per_batch = tiles_m(c) * tiles_n(c), it;
+
+	for (it = first; it < first + count; it++) {
+		u64 b = it / per_batch, t = it % per_batch;
+		u64 i0 = t / tiles_n(c) * TILE_M, j0 = t % tiles_n(c) * TILE_N;
+		u32 mb = (u32)ENGINE_MIN(c->m - i0, TILE_M);
+		u32 nb = (u32)ENGINE_MIN(c->n - j0, TILE_N);
+		u64 i, j;
+
+		if (fast_path(c->lhs.dtype)) {
+			tile_fast(x, c, b, i0, mb, j0, nb, ws);
+			continue;
+		}
+		for (i = i0; i < i0 + mb; i++)
+			for (j = j0; j < j0 + nb; j++)
+				element(x, c, b, i, j);
+	}
+}
+
+const struct cmd_ops engine_dot_ops = {
+	.name = "DOT",
+	.fixed_size = sizeof(struct xrt_cs_dot),
+	.validate = dot_validate,
+	.phases = engine_one_phase,
+	.items = dot_items,
+	.run = dot_run,
+};

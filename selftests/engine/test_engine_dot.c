@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOT against a plain triple loop that accumulates the same way (start
+ * value, then each product added in k order, no fused multiply-add):
+ * results must match bit for bit, for every type, with transposed and
+ * broadcast operands, partial tiles and k blocks, and ACCUMULATE.
+ */
+#include <complex.h>
+
+#include "engine_test.h"
+
+#include <xrt/dtype.h>
+
+struct mat {
+	uint32_t dtype;
+	int64_t bs, rs, cs;	/* strides */
+	uint64_t size;		/* bytes of the buffer */
+};
+
+static struct xrt_cs_matrix matrix(uint32_t slot, const struct mat *m)
+{
+	struct xrt_cs_matrix x;
+
+	memset(&x, 0, sizeof(x));
+	x.slot = slot;
+	x.dtype = (uint8_t)m->dtype;
+	x.batch_stride = m->bs;
+	x.row_stride = m->rs;
+	x.col_stride = m->cs;
+	return x;
+}
+
+/* Element value as double pair (complex), from a buffer. */
+static void get(uint32_t t, const uint8_t *base, int64_t e, double *re, double *im)
+{
+	const uint8_t *p = base + e * (int64_t)engine_dtype_size(t);
+	uint16_t h;
+	float f[2];
+	double d[2];
+	int64_t v = 0;
+
+	*im = 0;
+	switch (t) {
+	case XRT_CS_F16: memcpy(&h, p, 2); *re = xrt_f16_to_f32(h); break;
+	case XRT_CS_BF16: memcpy(&h, p, 2); *re = xrt_bf16_to_f32(h); break;
+	case XRT_CS_F32: memcpy(f, p, 4); *re = f[0]; break;
+	case XRT_CS_F64: memcpy(d, p, 8); *re = d[0]; break;
+	case XRT_CS_C64: memcpy(f, p, 8); *re = f[0]; *im = f[1]; break;
+	case XRT_CS_C128: memcpy(d, p, 16); *re = d[0]; *im = d[1]; break;
+	case XRT_CS_S8: v = *(const int8_t *)p; *re = (double)v; break;
+	case XRT_CS_U8: v = *p; *re = (double)v; break;
+	default: memcpy(&v, p, 4); *re = (double)(int32_t)v; break;
+	}
+}
+
+/* Fills a buffer with small values of type @t (exact in every type). */
+static void fill(uint32_t t, uint8_t *p, uint64_t bytes, uint32_t seed)
+{
+	uint32_t es = engine_dtype_size(t);
+	uint64_t i;
+
+	for (i = 0; i < bytes / es; i++) {
+		double v;
+		uint16_t h;
+		float f;
+
+		seed = seed * 1103515245u + 12345u;
+		v = (double)((int)(seed >> 16) % 201 - 100) / (t >= XRT_CS_F16 ? 16.0 : 1.0);
+		if (t >= XRT_CS_F16 && (seed & 0x100))	/* inexact sums for floats */
+			v = v / 3.0 + 1e-3;
+		switch (t) {
+		case XRT_CS_F16: h = xrt_f16_from_f64(v); memcpy(p + i * 2, &h, 2); break;
+		case XRT_CS_BF16: h = xrt_bf16_from_f64(v); memcpy(p + i * 2, &h, 2); break;
+		case XRT_CS_F32: case XRT_CS_C64:
+			f = (float)v; memcpy(p + i * 4, &f, 4); break;
+		case XRT_CS_F64: case XRT_CS_C128: memcpy(p + i * 8, &v, 8); break;
+		case XRT_CS_S8: p[i] = (uint8_t)(int8_t)v; break;
+		case XRT_CS_U8: p[i] = (uint8_t)(seed >> 20); break;
+		default: { int32_t s = (int32_t)(seed >> 1); memcpy(p + i * 4, &s, 4); }
+		}
+	}
+}
+
+/* The expected output element, accumulated as the format says. */
+static void expect(uint32_t in, uint32_t out, int accumulate, const uint8_t *a,
+		   const struct mat *ma, const uint8_t *b, const struct mat *mb,
+		   const uint8_t *o, const struct mat *mo, uint64_t bi, uint64_t i,
+		   uint64_t j, uint64_t k, uint8_t *want)
+{
+	int64_t eo = (int64_t)bi * mo->bs + (int64_t)i * mo->rs + (int64_t)j * mo->cs;
+	double re = 0, im = 0, ar, ai, br, bi_;
+	float fre = 0, fim = 0;
+	uint64_t iacc = 0;
+	uint64_t kk;
+
+	if (accumulate) {
+		get(out, o, eo, &re, &im);
+		fre = (float)re;
+		fim = (float)im;
+		if (out < XRT_CS_F16)
+			memcpy(&iacc, o + eo * (int64_t)engine_dtype_size(out),
+			       engine_dtype_size(out));
+	}
+	for (kk = 0; kk < k; kk++) {
+		get(in, a, (int64_t)bi * ma->bs + (int64_t)i * ma->rs + (int64_t)kk * ma->cs, &ar, &ai);
+		get(in, b, (int64_t)bi * mb->bs + (int64_t)kk * mb->rs + (int64_t)j * mb->cs, &br, &bi_);
+		if (in < XRT_CS_F16)
+			iacc += (uint64_t)(int64_t)ar * (uint64_t)(int64_t)br;
+		else if (in <= XRT_CS_F32)
+			fre = fre + (float)ar * (float)br;
+		else if (in == XRT_CS_F64)
+			re = re + ar * br;
+		else if (in == XRT_CS_C64) {
+			float pr = (float)ar * (float)br - (float)ai * (float)bi_;
+			float pi = (float)ar * (float)bi_ + (float)ai * (float)br;
+
+			fre = fre + pr;
+			fim = fim + pi;
+		} else {
+			double pr = ar * br - ai * bi_, pi = ar * bi_ + ai * br;
+
+			re = re + pr;
+			im = im + pi;
+		}
+	}
+	memset(want, 0, 16);
+	switch (out) {
+	case XRT_CS_F16: { uint16_t h = xrt_f16_from_f64(fre); memcpy(want, &h, 2); break; }
+	case XRT_CS_BF16: { uint16_t h = xrt_bf16_from_f64(fre); memcpy(want, &h, 2); break; }
+	case XRT_CS_F32: memcpy(want, &fre, 4); break;
+	case XRT_CS_F64: memcpy(want, &re, 8); break;
+	case XRT_CS_C64: memcpy(want, &fre, 4); memcpy(want + 4, &fim, 4); break;
+	case XRT_CS_C128: memcpy(want, &re, 8); memcpy(want + 8, &im, 8); break;
+	default: memcpy(want, &iacc, engine_dtype_size(out)); break;
+	}
+}
+
+static void check_dot(struct __test_metadata *_metadata, uint32_t in, uint32_t out,
+		      int accumulate, uint64_t batch, uint64_t m, uint64_t n,
+		      uint64_t k, int transpose_a, int transpose_b, int broadcast_b)
+{
+	uint32_t ies = engine_dtype_size(in), oes = engine_dtype_size(out);
+	struct mat ma = { in, (int64_t)(m * k), transpose_a ? 1 : (int64_t)k,
+			  transpose_a ? (int64_t)m : 1, batch * m * k * ies };
+	struct mat mb = { in, broadcast_b ? 0 : (int64_t)(k * n),
+			  transpose_b ? 1 : (int64_t)n, transpose_b ? (int64_t)k : 1,
+			  (broadcast_b ? 1 : batch) * k * n * ies };
+	struct mat mo = { out, (int64_t)(m * n), (int64_t)n, 1, batch * m * n * oes };
+	struct xrt_cs_matrix xa, xb, xo;
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint8_t *orig;
+	uint64_t bi, i, j;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, ma.size, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, mb.size, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, mo.size, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	fill(in, r.slot[0], ma.size, 1 + in);
+	fill(in, r.slot[1], mb.size, 2 + in);
+	fill(out, r.slot[2], mo.size, 3 + in);
+	orig = aligned_buf(mo.size);
+	memcpy(orig, r.slot[2], mo.size);
+	xa = matrix(0, &ma);
+	xb = matrix(1, &mb);
+	xo = matrix(2, &mo);
+	cs_dot(&bld, accumulate ? XRT_CS_DOT_ACCUMULATE : 0, batch, m, n, k, &xa, &xb, &xo);
+	RUN_PROGRAM(&bld, &r);
+	for (bi = 0; bi < batch; bi++)
+		for (i = 0; i < m; i++)
+			for (j = 0; j < n; j++) {
+				uint8_t want[16];
+				const uint8_t *got = r.slot[2] + ((bi * m + i) * n + j) * oes;
+
+				expect(in, out, accumulate, r.slot[0], &ma, r.slot[1], &mb,
+				       orig, &mo, bi, i, j, k, want);
+				ASSERT_EQ(0, memcmp(want, got, oes))
+					TH_LOG("in %u out %u at [%llu][%llu][%llu]", in, out,
+					       (unsigned long long)bi, (unsigned long long)i,
+					       (unsigned long long)j);
+			}
+	free(orig);
+	run_free(&r);
+}
+
+TEST_F(xrt, f32_shapes_and_layouts)
+{
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, 67, 131, 300, 0, 0, 0);
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 3, 5, 17, 9, 1, 0, 0);
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 1, 2, 64, 64, 513, 0, 1, 1);
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, 1, 1, 1, 0, 0, 0);
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 1, 2, 3, 4, 0, 0, 0, 0);
+}
+
+TEST_F(xrt, half_inputs_accumulate_in_f32)
+{
+	check_dot(_metadata, XRT_CS_F16, XRT_CS_F16, 0, 1, 33, 70, 129, 0, 0, 0);
+	check_dot(_metadata, XRT_CS_F16, XRT_CS_F32, 1, 1, 33, 70, 129, 1, 1, 0);
+	check_dot(_metadata, XRT_CS_BF16, XRT_CS_BF16, 1, 2, 20, 19, 260, 0, 1, 0);
+	check_dot(_metadata, XRT_CS_BF16, XRT_CS_F32, 0, 1, 65, 3, 40, 1, 0, 0);
+}
+
+TEST_F(xrt, other_types)
+{
+	static const uint32_t types[] = { XRT_CS_F64, XRT_CS_C64, XRT_CS_C128,
+					  XRT_CS_S8, XRT_CS_U8, XRT_CS_S32 };
+	size_t t;
+
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		check_dot(_metadata, types[t], types[t], 0, 2, 9, 70, 33, 0, 1, 0);
+		check_dot(_metadata, types[t], types[t], 1, 1, 66, 5, 7, 1, 0, 1);
+	}
+}
+
+TEST_F(xrt, malformed_dots)
+{
+	static const struct {
+		uint32_t in, out, flags;
+		const char *needle;
+	} bad[] = {
+		{ XRT_CS_F32, XRT_CS_F64, 0, "output type not allowed" },
+		{ XRT_CS_PRED, XRT_CS_PRED, 0, "one non-pred type" },
+		{ XRT_CS_F32, XRT_CS_F32, 2, "unknown flags" },
+		{ XRT_CS_S8, XRT_CS_S32, 0, "output type not allowed" },
+	};
+	struct mat ma = { 0, 0, 4, 1, 64 }, mo = { 0, 0, 4, 1, 64 };
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct xrt_cs_matrix xa, xb, xo;
+		struct cs_program prog;
+		struct cs_builder bld;
+		size_t size;
+		void *p;
+
+		ma.dtype = bad[i].in;
+		mo.dtype = bad[i].out;
+		xa = matrix(0, &ma);
+		xb = matrix(0, &ma);
+		xo = matrix(1, &mo);
+		cs_builder_init(&bld, NULL);
+		cs_add_slot(&bld, 256, XRT_CS_SLOT_READ);
+		cs_add_slot(&bld, 256, XRT_CS_SLOT_WRITE);
+		cs_dot(&bld, bad[i].flags, 1, 4, 4, 4, &xa, &xb, &xo);
+		ASSERT_OK(cs_finish(&bld, &p, &size));
+		ASSERT_ERR(cs_program_load(&prog, self->a, p, size),
+			   XRT_INVALID_ARGUMENT, bad[i].needle);
+		xrt_free(NULL, p);
+	}
+}
+
+TEST_HARNESS_MAIN
