@@ -42,6 +42,7 @@ u32 engine_jump_next(const struct xrt_engine_ctx *x, const void *cmd, u32 pc);
 extern const struct cmd_ops engine_copy_ops;
 extern const struct cmd_ops engine_ewise_ops;
 extern const struct cmd_ops engine_dot_ops;
+extern const struct cmd_ops engine_reduce_ops;
 extern const struct cmd_ops engine_fill_ops;
 extern const struct cmd_ops engine_jump_ops;
 

@@ -9,6 +9,7 @@ static const struct cmd_ops *const cmd_table[] = {
 	[XRT_CS_OP_COPY] = &engine_copy_ops,
 	[XRT_CS_OP_FILL] = &engine_fill_ops,
 	[XRT_CS_OP_EWISE] = &engine_ewise_ops,
+	[XRT_CS_OP_REDUCE] = &engine_reduce_ops,
 	[XRT_CS_OP_DOT] = &engine_dot_ops,
 	[XRT_CS_OP_JUMP] = &engine_jump_ops,
 };

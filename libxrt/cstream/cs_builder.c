@@ -207,6 +207,36 @@ void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
 	       num_insts * sizeof(*insts));
 }
 
+void cs_reduce(struct cs_builder *b, uint32_t op, uint32_t rank,
+	       const uint64_t *dims, uint32_t reduce_mask,
+	       const struct xrt_cs_operand *ops, uint32_t num_ops,
+	       const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
+	       uint32_t num_regs, uint32_t value_reg, const void *init,
+	       size_t init_size)
+{
+	size_t size = sizeof(struct xrt_cs_reduce) + num_ops * sizeof(*ops) +
+		      (size_t)num_insts * sizeof(*insts);
+	struct xrt_cs_reduce *c = cs_append(b, XRT_CS_OP_REDUCE, size);
+	uint32_t i;
+
+	if (!c)
+		return;
+	c->op = (uint8_t)op;
+	c->rank = (uint8_t)rank;
+	c->num_operands = (uint8_t)num_ops;
+	c->num_regs = (uint8_t)num_regs;
+	c->reduce_mask = reduce_mask;
+	c->num_insts = num_insts;
+	c->value_reg = (uint8_t)value_reg;
+	for (i = 0; i < rank && i < XRT_CS_MAX_RANK; i++)
+		c->dims[i] = dims[i];
+	if (init)
+		memcpy(c->init, init, init_size < 16 ? init_size : 16);
+	memcpy(c + 1, ops, num_ops * sizeof(*ops));
+	memcpy((uint8_t *)(c + 1) + num_ops * sizeof(*ops), insts,
+	       num_insts * sizeof(*insts));
+}
+
 void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
 	    uint64_t n, uint64_t k, const struct xrt_cs_matrix *lhs,
 	    const struct xrt_cs_matrix *rhs, const struct xrt_cs_matrix *out)

@@ -67,6 +67,17 @@ void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
 	      const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
 	      uint32_t num_regs);
 
+/*
+ * A REDUCE command: @ops are the IN operands then the OUT operand(s);
+ * @init the initial value's bytes (@init_size of them).
+ */
+void cs_reduce(struct cs_builder *b, uint32_t op, uint32_t rank,
+	       const uint64_t *dims, uint32_t reduce_mask,
+	       const struct xrt_cs_operand *ops, uint32_t num_ops,
+	       const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
+	       uint32_t num_regs, uint32_t value_reg, const void *init,
+	       size_t init_size);
+
 /* A DOT command; @flags XRT_CS_DOT_*. */
 void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
 	    uint64_t n, uint64_t k, const struct xrt_cs_matrix *lhs,

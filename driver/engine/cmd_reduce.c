@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * REDUCE: an expression over the input space, combined over some axes.
+ *
+ * The reduced elements of each output are numbered in row-major order of
+ * the reduced dimensions and cut into segments of XRT_CS_REDUCE_SEGMENT.
+ * Within a segment element j goes to lane j % XRT_CS_REDUCE_LANES; lanes
+ * start from the identity and combine as a balanced tree; the result is
+ * init combined with segment 0, then segment 1, and so on.  Float
+ * accumulators round to their type after every step (f16 and bf16
+ * included); integers wrap.
+ *
+ * When an output has one segment, one phase computes it directly.
+ * Otherwise phase 0 computes segments into the shared workspace (items
+ * of SEGS_PER_ITEM segments of one output) and phase 1 combines them in
+ * order.
+ */
+#include "ew.h"
+
+#define SEG		XRT_CS_REDUCE_SEGMENT
+#define LANES		XRT_CS_REDUCE_LANES
+#define SEGS_PER_ITEM	16
+
+/* One accumulator: a real or complex value, an integer, an index. */
+struct acc {
+	double re, im;
+	s64 i;
+	s64 idx;
+};
+
+struct red {
+	const struct xrt_cs_reduce *c;
+	const struct xrt_cs_operand *ops;
+	const struct xrt_cs_ew_inst *insts;
+	u32 vtype;		/* type of the value register */
+	u32 out, out_idx;	/* OUT operand indices (out_idx: ARG only) */
+	u32 kr, rr;		/* kept and reduced ranks */
+	u64 kdims[XRT_CS_MAX_RANK], rdims[XRT_CS_MAX_RANK];
+	u32 kaxis[XRT_CS_MAX_RANK], raxis[XRT_CS_MAX_RANK];
+	u64 outputs, reduced, segments;
+};
+
+static const struct xrt_cs_operand *red_operands(const struct xrt_cs_reduce *c)
+{
+	return (const void *)(c + 1);
+}
+
+static int is_arg(u32 op)
+{
+	return op == XRT_CS_RED_ARGMIN || op == XRT_CS_RED_ARGMAX;
+}
+
+/* The type the program leaves in the value register. */
+static u32 value_type(const struct xrt_cs_reduce *c,
+		      const struct xrt_cs_ew_inst *in)
+{
+	u32 i, t = 0;
+
+	for (i = 0; i < c->num_insts; i++)
+		if (in[i].op != XRT_CS_EW_STORE && in[i].dst == c->value_reg)
+			t = in[i].dtype;
+	return t;
+}
+
+static void red_init(struct red *r, const struct xrt_cs_reduce *c)
+{
+	u32 d, i, outs = 0;
+
+	r->c = c;
+	r->ops = red_operands(c);
+	r->insts = (const void *)(r->ops + c->num_operands);
+	r->vtype = value_type(c, r->insts);
+	r->kr = r->rr = 0;
+	r->outputs = r->reduced = 1;
+	for (d = 0; d < c->rank; d++) {
+		if (c->reduce_mask & (1u << d)) {
+			r->raxis[r->rr] = d;
+			r->rdims[r->rr++] = c->dims[d];
+			r->reduced *= c->dims[d];
+		} else {
+			r->kaxis[r->kr] = d;
+			r->kdims[r->kr++] = c->dims[d];
+			r->outputs *= c->dims[d];
+		}
+	}
+	r->out = r->out_idx = 0;
+	for (i = 0; i < c->num_operands; i++) {
+		if (r->ops[i].flags != XRT_CS_OPERAND_OUT)
+			continue;
+		if (outs++)
+			r->out_idx = i;
+		else
+			r->out = i;
+	}
+	r->segments = (r->reduced + SEG - 1) / SEG;
+}
+
+static int op_allows(u32 op, u32 t)
+{
+	int integer = t >= XRT_CS_S8 && t <= XRT_CS_U64;
+	int real = t >= XRT_CS_F16 && t <= XRT_CS_F64;
+
+	switch (op) {
+	case XRT_CS_RED_SUM:
+	case XRT_CS_RED_PROD:
+		return integer || real || t == XRT_CS_C64 || t == XRT_CS_C128;
+	case XRT_CS_RED_MIN:
+	case XRT_CS_RED_MAX:
+		return integer || real || t == XRT_CS_PRED;
+	case XRT_CS_RED_AND:
+	case XRT_CS_RED_OR:
+		return integer || t == XRT_CS_PRED;
+	default:
+		return integer || real;
+	}
+}
+
+static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
+{
+	const struct xrt_cs_reduce *c = cmd;
+	const struct xrt_cs_operand *ops = red_operands(c);
+	u32 i, d, outs = 0, es;
+	u8 types[XRT_CS_MAX_REGS];
+	struct red r;
+	u64 need, ws;
+
+	if (c->cmd.flags || !engine_zero(c->pad, sizeof(c->pad)))
+		return engine_fail(v, ~0u, "REDUCE: flags or padding not 0", 0, 0);
+	if (c->op < XRT_CS_RED_SUM || c->op > XRT_CS_RED_ARGMAX)
+		return engine_fail(v, ~0u, "REDUCE: unknown op", c->op, 0);
+	if (c->rank > XRT_CS_MAX_RANK || c->reduce_mask >> c->rank)
+		return engine_fail(v, ~0u, "REDUCE: rank above 8 or mask past the rank",
+				   c->rank, c->reduce_mask);
+	if (!c->num_operands || c->num_operands > XRT_CS_MAX_OPERANDS ||
+	    !c->num_regs || c->num_regs > XRT_CS_MAX_REGS ||
+	    !c->num_insts || c->num_insts > XRT_CS_MAX_INSTS)
+		return engine_fail(v, ~0u, "REDUCE: operand, register or instruction count out of range",
+				   c->num_operands, c->num_insts);
+	need = sizeof(*c) + c->num_operands * sizeof(*ops) +
+	       (u64)c->num_insts * sizeof(struct xrt_cs_ew_inst);
+	if (size != need)
+		return engine_fail(v, ~0u, "REDUCE: size differs from its arrays", size, need);
+	for (d = c->rank; d < XRT_CS_MAX_RANK; d++) {
+		if (c->dims[d])
+			return engine_fail(v, ~0u, "REDUCE: dims past the rank not 0", d, 0);
+	}
+	if (engine_check_operands(v, ops, c->num_operands, c->rank, c->dims) ||
+	    engine_check_outputs_apart(v, ops, c->num_operands, c->rank, c->dims) ||
+	    ew_check_program(v, ops, c->num_operands,
+			     (const void *)(ops + c->num_operands), c->num_insts,
+			     c->num_regs, 0, types))
+		return -1;
+	if (c->value_reg >= c->num_regs || !types[c->value_reg])
+		return engine_fail(v, ~0u, "REDUCE: value register never written",
+				   c->value_reg, 0);
+	red_init(&r, c);
+	for (i = 0; i < c->num_operands; i++) {
+		if (ops[i].flags != XRT_CS_OPERAND_OUT)
+			continue;
+		outs++;
+		for (d = 0; d < c->rank; d++) {
+			if ((c->reduce_mask & (1u << d)) && ops[i].strides[d])
+				return engine_fail(v, i, "REDUCE: output stride along a reduced dimension",
+						   d, 0);
+		}
+	}
+	if (outs != (is_arg(c->op) ? 2u : 1u))
+		return engine_fail(v, ~0u, "REDUCE: wrong number of OUT operands", outs, 0);
+	if (ops[r.out].dtype != r.vtype || !op_allows(c->op, r.vtype))
+		return engine_fail(v, r.out, "REDUCE: op or output type does not fit the value",
+				   c->op, r.vtype);
+	if (is_arg(c->op) && ops[r.out_idx].dtype != XRT_CS_S32 &&
+	    ops[r.out_idx].dtype != XRT_CS_S64)
+		return engine_fail(v, r.out_idx, "REDUCE: index output not s32 or s64",
+				   ops[r.out_idx].dtype, 0);
+	es = engine_dtype_size(r.vtype);
+	if (!engine_zero((const u8 *)c->init + es, sizeof(c->init) - es) ||
+	    (is_arg(c->op) && !engine_zero(c->init, sizeof(c->init))) ||
+	    (r.vtype == XRT_CS_PRED && c->init[0] > 1))
+		return engine_fail(v, ~0u, "REDUCE: bad init bytes", c->init[0], c->init[1]);
+	ws = (u64)(c->num_regs + 1) * EW_REG_BYTES;
+	if (ws > v->prog->thread_ws_size)
+		v->prog->thread_ws_size = ws;
+	if (r.segments > 1) {
+		if (r.outputs > (1ull << 56) / r.segments)
+			return engine_fail(v, ~0u, "REDUCE: needs too much workspace",
+					   r.outputs, r.segments);
+		ws = r.outputs * r.segments * sizeof(struct acc);
+		if (ws > v->prog->shared_ws_size)
+			v->prog->shared_ws_size = ws;
+	}
+	return 0;
+}
+
+static u32 reduce_phases(const void *cmd)
+{
+	struct red r;
+
+	red_init(&r, cmd);
+	return r.segments > 1 ? 2 : 1;
+}
+
+/* Outputs per item when one item computes whole outputs. */
+static u64 outputs_per_item(const struct red *r)
+{
+	u64 per = ENGINE_ITEM_ELEMS / (r->reduced ? r->reduced : 1);
+
+	return per ? per : 1;
+}
+
+static u64 reduce_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
+{
+	struct red r;
+	u64 per;
+
+	red_init(&r, cmd);
+	if (r.segments > 1 && phase == 0)
+		return r.outputs * ((r.segments + SEGS_PER_ITEM - 1) / SEGS_PER_ITEM);
+	per = r.segments > 1 ? 64 : outputs_per_item(&r);
+	return (r.outputs + per - 1) / per;
+}
+
+/* Rounds a float accumulator to its type. */
+static double round_to(u32 t, double v)
+{
+	switch (t) {
+	case XRT_CS_F16:
+		return engine_f16_to_f32(engine_f64_to_f16(v));
+	case XRT_CS_BF16:
+		return engine_bf16_to_f32(engine_f64_to_bf16(v));
+	case XRT_CS_F32:
+	case XRT_CS_C64:
+		return (float)v;
+	default:
+		return v;
+	}
+}
+
+static int is_nan(double v)
+{
+	return v != v;
+}
+
+static int sign_bit(double v)
+{
+	u64 b;
+
+	memcpy(&b, &v, 8);
+	return (int)(b >> 63);
+}
+
+static void identity(u32 op, u32 t, struct acc *a)
+{
+	int un = t >= XRT_CS_U8 && t <= XRT_CS_U64;
+	u32 w = ew_class_of(t) == EW_INT ? engine_dtype_size(t) * 8 : 64;
+	s64 imax = w == 64 ? (un ? -1 : (s64)(~0ull >> 1)) :
+		   (s64)(un ? (1ull << w) - 1 : (1ull << (w - 1)) - 1);
+	s64 imin = un ? 0 : w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));
+
+	a->im = 0;
+	a->idx = (s64)(~0ull >> 1);	/* loses every tie */
+	switch (op) {
+	case XRT_CS_RED_SUM:
+	case XRT_CS_RED_OR:
+		a->re = 0;
+		a->i = 0;
+		break;
+	case XRT_CS_RED_PROD:
+		a->re = 1;
+		a->i = 1;
+		break;
+	case XRT_CS_RED_AND:
+		a->i = t == XRT_CS_PRED ? 1 : -1;
+		break;
+	case XRT_CS_RED_MIN:
+	case XRT_CS_RED_ARGMIN:
+		a->re = __builtin_inf();
+		a->i = t == XRT_CS_PRED ? 1 : imax;
+		break;
+	default:
+		a->re = -__builtin_inf();
+		a->i = t == XRT_CS_PRED ? 0 : imin;
+		break;
+	}
+}
+
+/* Is b strictly better than a for MIN (@min) or MAX? */
+static int better(u32 t, int min, const struct acc *a, const struct acc *b)
+{
+	int un = t >= XRT_CS_U8 && t <= XRT_CS_U64;
+
+	if (ew_class_of(t) != EW_INT) {
+		if (is_nan(a->re))
+			return 0;
+		if (is_nan(b->re))
+			return 1;
+		return min ? b->re < a->re : b->re > a->re;
+	}
+	if (un)
+		return min ? (u64)b->i < (u64)a->i : (u64)b->i > (u64)a->i;
+	return min ? b->i < a->i : b->i > a->i;
+}
+
+static int same(u32 t, const struct acc *a, const struct acc *b)
+{
+	if (ew_class_of(t) != EW_INT)
+		return a->re == b->re || (is_nan(a->re) && is_nan(b->re));
+	return a->i == b->i;
+}
+
+/* a = a (+) b */
+static void combine(u32 op, u32 t, struct acc *a, const struct acc *b)
+{
+	int integer = ew_class_of(t) == EW_INT;
+	double re;
+	s64 w = 0;
+
+	switch (op) {
+	case XRT_CS_RED_SUM:
+		a->re = round_to(t, a->re + b->re);
+		a->im = round_to(t, a->im + b->im);
+		a->i = (s64)((u64)a->i + (u64)b->i);
+		break;
+	case XRT_CS_RED_PROD:
+		re = a->re * b->re - a->im * b->im;
+		a->im = round_to(t, a->re * b->im + a->im * b->re);
+		a->re = round_to(t, re);
+		a->i = (s64)((u64)a->i * (u64)b->i);
+		break;
+	case XRT_CS_RED_AND:
+		a->i &= b->i;
+		break;
+	case XRT_CS_RED_OR:
+		a->i |= b->i;
+		break;
+	case XRT_CS_RED_MIN:
+	case XRT_CS_RED_MAX:
+		if (better(t, op == XRT_CS_RED_MIN, a, b))
+			*a = *b;
+		else if (!integer && a->re == b->re && a->re == 0 &&
+			 (op == XRT_CS_RED_MIN) == sign_bit(b->re))
+			a->re = b->re;	/* -0 below +0 */
+		break;
+	default:
+		if (better(t, op == XRT_CS_RED_ARGMIN, a, b) ||
+		    (same(t, a, b) && b->idx < a->idx))
+			*a = *b;
+		break;
+	}
+	if (integer) {
+		w = a->i;
+		ew_int_wrap(t, &w, 1);
+		a->i = w;
+	}
+}
+
+/* Reads element @e of a value register block into an accumulator. */
+static void read_value(u32 t, const void *reg, u32 e, struct acc *a)
+{
+	a->re = a->im = 0;
+	a->i = 0;
+	switch (ew_class_of(t)) {
+	case EW_INT:
+		a->i = ((const s64 *)reg)[e];
+		break;
+	case EW_F32:
+		a->re = ((const float *)reg)[e];
+		a->im = 0;
+		break;
+	case EW_F64:
+		a->re = ((const double *)reg)[e];
+		a->im = 0;
+		break;
+	case EW_C64:
+		a->re = ((const float *)reg)[2 * e];
+		a->im = ((const float *)reg)[2 * e + 1];
+		break;
+	default:
+		a->re = ((const double *)reg)[2 * e];
+		a->im = ((const double *)reg)[2 * e + 1];
+		break;
+	}
+}
+
+/* Offset of output @o's element {kept index, reduced 0} per operand. */
+static void output_base(const struct red *r, u64 o, s64 *base)
+{
+	u64 idx[XRT_CS_MAX_RANK];
+	u32 i, d;
+	int k;
+
+	for (k = (int)r->kr - 1; k >= 0; k--) {
+		idx[k] = o % r->kdims[k];
+		o /= r->kdims[k];
+	}
+	for (i = 0; i < r->c->num_operands; i++) {
+		base[i] = 0;
+		for (d = 0; d < r->kr; d++)
+			base[i] += (s64)idx[d] * r->ops[i].strides[r->kaxis[d]];
+	}
+}
+
+/* Segment @s of output @o: the lanes combined as a balanced tree. */
+static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
+		    u64 s, u8 *regs, struct acc *out)
+{
+	const struct xrt_cs_reduce *c = r->c;
+	s64 base[XRT_CS_MAX_OPERANDS], rstr[XRT_CS_MAX_OPERANDS][XRT_CS_MAX_RANK];
+	u64 first = s * SEG, n = ENGINE_MIN(SEG, r->reduced - first), pos = 0, len, off;
+	struct acc lane[LANES], v;
+	struct row_iter it;
+	struct ew_row row;
+	u32 i, d, e, w;
+
+	for (i = 0; i < LANES; i++)
+		identity(c->op, r->vtype, &lane[i]);
+	output_base(r, o, base);
+	for (i = 0; i < c->num_operands; i++)
+		for (d = 0; d < r->rr; d++)
+			rstr[i][d] = r->ops[i].strides[r->raxis[d]];
+	row_iter_init(&it, r->rr, r->rdims, first, n);
+	while (row_iter_next(&it, &len)) {
+		for (i = 0; i < c->num_operands; i++) {
+			u32 es = engine_dtype_size(r->ops[i].dtype);
+
+			row.ptr[i] = engine_ptr(x, r->ops[i].slot, r->ops[i].offset) +
+				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)es;
+			row.stride[i] = r->rr ? rstr[i][r->rr - 1] : 0;
+		}
+		for (off = 0; off < len; off += EW_BLOCK) {
+			u32 bn = (u32)ENGINE_MIN(len - off, EW_BLOCK);
+
+			ew_run_block(r->ops, r->insts, c->num_insts, &row, off, bn,
+				     regs, c->num_regs);
+			for (e = 0; e < bn; e++, pos++) {
+				read_value(r->vtype, ew_reg(regs, c->value_reg), e, &v);
+				v.idx = (s64)(first + pos);
+				combine(c->op, r->vtype, &lane[pos % LANES], &v);
+			}
+		}
+		row_iter_advance(&it, len);
+	}
+	for (w = 1; w < LANES; w *= 2)
+		for (i = 0; i + w < LANES; i += 2 * w)
+			combine(c->op, r->vtype, &lane[i], &lane[i + w]);
+	*out = lane[0];
+}
+
+/* init (+) segments, then the result (and index) stored. */
+static void finish(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
+		   const struct acc *segs, u64 nseg)
+{
+	const struct xrt_cs_reduce *c = r->c;
+	s64 base[XRT_CS_MAX_OPERANDS];
+	u8 reg[16];
+	struct acc a;
+	u64 s;
+
+	if (is_arg(c->op)) {
+		identity(c->op, r->vtype, &a);
+	} else {
+		ew_const(r->vtype, reg, c->init, 1);
+		read_value(r->vtype, reg, 0, &a);
+	}
+	for (s = 0; s < nseg; s++)
+		combine(c->op, r->vtype, &a, &segs[s]);
+	output_base(r, o, base);
+	switch (ew_class_of(r->vtype)) {
+	case EW_INT:
+		memcpy(reg, &a.i, 8);
+		break;
+	case EW_F32: {
+		float f = (float)a.re;
+
+		memcpy(reg, &f, 4);
+		break;
+	}
+	case EW_F64:
+		memcpy(reg, &a.re, 8);
+		break;
+	case EW_C64: {
+		float f[2] = { (float)a.re, (float)a.im };
+
+		memcpy(reg, f, 8);
+		break;
+	}
+	default:
+		memcpy(reg, &a.re, 8);
+		memcpy(reg + 8, &a.im, 8);
+		break;
+	}
+	ew_store(r->vtype, engine_ptr(x, r->ops[r->out].slot, r->ops[r->out].offset) +
+		 base[r->out] * (s64)engine_dtype_size(r->vtype), 1, reg, 1);
+	if (is_arg(c->op)) {
+		const struct xrt_cs_operand *io = &r->ops[r->out_idx];
+
+		if (a.idx == (s64)(~0ull >> 1))	/* nothing was reduced */
+			a.idx = 0;
+		ew_store(io->dtype, engine_ptr(x, io->slot, io->offset) +
+			 base[r->out_idx] * (s64)engine_dtype_size(io->dtype), 1,
+			 &a.idx, 1);
+	}
+}
+
+static void reduce_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
+		       u64 first, u64 count, void *ws)
+{
+	struct acc *shared = x->shared_ws, seg;
+	u64 it, per, o, s, s0, s1, groups;
+	struct red r;
+
+	red_init(&r, cmd);
+	if (r.segments <= 1) {
+		per = outputs_per_item(&r);
+		for (o = first * per; o < ENGINE_MIN((first + count) * per, r.outputs); o++) {
+			if (r.segments)
+				segment(x, &r, o, 0, ws, &seg);
+			finish(x, &r, o, &seg, r.segments);
+		}
+		return;
+	}
+	if (phase == 1) {
+		for (o = first * 64; o < ENGINE_MIN((first + count) * 64, r.outputs); o++)
+			finish(x, &r, o, shared + o * r.segments, r.segments);
+		return;
+	}
+	groups = (r.segments + SEGS_PER_ITEM - 1) / SEGS_PER_ITEM;
+	for (it = first; it < first + count; it++) {
+		o = it / groups;
+		s0 = it % groups * SEGS_PER_ITEM;
+		s1 = ENGINE_MIN(s0 + SEGS_PER_ITEM, r.segments);
+		for (s = s0; s < s1; s++)
+			segment(x, &r, o, s, ws, &shared[o * r.segments + s]);
+	}
+}
+
+const struct cmd_ops engine_reduce_ops = {
+	.name = "REDUCE",
+	.fixed_size = sizeof(struct xrt_cs_reduce),
+	.validate = reduce_validate,
+	.phases = reduce_phases,
+	.items = reduce_items,
+	.run = reduce_run,
+};
