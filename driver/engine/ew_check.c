@@ -44,6 +44,17 @@ static u32 unary_type(u32 fn, u32 a)
 	case XRT_CS_UN_ROUND_EVEN:
 	case XRT_CS_UN_SQRT:
 	case XRT_CS_UN_RSQRT:
+	case XRT_CS_UN_EXP:
+	case XRT_CS_UN_EXPM1:
+	case XRT_CS_UN_LOG:
+	case XRT_CS_UN_LOG1P:
+	case XRT_CS_UN_LOGISTIC:
+	case XRT_CS_UN_CBRT:
+	case XRT_CS_UN_TANH:
+	case XRT_CS_UN_SIN:
+	case XRT_CS_UN_COS:
+	case XRT_CS_UN_TAN:
+	case XRT_CS_UN_ERF:
 		return is_float(a) ? a : 0;
 	case XRT_CS_UN_IS_FINITE:
 		return is_float(a) ? XRT_CS_PRED : 0;
@@ -69,7 +80,9 @@ static int binary_ok(u32 fn, u32 a)
 	case XRT_CS_BIN_REM:
 		return is_int(a) || is_float(a);
 	case XRT_CS_BIN_POW:
-		return is_int(a);
+		return is_int(a) || is_float(a);
+	case XRT_CS_BIN_ATAN2:
+		return is_float(a);
 	case XRT_CS_BIN_MAX:
 	case XRT_CS_BIN_MIN:
 		return is_int(a) || is_float(a) || a == XRT_CS_PRED;
@@ -125,10 +138,6 @@ static int check_compute(struct ew_state *s, u32 i,
 			return bad(s, i, "unused register fields not 0", in->b, in->c);
 		if (!known_unary(in->fn))
 			return bad(s, i, "unknown unary function", in->fn, 0);
-		if (in->fn >= XRT_CS_UN_EXP && in->fn <= XRT_CS_UN_ERF &&
-		    in->fn != XRT_CS_UN_SQRT && in->fn != XRT_CS_UN_RSQRT)
-			return bad(s, i, "unary function not supported by this engine yet",
-				   in->fn, 0);
 		if (unary_type(in->fn, ta) != in->dtype)
 			return bad(s, i, "unary function does not take this type",
 				   in->fn, ta);
@@ -143,11 +152,10 @@ static int check_compute(struct ew_state *s, u32 i,
 					   ta, tb);
 			return 0;
 		}
-		if (in->fn == XRT_CS_BIN_POW || in->fn == XRT_CS_BIN_ATAN2) {
-			if (is_float(ta) || is_complex(ta))
-				return bad(s, i, "binary function not supported by this engine yet",
-					   in->fn, ta);
-		}
+		if ((in->fn == XRT_CS_BIN_POW || in->fn == XRT_CS_BIN_ATAN2) &&
+		    is_complex(ta))
+			return bad(s, i, "binary function not supported on complex numbers yet",
+				   in->fn, ta);
 		if (ta != tb || ta != in->dtype || !binary_ok(in->fn, ta))
 			return bad(s, i, "binary function does not take these types",
 				   in->fn, ta);

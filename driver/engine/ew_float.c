@@ -7,6 +7,7 @@
  *
  * max and min propagate NaN and order -0 below +0.
  */
+#include "emath.h"
 #include "ew.h"
 
 static u64 dbits(double d)
@@ -153,6 +154,28 @@ static double unary_d(u32 fn, double a)
 		return round_d(a, 3);
 	case XRT_CS_UN_IMAG:
 		return 0.0;
+	case XRT_CS_UN_EXP:
+		return em_exp(a);
+	case XRT_CS_UN_EXPM1:
+		return em_expm1(a);
+	case XRT_CS_UN_LOG:
+		return em_log(a);
+	case XRT_CS_UN_LOG1P:
+		return em_log1p(a);
+	case XRT_CS_UN_LOGISTIC:
+		return em_logistic(a);
+	case XRT_CS_UN_CBRT:
+		return em_cbrt(a);
+	case XRT_CS_UN_TANH:
+		return em_tanh(a);
+	case XRT_CS_UN_SIN:
+		return em_sin(a);
+	case XRT_CS_UN_COS:
+		return em_cos(a);
+	case XRT_CS_UN_TAN:
+		return em_tan(a);
+	case XRT_CS_UN_ERF:
+		return em_erf(a);
 	default:	/* REAL */
 		return a;
 	}
@@ -165,6 +188,10 @@ static double binary_d(u32 fn, double a, double b)
 		return engine_fmod(a, b);
 	case XRT_CS_BIN_MAX:
 		return fmax_nan(a, b);
+	case XRT_CS_BIN_POW:
+		return em_pow(a, b);
+	case XRT_CS_BIN_ATAN2:
+		return em_atan2(a, b);
 	default:
 		return fmin_nan(a, b);
 	}

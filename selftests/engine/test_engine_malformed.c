@@ -293,7 +293,8 @@ TEST_F(xrt, ewise_malformed)
 	EW_REJECT(c.in[2].op = XRT_CS_EW_UNARY; c.in[2].fn = XRT_CS_UN_POPCNT;
 		  c.in[2].b = 0, "unary function does not take this type");
 	EW_REJECT(c.in[2].op = XRT_CS_EW_UNARY; c.in[2].fn = XRT_CS_UN_EXP;
-		  c.in[2].b = 0, "not supported by this engine yet");
+		  c.in[2].b = 0; c.in[2].dtype = XRT_CS_S32,
+		  "unary function does not take this type");
 	EW_REJECT(c.in[1].dtype = XRT_CS_S32; c.ops[1].dtype = XRT_CS_S32,
 		  "binary function does not take these types");
 	EW_REJECT(c.in[2].fn = 77, "binary function does not take these types");

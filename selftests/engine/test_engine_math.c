@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The engine's freestanding math against glibc's libm (and long double
+ * where glibc has no function): at least a million inputs per function,
+ * over its interesting ranges, in f64 and through f32.  Each function
+ * has a bound in ulps; the measured maxima are printed.
+ */
+#include <math.h>
+
+#include "engine_test.h"
+
+#include "../../driver/engine/emath.h"
+
+/* The distance from @got to @want in steps of @want's last place. */
+static double ulps64(double got, double want)
+{
+	int e;
+
+	if (isnan(want))
+		return isnan(got) ? 0 : 1e9;
+	if (isinf(want) || isinf(got))
+		return got == want ? 0 : 1e9;
+	if (got == want)
+		return 0;
+	frexp(want, &e);
+	if (e < -1021)
+		e = -1021;
+	return fabs(got - want) / ldexp(1.0, e - 53);
+}
+
+static double ulps32(float got, float want)
+{
+	int e;
+
+	if (isnan(want))
+		return isnan(got) ? 0 : 1e9;
+	if (isinf(want) || isinf(got))
+		return got == want ? 0 : 1e9;
+	if (got == want)
+		return 0;
+	frexp(want, &e);
+	if (e < -125)
+		e = -125;
+	return fabs((double)got - (double)want) / ldexp(1.0, e - 24);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static double uniform(double lo, double hi)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return lo + (hi - lo) * ((double)(rng >> 11) / 9007199254740992.0);
+}
+
+/* A random double with a random exponent in [lo_e, hi_e]. */
+static double spread(int lo_e, int hi_e)
+{
+	double m = uniform(1, 2);
+	int e = (int)uniform(lo_e, hi_e + 1);
+
+	return ldexp(m, e);
+}
+
+struct fn1 {
+	const char *name;
+	double (*em)(double);
+	double (*ref)(double);
+	float (*ref32)(float);
+	double lo, hi;		/* main range */
+	int elo, ehi;		/* exponent range for small/large magnitudes */
+	double bound64, bound32;
+};
+
+/* References in long double, rounded once to double. */
+#define LREF(f) static double ref_##f(double x) { return (double)f##l((long double)x); }
+LREF(expm1)
+LREF(log1p)
+LREF(tanh)
+LREF(erf)
+LREF(tan)
+LREF(cbrt)
+
+static double ref_logistic(double x)
+{
+	return (double)(1.0L / (1.0L + expl(-(long double)x)));
+}
+
+static float ref_logistic32(float x)
+{
+	return (float)(1.0L / (1.0L + expl(-(long double)x)));
+}
+
+static const struct fn1 fns[] = {
+	{ "exp", em_exp, exp, expf, -745, 710, -30, 9, 1, 1 },
+	{ "expm1", em_expm1, ref_expm1, expm1f, -40, 710, -30, 9, 2, 1 },
+	{ "log", em_log, log, logf, 0, 1e6, -1074, 1023, 1, 1 },
+	{ "log1p", em_log1p, ref_log1p, log1pf, -1, 10, -60, 1023, 1, 1 },
+	{ "tanh", em_tanh, ref_tanh, tanhf, -25, 25, -40, 4, 2, 2 },
+	{ "logistic", em_logistic, ref_logistic, ref_logistic32, -750, 40, -40, 9, 2, 1 },
+	{ "erf", em_erf, ref_erf, erff, -7, 7, -40, 2, 2, 1 },
+	{ "sin", em_sin, sin, sinf, -1e5, 1e5, -40, 20, 1, 1 },
+	{ "cos", em_cos, cos, cosf, -1e5, 1e5, -40, 20, 1, 1 },
+	{ "tan", em_tan, ref_tan, tanf, -1e5, 1e5, -40, 20, 2, 1 },
+	{ "cbrt", em_cbrt, ref_cbrt, cbrtf, -1e6, 1e6, -1074, 1023, 1, 1 },
+};
+
+/* Runs one function over 1.2 million inputs; returns the max errors. */
+static void measure(const struct fn1 *f, double *max64, double *max32,
+		    double *worst)
+{
+	/* Trigonometric reduction is exact up to 2^20 pi/2 (documented). */
+	static const double special[] = { 0.0, -0.0, 1.0, -1.0, 0.5, INFINITY,
+					   -INFINITY, NAN, 1e-310, -1e-310, 700,
+					   -700, 1.6e6, 3.14159265358979, 1.5707963267948966 };
+	long i;
+
+	*max64 = *max32 = 0;
+	for (i = 0; i < 1200000; i++) {
+		double x, e;
+		float xf;
+
+		if (i < (long)(sizeof(special) / sizeof(special[0])))
+			x = special[i];
+		else if (i % 3)
+			x = uniform(f->lo, f->hi);
+		else
+			x = spread(f->elo, f->ehi) * (i & 8 ? -1 : 1);
+		if (f->em == em_log && x < 0 && !isinf(x))
+			x = -x;
+		e = ulps64(f->em(x), f->ref(x));
+		if (e > *max64) {
+			*max64 = e;
+			*worst = x;
+		}
+		xf = (float)x;
+		e = ulps32((float)f->em(xf), f->ref32(xf));
+		if (e > *max32)
+			*max32 = e;
+	}
+}
+
+TEST(unary_functions_within_bounds)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		double m64, m32, worst = 0;
+
+		measure(&fns[i], &m64, &m32, &worst);
+		fprintf(stderr, "# " "%-9s max %.2f ulp (f64), %.2f ulp (f32); bound %.2f / %.2f\n",
+			       fns[i].name, m64, m32, fns[i].bound64, fns[i].bound32);
+		EXPECT_LE(m64, fns[i].bound64) TH_LOG("%s(%a)", fns[i].name, worst);
+		EXPECT_LE(m32, fns[i].bound32) TH_LOG("%s f32", fns[i].name);
+	}
+}
+
+TEST(atan2_within_bounds)
+{
+	static const double sp[] = { 0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, NAN };
+	double m64 = 0, m32 = 0, wy = 0, wx = 0;
+	long i, j;
+
+	for (i = 0; i < 7; i++) {
+		for (j = 0; j < 7; j++) {
+			EXPECT_GE(1, ulps64(em_atan2(sp[i], sp[j]), atan2(sp[i], sp[j])))
+				TH_LOG("atan2(%a, %a) = %a, want %a", sp[i], sp[j],
+				       em_atan2(sp[i], sp[j]), atan2(sp[i], sp[j]));
+		}
+	}
+	for (i = 0; i < 1200000; i++) {
+		double y = i % 2 ? uniform(-10, 10) : spread(-60, 60) * (i & 4 ? -1 : 1);
+		double x = i % 3 ? uniform(-10, 10) : spread(-60, 60) * (i & 8 ? -1 : 1);
+		double e = ulps64(em_atan2(y, x), (double)atan2l(y, x));
+
+		if (e > m64) {
+			m64 = e;
+			wy = y;
+			wx = x;
+		}
+		e = ulps32((float)em_atan2((float)y, (float)x), atan2f((float)y, (float)x));
+		if (e > m32)
+			m32 = e;
+	}
+	fprintf(stderr, "# " "atan2     max %.2f ulp (f64), %.2f ulp (f32)\n", m64, m32);
+	EXPECT_LE(m64, 3.0) TH_LOG("atan2(%a, %a)", wy, wx);
+	EXPECT_LE(m32, 1.0);
+}
+
+TEST(pow_within_bounds_and_special_cases)
+{
+	static const double sp[] = { 0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5,
+				     3.0, -3.0, INFINITY, -INFINITY, NAN, 1e-310 };
+	size_t ns = sizeof(sp) / sizeof(sp[0]);
+	double m64 = 0, m32 = 0, wx = 0, wy = 0;
+	size_t i, j;
+	long n;
+
+	for (i = 0; i < ns; i++) {
+		for (j = 0; j < ns; j++) {
+			double got = em_pow(sp[i], sp[j]), want = pow(sp[i], sp[j]);
+
+			ASSERT_TRUE(ulps64(got, want) <= 1 && signbit(got) == signbit(want))
+				TH_LOG("pow(%a, %a) = %a, want %a", sp[i], sp[j], got, want);
+		}
+	}
+	for (n = 0; n < 1200000; n++) {
+		double x, y, e;
+
+		if (n % 4 == 0) {	/* negative bases with integer exponents */
+			x = -uniform(0.01, 50);
+			y = (double)(long)uniform(-60, 60);
+		} else if (n % 4 == 1) {
+			x = uniform(0, 4);
+			y = uniform(-300, 300);
+		} else {
+			x = spread(-200, 200);
+			y = uniform(-3, 3);
+		}
+		e = ulps64(em_pow(x, y), (double)powl(x, y));
+		if (e > m64) {
+			m64 = e;
+			wx = x;
+			wy = y;
+		}
+		e = ulps32((float)em_pow((float)x, (float)y), powf((float)x, (float)y));
+		if (e > m32)
+			m32 = e;
+	}
+	fprintf(stderr, "# " "pow       max %.2f ulp (f64), %.2f ulp (f32)\n", m64, m32);
+	EXPECT_LE(m64, 5.0) TH_LOG("pow(%a, %a)", wx, wy);
+	EXPECT_LE(m32, 1.0);
+}
+
+/* The functions reach EWISE: f32 and f16 registers round their results. */
+TEST_F(xrt, through_ewise)
+{
+	static const struct { uint8_t op, fn; double (*f)(double); } u[] = {
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_EXP, em_exp },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_LOG1P, em_log1p },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_TANH, em_tanh },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_ERF, em_erf },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_SIN, em_sin },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_LOGISTIC, em_logistic },
+	};
+	uint64_t dims[1] = { 300 };
+	int64_t st[1] = { 1 };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		struct xrt_cs_operand ops[2];
+		struct xrt_cs_ew_inst p[3] = {
+			{ XRT_CS_EW_LOAD, 0, XRT_CS_F16, 0, 0 },
+			{ u[i].op, u[i].fn, XRT_CS_F16, 1, 0 },
+			{ XRT_CS_EW_STORE, 0, 0, 0, 1, 1 },
+		};
+		struct cs_builder b;
+		struct run r = { .n = 0 };
+		uint16_t *in, *out;
+
+		cs_builder_init(&b, NULL);
+		add_buf(&b, &r, 600, XRT_CS_SLOT_READ, 0);
+		add_buf(&b, &r, 600, XRT_CS_SLOT_WRITE, 0);
+		in = (uint16_t *)r.slot[0];
+		out = (uint16_t *)r.slot[1];
+		for (j = 0; j < 300; j++)
+			in[j] = xrt_f16_from_f64(((double)j - 150) / 37);
+		ops[0] = cs_operand(0, XRT_CS_F16, XRT_CS_OPERAND_IN, 0, 1, st);
+		ops[1] = cs_operand(1, XRT_CS_F16, XRT_CS_OPERAND_OUT, 0, 1, st);
+		cs_ewise(&b, 1, dims, ops, 2, p, 3, 2);
+		RUN_PROGRAM(&b, &r);
+		for (j = 0; j < 300; j++) {
+			float x = xrt_f16_to_f32(in[j]);
+			uint16_t want = xrt_f16_from_f32((float)u[i].f(x));
+
+			ASSERT_EQ(want, out[j]) TH_LOG("fn %u of %a", u[i].fn, x);
+		}
+		run_free(&r);
+	}
+}
+
+TEST_HARNESS_MAIN
