@@ -43,6 +43,12 @@ extern const struct cmd_ops engine_copy_ops;
 extern const struct cmd_ops engine_ewise_ops;
 extern const struct cmd_ops engine_dot_ops;
 extern const struct cmd_ops engine_reduce_ops;
+extern const struct cmd_ops engine_gather_ops;
+extern const struct cmd_ops engine_scatter_ops;
+extern const struct cmd_ops engine_dslice_ops;
+extern const struct cmd_ops engine_dupdate_ops;
+extern const struct cmd_ops engine_sort_ops;
+extern const struct cmd_ops engine_rng_ops;
 extern const struct cmd_ops engine_fill_ops;
 extern const struct cmd_ops engine_jump_ops;
 
@@ -73,6 +79,17 @@ int engine_check_operands(struct vctx *v, const struct xrt_cs_operand *ops,
 			  u32 n, u32 rank, const u64 *dims);
 int engine_check_outputs_apart(struct vctx *v, const struct xrt_cs_operand *ops,
 			       u32 n, u32 rank, const u64 *dims);
+
+/* Integer indices read from memory, any integer type. */
+int engine_is_int(u32 dtype);
+s64 engine_read_index(const u8 *p, u32 dtype);
+/* A start clamped so that [start, start + size) stays inside [0, dim). */
+s64 engine_clamp_start(s64 start, u64 dim, u64 size);
+int engine_check_index_scalar(struct vctx *v, u32 part,
+			      const struct xrt_cs_scalar *s);
+
+/* Philox-4x32-10 of the 4-word counter @ctr with a 64-bit key, in place. */
+void engine_philox(u32 *ctr, u64 seed);
 
 /* The number of elements of @rank dims (validated: no overflow). */
 u64 engine_count(u32 rank, const u64 *dims);

@@ -11,6 +11,12 @@ static const struct cmd_ops *const cmd_table[] = {
 	[XRT_CS_OP_EWISE] = &engine_ewise_ops,
 	[XRT_CS_OP_REDUCE] = &engine_reduce_ops,
 	[XRT_CS_OP_DOT] = &engine_dot_ops,
+	[XRT_CS_OP_GATHER] = &engine_gather_ops,
+	[XRT_CS_OP_SCATTER] = &engine_scatter_ops,
+	[XRT_CS_OP_DYNAMIC_SLICE] = &engine_dslice_ops,
+	[XRT_CS_OP_DYNAMIC_UPDATE_SLICE] = &engine_dupdate_ops,
+	[XRT_CS_OP_SORT] = &engine_sort_ops,
+	[XRT_CS_OP_RNG] = &engine_rng_ops,
 	[XRT_CS_OP_JUMP] = &engine_jump_ops,
 };
 

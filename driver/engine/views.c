@@ -245,3 +245,50 @@ int engine_overlap(u32 slot_a, u64 lo_a, u64 hi_a, u32 slot_b, u64 lo_b,
 {
 	return slot_a == slot_b && lo_a < hi_b && lo_b < hi_a;
 }
+
+int engine_is_int(u32 dtype)
+{
+	return dtype >= XRT_CS_S8 && dtype <= XRT_CS_U64;
+}
+
+s64 engine_read_index(const u8 *p, u32 dtype)
+{
+	union { s8 s8; u8 u8; s16 s16; u16 u16; s32 s32; u32 u32; s64 s64;
+		u64 u64; } v;
+
+	memcpy(&v, p, engine_dtype_size(dtype));
+	switch (dtype) {
+	case XRT_CS_S8:
+		return v.s8;
+	case XRT_CS_U8:
+		return v.u8;
+	case XRT_CS_S16:
+		return v.s16;
+	case XRT_CS_U16:
+		return v.u16;
+	case XRT_CS_S32:
+		return v.s32;
+	case XRT_CS_U32:
+		return v.u32;
+	case XRT_CS_U64:	/* beyond s64: as far out as it gets */
+		return v.u64 >> 63 ? (s64)(~0ull >> 1) : (s64)v.u64;
+	default:
+		return v.s64;
+	}
+}
+
+s64 engine_clamp_start(s64 start, u64 dim, u64 size)
+{
+	s64 hi = (s64)(dim - size);
+
+	return start < 0 ? 0 : start > hi ? hi : start;
+}
+
+int engine_check_index_scalar(struct vctx *v, u32 part,
+			      const struct xrt_cs_scalar *s)
+{
+	if (!engine_is_int(s->dtype))
+		return engine_fail(v, part, "index scalar not of an integer type",
+				   s->dtype, 0);
+	return engine_check_scalar(v, part, s, s->dtype);
+}

@@ -237,6 +237,94 @@ void cs_reduce(struct cs_builder *b, uint32_t op, uint32_t rank,
 	       num_insts * sizeof(*insts));
 }
 
+void cs_gather(struct cs_builder *b, const struct xrt_cs_view *operand,
+	       const struct xrt_cs_view *indices, const struct xrt_cs_view *out,
+	       uint32_t k, const uint8_t *index_map)
+{
+	struct xrt_cs_gather *c = cs_append(b, XRT_CS_OP_GATHER, sizeof(*c));
+
+	if (!c)
+		return;
+	c->num_index_dims = k;
+	c->operand = *operand;
+	c->indices = *indices;
+	c->out = *out;
+	memcpy(c->index_map, index_map, k < XRT_CS_MAX_RANK ? k : XRT_CS_MAX_RANK);
+}
+
+void cs_scatter(struct cs_builder *b, uint32_t combiner, uint32_t mode,
+		const struct xrt_cs_view *operand,
+		const struct xrt_cs_view *indices,
+		const struct xrt_cs_view *updates, uint32_t k,
+		const uint8_t *index_map)
+{
+	struct xrt_cs_scatter *c = cs_append(b, XRT_CS_OP_SCATTER, sizeof(*c));
+
+	if (!c)
+		return;
+	c->num_index_dims = k;
+	c->combiner = (uint8_t)combiner;
+	c->mode = (uint8_t)mode;
+	c->operand = *operand;
+	c->indices = *indices;
+	c->updates = *updates;
+	memcpy(c->index_map, index_map, k < XRT_CS_MAX_RANK ? k : XRT_CS_MAX_RANK);
+}
+
+void cs_dynamic_slice(struct cs_builder *b, int update,
+		      const struct xrt_cs_view *operand,
+		      const struct xrt_cs_view *slice,
+		      const struct xrt_cs_scalar *starts)
+{
+	struct xrt_cs_dynamic_slice *c = cs_append(b, update ?
+		XRT_CS_OP_DYNAMIC_UPDATE_SLICE : XRT_CS_OP_DYNAMIC_SLICE, sizeof(*c));
+	uint32_t i;
+
+	if (!c)
+		return;
+	c->operand = *operand;
+	c->slice = *slice;
+	for (i = 0; i < operand->rank && i < XRT_CS_MAX_RANK; i++)
+		c->starts[i] = starts[i];
+}
+
+void cs_sort(struct cs_builder *b, uint32_t flags, uint32_t rank,
+	     const uint64_t *dims, uint32_t dim,
+	     const struct xrt_cs_operand *ops, uint32_t num_ops,
+	     uint32_t num_keys)
+{
+	struct xrt_cs_sort *c = cs_append(b, XRT_CS_OP_SORT, sizeof(*c));
+	uint32_t i;
+
+	if (!c)
+		return;
+	c->cmd.flags = (uint16_t)flags;
+	c->rank = (uint8_t)rank;
+	c->num_operands = (uint8_t)num_ops;
+	c->num_keys = (uint8_t)num_keys;
+	c->dim = (uint8_t)dim;
+	for (i = 0; i < rank && i < XRT_CS_MAX_RANK; i++)
+		c->dims[i] = dims[i];
+	for (i = 0; i < num_ops && i < 8; i++)
+		c->operands[i] = ops[i];
+}
+
+void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
+	    const struct xrt_cs_view *dst, double p0, double p1)
+{
+	struct xrt_cs_rng *c = cs_append(b, XRT_CS_OP_RNG, sizeof(*c));
+
+	if (!c)
+		return;
+	c->distribution = distribution;
+	c->stream = stream;
+	c->dst = *dst;
+	if (distribution != XRT_CS_RNG_BITS) {
+		memcpy(&c->params[0], &p0, 8);
+		memcpy(&c->params[1], &p1, 8);
+	}
+}
+
 void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
 	    uint64_t n, uint64_t k, const struct xrt_cs_matrix *lhs,
 	    const struct xrt_cs_matrix *rhs, const struct xrt_cs_matrix *out)

@@ -78,6 +78,27 @@ void cs_reduce(struct cs_builder *b, uint32_t op, uint32_t rank,
 	       uint32_t num_regs, uint32_t value_reg, const void *init,
 	       size_t init_size);
 
+/* GATHER / SCATTER with index_map[0..k-1]. */
+void cs_gather(struct cs_builder *b, const struct xrt_cs_view *operand,
+	       const struct xrt_cs_view *indices, const struct xrt_cs_view *out,
+	       uint32_t k, const uint8_t *index_map);
+void cs_scatter(struct cs_builder *b, uint32_t combiner, uint32_t mode,
+		const struct xrt_cs_view *operand,
+		const struct xrt_cs_view *indices,
+		const struct xrt_cs_view *updates, uint32_t k,
+		const uint8_t *index_map);
+/* DYNAMIC_SLICE (@update 0) or DYNAMIC_UPDATE_SLICE (1). */
+void cs_dynamic_slice(struct cs_builder *b, int update,
+		      const struct xrt_cs_view *operand,
+		      const struct xrt_cs_view *slice,
+		      const struct xrt_cs_scalar *starts);
+void cs_sort(struct cs_builder *b, uint32_t flags, uint32_t rank,
+	     const uint64_t *dims, uint32_t dim,
+	     const struct xrt_cs_operand *ops, uint32_t num_ops,
+	     uint32_t num_keys);
+void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
+	    const struct xrt_cs_view *dst, double p0, double p1);
+
 /* A DOT command; @flags XRT_CS_DOT_*. */
 void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
 	    uint64_t n, uint64_t k, const struct xrt_cs_matrix *lhs,

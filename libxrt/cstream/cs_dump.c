@@ -40,6 +40,18 @@ const char *cs_op_name(uint32_t op)
 		return "REDUCE";
 	case XRT_CS_OP_DOT:
 		return "DOT";
+	case XRT_CS_OP_GATHER:
+		return "GATHER";
+	case XRT_CS_OP_SCATTER:
+		return "SCATTER";
+	case XRT_CS_OP_DYNAMIC_SLICE:
+		return "DYNAMIC_SLICE";
+	case XRT_CS_OP_DYNAMIC_UPDATE_SLICE:
+		return "DYNAMIC_UPDATE_SLICE";
+	case XRT_CS_OP_SORT:
+		return "SORT";
+	case XRT_CS_OP_RNG:
+		return "RNG";
 	case XRT_CS_OP_JUMP:
 		return "JUMP";
 	}

@@ -115,11 +115,13 @@ struct xrt_cs_slot {
  * @XRT_CS_OP_EWISE: struct xrt_cs_ewise
  * @XRT_CS_OP_REDUCE: struct xrt_cs_reduce
  * @XRT_CS_OP_DOT: struct xrt_cs_dot
+ * @XRT_CS_OP_GATHER: struct xrt_cs_gather
+ * @XRT_CS_OP_SCATTER: struct xrt_cs_scatter
+ * @XRT_CS_OP_DYNAMIC_SLICE: struct xrt_cs_dynamic_slice
+ * @XRT_CS_OP_DYNAMIC_UPDATE_SLICE: struct xrt_cs_dynamic_slice
+ * @XRT_CS_OP_SORT: struct xrt_cs_sort
+ * @XRT_CS_OP_RNG: struct xrt_cs_rng
  * @XRT_CS_OP_JUMP: struct xrt_cs_jump
- *
- * Numbers 6 to 11 are kept for the data-dependent commands (gather,
- * scatter, dynamic slice and update, sort, random numbers), whose
- * formats are not defined yet; a program using them is rejected.
  */
 enum xrt_cs_op {
 	XRT_CS_OP_COPY = 1,
@@ -127,6 +129,12 @@ enum xrt_cs_op {
 	XRT_CS_OP_EWISE = 3,
 	XRT_CS_OP_REDUCE = 4,
 	XRT_CS_OP_DOT = 5,
+	XRT_CS_OP_GATHER = 6,
+	XRT_CS_OP_SCATTER = 7,
+	XRT_CS_OP_DYNAMIC_SLICE = 8,
+	XRT_CS_OP_DYNAMIC_UPDATE_SLICE = 9,
+	XRT_CS_OP_SORT = 10,
+	XRT_CS_OP_RNG = 11,
 	XRT_CS_OP_JUMP = 12,
 };
 
@@ -503,6 +511,145 @@ struct xrt_cs_dot {
 	struct xrt_cs_matrix lhs;
 	struct xrt_cs_matrix rhs;
 	struct xrt_cs_matrix out;
+};
+
+/**
+ * struct xrt_cs_gather - slices of an operand at indices read from memory
+ * @cmd: op XRT_CS_OP_GATHER, flags 0
+ * @num_index_dims: k, the length of each index vector, 1..8
+ * @pad: 0
+ * @operand: the array sliced, rank r
+ * @indices: [n, k] integers (any integer type)
+ * @out: [n, s_0, ..., s_(r-1)]: the slices; its dims after the first are
+ *       the slice sizes, each at most the operand's; the operand's dtype
+ * @index_map: index_map[j] is the operand dimension that index vector
+ *             entry j gives the start of; distinct, below r; rest 0
+ *
+ * For each b < n the start is 0 in every dimension but index_map[j],
+ * where it is indices[b][j]; each start is then clamped to [0, dim -
+ * size], so a slice never leaves the operand (XLA's rule).
+ */
+struct xrt_cs_gather {
+	struct xrt_cs_cmd cmd;
+	__u32 num_index_dims;
+	__u32 pad;
+	struct xrt_cs_view operand;
+	struct xrt_cs_view indices;
+	struct xrt_cs_view out;
+	__u8 index_map[XRT_CS_MAX_RANK];
+};
+
+#define XRT_CS_SCATTER_REPLACE	0
+/* Other combiners are the enum xrt_cs_reduce_op values SUM .. OR. */
+
+#define XRT_CS_SCATTER_SKIP	0	/* a window out of bounds is skipped */
+#define XRT_CS_SCATTER_CLAMP	1	/* starts are clamped, as in GATHER */
+
+/**
+ * struct xrt_cs_scatter - combine update windows into an operand
+ * @cmd: op XRT_CS_OP_SCATTER, flags 0
+ * @num_index_dims: k, 1..8
+ * @combiner: XRT_CS_SCATTER_REPLACE, or an xrt_cs_reduce_op from SUM to OR
+ * @mode: XRT_CS_SCATTER_SKIP (XLA's rule) or XRT_CS_SCATTER_CLAMP
+ * @pad: 0
+ * @operand: updated in place, rank r (read and written)
+ * @indices: [n, k] integers
+ * @updates: [n, w_0, ..., w_(r-1)], the operand's dtype
+ * @index_map: as in GATHER
+ *
+ * Windows are applied in order of b, each element with the combiner
+ * (floats round to their type; integers wrap), so overlapping windows
+ * give one defined result.  @updates and @indices must not overlap the
+ * operand.
+ */
+struct xrt_cs_scatter {
+	struct xrt_cs_cmd cmd;
+	__u32 num_index_dims;
+	__u8 combiner;
+	__u8 mode;
+	__u16 pad;
+	struct xrt_cs_view operand;
+	struct xrt_cs_view indices;
+	struct xrt_cs_view updates;
+	__u8 index_map[XRT_CS_MAX_RANK];
+};
+
+/**
+ * struct xrt_cs_dynamic_slice - a slice at starts read from memory
+ * @cmd: op XRT_CS_OP_DYNAMIC_SLICE (slice = operand[start:]) or
+ *       XRT_CS_OP_DYNAMIC_UPDATE_SLICE (operand[start:] = slice, in
+ *       place); flags 0
+ * @reserved: 0
+ * @operand: the full array, rank r
+ * @slice: the slice, rank r, each dim at most the operand's; same dtype;
+ *         written by DYNAMIC_SLICE, read by DYNAMIC_UPDATE_SLICE; must
+ *         not overlap the operand
+ * @starts: r integer scalars (any integer type), clamped to [0, dim -
+ *          size]; entries past r all 0
+ */
+struct xrt_cs_dynamic_slice {
+	struct xrt_cs_cmd cmd;
+	__u64 reserved;
+	struct xrt_cs_view operand;
+	struct xrt_cs_view slice;
+	struct xrt_cs_scalar starts[XRT_CS_MAX_RANK];
+};
+
+#define XRT_CS_SORT_DESCENDING	(1u << 0)
+
+/**
+ * struct xrt_cs_sort - stable sort along one dimension, in place
+ * @cmd: op XRT_CS_OP_SORT, flags XRT_CS_SORT_*
+ * @rank: rank of every operand
+ * @num_operands: 1..8: keys first, then values moved along with them
+ * @num_keys: how many leading operands are keys, compared
+ *            lexicographically; 1..num_operands
+ * @dim: the dimension sorted, below @rank
+ * @pad: 0
+ * @dims: the shape of every operand; the sorted dimension at most 2^26
+ * @operands: @num_operands operands over @dims (flags IN | OUT: each is
+ *            read and written in place); apart from each other
+ *
+ * Keys compare by value (floats by total order: -NaN < -inf < -0 < +0
+ * < inf < NaN); equal keys keep their order.
+ */
+struct xrt_cs_sort {
+	struct xrt_cs_cmd cmd;
+	__u8 rank;
+	__u8 num_operands;
+	__u8 num_keys;
+	__u8 dim;
+	__u32 pad;
+	__u64 dims[XRT_CS_MAX_RANK];
+	struct xrt_cs_operand operands[8];
+};
+
+#define XRT_CS_RNG_BITS		0	/* raw bits: u32 or u64 */
+#define XRT_CS_RNG_UNIFORM	1	/* floats in [params[0], params[1]) */
+#define XRT_CS_RNG_NORMAL	2	/* floats, mean params[0], stddev params[1] */
+
+/**
+ * struct xrt_cs_rng - counter-based random numbers
+ * @cmd: op XRT_CS_OP_RNG, flags 0
+ * @distribution: XRT_CS_RNG_*
+ * @pad: 0
+ * @stream: tells the RNG commands of a program apart
+ * @dst: written; u32/u64 for BITS; f16, bf16, f32 or f64 otherwise
+ * @params: UNIFORM and NORMAL: two f64 bit patterns (low < high; stddev
+ *          >= 0); BITS: 0
+ *
+ * Element i (row-major) takes Philox-4x32-10 with key = the execution's
+ * seed and counter = (i, stream): the same seed gives the same numbers
+ * on every executor and schedule.  See the documentation for how the
+ * words become values.
+ */
+struct xrt_cs_rng {
+	struct xrt_cs_cmd cmd;
+	__u32 distribution;
+	__u32 pad;
+	__u64 stream;
+	struct xrt_cs_view dst;
+	__u64 params[2];
 };
 
 #define XRT_CS_JUMP_ALWAYS	0	/* jump */

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The data-dependent commands against plain loops: GATHER (clamped
+ * starts), SCATTER (ordered combining, skipped and clamped windows),
+ * DYNAMIC_SLICE and DYNAMIC_UPDATE_SLICE (clamping), SORT (stable, total
+ * order, several keys, strided fibers), RNG (Philox known answers,
+ * determinism, ranges and moments).
+ */
+#include <math.h>
+
+#include "engine_test.h"
+
+#include <xrt/dtype.h>
+
+static int64_t clamp(int64_t s, int64_t dim, int64_t size)
+{
+	return s < 0 ? 0 : s > dim - size ? dim - size : s;
+}
+
+TEST_F(xrt, gather_clamps_and_maps_dims)
+{
+	/* operand f32[10, 7]; 5 index pairs give (col, row) starts; out [5, 3, 4] */
+	static const int32_t idx[5][2] = { { 1, 2 }, { -5, 0 }, { 100, 100 },
+					   { 3, -1 }, { 6, 9 } };
+	uint64_t od[2] = { 10, 7 }, id[2] = { 5, 2 }, outd[3] = { 5, 3, 4 };
+	uint8_t map[2] = { 1, 0 };
+	struct xrt_cs_view op, ix, out;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	float *o, *g;
+	int64_t bi, i, j;
+
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, 70 * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&b, &r, sizeof(idx), XRT_CS_SLOT_READ, 0);
+	add_buf(&b, &r, 60 * 4, XRT_CS_SLOT_WRITE, 0);
+	o = (float *)r.slot[0];
+	for (i = 0; i < 70; i++)
+		o[i] = (float)i;
+	memcpy(r.slot[1], idx, sizeof(idx));
+	op = cs_view_dense(0, XRT_CS_F32, 0, 2, od);
+	ix = cs_view_dense(1, XRT_CS_S32, 0, 2, id);
+	out = cs_view_dense(2, XRT_CS_F32, 0, 3, outd);
+	cs_gather(&b, &op, &ix, &out, 2, map);
+	RUN_PROGRAM(&b, &r);
+	g = (float *)r.slot[2];
+	for (bi = 0; bi < 5; bi++) {
+		int64_t r0 = clamp(idx[bi][1], 10, 3), c0 = clamp(idx[bi][0], 7, 4);
+
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 4; j++)
+				ASSERT_EQ(o[(r0 + i) * 7 + c0 + j], g[(bi * 3 + i) * 4 + j])
+					TH_LOG("window %lld at %lld,%lld", (long long)bi,
+					       (long long)i, (long long)j);
+	}
+	run_free(&r);
+}
+
+TEST_F(xrt, scatter_combines_in_order)
+{
+	/* operand s32[8]; windows of 3 at starts 0, 2, 2, 6 (out of bounds), -1 */
+	static const int64_t idx[5] = { 0, 2, 2, 6, -1 };
+	static const int32_t upd[5][3] = { { 1, 2, 3 }, { 10, 20, 30 },
+					   { 100, 200, 300 }, { 7, 7, 7 }, { 5, 5, 5 } };
+	uint64_t od[1] = { 8 }, id[2] = { 5, 1 }, ud[2] = { 5, 3 };
+	uint8_t map[1] = { 0 };
+	uint32_t mode, comb;
+
+	for (mode = 0; mode < 2; mode++) {
+		for (comb = 0; comb <= XRT_CS_RED_MAX; comb++) {
+			struct xrt_cs_view op, ix, up;
+			struct cs_builder b;
+			struct run r = { .n = 0 };
+			int32_t want[8], *got;
+			int64_t w, j;
+
+			if (comb == XRT_CS_RED_PROD)
+				continue;
+			cs_builder_init(&b, NULL);
+			add_buf(&b, &r, 32, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			add_buf(&b, &r, sizeof(idx), XRT_CS_SLOT_READ, 0);
+			add_buf(&b, &r, sizeof(upd), XRT_CS_SLOT_READ, 0);
+			for (j = 0; j < 8; j++)
+				want[j] = ((int32_t *)r.slot[0])[j] = (int32_t)j;
+			memcpy(r.slot[1], idx, sizeof(idx));
+			memcpy(r.slot[2], upd, sizeof(upd));
+			op = cs_view_dense(0, XRT_CS_S32, 0, 1, od);
+			ix = cs_view_dense(1, XRT_CS_S64, 0, 2, id);
+			up = cs_view_dense(2, XRT_CS_S32, 0, 2, ud);
+			cs_scatter(&b, comb, mode, &op, &ix, &up, 1, map);
+			RUN_PROGRAM(&b, &r);
+			for (w = 0; w < 5; w++) {
+				int64_t s = idx[w];
+
+				if (mode == XRT_CS_SCATTER_CLAMP)
+					s = clamp(s, 8, 3);
+				else if (s < 0 || s > 5)
+					continue;
+				for (j = 0; j < 3; j++) {
+					int32_t *d = &want[s + j], u = upd[w][j];
+
+					*d = comb == XRT_CS_SCATTER_REPLACE ? u :
+					     comb == XRT_CS_RED_SUM ? *d + u :
+					     comb == XRT_CS_RED_MIN ? (*d < u ? *d : u) :
+					     (*d > u ? *d : u);
+				}
+			}
+			got = (int32_t *)r.slot[0];
+			for (j = 0; j < 8; j++)
+				ASSERT_EQ(want[j], got[j])
+					TH_LOG("mode %u combiner %u at %lld", mode, comb,
+					       (long long)j);
+			run_free(&r);
+		}
+	}
+}
+
+TEST_F(xrt, scatter_float_sum_is_sequential)
+{
+	/* 20000 updates of one element each into 3 slots: order matters. */
+	static int32_t idx[20000];
+	static float upd[20000];
+	uint64_t od[1] = { 3 }, id[2] = { 20000, 1 }, ud[2] = { 20000, 1 };
+	uint8_t map[1] = { 0 };
+	struct xrt_cs_view op, ix, up;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	float want[3] = { 0, 0, 0 };
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		idx[i] = i % 3;
+		upd[i] = (float)(1.0 / (i + 1)) * (i & 1 ? -1e4f : 1.0f);
+		want[i % 3] += upd[i];
+	}
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, 12, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, sizeof(idx), XRT_CS_SLOT_READ, 0);
+	add_buf(&b, &r, sizeof(upd), XRT_CS_SLOT_READ, 0);
+	memcpy(r.slot[1], idx, sizeof(idx));
+	memcpy(r.slot[2], upd, sizeof(upd));
+	op = cs_view_dense(0, XRT_CS_F32, 0, 1, od);
+	ix = cs_view_dense(1, XRT_CS_S32, 0, 2, id);
+	up = cs_view_dense(2, XRT_CS_F32, 0, 2, ud);
+	cs_scatter(&b, XRT_CS_RED_SUM, XRT_CS_SCATTER_SKIP, &op, &ix, &up, 1, map);
+	RUN_PROGRAM(&b, &r);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(want[i], ((float *)r.slot[0])[i]) TH_LOG("slot %d", i);
+	run_free(&r);
+}
+
+TEST_F(xrt, dynamic_slice_and_update_clamp)
+{
+	uint64_t od[2] = { 6, 9 }, sd[2] = { 4, 5 };
+	static const struct { int64_t r, c; } starts[] = {
+		{ 0, 0 }, { 1, 3 }, { 5, 8 }, { -3, -100 }, { 2, 100 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(starts) / sizeof(starts[0]); k++) {
+		struct xrt_cs_scalar st[2] = {
+			{ .slot = 2, .dtype = XRT_CS_S64, .offset = 0 },
+			{ .slot = 2, .dtype = XRT_CS_S8, .offset = 8 },
+		};
+		struct xrt_cs_view op, sl, op2, sl2;
+		struct cs_builder b;
+		struct run r = { .n = 0 };
+		int64_t r0 = clamp(starts[k].r, 6, 4);
+		int64_t c0 = clamp(starts[k].c < -128 ? -128 : starts[k].c > 127 ? 127 :
+				   starts[k].c, 9, 5);
+		int8_t c8 = (int8_t)(starts[k].c < -128 ? -128 : starts[k].c > 127 ? 127 :
+				     starts[k].c);
+		int64_t i, j;
+		uint16_t *o, *s, *u, *o2;
+
+		cs_builder_init(&b, NULL);
+		add_buf(&b, &r, 54 * 2, XRT_CS_SLOT_READ, 11);
+		add_buf(&b, &r, 20 * 2, XRT_CS_SLOT_WRITE, 0);
+		add_buf(&b, &r, 16, XRT_CS_SLOT_READ, 0);
+		add_buf(&b, &r, 54 * 2, XRT_CS_SLOT_WRITE, 13);
+		add_buf(&b, &r, 20 * 2, XRT_CS_SLOT_READ, 17);
+		memcpy(r.slot[2], &starts[k].r, 8);
+		memcpy(r.slot[2] + 8, &c8, 1);
+		op = cs_view_dense(0, XRT_CS_BF16, 0, 2, od);
+		sl = cs_view_dense(1, XRT_CS_BF16, 0, 2, sd);
+		op2 = cs_view_dense(3, XRT_CS_BF16, 0, 2, od);
+		sl2 = cs_view_dense(4, XRT_CS_BF16, 0, 2, sd);
+		cs_dynamic_slice(&b, 0, &op, &sl, st);
+		cs_dynamic_slice(&b, 1, &op2, &sl2, st);
+		o2 = aligned_buf(54 * 2);
+		memcpy(o2, r.slot[3], 54 * 2);
+		RUN_PROGRAM(&b, &r);
+		o = (uint16_t *)r.slot[0];
+		s = (uint16_t *)r.slot[1];
+		u = (uint16_t *)r.slot[4];
+		for (i = 0; i < 4; i++)
+			for (j = 0; j < 5; j++) {
+				ASSERT_EQ(o[(r0 + i) * 9 + c0 + j], s[i * 5 + j]);
+				o2[(r0 + i) * 9 + c0 + j] = u[i * 5 + j];
+			}
+		ASSERT_EQ(0, memcmp(o2, r.slot[3], 54 * 2)) TH_LOG("update %zu", k);
+		free(o2);
+		run_free(&r);
+	}
+}
+
+/* Total order key of a float, for the reference. */
+static int64_t tkey(float f)
+{
+	int32_t b;
+
+	memcpy(&b, &f, 4);
+	return b < 0 ? (int64_t)(~(uint32_t)b | 0x80000000u) - 0x100000000ll : b;
+}
+
+TEST_F(xrt, sort_stable_total_order_two_keys)
+{
+	/* [3, 500] rows: sort each row by (key0 f32, key1 u64), carrying s32 values. */
+	enum { R = 3, C = 500 };
+	uint64_t dims[2] = { R, C };
+	int64_t st[2] = { C, 1 };
+	struct xrt_cs_operand ops[3];
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	float *k0;
+	uint64_t *k1;
+	int32_t *v;
+	int flags, i, j;
+
+	for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++) {
+		static float ok0[R * C];
+		static uint64_t ok1[R * C];
+
+		cs_builder_init(&b, NULL);
+		add_buf(&b, &r, R * C * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+		add_buf(&b, &r, R * C * 8, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+		add_buf(&b, &r, R * C * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+		k0 = (float *)r.slot[0];
+		k1 = (uint64_t *)r.slot[1];
+		v = (int32_t *)r.slot[2];
+		for (i = 0; i < R * C; i++) {
+			static const float sp[] = { NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f };
+
+			k0[i] = i % 7 == 0 ? sp[(i / 7) % 6] : (float)((i * 37) % 11) - 5;
+			k1[i] = (uint64_t)((i * 2654435761u) % 5) << 62;
+			v[i] = i;
+		}
+		memcpy(ok0, k0, sizeof(ok0));
+		memcpy(ok1, k1, sizeof(ok1));
+		for (i = 0; i < 3; i++)
+			ops[i] = cs_operand((uint32_t)i, i == 0 ? XRT_CS_F32 : i == 1 ?
+					    XRT_CS_U64 : XRT_CS_S32,
+					    XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+		cs_sort(&b, (uint32_t)flags, 2, dims, 1, ops, 3, 2);
+		RUN_PROGRAM(&b, &r);
+		for (i = 0; i < R; i++)
+			for (j = 1; j < C; j++) {
+				int a = v[i * C + j - 1], c = v[i * C + j];
+				int64_t ka = tkey(ok0[a]), kc = tkey(ok0[c]);
+				int order;
+
+				/* values travelled with their keys */
+				ASSERT_EQ(tkey(k0[i * C + j]), kc);
+				ASSERT_EQ(k1[i * C + j], ok1[c]);
+				order = ka != kc ? (ka < kc ? -1 : 1) :
+					ok1[a] != ok1[c] ? (ok1[a] < ok1[c] ? -1 : 1) : 0;
+				if (flags)
+					order = -order;
+				ASSERT_TRUE(order < 0 || (order == 0 && a < c))
+					TH_LOG("row %d position %d: %d before %d", i, j, a, c);
+				ASSERT_EQ(i, a / C);
+			}
+		run_free(&r);
+	}
+}
+
+TEST_F(xrt, sort_along_outer_dimension)
+{
+	uint64_t dims[2] = { 300, 4 };
+	int64_t st[2] = { 4, 1 };
+	struct xrt_cs_operand op;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	int16_t *x;
+	int i, j;
+
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, 1200 * 2, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 5);
+	op = cs_operand(0, XRT_CS_S16, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+	cs_sort(&b, 0, 2, dims, 0, &op, 1, 1);
+	RUN_PROGRAM(&b, &r);
+	x = (int16_t *)r.slot[0];
+	for (j = 0; j < 4; j++)
+		for (i = 1; i < 300; i++)
+			ASSERT_LE(x[(i - 1) * 4 + j], x[i * 4 + j]);
+	run_free(&r);
+}
+
+/* Philox-4x32-10 known answers (Random123's kat_vectors). */
+TEST(philox_known_answers)
+{
+	uint32_t c0[4] = { 0, 0, 0, 0 };
+	uint32_t c1[4] = { ~0u, ~0u, ~0u, ~0u };
+	uint32_t c2[4] = { 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344 };
+
+	engine_philox(c0, 0);
+	ASSERT_EQ(0x6627e8d5u, c0[0]);
+	ASSERT_EQ(0xe169c58du, c0[1]);
+	ASSERT_EQ(0xbc57ac4cu, c0[2]);
+	ASSERT_EQ(0x9b00dbd8u, c0[3]);
+	engine_philox(c1, ~0ull);
+	ASSERT_EQ(0x408f276du, c1[0]);
+	ASSERT_EQ(0x41c83b0eu, c1[1]);
+	ASSERT_EQ(0xa20bc7c6u, c1[2]);
+	ASSERT_EQ(0x6d5451fdu, c1[3]);
+	engine_philox(c2, 0x299f31d0a4093822ull);
+	ASSERT_EQ(0xd16cfe09u, c2[0]);
+	ASSERT_EQ(0x94fdccebu, c2[1]);
+	ASSERT_EQ(0x5001e420u, c2[2]);
+	ASSERT_EQ(0x24126ea1u, c2[3]);
+}
+
+TEST_F(xrt, rng_distributions)
+{
+	enum { N = 200000 };
+	uint64_t dims[1] = { N };
+	struct xrt_cs_view bits, u16v, u32v, nv;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	double sum = 0, sq = 0, nsum = 0, nsq = 0;
+	uint32_t w[4];
+	float *f, *g;
+	uint16_t *h;
+	int i;
+
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, N * 4, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, N * 2, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, N * 4, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, N * 4, XRT_CS_SLOT_WRITE, 0);
+	bits = cs_view_dense(0, XRT_CS_U32, 0, 1, dims);
+	u16v = cs_view_dense(1, XRT_CS_F16, 0, 1, dims);
+	u32v = cs_view_dense(2, XRT_CS_F32, 0, 1, dims);
+	nv = cs_view_dense(3, XRT_CS_F32, 0, 1, dims);
+	cs_rng(&b, XRT_CS_RNG_BITS, 5, &bits, 0, 0);
+	cs_rng(&b, XRT_CS_RNG_UNIFORM, 6, &u16v, -1.0, 1.0);
+	cs_rng(&b, XRT_CS_RNG_UNIFORM, 7, &u32v, 2.0, 3.0);
+	cs_rng(&b, XRT_CS_RNG_NORMAL, 8, &nv, 10.0, 2.0);
+	RUN_PROGRAM(&b, &r);
+	/* Bits: element i is Philox of (i, stream 5) under seed 1234. */
+	for (i = 0; i < N; i += 997) {
+		w[0] = (uint32_t)i;
+		w[1] = 0;
+		w[2] = 5;
+		w[3] = 0;
+		engine_philox(w, 1234);
+		ASSERT_EQ(w[0], ((uint32_t *)r.slot[0])[i]);
+	}
+	h = (uint16_t *)r.slot[1];
+	f = (float *)r.slot[2];
+	g = (float *)r.slot[3];
+	for (i = 0; i < N; i++) {
+		float x = xrt_f16_to_f32(h[i]);
+
+		ASSERT_TRUE(x >= -1 && x < 1) TH_LOG("f16 %a", x);
+		ASSERT_TRUE(f[i] >= 2 && f[i] < 3) TH_LOG("f32 %a", f[i]);
+		sum += f[i];
+		sq += (f[i] - 2.5) * (f[i] - 2.5);
+		nsum += g[i];
+		nsq += (g[i] - 10.0) * (g[i] - 10.0);
+	}
+	/* Moments within a few standard errors. */
+	ASSERT_LE(fabs(sum / N - 2.5), 4 * sqrt(1.0 / 12 / N));
+	ASSERT_LE(fabs(sq / N - 1.0 / 12), 0.002);
+	ASSERT_LE(fabs(nsum / N - 10.0), 4 * 2.0 / sqrt(N));
+	ASSERT_LE(fabs(sqrt(nsq / N) - 2.0), 0.03);
+	run_free(&r);
+}
+
+TEST_F(xrt, malformed_data_commands)
+{
+	uint64_t od[2] = { 4, 4 }, id[2] = { 2, 2 }, outd[3] = { 2, 5, 1 };
+	uint8_t map[2] = { 0, 1 }, dup[2] = { 1, 1 };
+	struct xrt_cs_view op = cs_view_dense(0, XRT_CS_F32, 0, 2, od);
+	struct xrt_cs_view ix = cs_view_dense(1, XRT_CS_S32, 0, 2, id);
+	struct xrt_cs_view fx = cs_view_dense(1, XRT_CS_F32, 0, 2, id);
+	struct xrt_cs_view big = cs_view_dense(2, XRT_CS_F32, 0, 3, outd);
+	struct {
+		int kind;
+		const char *needle;
+	} cases[] = {
+		{ 0, "window larger than the operand" },
+		{ 1, "index_map entry out of range or repeated" },
+		{ 2, "indices not [n, k] integers" },
+		{ 3, "SCATTER: combiner does not take the type" },
+		{ 4, "RNG: uniform needs low < high" },
+		{ 5, "RNG: bits need u32 or u64" },
+		{ 6, "SORT: rank, dim, operand or key count out of range" },
+		{ 7, "DYNAMIC_SLICE: a start is in the written view" },
+		{ 8, "index scalar not of an integer type" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct xrt_cs_scalar st[2] = { { .slot = 2, .dtype = XRT_CS_S32 },
+					       { .slot = 2, .dtype = XRT_CS_S32, .offset = 4 } };
+		struct xrt_cs_operand so = cs_operand(0, XRT_CS_F32, 3, 0, 2, (int64_t[]){ 4, 1 });
+		struct xrt_cs_view small = cs_view_dense(2, XRT_CS_F32, 0, 2, (uint64_t[]){ 2, 2 });
+		struct cs_program prog;
+		struct cs_builder b;
+		size_t size;
+		void *p;
+
+		cs_builder_init(&b, NULL);
+		cs_add_slot(&b, 64, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+		cs_add_slot(&b, 64, XRT_CS_SLOT_READ);
+		cs_add_slot(&b, 64, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+		switch (cases[i].kind) {
+		case 0: cs_gather(&b, &op, &ix, &big, 2, map); break;
+		case 1: cs_gather(&b, &op, &ix, &big, 2, dup); break;
+		case 2: cs_gather(&b, &op, &fx, &big, 2, map); break;
+		case 3: {
+			struct xrt_cs_view up = cs_view_dense(2, XRT_CS_F32, 0, 3,
+							      (uint64_t[]){ 2, 1, 1 });
+
+			cs_scatter(&b, XRT_CS_RED_AND, 0, &op, &ix, &up, 2, map);
+			break;
+		}
+		case 4: cs_rng(&b, XRT_CS_RNG_UNIFORM, 0, &op, 1.0, 1.0); break;
+		case 5: cs_rng(&b, XRT_CS_RNG_BITS, 0, &op, 0, 0); break;
+		case 6: cs_sort(&b, 0, 2, od, 2, &so, 1, 1); break;
+		case 7: st[1].offset = 0; st[0].slot = 2;
+			cs_dynamic_slice(&b, 0, &op, &small, st);
+			break;
+		default: st[1].dtype = XRT_CS_F32;
+			cs_dynamic_slice(&b, 0, &op, &small, st);
+			break;
+		}
+		ASSERT_OK(cs_finish(&b, &p, &size));
+		ASSERT_ERR(cs_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
+			   cases[i].needle);
+		xrt_free(NULL, p);
+	}
+}
+
+TEST_HARNESS_MAIN
