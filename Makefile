@@ -7,6 +7,7 @@
 #   make run           the main job (for now: xrt-run --demo)
 #   make test          quick: unit tests of the normal build only
 #   make check         everything: unit tests, ASan+UBSan build, fuzzing
+#   make bench         benchmarks against peers, as ratios
 #   make install PREFIX=/usr/local
 #   make driver KDIR=/lib/modules/$(uname -r)/build
 #   make clean
@@ -23,7 +24,7 @@ MESON_OPTS := -Dkselftest_dir=$(KSELFTEST)
 ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 	      -Dbuildtype=debug -Dfuzz=true -Dfuzz_seconds=$(FUZZ_SECONDS)
 
-.PHONY: all deps build run test check asan install clean driver driver-clean
+.PHONY: all deps build run test check asan bench install clean driver driver-clean
 
 all: build
 
@@ -51,6 +52,11 @@ test: build
 
 check: build asan
 	tools/run-selftests $(BUILD) $(ASAN_BUILD)
+
+# OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE force slow kernels on some machines:
+# unset for benchmark runs only, never for tests.
+bench: build
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(BUILD)/tools/xrt-bench/xrt-bench
 
 install: build
 	meson configure $(BUILD) -Dprefix=$(abspath $(PREFIX))

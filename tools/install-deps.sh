@@ -15,7 +15,7 @@ packages=(
 	build-essential pkg-config meson ninja-build
 	protobuf-c-compiler libprotobuf-c-dev libdrm-dev
 	clang llvm libclang-rt-14-dev
-	python3 python3-numpy
+	python3 python3-numpy libopenblas-dev
 	linux-source-6.1 xz-utils
 )
 

@@ -8,8 +8,10 @@
  *
  * f16, bf16 and f32 inputs take the fast path: blocks of A and B are
  * packed into the thread's workspace as floats, and a register-tiled
- * 4 x 16 micro-kernel accumulates each tile.  Other types take a plain
- * per-element path.
+ * micro-kernel accumulates each tile: 2 x 16 with 4-wide vectors, or
+ * 4 x 16 with 8-wide vectors where the caller enabled AVX2
+ * (xrt_engine_use_avx2).  Both give the same bits.  Other types take a
+ * plain per-element path.
  */
 #include "ew.h"
 
@@ -136,29 +138,92 @@ static void pack(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx,
 	}
 }
 
-/* C[MR][NR] += A[MR][kb] * B[kb][NR], one k at a time, in order. */
-static void micro(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
-		  float *cm, u32 ldc)
-{
-	float c[MR][NR];
-	u32 i, j, k;
+int xrt_engine_use_avx2;
 
-	for (i = 0; i < MR; i++)
-		for (j = 0; j < NR; j++)
-			c[i][j] = cm[i * ldc + j];
+typedef float v4f __attribute__((vector_size(16)));
+typedef float v8f __attribute__((vector_size(32)));
+
+/*
+ * C[2][16] += A[2][kb] * B[kb][16] with 4-wide vectors held in
+ * registers (spelled out: -O2 does not unroll arrays into registers):
+ * each c element gets its products one k at a time, multiply then add.
+ */
+#define LD4(p) ({ v4f _v; memcpy(&_v, (p), 16); _v; })
+#define ST4(p, v) do { v4f _v = (v); memcpy((p), &_v, 16); } while (0)
+#define LD8(p) ({ v8f _v; memcpy(&_v, (p), 32); _v; })
+#define ST8(p, v) do { v8f _v = (v); memcpy((p), &_v, 32); } while (0)
+
+static void micro_sse(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
+		      float *cm, u32 ldc)
+{
+	v4f c00 = LD4(cm), c01 = LD4(cm + 4), c02 = LD4(cm + 8), c03 = LD4(cm + 12);
+	v4f c10 = LD4(cm + ldc), c11 = LD4(cm + ldc + 4);
+	v4f c12 = LD4(cm + ldc + 8), c13 = LD4(cm + ldc + 12);
+	const float *a1 = a + lda;
+	u32 k;
+
 	for (k = 0; k < kb; k++) {
 		const float *b = bm + (size_t)k * ldb;
+		v4f b0 = LD4(b), b1 = LD4(b + 4), b2 = LD4(b + 8), b3 = LD4(b + 12);
+		float s0 = a[k], s1 = a1[k];
+		v4f x = { s0, s0, s0, s0 }, y = { s1, s1, s1, s1 };
 
-		for (i = 0; i < MR; i++) {
-			float av = a[i * lda + k];
-
-			for (j = 0; j < NR; j++)
-				c[i][j] = c[i][j] + av * b[j];
-		}
+		c00 = c00 + x * b0;
+		c01 = c01 + x * b1;
+		c02 = c02 + x * b2;
+		c03 = c03 + x * b3;
+		c10 = c10 + y * b0;
+		c11 = c11 + y * b1;
+		c12 = c12 + y * b2;
+		c13 = c13 + y * b3;
 	}
-	for (i = 0; i < MR; i++)
-		for (j = 0; j < NR; j++)
-			cm[i * ldc + j] = c[i][j];
+	ST4(cm, c00);
+	ST4(cm + 4, c01);
+	ST4(cm + 8, c02);
+	ST4(cm + 12, c03);
+	ST4(cm + ldc, c10);
+	ST4(cm + ldc + 4, c11);
+	ST4(cm + ldc + 8, c12);
+	ST4(cm + ldc + 12, c13);
+}
+
+/* C[4][16] with 8-wide vectors (AVX2, still no FMA). */
+__attribute__((target("avx2")))
+static void micro_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
+		       float *cm, u32 ldc)
+{
+	v8f c00 = LD8(cm), c01 = LD8(cm + 8);
+	v8f c10 = LD8(cm + ldc), c11 = LD8(cm + ldc + 8);
+	v8f c20 = LD8(cm + 2 * ldc), c21 = LD8(cm + 2 * ldc + 8);
+	v8f c30 = LD8(cm + 3 * ldc), c31 = LD8(cm + 3 * ldc + 8);
+	u32 k;
+
+	for (k = 0; k < kb; k++) {
+		const float *b = bm + (size_t)k * ldb;
+		float s0 = a[k], s1 = a[lda + k], s2 = a[2 * lda + k], s3 = a[3 * lda + k];
+		v8f b0 = LD8(b), b1 = LD8(b + 8);
+		v8f x0 = { s0, s0, s0, s0, s0, s0, s0, s0 };
+		v8f x1 = { s1, s1, s1, s1, s1, s1, s1, s1 };
+		v8f x2 = { s2, s2, s2, s2, s2, s2, s2, s2 };
+		v8f x3 = { s3, s3, s3, s3, s3, s3, s3, s3 };
+
+		c00 = c00 + x0 * b0;
+		c01 = c01 + x0 * b1;
+		c10 = c10 + x1 * b0;
+		c11 = c11 + x1 * b1;
+		c20 = c20 + x2 * b0;
+		c21 = c21 + x2 * b1;
+		c30 = c30 + x3 * b0;
+		c31 = c31 + x3 * b1;
+	}
+	ST8(cm, c00);
+	ST8(cm + 8, c01);
+	ST8(cm + ldc, c10);
+	ST8(cm + ldc + 8, c11);
+	ST8(cm + 2 * ldc, c20);
+	ST8(cm + 2 * ldc + 8, c21);
+	ST8(cm + 3 * ldc, c30);
+	ST8(cm + 3 * ldc + 8, c31);
 }
 
 static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
@@ -186,10 +251,12 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			for (j = nb; j < np; j++)
 				pb[i * TILE_N + j] = 0;
 		}
-		for (i = 0; i < mp; i += MR)
-			for (j = 0; j < np; j += NR)
-				micro(pa + i * BLOCK_K, BLOCK_K, pb + j, TILE_N, kb,
-				      pc + i * TILE_N + j, TILE_N);
+		/* Column panels outside: one panel of B stays in L1. */
+		for (j = 0; j < np; j += NR)
+			for (i = 0; i < mp; i += xrt_engine_use_avx2 ? 4 : 2)
+				(xrt_engine_use_avx2 ? micro_avx2 : micro_sse)
+					(pa + i * BLOCK_K, BLOCK_K, pb + j, TILE_N, kb,
+					 pc + i * TILE_N + j, TILE_N);
 	}
 	/* f16 and bf16 outputs round once, here. */
 	for (i = 0; i < mb; i++)

@@ -134,6 +134,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	const struct xrt_cs_operand *ops = operands(c);
 	u64 n = engine_count(c->rank, c->dims), start = first * ENGINE_ITEM_ELEMS;
 	u32 r = c->rank, i;
+	const void *at[XRT_CS_MAX_REGS];
 	struct row_iter it;
 	struct ew_row row;
 	u64 len, off;
@@ -148,10 +149,11 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 				     row_iter_offset(&it, ops[i].strides) * (s64)es;
 			row.stride[i] = r ? ops[i].strides[r - 1] : 0;
 		}
+		ew_mark_in_place(ops, c->num_operands, r, &row);
 		for (off = 0; off < len; off += EW_BLOCK)
 			ew_run_block(ops, insts(c), c->num_insts, &row, off,
 				     (u32)ENGINE_MIN(len - off, EW_BLOCK), ws,
-				     c->num_regs);
+				     c->num_regs, at);
 		row_iter_advance(&it, len);
 	}
 }

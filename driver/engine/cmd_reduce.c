@@ -400,6 +400,40 @@ static void output_base(const struct red *r, u64 o, s64 *base)
 	}
 }
 
+/*
+ * Adds @n values to the lanes, element j of the segment (j from @pos)
+ * to lane j % LANES; whole groups of LANES vectorize.
+ */
+static void sum_lanes(u32 t, const void *vals, u32 n, u64 pos, float *fl,
+		      double *dl)
+{
+	u32 e = 0, l;
+
+	if (t == XRT_CS_F32) {
+		const float *v = vals;
+
+		for (; e < n && (pos + e) % LANES; e++)
+			fl[(pos + e) % LANES] += v[e];
+		for (; e + LANES <= n; e += LANES)
+			for (l = 0; l < LANES; l++)
+				fl[l] += v[e + l];
+		for (; e < n; e++)
+			fl[(pos + e) % LANES] += v[e];
+		return;
+	}
+	{
+		const double *v = vals;
+
+		for (; e < n && (pos + e) % LANES; e++)
+			dl[(pos + e) % LANES] += v[e];
+		for (; e + LANES <= n; e += LANES)
+			for (l = 0; l < LANES; l++)
+				dl[l] += v[e + l];
+		for (; e < n; e++)
+			dl[(pos + e) % LANES] += v[e];
+	}
+}
+
 /* Segment @s of output @o: the lanes combined as a balanced tree. */
 static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 		    u64 s, u8 *regs, struct acc *out)
@@ -407,10 +441,16 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	const struct xrt_cs_reduce *c = r->c;
 	s64 base[XRT_CS_MAX_OPERANDS], rstr[XRT_CS_MAX_OPERANDS][XRT_CS_MAX_RANK];
 	u64 first = s * SEG, n = ENGINE_MIN(SEG, r->reduced - first), pos = 0, len, off;
+	const void *at[XRT_CS_MAX_REGS];
 	struct acc lane[LANES], v;
 	struct row_iter it;
 	struct ew_row row;
 	u32 i, d, e, w;
+	/* f32 and f64 sums: lanes in the type itself, the same arithmetic. */
+	int fast = c->op == XRT_CS_RED_SUM &&
+		   (r->vtype == XRT_CS_F32 || r->vtype == XRT_CS_F64);
+	float fl[LANES] = { 0 };
+	double dl[LANES] = { 0 };
 
 	for (i = 0; i < LANES; i++)
 		identity(c->op, r->vtype, &lane[i]);
@@ -427,19 +467,27 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)es;
 			row.stride[i] = r->rr ? rstr[i][r->rr - 1] : 0;
 		}
+		ew_mark_in_place(r->ops, c->num_operands, r->rr, &row);
 		for (off = 0; off < len; off += EW_BLOCK) {
 			u32 bn = (u32)ENGINE_MIN(len - off, EW_BLOCK);
 
 			ew_run_block(r->ops, r->insts, c->num_insts, &row, off, bn,
-				     regs, c->num_regs);
+				     regs, c->num_regs, at);
+			if (fast) {
+				sum_lanes(r->vtype, at[c->value_reg], bn, pos, fl, dl);
+				pos += bn;
+				continue;
+			}
 			for (e = 0; e < bn; e++, pos++) {
-				read_value(r->vtype, ew_reg(regs, c->value_reg), e, &v);
+				read_value(r->vtype, at[c->value_reg], e, &v);
 				v.idx = (s64)(first + pos);
 				combine(c->op, r->vtype, &lane[pos % LANES], &v);
 			}
 		}
 		row_iter_advance(&it, len);
 	}
+	for (i = 0; fast && i < LANES; i++)
+		lane[i].re = r->vtype == XRT_CS_F32 ? fl[i] : dl[i];
 	for (w = 1; w < LANES; w *= 2)
 		for (i = 0; i + w < LANES; i += 2 * w)
 			combine(c->op, r->vtype, &lane[i], &lane[i + w]);

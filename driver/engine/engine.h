@@ -21,6 +21,16 @@
 #include "../../uapi/drm/xrt_accel.h"
 
 /**
+ * xrt_engine_use_avx2 - let kernels use 8-wide AVX2 vectors
+ *
+ * 0 by default.  Set it once, before running anything, where the CPU
+ * has AVX2 and (in the kernel) its state is saved by the FPU sections.
+ * Results are the same bits either way: the engine never fuses a
+ * multiply with an add.
+ */
+extern int xrt_engine_use_avx2;
+
+/**
  * struct xrt_engine_error - why a program was rejected
  * @command: index of the offending command; ~0u for the header or slots
  * @part: index of the operand, instruction or slot at fault; ~0u if none

@@ -16,7 +16,7 @@
 
 #include "engine_internal.h"
 
-#define EW_BLOCK	64
+#define EW_BLOCK	256
 /* Bytes of one register: EW_BLOCK elements of the widest representation. */
 #define EW_REG_BYTES	(EW_BLOCK * 16)
 
@@ -30,21 +30,31 @@ int ew_check_program(struct vctx *v, const struct xrt_cs_operand *ops,
 		     u32 num_insts, u32 num_regs, int allow_store,
 		     u8 *reg_types);
 
-/* Where a row of elements of each operand starts, and its stride. */
+/*
+ * Where a row of elements of each operand starts, its stride, and
+ * whether a LOAD may read it in place (contiguous, stored in the
+ * register format, and not written by the same command).
+ */
 struct ew_row {
 	u8 *ptr[XRT_CS_MAX_OPERANDS];
 	s64 stride[XRT_CS_MAX_OPERANDS];
+	u8 in_place[XRT_CS_MAX_OPERANDS];
 };
 
 /*
  * Runs the program over @n (<= EW_BLOCK) elements of a row, starting at
  * element @start of it.  @regs holds @num_regs registers and one more
- * for scratch.
+ * for scratch.  @at receives where each register's values ended up: its
+ * storage, or (after a LOAD in place) the operand's memory.
  */
 void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
 		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
-		  u32 num_regs);
+		  u32 num_regs, const void **at);
+
+/* Sets row->in_place from the operands and row->stride. */
+void ew_mark_in_place(const struct xrt_cs_operand *ops, u32 num_ops, u32 rank,
+		      struct ew_row *row);
 
 /* Register @r of the register file @regs. */
 static inline void *ew_reg(u8 *regs, u32 r)

@@ -31,93 +31,134 @@ static int is_unsigned(u32 t)
 	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
 }
 
+/* Loads of one integer width into s64 registers. */
+#define LOAD_INT(T)                                                           \
+	do {                                                                  \
+		for (i = 0; i < n; i++, src += st) {                          \
+			T v;                                                  \
+			memcpy(&v, src, sizeof(v));                           \
+			r[i] = (s64)v;                                        \
+		}                                                             \
+	} while (0)
+
 void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 {
-	s64 *r = reg, st = stride * (s64)engine_dtype_size(dtype);
+	u32 es = engine_dtype_size(dtype), i;
+	s64 *r = reg, st = stride * (s64)es;
 	float *f = reg;
-	double *d = reg;
-	u32 i;
+	u16 h;
 
-	for (i = 0; i < n; i++, src += st) {
-		union { u8 u8; s8 s8; u16 u16; s16 s16; u32 u32; s32 s32;
-			u64 u64; float f; double d; } v;
-
-		memcpy(&v, src, engine_dtype_size(dtype) > 8 ? 8 :
-		       engine_dtype_size(dtype));
-		switch (dtype) {
-		case XRT_CS_PRED:
-			r[i] = v.u8 != 0;
-			break;
-		case XRT_CS_U8:
-			r[i] = v.u8;
-			break;
-		case XRT_CS_S8:
-			r[i] = v.s8;
-			break;
-		case XRT_CS_U16:
-			r[i] = v.u16;
-			break;
-		case XRT_CS_S16:
-			r[i] = v.s16;
-			break;
-		case XRT_CS_U32:
-			r[i] = v.u32;
-			break;
-		case XRT_CS_S32:
-			r[i] = v.s32;
-			break;
-		case XRT_CS_S64:
-		case XRT_CS_U64:
-			r[i] = (s64)v.u64;
-			break;
-		case XRT_CS_F16:
-			f[i] = engine_f16_to_f32(v.u16);
-			break;
-		case XRT_CS_BF16:
-			f[i] = engine_bf16_to_f32(v.u16);
-			break;
-		case XRT_CS_F32:
-			f[i] = v.f;
-			break;
-		case XRT_CS_F64:
-			d[i] = v.d;
-			break;
-		case XRT_CS_C64:
-			memcpy(&f[2 * i], src, 8);
-			break;
-		default:
-			memcpy(&d[2 * i], src, 16);
-			break;
+	/* The representation is the format: one copy when contiguous. */
+	if (dtype == XRT_CS_F32 || dtype == XRT_CS_F64 || dtype == XRT_CS_C64 ||
+	    dtype == XRT_CS_C128) {
+		if (stride == 1) {
+			memcpy(reg, src, (size_t)n * es);
+		} else if (es == 4) {
+			for (i = 0; i < n; i++, src += st)
+				memcpy(&f[i], src, 4);
+		} else {
+			for (i = 0; i < n; i++, src += st)
+				memcpy((u8 *)reg + (size_t)i * es, src, es);
 		}
+		return;
+	}
+	switch (dtype) {
+	case XRT_CS_PRED:
+		for (i = 0; i < n; i++, src += st)
+			r[i] = *src != 0;
+		break;
+	case XRT_CS_U8:
+		LOAD_INT(u8);
+		break;
+	case XRT_CS_S8:
+		LOAD_INT(s8);
+		break;
+	case XRT_CS_U16:
+		LOAD_INT(u16);
+		break;
+	case XRT_CS_S16:
+		LOAD_INT(s16);
+		break;
+	case XRT_CS_U32:
+		LOAD_INT(u32);
+		break;
+	case XRT_CS_S32:
+		LOAD_INT(s32);
+		break;
+	case XRT_CS_S64:
+	case XRT_CS_U64:
+		LOAD_INT(u64);
+		break;
+	case XRT_CS_F16:
+		for (i = 0; i < n; i++, src += st) {
+			memcpy(&h, src, 2);
+			f[i] = engine_f16_to_f32(h);
+		}
+		break;
+	default:	/* bf16 */
+		for (i = 0; i < n; i++, src += st) {
+			memcpy(&h, src, 2);
+			f[i] = engine_bf16_to_f32(h);
+		}
+		break;
 	}
 }
 
+/* Stores of s64 registers to one integer width (the low bytes). */
+#define STORE_INT(T)                                                          \
+	do {                                                                  \
+		for (i = 0; i < n; i++, dst += st) {                          \
+			T v = (T)r[i];                                        \
+			memcpy(dst, &v, sizeof(v));                           \
+		}                                                             \
+	} while (0)
+
 void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)
 {
+	u32 es = engine_dtype_size(dtype), i;
 	const s64 *r = reg;
 	const float *f = reg;
-	s64 st = stride * (s64)engine_dtype_size(dtype);
-	u32 i, es = engine_dtype_size(dtype);
+	s64 st = stride * (s64)es;
 	u16 h;
 
-	for (i = 0; i < n; i++, dst += st) {
-		switch (ew_class_of(dtype)) {
-		case EW_INT:	/* little-endian: the low bytes */
-			memcpy(dst, &r[i], es);
-			break;
-		case EW_F32:
-			if (dtype == XRT_CS_F32) {
+	if (dtype == XRT_CS_F32 || dtype == XRT_CS_F64 || dtype == XRT_CS_C64 ||
+	    dtype == XRT_CS_C128) {
+		if (stride == 1) {
+			memcpy(dst, reg, (size_t)n * es);
+		} else if (es == 4) {
+			for (i = 0; i < n; i++, dst += st)
 				memcpy(dst, &f[i], 4);
-				break;
-			}
-			h = dtype == XRT_CS_F16 ? engine_f32_to_f16(f[i]) :
-						  engine_f32_to_bf16(f[i]);
-			memcpy(dst, &h, 2);
-			break;
-		default:	/* f64, c64, c128: the representation is the format */
-			memcpy(dst, (const u8 *)reg + (size_t)i * es, es);
-			break;
+		} else {
+			for (i = 0; i < n; i++, dst += st)
+				memcpy(dst, (const u8 *)reg + (size_t)i * es, es);
 		}
+		return;
+	}
+	switch (es) {
+	case 1:
+		STORE_INT(u8);
+		break;
+	case 4:
+		STORE_INT(u32);
+		break;
+	case 8:
+		STORE_INT(u64);
+		break;
+	default:
+		if (dtype == XRT_CS_F16) {
+			for (i = 0; i < n; i++, dst += st) {
+				h = engine_f32_to_f16(f[i]);
+				memcpy(dst, &h, 2);
+			}
+		} else if (dtype == XRT_CS_BF16) {
+			for (i = 0; i < n; i++, dst += st) {
+				h = engine_f32_to_bf16(f[i]);
+				memcpy(dst, &h, 2);
+			}
+		} else {
+			STORE_INT(u16);
+		}
+		break;
 	}
 }
 

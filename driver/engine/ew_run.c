@@ -112,11 +112,13 @@ static int clobbers(const struct xrt_cs_ew_inst *in, const u8 *type, u32 src)
 void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
 		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
-		  u32 num_regs)
+		  u32 num_regs, const void **at)
 {
 	u8 type[XRT_CS_MAX_REGS];
 	u32 i;
 
+	for (i = 0; i < num_regs; i++)
+		at[i] = ew_reg(regs, i);
 	for (i = 0; i < num_insts; i++) {
 		const struct xrt_cs_ew_inst *in = &insts[i];
 		void *d = ew_reg(regs, in->dst), *out = d;
@@ -125,18 +127,24 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		switch (in->op) {
 		case XRT_CS_EW_LOAD:
 			es = engine_dtype_size(ops[in->a].dtype);
+			if (row->in_place[in->a]) {
+				at[in->dst] = row->ptr[in->a] + (s64)start * es;
+				break;
+			}
 			ew_load(in->dtype, d, row->ptr[in->a] +
 				(s64)start * row->stride[in->a] * es,
 				row->stride[in->a], n);
+			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_CONST:
 			ew_const(in->dtype, d, in->imm, n);
+			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_STORE:
 			es = engine_dtype_size(ops[in->a].dtype);
 			ew_store(ops[in->a].dtype, row->ptr[in->a] +
 				 (s64)start * row->stride[in->a] * es,
-				 row->stride[in->a], ew_reg(regs, in->b), n);
+				 row->stride[in->a], at[in->b], n);
 			continue;
 		default:
 			if (clobbers(in, type, in->a) ||
@@ -145,12 +153,30 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			     (clobbers(in, type, in->b) ||
 			      (in->op == XRT_CS_EW_SELECT && clobbers(in, type, in->c)))))
 				out = ew_reg(regs, num_regs);	/* the scratch register */
-			compute(in, type, out, ew_reg(regs, in->a), ew_reg(regs, in->b),
-				ew_reg(regs, in->c), n);
+			compute(in, type, out, at[in->a], at[in->b], at[in->c], n);
 			if (out != d)
 				memcpy(d, out, (size_t)n * rep_size(in->dtype));
+			at[in->dst] = d;
 			break;
 		}
 		type[in->dst] = in->dtype;
+	}
+}
+
+void ew_mark_in_place(const struct xrt_cs_operand *ops, u32 num_ops, u32 rank,
+		      struct ew_row *row)
+{
+	u32 i, j, t;
+
+	for (i = 0; i < num_ops; i++) {
+		t = ops[i].dtype;
+		row->in_place[i] = ops[i].flags == XRT_CS_OPERAND_IN &&
+				   row->stride[i] == 1 && rank &&
+				   (t == XRT_CS_F32 || t == XRT_CS_F64 ||
+				    t == XRT_CS_C64 || t == XRT_CS_C128);
+		/* An in-place update writes what this operand reads. */
+		for (j = 0; j < num_ops && row->in_place[i]; j++)
+			if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == ops[i].slot)
+				row->in_place[i] = 0;
 	}
 }

@@ -5,6 +5,9 @@
  */
 #include "shim.h"
 
+#undef memcpy
+#undef memset
+
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	u8 *d = dst;

@@ -212,6 +212,19 @@ TEST_F(xrt, other_types)
 	}
 }
 
+/* The AVX2 micro-kernel gives the very same bits as the 4-wide one. */
+TEST_F(xrt, avx2_kernel_same_bits)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2"))
+		SKIP(return, "this CPU has no AVX2");
+	xrt_engine_use_avx2 = 1;
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, 67, 131, 300, 0, 0, 0);
+	check_dot(_metadata, XRT_CS_F16, XRT_CS_F32, 1, 2, 33, 70, 129, 1, 1, 0);
+	check_dot(_metadata, XRT_CS_BF16, XRT_CS_BF16, 1, 1, 65, 19, 260, 0, 1, 1);
+	xrt_engine_use_avx2 = 0;
+}
+
 TEST_F(xrt, malformed_dots)
 {
 	static const struct {

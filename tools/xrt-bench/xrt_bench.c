@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xrt-bench: measures XRT against peers in the same run and reports
+ * ratios.  Timings are the best of several repetitions.
+ *
+ *   engine-ewise   f32 triad a = b + s * c through EWISE, one thread,
+ *                  against the same triad as a plain C loop (the
+ *                  memory-bandwidth limit, STREAM style)
+ *   engine-reduce  f32 sum through REDUCE, one thread, against the C
+ *                  triad's bandwidth
+ *   engine-dot     f32 1024 x 1024 x 1024 through DOT, one thread,
+ *                  against OpenBLAS sgemm on one thread
+ *
+ * Run it through `make bench`, which unsets OPENBLAS_CORETYPE and
+ * OPENBLAS_L2_SIZE (they force slow kernels on some machines); the
+ * kernel OpenBLAS picked is printed beside the figures.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+
+#include "cstream/cs_builder.h"
+
+char *openblas_get_corename(void);
+void openblas_set_num_threads(int n);
+
+struct result {
+	const char *name;
+	const char *unit;
+	double xrt, peer, target;
+	const char *peer_name;
+};
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *buffer(size_t bytes)
+{
+	void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+
+	if (!p) {
+		fprintf(stderr, "xrt-bench: out of memory\n");
+		exit(1);
+	}
+	memset(p, 0, bytes);
+	return p;
+}
+
+/* A loaded program and what running it needs. */
+struct prog {
+	struct cs_program p;
+	void *bytes, *ws, *shared;
+};
+
+static void load(struct cs_builder *b, struct prog *pr)
+{
+	size_t size;
+	xrt_status *st = cs_finish(b, &pr->bytes, &size);
+
+	if (!st)
+		st = cs_program_load(&pr->p, NULL, pr->bytes, size);
+	if (st) {
+		fprintf(stderr, "xrt-bench: %s\n", xrt_status_message(st));
+		exit(1);
+	}
+	pr->ws = buffer(pr->p.prog.thread_ws_size + 64);
+	pr->shared = buffer(pr->p.prog.shared_ws_size + 64);
+}
+
+static double run(struct prog *pr, uint8_t **slots)
+{
+	struct xrt_engine_ctx x = { &pr->p.prog, slots, pr->shared, 1 };
+	struct xrt_engine_cursor c = { 0, 0, 0 };
+	double t = now();
+
+	while (!xrt_engine_step(&x, &c, ~0ull, pr->ws))
+		;
+	return now() - t;
+}
+
+static void unload(struct prog *pr)
+{
+	cs_program_release(&pr->p);
+	xrt_free(NULL, pr->bytes);
+	free(pr->ws);
+	free(pr->shared);
+}
+
+static double triad_c(float *a, const float *b, const float *c, size_t n, float s)
+{
+	double t = now();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		a[i] = b[i] + s * c[i];
+	return now() - t;
+}
+
+static void bench_stream(size_t n, int reps, struct result *ew, struct result *red)
+{
+	float *a = buffer(n * 4), *b = buffer(n * 4), *c = buffer(n * 4), s = 3.0f, sum;
+	uint64_t dims[1] = { n };
+	int64_t st[1] = { 1 }, zero[1] = { 0 };
+	struct xrt_cs_operand ops[4], rops[2];
+	struct xrt_cs_ew_inst in[6] = {
+		{ XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0 },
+		{ XRT_CS_EW_LOAD, 0, XRT_CS_F32, 1, 1 },
+		{ XRT_CS_EW_CONST, 0, XRT_CS_F32, 2 },
+		{ XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 2 },
+		{ XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, XRT_CS_F32, 0, 0, 1 },
+		{ XRT_CS_EW_STORE, 0, 0, 0, 2, 0 },
+	};
+	double best_c = 1e9, best_e = 1e9, best_r = 1e9;
+	struct cs_builder bld;
+	struct prog pe, pr;
+	uint8_t *slots[4];
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++) {
+		b[i] = (float)i;
+		c[i] = (float)(n - i);
+	}
+	memcpy(&in[2].imm[0], &s, 4);
+	cs_builder_init(&bld, NULL);
+	cs_add_slot(&bld, n * 4, XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, n * 4, XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, n * 4, XRT_CS_SLOT_WRITE);
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	cs_ewise(&bld, 1, dims, ops, 3, in, 6, 3);
+	load(&bld, &pe);
+	cs_builder_init(&bld, NULL);
+	cs_add_slot(&bld, n * 4, XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, 4, XRT_CS_SLOT_WRITE);
+	rops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	rops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, zero);
+	cs_reduce(&bld, XRT_CS_RED_SUM, 1, dims, 1, rops, 2, in, 1, 1, 0, NULL, 0);
+	load(&bld, &pr);
+	slots[0] = (uint8_t *)b;
+	slots[1] = (uint8_t *)c;
+	slots[2] = (uint8_t *)a;
+	for (r = 0; r < reps; r++) {
+		double t = triad_c(a, b, c, n, s);
+
+		best_c = t < best_c ? t : best_c;
+		t = run(&pe, slots);
+		best_e = t < best_e ? t : best_e;
+	}
+	slots[1] = (uint8_t *)&sum;
+	for (r = 0; r < reps; r++) {
+		double t = run(&pr, slots);
+
+		best_r = t < best_r ? t : best_r;
+	}
+	*ew = (struct result){ "engine-ewise f32 triad", "GB/s", 12.0 * n / best_e / 1e9,
+			       12.0 * n / best_c / 1e9, 0.7, "C triad" };
+	*red = (struct result){ "engine-reduce f32 sum", "GB/s", 4.0 * n / best_r / 1e9,
+				12.0 * n / best_c / 1e9, 0.7, "C triad" };
+	unload(&pe);
+	unload(&pr);
+	free(a);
+	free(b);
+	free(c);
+}
+
+static void bench_dot(size_t n, int reps, struct result *res)
+{
+	float *a = buffer(n * n * 4), *b = buffer(n * n * 4), *c = buffer(n * n * 4);
+	struct xrt_cs_matrix ma = { 0, XRT_CS_F32, { 0 }, 0, 0, (int64_t)n, 1 };
+	struct xrt_cs_matrix mb = { 1, XRT_CS_F32, { 0 }, 0, 0, (int64_t)n, 1 };
+	struct xrt_cs_matrix mc = { 2, XRT_CS_F32, { 0 }, 0, 0, (int64_t)n, 1 };
+	double best_x = 1e9, best_o = 1e9, flops = 2.0 * n * n * n;
+	struct cs_builder bld;
+	uint8_t *slots[3] = { (uint8_t *)a, (uint8_t *)b, (uint8_t *)c };
+	struct prog p;
+	size_t i;
+	int r;
+
+	for (i = 0; i < n * n; i++) {
+		a[i] = (float)(i % 17) / 17.0f;
+		b[i] = (float)(i % 13) / 13.0f;
+	}
+	cs_builder_init(&bld, NULL);
+	cs_add_slot(&bld, n * n * 4, XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, n * n * 4, XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, n * n * 4, XRT_CS_SLOT_WRITE);
+	cs_dot(&bld, 0, 1, n, n, n, &ma, &mb, &mc);
+	load(&bld, &p);
+	openblas_set_num_threads(1);
+	for (r = 0; r < reps; r++) {
+		double t = run(&p, slots);
+
+		best_x = t < best_x ? t : best_x;
+		t = now();
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
+			    (int)n, 1.0f, a, (int)n, b, (int)n, 0.0f, c, (int)n);
+		t = now() - t;
+		best_o = t < best_o ? t : best_o;
+	}
+	*res = (struct result){ "engine-dot f32 1024", "GFLOP/s", flops / best_x / 1e9,
+				flops / best_o / 1e9, 0.6, "OpenBLAS sgemm" };
+	unload(&p);
+	free(a);
+	free(b);
+	free(c);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct result res[3];
+	size_t n = 1u << 24, i;
+	int json = 0, reps = 5, o;
+
+	while ((o = getopt_long(argc, argv, "jqh", opts, NULL)) != -1) {
+		switch (o) {
+		case 'j':
+			json = 1;
+			break;
+		case 'q':
+			n = 1u << 20;
+			reps = 2;
+			break;
+		case 'h':
+			printf("usage: xrt-bench [--json] [--quick]\n");
+			return 0;
+		default:
+			fprintf(stderr, "usage: xrt-bench [--json] [--quick]\n");
+			return 2;
+		}
+	}
+	__builtin_cpu_init();
+	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
+	bench_stream(n, reps, &res[0], &res[1]);
+	bench_dot(reps > 2 ? 1024 : 256, reps, &res[2]);
+	if (json) {
+		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
+		       openblas_get_corename(), xrt_engine_use_avx2);
+		for (i = 0; i < 3; i++)
+			printf("%s{\"name\": \"%s\", \"unit\": \"%s\", \"xrt\": %.3f, "
+			       "\"peer\": \"%s\", \"peer_value\": %.3f, \"ratio\": %.3f, "
+			       "\"target\": %.2f}", i ? ", " : "", res[i].name, res[i].unit,
+			       res[i].xrt, res[i].peer_name, res[i].peer,
+			       res[i].xrt / res[i].peer, res[i].target);
+		printf("]}\n");
+		return 0;
+	}
+	printf("OpenBLAS kernel: %s (single thread); engine AVX2 kernels: %s\n\n",
+	       openblas_get_corename(), xrt_engine_use_avx2 ? "on" : "off");
+	printf("%-26s %10s %10s  %-16s %7s %7s\n", "benchmark", "xrt", "peer", "peer name",
+	       "ratio", "target");
+	for (i = 0; i < 3; i++)
+		printf("%-26s %10.2f %10.2f  %-16s %7.2f %7.2f  %s\n", res[i].name, res[i].xrt,
+		       res[i].peer, res[i].peer_name, res[i].xrt / res[i].peer, res[i].target,
+		       res[i].unit);
+	return 0;
+}
