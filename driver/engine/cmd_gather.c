@@ -279,7 +279,6 @@ static void scatter_run(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 
 		window_start(x, &c->indices, c->num_index_dims, c->index_map,
 			     it.index[0], start);
-		dst = 0;
 		for (d = 0; d < r; d++) {
 			u64 w = up->dims[1 + d];
 
@@ -288,8 +287,11 @@ static void scatter_run(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 			else if (start[d] < 0 || w > op->dims[d] ||
 				 (u64)start[d] > op->dims[d] - w)
 				skip = 1;
-			dst += (start[d] + (s64)it.index[1 + d]) * op->strides[d];
 		}
+		/* Only starts known to be inside may meet the strides. */
+		dst = 0;
+		for (d = 0; d < r && !skip; d++)
+			dst += (start[d] + (s64)it.index[1 + d]) * op->strides[d];
 		/*
 		 * A scalar operand: the row runs over windows that all hit the
 		 * one element, so they must combine one after another.

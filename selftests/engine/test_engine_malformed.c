@@ -168,6 +168,27 @@ TEST_F(xrt, base_program_is_valid)
 	cs_program_release(&prog);
 }
 
+TEST_F(xrt, dump_reads_as_a_listing)
+{
+	char text[2048];
+	struct base p;
+
+	make_base(&p);
+	cs_dump(&p, BASE_SIZE, text, sizeof(text));
+	ASSERT_NE(NULL, strstr(text, "slot 0: 16 bytes, read\n"));
+	ASSERT_NE(NULL, strstr(text, "0: COPY    s1+0 f32[4]{1} <- s0+0 f32[4]{1}\n"))
+		TH_LOG("%s", text);
+	ASSERT_NE(NULL, strstr(text, "1: FILL    s1+0 s32[4]{1} <- iota(dim 0)\n"));
+	ASSERT_NE(NULL, strstr(text, "2: JUMP    -> 0 if s2+0\n"));
+	/* Every truncation prints something and reads nothing outside. */
+	p.copy.cmd.size = 16;
+	cs_dump(&p, BASE_SIZE, text, sizeof(text));
+	ASSERT_NE(NULL, strstr(text, "too short"));
+	ASSERT_NE(NULL, strstr(text, "(truncated)"));
+	cs_dump(&p, 10, text, sizeof(text));
+	ASSERT_STREQ("(not a program)\n", text);
+}
+
 TEST_F(xrt, each_malformed_program_is_rejected)
 {
 	struct cs_program prog;

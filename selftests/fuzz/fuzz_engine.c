@@ -32,6 +32,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
+	/* The dump reads any bytes without fault, valid or not. */
+	{
+		static char text[8192];
+
+		cs_dump(copy, size, text, sizeof(text));
+	}
 	st = cs_program_load(&prog, NULL, copy, size);
 	if (st) {
 		if (xrt_status_code(st) != XRT_INVALID_ARGUMENT &&
