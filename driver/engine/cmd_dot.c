@@ -15,8 +15,8 @@
  */
 #include "ew.h"
 
-#define TILE_M	64
-#define TILE_N	64
+#define TILE_M	256
+#define TILE_N	128
 #define BLOCK_K	256
 #define MR	4
 #define NR	16
@@ -187,6 +187,51 @@ static void micro_sse(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
 	ST4(cm + ldc + 12, c13);
 }
 
+/* C[6][16] with 8-wide vectors (AVX2, still no FMA): 12 accumulators. */
+__attribute__((target("avx2")))
+static void micro6_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
+			float *cm, u32 ldc)
+{
+	v8f c00 = LD8(cm), c01 = LD8(cm + 8);
+	v8f c10 = LD8(cm + ldc), c11 = LD8(cm + ldc + 8);
+	v8f c20 = LD8(cm + 2 * ldc), c21 = LD8(cm + 2 * ldc + 8);
+	v8f c30 = LD8(cm + 3 * ldc), c31 = LD8(cm + 3 * ldc + 8);
+	v8f c40 = LD8(cm + 4 * ldc), c41 = LD8(cm + 4 * ldc + 8);
+	v8f c50 = LD8(cm + 5 * ldc), c51 = LD8(cm + 5 * ldc + 8);
+	u32 k;
+
+	for (k = 0; k < kb; k++) {
+		const float *b = bm + (size_t)k * ldb;
+		v8f b0 = LD8(b), b1 = LD8(b + 8), x;
+		float s;
+
+#define ROW(r, c0, c1)                                                        \
+		s = a[(r) * lda + k];                                         \
+		x = (v8f){ s, s, s, s, s, s, s, s };                          \
+		c0 = c0 + x * b0;                                             \
+		c1 = c1 + x * b1
+		ROW(0, c00, c01);
+		ROW(1, c10, c11);
+		ROW(2, c20, c21);
+		ROW(3, c30, c31);
+		ROW(4, c40, c41);
+		ROW(5, c50, c51);
+#undef ROW
+	}
+	ST8(cm, c00);
+	ST8(cm + 8, c01);
+	ST8(cm + ldc, c10);
+	ST8(cm + ldc + 8, c11);
+	ST8(cm + 2 * ldc, c20);
+	ST8(cm + 2 * ldc + 8, c21);
+	ST8(cm + 3 * ldc, c30);
+	ST8(cm + 3 * ldc + 8, c31);
+	ST8(cm + 4 * ldc, c40);
+	ST8(cm + 4 * ldc + 8, c41);
+	ST8(cm + 5 * ldc, c50);
+	ST8(cm + 5 * ldc + 8, c51);
+}
+
 /* C[4][16] with 8-wide vectors (AVX2, still no FMA). */
 __attribute__((target("avx2")))
 static void micro_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
@@ -231,6 +276,10 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 {
 	float *pa = ws, *pb = pa + TILE_M * BLOCK_K, *pc = pb + BLOCK_K * TILE_N;
 	u32 mp = (mb + MR - 1) / MR * MR, np = (nb + NR - 1) / NR * NR;
+	/* Whole row groups of f32 with unit column stride need no packing. */
+	int direct = c->lhs.dtype == XRT_CS_F32 && mb == mp &&
+		     c->lhs.col_stride == 1 && c->lhs.row_stride > 0 &&
+		     c->lhs.row_stride < (1 << 30);
 	u32 i, j, kb;
 	u64 k0;
 
@@ -242,21 +291,48 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			ew_load(c->out.dtype, pc + i * TILE_N, at(x, &c->out, b, i0 + i, j0),
 				c->out.col_stride, nb);
 	for (k0 = 0; k0 < c->k; k0 += BLOCK_K) {
+		const float *a = pa, *bp = pb;
+		u32 lda = BLOCK_K, ldb = TILE_N;
+
 		kb = (u32)ENGINE_MIN(c->k - k0, BLOCK_K);
-		pack(x, &c->lhs, b, i0, mb, k0, kb, pa, BLOCK_K, mp);
-		/* B block: rows are k, columns j; padded columns are 0. */
+		if (direct) {
+			/* Contiguous f32 rows of A: the kernels read them in place. */
+			a = (const float *)at(x, &c->lhs, b, i0, k0);
+			lda = (u32)c->lhs.row_stride;
+		} else {
+			pack(x, &c->lhs, b, i0, mb, k0, kb, pa, BLOCK_K, mp);
+		}
+		/*
+		 * B is always packed: its rows are far apart in memory, and a
+		 * panel read in place would fight over the same cache sets.
+		 */
 		for (i = 0; i < kb; i++) {
-			ew_load(c->rhs.dtype, pb + i * TILE_N, at(x, &c->rhs, b, k0 + i, j0),
-				c->rhs.col_stride, nb);
+			ew_load(c->rhs.dtype, pb + i * TILE_N,
+				at(x, &c->rhs, b, k0 + i, j0), c->rhs.col_stride, nb);
 			for (j = nb; j < np; j++)
 				pb[i * TILE_N + j] = 0;
 		}
 		/* Column panels outside: one panel of B stays in L1. */
-		for (j = 0; j < np; j += NR)
-			for (i = 0; i < mp; i += xrt_engine_use_avx2 ? 4 : 2)
-				(xrt_engine_use_avx2 ? micro_avx2 : micro_sse)
-					(pa + i * BLOCK_K, BLOCK_K, pb + j, TILE_N, kb,
-					 pc + i * TILE_N + j, TILE_N);
+		for (j = 0; j < np; j += NR) {
+			i = 0;
+			if (xrt_engine_use_avx2) {
+				/* Groups of 6 rows, then of 4 for a multiple-of-4 rest. */
+				u32 six = mp / 6 * 6;
+
+				if ((mp - six) % 4)
+					six -= 6;
+				for (; i < six; i += 6)
+					micro6_avx2(a + (size_t)i * lda, lda, bp + j, ldb, kb,
+						    pc + i * TILE_N + j, TILE_N);
+				for (; i < mp; i += 4)
+					micro_avx2(a + (size_t)i * lda, lda, bp + j, ldb, kb,
+						   pc + i * TILE_N + j, TILE_N);
+				continue;
+			}
+			for (; i < mp; i += 2)
+				micro_sse(a + (size_t)i * lda, lda, bp + j, ldb, kb,
+					  pc + i * TILE_N + j, TILE_N);
+		}
 	}
 	/* f16 and bf16 outputs round once, here. */
 	for (i = 0; i < mb; i++)

@@ -404,31 +404,50 @@ static void output_base(const struct red *r, u64 o, s64 *base)
  * Adds @n values to the lanes, element j of the segment (j from @pos)
  * to lane j % LANES; whole groups of LANES vectorize.
  */
+typedef float v4f __attribute__((vector_size(16)));
+typedef double v2d __attribute__((vector_size(16)));
+
 static void sum_lanes(u32 t, const void *vals, u32 n, u64 pos, float *fl,
 		      double *dl)
 {
-	u32 e = 0, l;
+	u32 e = 0;
 
 	if (t == XRT_CS_F32) {
 		const float *v = vals;
+		v4f a0, a1, x;
 
 		for (; e < n && (pos + e) % LANES; e++)
 			fl[(pos + e) % LANES] += v[e];
-		for (; e + LANES <= n; e += LANES)
-			for (l = 0; l < LANES; l++)
-				fl[l] += v[e + l];
+		/* Lanes 0-3 and 4-7 as two vectors: element j to lane j % 8. */
+		memcpy(&a0, fl, 16);
+		memcpy(&a1, fl + 4, 16);
+		for (; e + LANES <= n; e += LANES) {
+			memcpy(&x, v + e, 16);
+			a0 = a0 + x;
+			memcpy(&x, v + e + 4, 16);
+			a1 = a1 + x;
+		}
+		memcpy(fl, &a0, 16);
+		memcpy(fl + 4, &a1, 16);
 		for (; e < n; e++)
 			fl[(pos + e) % LANES] += v[e];
 		return;
 	}
 	{
 		const double *v = vals;
+		v2d a[4], x;
+		u32 l;
 
 		for (; e < n && (pos + e) % LANES; e++)
 			dl[(pos + e) % LANES] += v[e];
-		for (; e + LANES <= n; e += LANES)
-			for (l = 0; l < LANES; l++)
-				dl[l] += v[e + l];
+		memcpy(a, dl, sizeof(a));
+		for (; e + LANES <= n; e += LANES) {
+			for (l = 0; l < 4; l++) {
+				memcpy(&x, v + e + 2 * l, 16);
+				a[l] = a[l] + x;
+			}
+		}
+		memcpy(dl, a, sizeof(a));
 		for (; e < n; e++)
 			dl[(pos + e) % LANES] += v[e];
 	}

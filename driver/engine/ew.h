@@ -16,7 +16,7 @@
 
 #include "engine_internal.h"
 
-#define EW_BLOCK	256
+#define EW_BLOCK	1024
 /* Bytes of one register: EW_BLOCK elements of the widest representation. */
 #define EW_REG_BYTES	(EW_BLOCK * 16)
 

@@ -48,6 +48,23 @@ void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 	float *f = reg;
 	u16 h;
 
+	/* A broadcast (a constant): one element, repeated. */
+	if (!stride && n > 1 && es <= 8) {
+		u64 v = 0;
+
+		ew_load(dtype, &v, src, 1, 1);
+		if (ew_class_of(dtype) == EW_F32) {
+			float x;
+
+			memcpy(&x, &v, 4);
+			for (i = 0; i < n; i++)
+				f[i] = x;
+		} else {
+			for (i = 0; i < n; i++)
+				r[i] = (s64)v;
+		}
+		return;
+	}
 	/* The representation is the format: one copy when contiguous. */
 	if (dtype == XRT_CS_F32 || dtype == XRT_CS_F64 || dtype == XRT_CS_C64 ||
 	    dtype == XRT_CS_C128) {
