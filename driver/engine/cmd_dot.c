@@ -276,10 +276,6 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 {
 	float *pa = ws, *pb = pa + TILE_M * BLOCK_K, *pc = pb + BLOCK_K * TILE_N;
 	u32 mp = (mb + MR - 1) / MR * MR, np = (nb + NR - 1) / NR * NR;
-	/* Whole row groups of f32 with unit column stride need no packing. */
-	int direct = c->lhs.dtype == XRT_CS_F32 && mb == mp &&
-		     c->lhs.col_stride == 1 && c->lhs.row_stride > 0 &&
-		     c->lhs.row_stride < (1 << 30);
 	u32 i, j, kb;
 	u64 k0;
 
@@ -291,26 +287,31 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			ew_load(c->out.dtype, pc + i * TILE_N, at(x, &c->out, b, i0 + i, j0),
 				c->out.col_stride, nb);
 	for (k0 = 0; k0 < c->k; k0 += BLOCK_K) {
-		const float *a = pa, *bp = pb;
-		u32 lda = BLOCK_K, ldb = TILE_N;
+		const float *a = pa;
+		u32 lda = BLOCK_K, p;
 
 		kb = (u32)ENGINE_MIN(c->k - k0, BLOCK_K);
-		if (direct) {
-			/* Contiguous f32 rows of A: the kernels read them in place. */
-			a = (const float *)at(x, &c->lhs, b, i0, k0);
-			lda = (u32)c->lhs.row_stride;
-		} else {
-			pack(x, &c->lhs, b, i0, mb, k0, kb, pa, BLOCK_K, mp);
-		}
 		/*
-		 * B is always packed: its rows are far apart in memory, and a
-		 * panel read in place would fight over the same cache sets.
+		 * Both blocks are packed even when contiguous: rows of a large
+		 * matrix lie a multiple of 4 KiB apart, and read in place they
+		 * would fight over the same cache sets.
+		 */
+		pack(x, &c->lhs, b, i0, mb, k0, kb, pa, BLOCK_K, mp);
+		/*
+		 * B panel by panel: NR columns of every k side by side, so a
+		 * panel is one contiguous run (rows of the block TILE_N apart
+		 * would map a panel onto a few cache sets).
 		 */
 		for (i = 0; i < kb; i++) {
-			ew_load(c->rhs.dtype, pb + i * TILE_N,
-				at(x, &c->rhs, b, k0 + i, j0), c->rhs.col_stride, nb);
+			float row[TILE_N];
+
+			ew_load(c->rhs.dtype, row, at(x, &c->rhs, b, k0 + i, j0),
+				c->rhs.col_stride, nb);
 			for (j = nb; j < np; j++)
-				pb[i * TILE_N + j] = 0;
+				row[j] = 0;
+			for (p = 0; p < np / NR; p++)
+				memcpy(pb + ((size_t)p * BLOCK_K + i) * NR, row + p * NR,
+				       NR * sizeof(float));
 		}
 		/* Column panels outside: one panel of B stays in L1. */
 		for (j = 0; j < np; j += NR) {
@@ -322,15 +323,15 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 				if ((mp - six) % 4)
 					six -= 6;
 				for (; i < six; i += 6)
-					micro6_avx2(a + (size_t)i * lda, lda, bp + j, ldb, kb,
-						    pc + i * TILE_N + j, TILE_N);
+					micro6_avx2(a + (size_t)i * lda, lda, pb + j * BLOCK_K,
+						    NR, kb, pc + i * TILE_N + j, TILE_N);
 				for (; i < mp; i += 4)
-					micro_avx2(a + (size_t)i * lda, lda, bp + j, ldb, kb,
-						   pc + i * TILE_N + j, TILE_N);
+					micro_avx2(a + (size_t)i * lda, lda, pb + j * BLOCK_K,
+						   NR, kb, pc + i * TILE_N + j, TILE_N);
 				continue;
 			}
 			for (; i < mp; i += 2)
-				micro_sse(a + (size_t)i * lda, lda, bp + j, ldb, kb,
+				micro_sse(a + (size_t)i * lda, lda, pb + j * BLOCK_K, NR, kb,
 					  pc + i * TILE_N + j, TILE_N);
 		}
 	}

@@ -139,6 +139,10 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	struct ew_row row;
 	u64 len, off;
 
+	/* Strides along a row, and so the row plan, are the same for every row. */
+	for (i = 0; i < c->num_operands; i++)
+		row.stride[i] = r ? ops[i].strides[r - 1] : 0;
+	ew_prepare_row(ops, c->num_operands, insts(c), c->num_insts, r, &row);
 	row_iter_init(&it, r, c->dims, start,
 		      ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - start));
 	while (row_iter_next(&it, &len)) {
@@ -147,9 +151,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 
 			row.ptr[i] = engine_ptr(x, ops[i].slot, ops[i].offset) +
 				     row_iter_offset(&it, ops[i].strides) * (s64)es;
-			row.stride[i] = r ? ops[i].strides[r - 1] : 0;
 		}
-		ew_mark_in_place(ops, c->num_operands, r, &row);
 		for (off = 0; off < len; off += EW_BLOCK)
 			ew_run_block(ops, insts(c), c->num_insts, &row, off,
 				     (u32)ENGINE_MIN(len - off, EW_BLOCK), ws,

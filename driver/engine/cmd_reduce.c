@@ -422,6 +422,8 @@ static void sum_lanes(u32 t, const void *vals, u32 n, u64 pos, float *fl,
 		memcpy(&a0, fl, 16);
 		memcpy(&a1, fl + 4, 16);
 		for (; e + LANES <= n; e += LANES) {
+			/* A single stream: ask for it early (a hint, no access). */
+			__builtin_prefetch(v + e + 512);
 			memcpy(&x, v + e, 16);
 			a0 = a0 + x;
 			memcpy(&x, v + e + 4, 16);
@@ -477,6 +479,9 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	for (i = 0; i < c->num_operands; i++)
 		for (d = 0; d < r->rr; d++)
 			rstr[i][d] = r->ops[i].strides[r->raxis[d]];
+	for (i = 0; i < c->num_operands; i++)
+		row.stride[i] = r->rr ? rstr[i][r->rr - 1] : 0;
+	ew_prepare_row(r->ops, c->num_operands, r->insts, c->num_insts, r->rr, &row);
 	row_iter_init(&it, r->rr, r->rdims, first, n);
 	while (row_iter_next(&it, &len)) {
 		for (i = 0; i < c->num_operands; i++) {
@@ -484,9 +489,7 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 
 			row.ptr[i] = engine_ptr(x, r->ops[i].slot, r->ops[i].offset) +
 				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)es;
-			row.stride[i] = r->rr ? rstr[i][r->rr - 1] : 0;
 		}
-		ew_mark_in_place(r->ops, c->num_operands, r->rr, &row);
 		for (off = 0; off < len; off += EW_BLOCK) {
 			u32 bn = (u32)ENGINE_MIN(len - off, EW_BLOCK);
 

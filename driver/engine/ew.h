@@ -39,6 +39,8 @@ struct ew_row {
 	u8 *ptr[XRT_CS_MAX_OPERANDS];
 	s64 stride[XRT_CS_MAX_OPERANDS];
 	u8 in_place[XRT_CS_MAX_OPERANDS];
+	/* fwd[i]: instruction i computes straight into the next STORE's operand */
+	u8 fwd[XRT_CS_MAX_INSTS];
 };
 
 /*
@@ -52,9 +54,13 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
 		  u32 num_regs, const void **at);
 
-/* Sets row->in_place from the operands and row->stride. */
-void ew_mark_in_place(const struct xrt_cs_operand *ops, u32 num_ops, u32 rank,
-		      struct ew_row *row);
+/*
+ * Sets row->in_place and row->fwd from the operands, the program and
+ * row->stride.
+ */
+void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
+		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
+		    struct ew_row *row);
 
 /* Register @r of the register file @regs. */
 static inline void *ew_reg(u8 *regs, u32 r)

@@ -147,6 +147,14 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 				 row->stride[in->a], at[in->b], n);
 			continue;
 		default:
+			if (row->fwd[i]) {
+				const struct xrt_cs_ew_inst *st = &insts[i + 1];
+
+				/* Straight into the operand; the STORE is done. */
+				es = engine_dtype_size(ops[st->a].dtype);
+				d = row->ptr[st->a] + (s64)start * es;
+				out = d;
+			}
 			if (clobbers(in, type, in->a) ||
 			    (in->op != XRT_CS_EW_UNARY && in->op != XRT_CS_EW_CONVERT &&
 			     in->op != XRT_CS_EW_BITCAST &&
@@ -157,26 +165,79 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			if (out != d)
 				memcpy(d, out, (size_t)n * rep_size(in->dtype));
 			at[in->dst] = d;
+			if (row->fwd[i]) {
+				type[in->dst] = in->dtype;
+				i++;	/* skip the STORE */
+				continue;
+			}
 			break;
 		}
 		type[in->dst] = in->dtype;
 	}
 }
 
-void ew_mark_in_place(const struct xrt_cs_operand *ops, u32 num_ops, u32 rank,
-		      struct ew_row *row)
+/* Is register @r read by instructions from @from on, before a write? */
+static int read_later(const struct xrt_cs_ew_inst *insts, u32 from, u32 n, u32 r)
 {
-	u32 i, j, t;
+	u32 i;
+
+	for (i = from; i < n; i++) {
+		const struct xrt_cs_ew_inst *in = &insts[i];
+
+		if (in->op == XRT_CS_EW_STORE) {
+			if (in->b == r)
+				return 1;
+			continue;
+		}
+		if (in->op != XRT_CS_EW_LOAD && in->op != XRT_CS_EW_CONST &&
+		    (in->a == r || (in->op != XRT_CS_EW_UNARY &&
+				    in->op != XRT_CS_EW_CONVERT &&
+				    in->op != XRT_CS_EW_BITCAST &&
+				    (in->b == r || (in->op == XRT_CS_EW_SELECT &&
+						    in->c == r)))))
+			return 1;
+		if (in->dst == r)
+			return 0;
+	}
+	return 0;
+}
+
+static int format_is_register(u32 t)
+{
+	return t == XRT_CS_F32 || t == XRT_CS_F64 || t == XRT_CS_C64 ||
+	       t == XRT_CS_C128;
+}
+
+void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
+		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
+		    struct ew_row *row)
+{
+	u32 i, j;
 
 	for (i = 0; i < num_ops; i++) {
-		t = ops[i].dtype;
 		row->in_place[i] = ops[i].flags == XRT_CS_OPERAND_IN &&
 				   row->stride[i] == 1 && rank &&
-				   (t == XRT_CS_F32 || t == XRT_CS_F64 ||
-				    t == XRT_CS_C64 || t == XRT_CS_C128);
+				   format_is_register(ops[i].dtype);
 		/* An in-place update writes what this operand reads. */
 		for (j = 0; j < num_ops && row->in_place[i]; j++)
 			if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == ops[i].slot)
 				row->in_place[i] = 0;
+	}
+	/*
+	 * A computed register whose only use is the STORE right after it
+	 * can be computed in the operand's memory (when that is contiguous
+	 * and in the register format): one pass fewer over the block.
+	 */
+	for (i = 0; i < num_insts; i++) {
+		const struct xrt_cs_ew_inst *in = &insts[i], *st = &insts[i + 1];
+
+		row->fwd[i] = 0;
+		if (i + 1 >= num_insts || st->op != XRT_CS_EW_STORE || st->b != in->dst ||
+		    in->op == XRT_CS_EW_LOAD || in->op == XRT_CS_EW_CONST ||
+		    in->op == XRT_CS_EW_STORE || !rank || row->stride[st->a] != 1 ||
+		    !format_is_register(in->dtype) || ops[st->a].dtype != in->dtype)
+			continue;
+		/* Not when a source is the output itself, read in place. */
+		row->fwd[i] = !read_later(insts, i + 2, num_insts, in->dst);
 	}
 }

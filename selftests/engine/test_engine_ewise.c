@@ -754,4 +754,50 @@ TEST_F(xrt, in_place_update_and_widening_registers)
 	run_free(&r);
 }
 
+/* A stored register read again afterwards: both outputs must be right. */
+TEST_F(xrt, stored_register_used_again)
+{
+	uint64_t dims[1] = { 3000 };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand ops[4];
+	struct xrt_cs_ew_inst p[7];
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	float one = 1, *a, *b, *o0, *o1;
+	uint32_t k = 0, i;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, 12000, XRT_CS_SLOT_READ, 3);
+	add_buf(&bld, &r, 12000, XRT_CS_SLOT_READ, 4);
+	add_buf(&bld, &r, 12000, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&bld, &r, 12000, XRT_CS_SLOT_WRITE, 0);
+	a = (float *)r.slot[0];
+	b = (float *)r.slot[1];
+	for (i = 0; i < 3000; i++) {
+		a[i] = (float)i / 7;
+		b[i] = (float)(3000 - i) / 3;
+	}
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	ops[3] = cs_operand(3, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 1, 1, 0, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 2, 0, 1, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 2, 2, 0);
+	p[k] = inst(XRT_CS_EW_CONST, 0, XRT_CS_F32, 0, 0, 0, 0);
+	memcpy(p[k++].imm, &one, 4);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, XRT_CS_F32, 1, 2, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 3, 1, 0);
+	cs_ewise(&bld, 1, dims, ops, 4, p, k, 3);
+	RUN_PROGRAM(&bld, &r);
+	o0 = (float *)r.slot[2];
+	o1 = (float *)r.slot[3];
+	for (i = 0; i < 3000; i++) {
+		ASSERT_EQ(a[i] * b[i], o0[i]);
+		ASSERT_EQ(a[i] * b[i] + 1, o1[i]);
+	}
+	run_free(&r);
+}
+
 TEST_HARNESS_MAIN
