@@ -5,7 +5,7 @@
 #include "literal_internal.h"
 #include "shape_format.h"
 
-static void print_array(struct fmtbuf *f, const xrt_literal *lit)
+static void print_array_values(struct fmtbuf *f, const xrt_literal *lit)
 {
 	enum xrt_dtype t = lit->shape.dtype;
 	size_t sz = xrt_dtype_size(t);
@@ -13,8 +13,6 @@ static void print_array(struct fmtbuf *f, const xrt_literal *lit)
 	uint32_t r = lit->shape.rank, i;
 	int d;
 
-	xrt_shape_print(f, &lit->shape, false);
-	fmtbuf_puts(f, " ");
 	if (!xrt_shape_element_count(&lit->shape)) {
 		fmtbuf_puts(f, "{}");
 		return;
@@ -38,12 +36,31 @@ static void print_array(struct fmtbuf *f, const xrt_literal *lit)
 		fmtbuf_puts(f, "}");
 }
 
+void xrt_literal_print_values(struct fmtbuf *f, const xrt_literal *lit)
+{
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(&lit->shape)) {
+		print_array_values(f, lit);
+		return;
+	}
+	fmtbuf_puts(f, "(");
+	for (i = 0; i < lit->shape.tuple_count; i++) {
+		if (i)
+			fmtbuf_puts(f, ", ");
+		xrt_literal_print_values(f, lit->elements[i]);
+	}
+	fmtbuf_puts(f, ")");
+}
+
 static void print_literal(struct fmtbuf *f, const xrt_literal *lit)
 {
 	uint32_t i;
 
 	if (!xrt_shape_is_tuple(&lit->shape)) {
-		print_array(f, lit);
+		xrt_shape_print(f, &lit->shape, false);
+		fmtbuf_puts(f, " ");
+		print_array_values(f, lit);
 		return;
 	}
 	fmtbuf_puts(f, "(");

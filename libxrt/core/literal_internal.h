@@ -45,6 +45,9 @@ int elem_iter_next(struct elem_iter *it);
 /* Prints the current index as "{1,0}". */
 void elem_iter_print_index(const struct elem_iter *it, struct fmtbuf *f);
 
+/* Prints a literal's values alone: "{{1, 2}, {3, 4}}", "(1, {2})". */
+void xrt_literal_print_values(struct fmtbuf *f, const xrt_literal *lit);
+
 /* Prints one element of type @t stored at @p, shortest round-trip form. */
 void xrt_elem_print(struct fmtbuf *f, enum xrt_dtype t, const void *p);
 

@@ -5,7 +5,9 @@
  *   shape := array | '(' [shape {',' shape}] ')'
  *   array := type '[' [dim {',' dim}] ']' ['{' [dim {',' dim}] '}']
  *
- * Blanks may stand between tokens.  A missing layout is the default.
+ * Blanks may stand between tokens, except before a layout's '{', which
+ * must follow the ']' directly (in HLO text a blank and a brace after a
+ * shape open a computation).  A missing layout is the default.
  */
 #include <ctype.h>
 #include <string.h>
@@ -112,8 +114,10 @@ static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
 	st = xrt_shape_init_array(out, t, rank, dims);
 	if (st)
 		return st;
-	if (!accept(p, '{'))
+	/* The layout touches the ']': "f32[2] {" is a shape and a brace. */
+	if (p->pos >= p->len || p->text[p->pos] != '{')
 		return NULL;
+	p->pos++;
 	start = p->pos;
 	st = parse_list(p, '}', m2m, &n);
 	if (!st && n != rank) {

@@ -158,7 +158,7 @@ TEST_F(xrt, parse_round_trips)
 		ASSERT_STREQ(texts[i], fmt(&s));
 		xrt_shape_deinit(&s);
 	}
-	SHAPE(s, "  ( f32 [ 2 , 3 ] { 0 , 1 } ,s32[] )  ");
+	SHAPE(s, "  ( f32 [ 2 , 3 ]{ 0 , 1 } ,s32[] )  ");
 	ASSERT_STREQ("(f32[2,3]{0,1}, s32[])", fmt(&s));
 	xrt_shape_deinit(&s);
 }
@@ -182,6 +182,7 @@ TEST_F(xrt, parse_errors_name_the_column)
 		{ "(f32[], ", "expected an element type" },
 		{ "(f32[] s32[])", "expected ',' or ')'" },
 		{ "f32[] x", "column 7: unexpected text after the shape" },
+		{ "f32[2] {0}", "column 8: unexpected text after the shape" },
 		{ "tuple[]", "expected an element type" },
 		{ "f32[4611686018427387905]", "number too large" },
 		{ "f32[4611686018427387904]", "exceeds 2^62 bytes" },

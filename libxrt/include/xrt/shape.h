@@ -216,7 +216,8 @@ XRT_API size_t xrt_shape_format(const struct xrt_shape *shape, char *buf,
  * @shape: where to put it (previous content ignored)
  * @alloc: allocator for tuple elements (NULL: system)
  * @text: NUL-terminated text holding exactly one shape; blanks around
- *        tokens are allowed; a missing layout means the default one
+ *        tokens are allowed, but a layout's '{' must follow its ']'
+ *        directly; a missing layout means the default one
  *
  * Return: NULL, INVALID_ARGUMENT with the column of the first error, or
  * RESOURCE_EXHAUSTED; @shape is then left empty.

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Modules of computations: the IR every form of input meets in.  HLO
+ * text, as XLA and JAX print it, reads into a module and prints back.
+ */
+#ifndef XRT_IR_H
+#define XRT_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xrt/api.h>
+#include <xrt/alloc.h>
+#include <xrt/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** typedef xrt_module - a module of computations; opaque */
+typedef struct xrt_module xrt_module;
+
+/**
+ * xrt_hlo_parse() - read a module in HLO text
+ * @alloc: allocator for the module (NULL: system); must outlive it
+ * @text: the text; need not be NUL-terminated
+ * @len: its length
+ * @out: receives the module
+ *
+ * Attributes XRT does not use (metadata, sharding, backend_config, ...)
+ * are accepted and dropped.
+ *
+ * Return: NULL, INVALID_ARGUMENT with "line L, column C: ..." naming what
+ * was expected, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc,
+				  const char *text, size_t len,
+				  xrt_module **out);
+
+/**
+ * xrt_hlo_print() - print a module in HLO text
+ * @module: the module
+ * @alloc: allocator for the text (NULL: system)
+ * @out: receives the NUL-terminated text; free with xrt_free(@alloc, ...)
+ * @len: receives its length (may be NULL)
+ *
+ * The text is canonical: parsing it gives a module that prints the same.
+ *
+ * Return: NULL or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_hlo_print(const xrt_module *module,
+				  const struct xrt_allocator *alloc,
+				  char **out, size_t *len);
+
+/** xrt_module_destroy() - free a module (NULL is fine) */
+XRT_API void xrt_module_destroy(xrt_module *module);
+
+/** xrt_module_name() - the module's name */
+XRT_API const char *xrt_module_name(const xrt_module *module);
+
+/** xrt_module_num_computations() - computations, the entry included */
+XRT_API uint32_t xrt_module_num_computations(const xrt_module *module);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRT_IR_H */

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading instruction attributes: "name=value" in the syntax of each
+ * kind.  Attributes XRT does not use are skipped whole.
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "hlo_parse.h"
+
+/* Appends one value to a growing int array. */
+static int push(struct hp *p, struct ir_attr *a, uint32_t *cap, int64_t v)
+{
+	uint32_t n = a->n;
+
+	if (hp_grow(p, (void **)&a->ints, cap, n + 1, sizeof(*a->ints)))
+		return -1;
+	a->ints[a->n++] = v;
+	return 0;
+}
+
+/* {1, 2, 3} */
+static int parse_ints(struct hp *p, struct ir_attr *a)
+{
+	uint32_t cap = 0;
+	int64_t v;
+
+	if (hp_expect(p, '{', "to open a list"))
+		return -1;
+	if (hp_accept(p, '}'))
+		return 0;
+	do {
+		if (hp_int(p, &v, "an integer") || push(p, a, &cap, v))
+			return -1;
+	} while (hp_accept(p, ','));
+	return hp_expect(p, '}', "to close a list");
+}
+
+/* {[0:2], [1:7:2]}: start, limit, stride per dimension. */
+static int parse_slice(struct hp *p, struct ir_attr *a)
+{
+	uint32_t cap = 0, dims = 0;
+	int64_t v[3];
+
+	if (hp_expect(p, '{', "to open a slice"))
+		return -1;
+	if (hp_accept(p, '}'))
+		return 0;
+	do {
+		v[2] = 1;
+		if (hp_expect(p, '[', "to open a slice range") ||
+		    hp_int(p, &v[0], "a slice start") ||
+		    hp_expect(p, ':', "after the slice start") ||
+		    hp_int(p, &v[1], "a slice limit"))
+			return -1;
+		if (hp_accept(p, ':') && hp_int(p, &v[2], "a slice stride"))
+			return -1;
+		if (hp_expect(p, ']', "to close a slice range") ||
+		    push(p, a, &cap, v[0]) || push(p, a, &cap, v[1]) ||
+		    push(p, a, &cap, v[2]))
+			return -1;
+		dims++;
+	} while (hp_accept(p, ','));
+	a->n = dims;
+	return hp_expect(p, '}', "to close a slice");
+}
+
+/* 0_0x1_1_2: low_high[_interior] per dimension, 'x' between. */
+static int parse_padding(struct hp *p, struct ir_attr *a)
+{
+	uint32_t cap = 0, dims = 0;
+	int64_t lo, hi, in;
+
+	hp_skip(p);
+	do {
+		in = 0;
+		if (hp_int(p, &lo, "a low padding") ||
+		    hp_expect(p, '_', "between paddings") ||
+		    hp_int(p, &hi, "a high padding"))
+			return -1;
+		if (p->pos < p->len && p->t[p->pos] == '_') {
+			p->pos++;
+			if (hp_int(p, &in, "an interior padding"))
+				return -1;
+		}
+		if (push(p, a, &cap, lo) || push(p, a, &cap, hi) || push(p, a, &cap, in))
+			return -1;
+		dims++;
+	} while (p->pos < p->len && p->t[p->pos] == 'x' && ++p->pos);
+	a->n = dims;
+	return 0;
+}
+
+/* An 'x'-separated list of numbers (or of lo_hi pairs for pad=). */
+static int window_field(struct hp *p, int64_t *v, uint32_t *n, bool pairs)
+{
+	*n = 0;
+	do {
+		if (*n == XRT_MAX_RANK)
+			return hp_fail(p, "window with more than 8 dimensions");
+		if (hp_int(p, &v[*n * 2], "a window value"))
+			return -1;
+		v[*n * 2 + 1] = 0;
+		if (pairs && (hp_expect(p, '_', "between window paddings") ||
+			      hp_int(p, &v[*n * 2 + 1], "a window high padding")))
+			return -1;
+		(*n)++;
+	} while (p->pos < p->len && p->t[p->pos] == 'x' && ++p->pos);
+	return 0;
+}
+
+/* {size=3x3 stride=2x2 pad=1_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1 rhs_reversal=0x0} */
+static int parse_window(struct hp *p, struct ir_attr *a)
+{
+	static const char *const fields[] = { "size", "stride", "pad", "lhs_dilate",
+					      "rhs_dilate", "rhs_reversal" };
+	int64_t vals[6][XRT_MAX_RANK * 2];
+	uint32_t counts[6] = { 0 }, d, f;
+	const char *s;
+	size_t n;
+
+	if (hp_expect(p, '{', "to open a window"))
+		return -1;
+	while (!hp_accept(p, '}')) {
+		if (hp_word(p, &s, &n, "a window field") ||
+		    hp_expect(p, '=', "after a window field"))
+			return -1;
+		for (f = 0; f < 6; f++) {
+			if (strlen(fields[f]) == n && !memcmp(fields[f], s, n))
+				break;
+		}
+		if (f == 6)
+			return hp_fail(p, "unknown window field '%.*s'", (int)n, s);
+		hp_skip(p);
+		if (window_field(p, vals[f], &counts[f], f == 2))
+			return -1;
+	}
+	if (!counts[0])
+		return hp_fail(p, "window without a size");
+	a->n = counts[0];
+	for (f = 1; f < 6; f++) {
+		if (counts[f] && counts[f] != a->n)
+			return hp_fail(p, "window field '%s' has %u dimensions, size has %u",
+				       fields[f], counts[f], a->n);
+	}
+	a->ints = xrt_mem_calloc(p->a, a->n * IR_WINDOW_FIELDS, sizeof(*a->ints));
+	if (!a->ints)
+		return hp_oom(p);
+	for (d = 0; d < a->n; d++) {
+		int64_t *w = a->ints + d * IR_WINDOW_FIELDS;
+
+		w[0] = vals[0][d * 2];
+		w[1] = counts[1] ? vals[1][d * 2] : 1;
+		w[2] = counts[2] ? vals[2][d * 2] : 0;
+		w[3] = counts[2] ? vals[2][d * 2 + 1] : 0;
+		w[4] = counts[3] ? vals[3][d * 2] : 1;
+		w[5] = counts[4] ? vals[4][d * 2] : 1;
+		w[6] = counts[5] ? vals[5][d * 2] : 0;
+	}
+	return 0;
+}
+
+static int parse_comp(struct hp *p, struct ir_attr *a, uint32_t *cap)
+{
+	const char *s;
+	size_t n, at;
+	uint32_t idx;
+
+	at = (hp_skip(p), p->pos);
+	if (hp_name(p, &s, &n, "a computation name"))
+		return -1;
+	if (hp_find_comp(p, s, n, &idx)) {
+		p->pos = at;
+		return hp_fail(p, "unknown computation '%.*s'", (int)n, s);
+	}
+	return push(p, a, cap, idx);
+}
+
+static int parse_value(struct hp *p, struct ir_attr *a)
+{
+	const char *s;
+	size_t n;
+	int64_t v;
+	uint32_t cap = 0;
+
+	switch (ir_attr_kind(a->key)) {
+	case IR_INTS:
+		return parse_ints(p, a);
+	case IR_INT:
+		if (hp_int(p, &v, "an integer") || push(p, a, &cap, v))
+			return -1;
+		return 0;
+	case IR_BOOL:
+		if (hp_keyword(p, "true"))
+			v = 1;
+		else if (hp_keyword(p, "false"))
+			v = 0;
+		else
+			return hp_fail(p, "expected true or false");
+		return push(p, a, &cap, v);
+	case IR_WORD:
+		if (hp_word(p, &s, &n, "a word"))
+			return -1;
+		a->str = hp_strdup(p, s, n);
+		return a->str ? 0 : -1;
+	case IR_STRING:
+		a->str = hp_string(p);
+		return a->str ? 0 : -1;
+	case IR_SLICE:
+		return parse_slice(p, a);
+	case IR_PADDING:
+		return parse_padding(p, a);
+	case IR_WINDOW:
+		return parse_window(p, a);
+	case IR_COMP:
+		return parse_comp(p, a, &cap);
+	case IR_COMPS:
+		if (hp_expect(p, '{', "to open a computation list"))
+			return -1;
+		if (hp_accept(p, '}'))
+			return 0;
+		do {
+			if (parse_comp(p, a, &cap))
+				return -1;
+		} while (hp_accept(p, ','));
+		return hp_expect(p, '}', "to close a computation list");
+	}
+	return hp_fail(p, "bad attribute kind");
+}
+
+int hlo_parse_attr(struct hp *p, struct ir_instr *in)
+{
+	struct ir_attr attr, *na;
+	const char *s;
+	size_t n, at;
+	uint32_t i;
+
+	at = (hp_skip(p), p->pos);
+	if (hp_word(p, &s, &n, "an attribute name") ||
+	    hp_expect(p, '=', "after the attribute name"))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.key = ir_attr_from_name(s, n);
+	if (attr.key == IR_ATTR_COUNT)	/* metadata, sharding, ...: not needed */
+		return hp_skip_value(p);
+	if (ir_instr_attr(in, attr.key)) {
+		p->pos = at;
+		return hp_fail(p, "attribute '%.*s' given twice", (int)n, s);
+	}
+	if (parse_value(p, &attr)) {
+		ir_attr_release(p->a, &attr);
+		return -1;
+	}
+	/* Keep the list sorted by key: that is the printing order. */
+	na = xrt_mem_calloc(p->a, in->num_attrs + 1, sizeof(*na));
+	if (!na) {
+		ir_attr_release(p->a, &attr);
+		return hp_oom(p);
+	}
+	for (i = 0; i < in->num_attrs && in->attrs[i].key < attr.key; i++)
+		na[i] = in->attrs[i];
+	na[i] = attr;
+	for (; i < in->num_attrs; i++)
+		na[i + 1] = in->attrs[i];
+	xrt_mem_free(p->a, in->attrs);
+	in->attrs = na;
+	in->num_attrs++;
+	return 0;
+}

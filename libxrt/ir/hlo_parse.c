@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading HLO text:
+ *
+ *   HloModule name[, attr=value]*
+ *   [ENTRY] %comp [(params) -> shape] {
+ *     [ROOT] %name = shape opcode(operands)[, attr=value]*
+ *   }
+ *
+ * with // and slash-star comments anywhere.  Callees come before their
+ * callers and operands before their users, as XLA prints them.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/literal_internal.h"
+#include "../core/mem.h"
+#include "../core/shape_internal.h"
+#include "hlo_parse.h"
+#include "ir.h"
+
+__attribute__((format(printf, 2, 3)))
+int hp_fail(struct hp *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->err)
+		return -1;
+	va_start(ap, fmt);
+	p->err = xrt_status_newv(p->a, XRT_INVALID_ARGUMENT, fmt, ap);
+	va_end(ap);
+	p->err_pos = p->pos;
+	return -1;
+}
+
+int hp_oom(struct hp *p)
+{
+	if (!p->err) {
+		p->err = xrt_status_oom(p->a, "HLO text");
+		p->err_pos = p->pos;
+	}
+	return -1;
+}
+
+/* Skips blanks and comments. */
+void hp_skip(struct hp *p)
+{
+	for (;;) {
+		while (p->pos < p->len && isspace((unsigned char)p->t[p->pos]))
+			p->pos++;
+		if (p->pos + 1 < p->len && p->t[p->pos] == '/' && p->t[p->pos + 1] == '/') {
+			while (p->pos < p->len && p->t[p->pos] != '\n')
+				p->pos++;
+			continue;
+		}
+		if (p->pos + 1 < p->len && p->t[p->pos] == '/' && p->t[p->pos + 1] == '*') {
+			size_t start = p->pos;
+
+			p->pos += 2;
+			while (p->pos + 1 < p->len &&
+			       !(p->t[p->pos] == '*' && p->t[p->pos + 1] == '/'))
+				p->pos++;
+			if (p->pos + 1 >= p->len) {
+				p->pos = start;
+				hp_fail(p, "unterminated comment");
+				p->pos = p->len;
+				return;
+			}
+			p->pos += 2;
+			continue;
+		}
+		return;
+	}
+}
+
+bool hp_peek(struct hp *p, char c)
+{
+	hp_skip(p);
+	return p->pos < p->len && p->t[p->pos] == c;
+}
+
+bool hp_accept(struct hp *p, char c)
+{
+	if (!hp_peek(p, c))
+		return false;
+	p->pos++;
+	return true;
+}
+
+int hp_expect(struct hp *p, char c, const char *where)
+{
+	if (hp_accept(p, c))
+		return 0;
+	return hp_fail(p, "expected '%c' %s", c, where);
+}
+
+static bool name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '-';
+}
+
+/* A name, with or without the '%'; *s and *n get the name without it. */
+int hp_name(struct hp *p, const char **s, size_t *n, const char *what)
+{
+	size_t start;
+
+	hp_skip(p);
+	if (p->pos < p->len && p->t[p->pos] == '%')
+		p->pos++;
+	start = p->pos;
+	if (p->pos >= p->len || !(isalpha((unsigned char)p->t[p->pos]) ||
+				  p->t[p->pos] == '_'))
+		return hp_fail(p, "expected %s", what);
+	while (p->pos < p->len && name_char(p->t[p->pos]))
+		p->pos++;
+	*s = p->t + start;
+	*n = p->pos - start;
+	return 0;
+}
+
+/* A bare word: letters, digits and _ - . > (dim_labels has "->"). */
+int hp_word(struct hp *p, const char **s, size_t *n, const char *what)
+{
+	size_t start;
+
+	hp_skip(p);
+	start = p->pos;
+	while (p->pos < p->len && (name_char(p->t[p->pos]) || p->t[p->pos] == '>'))
+		p->pos++;
+	if (p->pos == start)
+		return hp_fail(p, "expected %s", what);
+	*s = p->t + start;
+	*n = p->pos - start;
+	return 0;
+}
+
+bool hp_keyword(struct hp *p, const char *kw)
+{
+	size_t n = strlen(kw);
+
+	hp_skip(p);
+	if (p->pos + n > p->len || memcmp(p->t + p->pos, kw, n) ||
+	    (p->pos + n < p->len && name_char(p->t[p->pos + n])))
+		return false;
+	p->pos += n;
+	return true;
+}
+
+int hp_int(struct hp *p, int64_t *v, const char *what)
+{
+	char buf[32];
+	size_t start, n;
+	char *end;
+
+	hp_skip(p);
+	start = p->pos;
+	if (p->pos < p->len && (p->t[p->pos] == '-' || p->t[p->pos] == '+'))
+		p->pos++;
+	while (p->pos < p->len && isdigit((unsigned char)p->t[p->pos]))
+		p->pos++;
+	n = p->pos - start;
+	if (!n || n >= sizeof(buf) || !isdigit((unsigned char)p->t[p->pos - 1])) {
+		p->pos = start;
+		return hp_fail(p, "expected %s", what);
+	}
+	memcpy(buf, p->t + start, n);
+	buf[n] = '\0';
+	*v = strtoll(buf, &end, 10);
+	if (*end) {
+		p->pos = start;
+		return hp_fail(p, "%s out of range", what);
+	}
+	return 0;
+}
+
+char *hp_strdup(struct hp *p, const char *s, size_t n)
+{
+	char *d = xrt_mem_alloc(p->a, n + 1);
+
+	if (!d) {
+		if (!p->err)
+			p->err = xrt_status_oom(p->a, "HLO text");
+		return NULL;
+	}
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* Grows an array of @size-byte elements to hold @need. */
+int hp_grow(struct hp *p, void **v, uint32_t *cap, uint32_t need, size_t size)
+{
+	uint32_t n = *cap ? *cap : 8;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	nv = xrt_mem_calloc(p->a, n, size);
+	if (!nv)
+		return hp_oom(p);
+	if (*cap)
+		memcpy(nv, *v, *cap * size);
+	xrt_mem_free(p->a, *v);
+	*v = nv;
+	*cap = n;
+	return 0;
+}
+
+int hp_shape(struct hp *p, struct xrt_shape *s)
+{
+	size_t end;
+	xrt_status *st;
+
+	hp_skip(p);
+	st = xrt_shape_parse_prefix(s, p->a, p->t + p->pos, p->len - p->pos, &end);
+	if (st) {
+		p->pos += end;
+		if (xrt_status_code(st) == XRT_RESOURCE_EXHAUSTED)
+			hp_oom(p);
+		else
+			hp_fail(p, "%s", xrt_status_message(st));
+		xrt_status_free(st);
+		return -1;
+	}
+	p->pos += end;
+	return 0;
+}
+
+/* Index of the instruction named @s in the current computation. */
+static int find_instr(struct hp *p, const char *s, size_t n, uint32_t *idx)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->cur->num_instrs; i++) {
+		if (strlen(p->cur->instrs[i].name) == n &&
+		    !memcmp(p->cur->instrs[i].name, s, n)) {
+			*idx = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int hp_find_comp(struct hp *p, const char *s, size_t n, uint32_t *idx)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->m->num_comps; i++) {
+		if (strlen(p->m->comps[i].name) == n && !memcmp(p->m->comps[i].name, s, n)) {
+			*idx = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Skips an attribute value XRT does not use: braces, a string or a word. */
+int hp_skip_value(struct hp *p)
+{
+	const char *s;
+	size_t n;
+	int depth = 0;
+
+	hp_skip(p);
+	if (p->pos < p->len && p->t[p->pos] == '"') {
+		char *str = hp_string(p);
+
+		xrt_mem_free(p->a, str);
+		return str ? 0 : -1;
+	}
+	if (p->pos >= p->len || p->t[p->pos] != '{')
+		return hp_word(p, &s, &n, "an attribute value");
+	do {
+		if (p->pos >= p->len)
+			return hp_fail(p, "unbalanced braces in an attribute value");
+		if (p->t[p->pos] == '"') {
+			char *str = hp_string(p);
+
+			if (!str)
+				return -1;
+			xrt_mem_free(p->a, str);
+			continue;
+		}
+		if (p->t[p->pos] == '{')
+			depth++;
+		else if (p->t[p->pos] == '}')
+			depth--;
+		p->pos++;
+	} while (depth);
+	return 0;
+}
+
+/* A quoted string with \" and \\ escapes; NULL on error. */
+char *hp_string(struct hp *p)
+{
+	size_t start, n = 0, i;
+	char *s;
+
+	hp_skip(p);
+	if (p->pos >= p->len || p->t[p->pos] != '"') {
+		hp_fail(p, "expected a string");
+		return NULL;
+	}
+	start = ++p->pos;
+	while (p->pos < p->len && p->t[p->pos] != '"') {
+		if (p->t[p->pos] == '\\' && p->pos + 1 < p->len)
+			p->pos++;
+		p->pos++;
+		n++;
+	}
+	if (p->pos >= p->len) {
+		p->pos = start - 1;
+		hp_fail(p, "unterminated string");
+		return NULL;
+	}
+	s = xrt_mem_alloc(p->a, n + 1);
+	if (!s) {
+		hp_oom(p);
+		return NULL;
+	}
+	for (i = 0, n = 0; start + i < p->pos; i++) {
+		if (p->t[start + i] == '\\')
+			i++;
+		s[n++] = p->t[start + i];
+	}
+	s[n] = '\0';
+	p->pos++;
+	return s;
+}
+
+/* Does a shape start here: "(" or an element type name and "["? */
+static bool starts_shape(struct hp *p)
+{
+	size_t e = p->pos;
+
+	if (e < p->len && p->t[e] == '(')
+		return true;
+	while (e < p->len && isalnum((unsigned char)p->t[e]))
+		e++;
+	return e < p->len && p->t[e] == '[' &&
+	       xrt_dtype_from_name(p->t + p->pos, e - p->pos) != XRT_INVALID;
+}
+
+/* One operand: [shape] %name. */
+static int parse_operand(struct hp *p, uint32_t *idx)
+{
+	struct xrt_shape ignored;
+	const char *s;
+	size_t n, at;
+
+	hp_skip(p);
+	at = p->pos;
+	/* Older XLA prints the operand's shape first: read it and drop it. */
+	if (starts_shape(p)) {
+		if (hp_shape(p, &ignored))
+			return -1;
+		xrt_shape_deinit(&ignored);
+	}
+	if (hp_name(p, &s, &n, "an operand name"))
+		return -1;
+	if (find_instr(p, s, n, idx)) {
+		p->pos = at;
+		return hp_fail(p, "unknown operand '%.*s'", (int)n, s);
+	}
+	return 0;
+}
+
+static int parse_operands(struct hp *p, struct ir_instr *in)
+{
+	uint32_t cap = 0, idx;
+
+	if (hp_expect(p, '(', "before the operands"))
+		return -1;
+	if (in->op == XRT_OP_CONSTANT)
+		return hlo_parse_literal(p, in) || hp_expect(p, ')', "after the constant");
+	if (in->op == XRT_OP_PARAMETER) {
+		if (hp_int(p, &in->parameter, "a parameter number"))
+			return -1;
+		if (in->parameter < 0)
+			return hp_fail(p, "parameter number %lld is negative",
+				       (long long)in->parameter);
+		return hp_expect(p, ')', "after the parameter number");
+	}
+	if (hp_accept(p, ')'))
+		return 0;
+	do {
+		if (parse_operand(p, &idx) ||
+		    hp_grow(p, (void **)&in->operands, &cap, in->num_operands + 1,
+			    sizeof(*in->operands)))
+			return -1;
+		in->operands[in->num_operands++] = idx;
+	} while (hp_accept(p, ','));
+	return hp_expect(p, ')', "after the operands");
+}
+
+static int parse_instruction(struct hp *p, bool *root)
+{
+	struct ir_instr *in;
+	const char *s;
+	size_t n, at;
+	uint32_t dup;
+
+	*root = hp_keyword(p, "ROOT");
+	if (hp_grow(p, (void **)&p->cur->instrs, &p->instr_cap,
+		    p->cur->num_instrs + 1, sizeof(*in)))
+		return -1;
+	in = &p->cur->instrs[p->cur->num_instrs];
+	memset(in, 0, sizeof(*in));
+	at = (hp_skip(p), p->pos);
+	if (hp_name(p, &s, &n, "an instruction name"))
+		return -1;
+	if (!find_instr(p, s, n, &dup)) {
+		p->pos = at;
+		return hp_fail(p, "instruction '%.*s' defined twice", (int)n, s);
+	}
+	in->name = hp_strdup(p, s, n);
+	/* Counted from here: a failure below releases it with the rest. */
+	p->cur->num_instrs++;
+	if (!in->name || hp_expect(p, '=', "after the instruction name") ||
+	    hp_shape(p, &in->shape))
+		return -1;
+	at = (hp_skip(p), p->pos);
+	if (hp_word(p, &s, &n, "an opcode"))
+		return -1;
+	in->op = xrt_opcode_from_name(s, n);
+	if (in->op == XRT_OP_COUNT) {
+		p->pos = at;
+		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
+	}
+	if (parse_operands(p, in))
+		return -1;
+	while (hp_accept(p, ',')) {
+		if (hlo_parse_attr(p, in))
+			return -1;
+	}
+	return 0;
+}
+
+/* Skips a computation's signature: (params) -> shape. */
+static int skip_signature(struct hp *p)
+{
+	struct xrt_shape s;
+	int depth = 0;
+
+	if (!hp_peek(p, '('))
+		return 0;
+	do {
+		if (p->pos >= p->len)
+			return hp_fail(p, "unbalanced parentheses in a signature");
+		if (p->t[p->pos] == '(')
+			depth++;
+		else if (p->t[p->pos] == ')')
+			depth--;
+		p->pos++;
+	} while (depth);
+	hp_skip(p);
+	if (p->pos + 1 >= p->len || p->t[p->pos] != '-' || p->t[p->pos + 1] != '>')
+		return hp_fail(p, "expected '->' after the parameters");
+	p->pos += 2;
+	if (hp_shape(p, &s))
+		return -1;
+	xrt_shape_deinit(&s);
+	return 0;
+}
+
+static int parse_computation(struct hp *p, uint32_t *comp_cap)
+{
+	bool entry = hp_keyword(p, "ENTRY"), root, have_root = false;
+	struct ir_comp *c;
+	const char *s;
+	size_t n, at;
+	uint32_t dup, i;
+
+	if (hp_grow(p, (void **)&p->m->comps, comp_cap, p->m->num_comps + 1,
+		    sizeof(*c)))
+		return -1;
+	c = &p->m->comps[p->m->num_comps];
+	memset(c, 0, sizeof(*c));
+	at = (hp_skip(p), p->pos);
+	if (hp_name(p, &s, &n, "a computation name"))
+		return -1;
+	if (!hp_find_comp(p, s, n, &dup)) {
+		p->pos = at;
+		return hp_fail(p, "computation '%.*s' defined twice", (int)n, s);
+	}
+	c->name = hp_strdup(p, s, n);
+	p->m->num_comps++;
+	if (!c->name || skip_signature(p) ||
+	    hp_expect(p, '{', "to open the computation"))
+		return -1;
+	p->cur = c;
+	p->instr_cap = 0;
+	while (!hp_accept(p, '}')) {
+		if (p->pos >= p->len)
+			return hp_fail(p, "expected '}' to close computation '%s'", c->name);
+		if (parse_instruction(p, &root))
+			return -1;
+		if (root) {
+			if (have_root)
+				return hp_fail(p, "a second ROOT in computation '%s'", c->name);
+			have_root = true;
+			c->root = c->num_instrs - 1;
+		}
+	}
+	if (!c->num_instrs)
+		return hp_fail(p, "computation '%s' is empty", c->name);
+	if (!have_root)	/* XLA's rule: the last instruction */
+		c->root = c->num_instrs - 1;
+	for (i = 0; i < c->num_instrs; i++) {
+		if (c->instrs[i].op == XRT_OP_PARAMETER)
+			c->num_params++;
+	}
+	if (entry) {
+		if (p->have_entry)
+			return hp_fail(p, "a second ENTRY computation");
+		p->have_entry = true;
+		p->m->entry = p->m->num_comps - 1;
+	}
+	return 0;
+}
+
+static int parse_module(struct hp *p)
+{
+	uint32_t comp_cap = 0;
+	const char *s;
+	size_t n;
+
+	if (!hp_keyword(p, "HloModule"))
+		return hp_fail(p, "expected 'HloModule'");
+	if (hp_name(p, &s, &n, "a module name"))
+		return -1;
+	p->m->name = hp_strdup(p, s, n);
+	if (!p->m->name)
+		return -1;
+	/* Module attributes (entry_computation_layout, ...) are not needed. */
+	while (hp_accept(p, ',')) {
+		if (hp_word(p, &s, &n, "a module attribute") ||
+		    hp_expect(p, '=', "after the attribute name") || hp_skip_value(p))
+			return -1;
+	}
+	while (hp_skip(p), p->pos < p->len && !p->err) {
+		if (parse_computation(p, &comp_cap))
+			return -1;
+	}
+	if (p->err)
+		return -1;
+	if (!p->m->num_comps)
+		return hp_fail(p, "the module has no computations");
+	if (!p->have_entry)	/* XLA's rule: the last computation */
+		p->m->entry = p->m->num_comps - 1;
+	return 0;
+}
+
+xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
+			  size_t len, xrt_module **out)
+{
+	struct hp p;
+	size_t i, line = 1, col = 1;
+
+	if (!out || (!text && len))
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
+				      "HLO parse: NULL argument");
+	*out = NULL;
+	memset(&p, 0, sizeof(p));
+	p.t = text;
+	p.len = len;
+	p.a = alloc;
+	p.m = xrt_mem_alloc(alloc, sizeof(*p.m));
+	if (!p.m)
+		return xrt_status_oom(alloc, "a module");
+	memset(p.m, 0, sizeof(*p.m));
+	p.m->alloc = alloc;
+	if (!parse_module(&p)) {
+		*out = p.m;
+		return NULL;
+	}
+	xrt_module_destroy(p.m);
+	if (xrt_status_code(p.err) == XRT_RESOURCE_EXHAUSTED)
+		return p.err;
+	for (i = 0; i < p.err_pos && i < len; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	return xrt_status_annotate(p.err, "line %zu, column %zu", line, col);
+}

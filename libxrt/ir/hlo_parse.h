@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HLO text reader's cursor and helpers, shared by the files that
+ * read modules, attributes and constants.
+ */
+#ifndef XRT_IR_HLO_PARSE_H
+#define XRT_IR_HLO_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+struct hp {
+	const char *t;
+	size_t len, pos;
+	const struct xrt_allocator *a;
+	xrt_module *m;
+	struct ir_comp *cur;	/* the computation being read */
+	uint32_t instr_cap;
+	bool have_entry;
+	xrt_status *err;	/* the first error */
+	size_t err_pos;		/* where it happened */
+};
+
+/* Each returns 0, or -1 with p->err set (the first error wins). */
+int hp_fail(struct hp *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int hp_oom(struct hp *p);
+void hp_skip(struct hp *p);
+bool hp_peek(struct hp *p, char c);
+bool hp_accept(struct hp *p, char c);
+int hp_expect(struct hp *p, char c, const char *where);
+bool hp_keyword(struct hp *p, const char *kw);
+int hp_name(struct hp *p, const char **s, size_t *n, const char *what);
+int hp_word(struct hp *p, const char **s, size_t *n, const char *what);
+int hp_int(struct hp *p, int64_t *v, const char *what);
+int hp_shape(struct hp *p, struct xrt_shape *s);
+int hp_skip_value(struct hp *p);
+int hp_find_comp(struct hp *p, const char *s, size_t n, uint32_t *idx);
+int hp_grow(struct hp *p, void **v, uint32_t *cap, uint32_t need, size_t size);
+char *hp_strdup(struct hp *p, const char *s, size_t n);
+char *hp_string(struct hp *p);
+
+/* ", name=value" has been read up to the name: reads name=value. */
+int hlo_parse_attr(struct hp *p, struct ir_instr *in);
+/* The value of a constant, by the instruction's shape. */
+int hlo_parse_literal(struct hp *p, struct ir_instr *in);
+
+#endif /* XRT_IR_HLO_PARSE_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The IR: a module of computations, each an ordered list of
+ * instructions (operands come before their users), every instruction
+ * with an opcode, a shape, operands, attributes and called computations.
+ */
+#ifndef XRT_IR_IR_H
+#define XRT_IR_IR_H
+
+#include <stdint.h>
+
+#include <xrt/ir.h>
+#include <xrt/literal.h>
+#include <xrt/shape.h>
+
+#include "opcode.h"
+
+/* Attribute keys, in the order they print. */
+#define IR_ATTRS(X)                                                           \
+	X(DIMENSIONS, "dimensions", INTS)                                     \
+	X(INDEX, "index", INT)                                                \
+	X(IOTA_DIMENSION, "iota_dimension", INT)                              \
+	X(SLICE, "slice", SLICE)                                              \
+	X(DYNAMIC_SLICE_SIZES, "dynamic_slice_sizes", INTS)                   \
+	X(PADDING, "padding", PADDING)                                        \
+	X(WINDOW, "window", WINDOW)                                           \
+	X(DIM_LABELS, "dim_labels", WORD)                                     \
+	X(FEATURE_GROUP_COUNT, "feature_group_count", INT)                    \
+	X(BATCH_GROUP_COUNT, "batch_group_count", INT)                        \
+	X(LHS_BATCH_DIMS, "lhs_batch_dims", INTS)                             \
+	X(LHS_CONTRACTING_DIMS, "lhs_contracting_dims", INTS)                 \
+	X(RHS_BATCH_DIMS, "rhs_batch_dims", INTS)                             \
+	X(RHS_CONTRACTING_DIMS, "rhs_contracting_dims", INTS)                 \
+	X(OFFSET_DIMS, "offset_dims", INTS)                                   \
+	X(COLLAPSED_SLICE_DIMS, "collapsed_slice_dims", INTS)                 \
+	X(START_INDEX_MAP, "start_index_map", INTS)                           \
+	X(UPDATE_WINDOW_DIMS, "update_window_dims", INTS)                     \
+	X(INSERTED_WINDOW_DIMS, "inserted_window_dims", INTS)                 \
+	X(SCATTER_DIMS_TO_OPERAND_DIMS, "scatter_dims_to_operand_dims", INTS) \
+	X(INDEX_VECTOR_DIM, "index_vector_dim", INT)                          \
+	X(SLICE_SIZES, "slice_sizes", INTS)                                   \
+	X(INDICES_ARE_SORTED, "indices_are_sorted", BOOL)                     \
+	X(UNIQUE_INDICES, "unique_indices", BOOL)                             \
+	X(DIRECTION, "direction", WORD)                                       \
+	X(TYPE, "type", WORD)                                                 \
+	X(IS_STABLE, "is_stable", BOOL)                                       \
+	X(EXPONENT_BITS, "exponent_bits", INT)                                \
+	X(MANTISSA_BITS, "mantissa_bits", INT)                                \
+	X(DISTRIBUTION, "distribution", WORD)                                 \
+	X(ALGORITHM, "algorithm", WORD)                                       \
+	X(CUSTOM_CALL_TARGET, "custom_call_target", STRING)                   \
+	X(CONDITION, "condition", COMP)                                       \
+	X(BODY, "body", COMP)                                                 \
+	X(TRUE_COMPUTATION, "true_computation", COMP)                         \
+	X(FALSE_COMPUTATION, "false_computation", COMP)                       \
+	X(BRANCH_COMPUTATIONS, "branch_computations", COMPS)                  \
+	X(SELECT, "select", COMP)                                             \
+	X(SCATTER, "scatter", COMP)                                           \
+	X(TO_APPLY, "to_apply", COMP)                                         \
+	X(CALLS, "calls", COMP)
+
+enum ir_attr_key {
+#define X(e, s, k) IR_ATTR_##e,
+	IR_ATTRS(X)
+#undef X
+	IR_ATTR_COUNT
+};
+
+/*
+ * Value kinds: INTS a list; INT and BOOL one value; WORD a bare word
+ * (LT, TOTALORDER, rng_uniform, b01f_01io->b01f); STRING quoted text;
+ * SLICE (start, limit, stride) per dimension; PADDING (low, high,
+ * interior) per dimension; WINDOW (size, stride, pad low, pad high,
+ * lhs dilation, rhs dilation, reversal) per dimension; COMP and COMPS
+ * computation indices.
+ */
+enum ir_attr_kind { IR_INTS, IR_INT, IR_BOOL, IR_WORD, IR_STRING, IR_SLICE,
+		    IR_PADDING, IR_WINDOW, IR_COMP, IR_COMPS };
+
+#define IR_WINDOW_FIELDS 7
+
+struct ir_attr {
+	enum ir_attr_key key;
+	uint32_t n;		/* dimensions or list length */
+	int64_t *ints;		/* n values, or n * 3 / n * 7 for SLICE and friends */
+	char *str;		/* WORD and STRING */
+};
+
+struct ir_instr {
+	char *name;
+	enum xrt_opcode op;
+	struct xrt_shape shape;
+	uint32_t *operands;	/* indices into the computation's instructions */
+	uint32_t num_operands;
+	struct ir_attr *attrs;	/* sorted by key, each key once */
+	uint32_t num_attrs;
+	xrt_literal *literal;	/* constant */
+	int64_t parameter;	/* parameter number */
+};
+
+struct ir_comp {
+	char *name;
+	struct ir_instr *instrs;
+	uint32_t num_instrs;
+	uint32_t root;
+	uint32_t num_params;
+};
+
+struct xrt_module {
+	const struct xrt_allocator *alloc;
+	char *name;
+	struct ir_comp *comps;
+	uint32_t num_comps;
+	uint32_t entry;
+};
+
+const char *ir_attr_name(enum ir_attr_key key);
+enum ir_attr_kind ir_attr_kind(enum ir_attr_key key);
+/* The key named @name (@len bytes), or IR_ATTR_COUNT. */
+enum ir_attr_key ir_attr_from_name(const char *name, size_t len);
+/* The attribute @key of @in, or NULL. */
+const struct ir_attr *ir_instr_attr(const struct ir_instr *in,
+				    enum ir_attr_key key);
+
+void ir_attr_release(const struct xrt_allocator *a, struct ir_attr *attr);
+void ir_instr_release(const struct xrt_allocator *a, struct ir_instr *in);
+void ir_comp_release(const struct xrt_allocator *a, struct ir_comp *c);
+
+#endif /* XRT_IR_IR_H */

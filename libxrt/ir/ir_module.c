@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Modules: attribute tables, lookups, and freeing.
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "ir.h"
+
+static const struct {
+	const char *name;
+	enum ir_attr_kind kind;
+} attr_table[IR_ATTR_COUNT] = {
+#define X(e, s, k) [IR_ATTR_##e] = { s, IR_##k },
+	IR_ATTRS(X)
+#undef X
+};
+
+const char *ir_attr_name(enum ir_attr_key key)
+{
+	return attr_table[key].name;
+}
+
+enum ir_attr_kind ir_attr_kind(enum ir_attr_key key)
+{
+	return attr_table[key].kind;
+}
+
+enum ir_attr_key ir_attr_from_name(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < IR_ATTR_COUNT; i++) {
+		if (strlen(attr_table[i].name) == len &&
+		    !memcmp(attr_table[i].name, name, len))
+			return (enum ir_attr_key)i;
+	}
+	return IR_ATTR_COUNT;
+}
+
+const struct ir_attr *ir_instr_attr(const struct ir_instr *in,
+				    enum ir_attr_key key)
+{
+	uint32_t i;
+
+	for (i = 0; i < in->num_attrs; i++) {
+		if (in->attrs[i].key == key)
+			return &in->attrs[i];
+	}
+	return NULL;
+}
+
+void ir_attr_release(const struct xrt_allocator *a, struct ir_attr *attr)
+{
+	xrt_mem_free(a, attr->ints);
+	xrt_mem_free(a, attr->str);
+	memset(attr, 0, sizeof(*attr));
+}
+
+void ir_instr_release(const struct xrt_allocator *a, struct ir_instr *in)
+{
+	uint32_t i;
+
+	for (i = 0; i < in->num_attrs; i++)
+		ir_attr_release(a, &in->attrs[i]);
+	xrt_mem_free(a, in->attrs);
+	xrt_mem_free(a, in->operands);
+	xrt_mem_free(a, in->name);
+	xrt_shape_deinit(&in->shape);
+	xrt_literal_destroy(in->literal);
+	memset(in, 0, sizeof(*in));
+}
+
+void ir_comp_release(const struct xrt_allocator *a, struct ir_comp *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->num_instrs; i++)
+		ir_instr_release(a, &c->instrs[i]);
+	xrt_mem_free(a, c->instrs);
+	xrt_mem_free(a, c->name);
+	memset(c, 0, sizeof(*c));
+}
+
+void xrt_module_destroy(xrt_module *m)
+{
+	uint32_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->num_comps; i++)
+		ir_comp_release(m->alloc, &m->comps[i]);
+	xrt_mem_free(m->alloc, m->comps);
+	xrt_mem_free(m->alloc, m->name);
+	xrt_mem_free(m->alloc, m);
+}
+
+const char *xrt_module_name(const xrt_module *m)
+{
+	return m->name;
+}
+
+uint32_t xrt_module_num_computations(const xrt_module *m)
+{
+	return m->num_comps;
+}

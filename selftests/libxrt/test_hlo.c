@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * HLO text: every module of the corpus (selftests/libxrt/hlo/) reads,
+ * prints, and reads back to a module that prints the same; malformed
+ * texts fail with the line and column of the problem; running out of
+ * memory at any allocation fails cleanly.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+
+#include <xrt/ir.h>
+#include <xrt/wire.h>
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len + 1);
+	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	*n = (size_t)len;
+	return buf;
+}
+
+TEST_F(xrt, corpus_round_trips)
+{
+	DIR *d = opendir(HLO_CORPUS_DIR);
+	struct dirent *e;
+	int files = 0;
+
+	ASSERT_NE(NULL, d);
+	while ((e = readdir(d))) {
+		char path[1024], *text, *t1, *t2;
+		xrt_module *m1, *m2;
+		size_t n, n1, n2;
+
+		if (!strstr(e->d_name, ".hlo"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, e->d_name);
+		text = slurp(path, &n);
+		ASSERT_NE(NULL, text);
+		TH_LOG("%s", e->d_name);
+		ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m1));
+		ASSERT_OK(xrt_hlo_print(m1, self->a, &t1, &n1));
+		ASSERT_OK(xrt_hlo_parse(self->a, t1, n1, &m2));
+		ASSERT_OK(xrt_hlo_print(m2, self->a, &t2, &n2));
+		EXPECT_STREQ(t1, t2);
+		xrt_free(self->a, t1);
+		xrt_free(self->a, t2);
+		xrt_module_destroy(m1);
+		xrt_module_destroy(m2);
+		free(text);
+		files++;
+	}
+	closedir(d);
+	ASSERT_GE(files, 9);
+}
+
+TEST_F(xrt, module_structure)
+{
+	static const char text[] =
+		"HloModule m\n"
+		"%f (a: f32[]) -> f32[] {\n  ROOT %a = f32[] parameter(0)\n}\n"
+		"ENTRY %e (x: f32[]) -> f32[] {\n  %x = f32[] parameter(0)\n"
+		"  ROOT %c = f32[] call(%x), to_apply=%f\n}\n";
+	xrt_module *m;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, text, sizeof(text) - 1, &m));
+	ASSERT_STREQ("m", xrt_module_name(m));
+	ASSERT_EQ(2, xrt_module_num_computations(m));
+	xrt_module_destroy(m);
+}
+
+TEST_F(xrt, malformed_texts_name_line_and_column)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "", "line 1, column 1: expected 'HloModule'" },
+		{ "HloModul m", "line 1, column 1: expected 'HloModule'" },
+		{ "HloModule", "line 1, column 10: expected a module name" },
+		{ "HloModule m", "the module has no computations" },
+		{ "HloModule m\nENTRY e {\n}", "line 3, column 2: computation 'e' is empty" },
+		{ "HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n",
+		  "line 4, column 1: expected '}' to close computation 'e'" },
+		{ "HloModule m\ne {\n  a = f32[] frobnicate()\n}",
+		  "line 3, column 13: unknown opcode 'frobnicate'" },
+		{ "HloModule m\ne {\n  a f32[] parameter(0)\n}",
+		  "line 3, column 5: expected '=' after the instruction name" },
+		{ "HloModule m\ne {\n  a = f33[] parameter(0)\n}",
+		  "line 3, column 7: expected an element type or '('" },
+		{ "HloModule m\ne {\n  a = f32[] negate(b)\n}",
+		  "line 3, column 20: unknown operand 'b'" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(0)\n  a = f32[] parameter(1)\n}",
+		  "line 4, column 3: instruction 'a' defined twice" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(x)\n}",
+		  "line 3, column 23: expected a parameter number" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(-1)\n}",
+		  "parameter number -1 is negative" },
+		{ "HloModule m\ne {\n  a = f32[2] constant({1, 2, 3})\n}",
+		  "line 3, column 28: more than 2 elements in dimension 0" },
+		{ "HloModule m\ne {\n  a = f32[2] constant({1})\n}",
+		  "line 3, column 25: expected ',' between the elements of a constant" },
+		{ "HloModule m\ne {\n  a = s8[] constant(300)\n}",
+		  "line 3, column 21: '300' is not a s8 value" },
+		{ "HloModule m\ne {\n  a = f32[] constant(x1)\n}",
+		  "line 3, column 22: 'x1' is not a number" },
+		{ "HloModule m\ne {\n  a = pred[] constant(2)\n}",
+		  "line 3, column 23: expected true or false" },
+		{ "HloModule m\ne {\n  a = f32[2] constant({...})\n}",
+		  "the constant was printed elided" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(0), index=x\n}",
+		  "line 3, column 33: expected an integer" },
+		{ "HloModule m\ne {\n  a = f32[2] iota(), iota_dimension=0, iota_dimension=0\n}",
+		  "line 3, column 40: attribute 'iota_dimension' given twice" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(0)\n  ROOT c = f32[] call(a), to_apply=g\n}",
+		  "line 4, column 36: unknown computation 'g'" },
+		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n  s = f32[1] slice(a), slice={[0 1]}\n}",
+		  "expected ':' after the slice start" },
+		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n  s = f32[1] reduce-window(a, a), window={stride=1}\n}",
+		  "window without a size" },
+		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n  s = f32[1] reduce-window(a, a), window={size=2 stride=1x1}\n}",
+		  "window field 'stride' has 2 dimensions, size has 1" },
+		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n  s = f32[1] reduce-window(a, a), window={size=2 bogus=1}\n}",
+		  "unknown window field 'bogus'" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(0), custom_call_target=\"abc\n}",
+		  "unterminated string" },
+		{ "HloModule m /* open\n", "line 1, column 13: unterminated comment" },
+		{ "HloModule m\ne {\n  ROOT a = f32[] parameter(0)\n  ROOT b = f32[] negate(a)\n}",
+		  "a second ROOT in computation 'e'" },
+		{ "HloModule m\nENTRY e {\n  ROOT a = f32[] parameter(0)\n}\nENTRY f {\n  ROOT a = f32[] parameter(0)\n}",
+		  "a second ENTRY computation" },
+		{ "HloModule m\ne {\n  ROOT a = f32[] parameter(0)\n}\ne {\n  ROOT a = f32[] parameter(0)\n}",
+		  "line 5, column 1: computation 'e' defined twice" },
+		{ "HloModule m\ne (a: f32[] {\n  ROOT a = f32[] parameter(0)\n}",
+		  "unbalanced parentheses in a signature" },
+		{ "HloModule m\ne (a: f32[]) {\n  ROOT a = f32[] parameter(0)\n}",
+		  "expected '->' after the parameters" },
+		{ "HloModule m\ne {\n  a = f32[9,9,9,9,9,9,9,9,9] parameter(0)\n}",
+		  "more than 8 dimensions" },
+		{ "HloModule m\ne {\n  a = f32[2] parameter(0), sharding={{replicated}",
+		  "unbalanced braces in an attribute value" },
+		{ "HloModule m\ne {\n  a = (f32[], s32[]) constant((1 2))\n}",
+		  "expected ',' between tuple elements" },
+		{ "HloModule m\ne {\n  a = c64[] constant((1; 2))\n}",
+		  "expected ',' in a complex value" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(0), is_stable=maybe\n}",
+		  "expected true or false" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+	ASSERT_GE(sizeof(bad) / sizeof(bad[0]), 30);
+}
+
+TEST_F(xrt, parse_survives_every_failing_allocation)
+{
+	char path[1024], *text;
+	size_t n;
+	long k;
+
+	snprintf(path, sizeof(path), "%s/control_flow.hlo", HLO_CORPUS_DIR);
+	text = slurp(path, &n);
+	ASSERT_NE(NULL, text);
+	for (k = 1;; k++) {
+		xrt_module *m = NULL;
+		xrt_status *st;
+
+		test_alloc_fail_at(&self->ta, k);
+		st = xrt_hlo_parse(self->a, text, n, &m);
+		if (!self->ta.failed) {
+			ASSERT_OK(st);
+			xrt_module_destroy(m);
+			break;
+		}
+		ASSERT_EQ(XRT_RESOURCE_EXHAUSTED, xrt_status_code(st))
+			TH_LOG("allocation %ld: %s", k, xrt_status_message(st));
+		xrt_status_free(st);
+		ASSERT_EQ(NULL, m);
+		ASSERT_EQ(0, self->ta.live) TH_LOG("leak after failing allocation %ld", k);
+	}
+	ASSERT_GT(k, 50);
+	test_alloc_fail_at(&self->ta, 0);
+	free(text);
+}
+
+TEST_HARNESS_MAIN
