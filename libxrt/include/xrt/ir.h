@@ -52,6 +52,20 @@ XRT_API xrt_status *xrt_hlo_print(const xrt_module *module,
 				  const struct xrt_allocator *alloc,
 				  char **out, size_t *len);
 
+/**
+ * xrt_module_verify() - check that a module is well formed
+ * @module: the module
+ *
+ * Every instruction's shape must be what XLA's shape inference gives
+ * for its opcode, operands and attributes; attributes must be in range;
+ * called computations must have the signatures their callers need;
+ * parameters are numbered 0..n-1.
+ *
+ * Return: NULL, or INVALID_ARGUMENT naming the computation, the
+ * instruction and what is wrong.
+ */
+XRT_API xrt_status *xrt_module_verify(const xrt_module *module);
+
 /** xrt_module_destroy() - free a module (NULL is fine) */
 XRT_API void xrt_module_destroy(xrt_module *module);
 

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verification: every instruction's declared shape is the one its
+ * opcode, operands and attributes give (XLA's shape inference), every
+ * attribute is in range, every called computation has the signature
+ * its caller needs.  Errors name the computation and instruction.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/fmtbuf.h"
+#include "../core/shape_format.h"
+#include "verify.h"
+
+int vfy_fail(struct vfy *v, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	v->err = xrt_status_new(v->m->alloc, XRT_INVALID_ARGUMENT,
+				"computation '%s', instruction '%s' (%s): %s",
+				v->c->name, v->in->name, xrt_opcode_name(v->in->op), msg);
+	return -1;
+}
+
+const struct xrt_shape *vfy_opnd(const struct vfy *v, uint32_t i)
+{
+	return &v->c->instrs[v->in->operands[i]].shape;
+}
+
+int vfy_operands(struct vfy *v, uint32_t min, uint32_t max)
+{
+	uint32_t n = v->in->num_operands;
+
+	if (n < min || n > max) {
+		if (min == max)
+			return vfy_fail(v, "%u operands, expected %u", n, min);
+		return vfy_fail(v, "%u operands, expected %u to %u", n, min, max);
+	}
+	return 0;
+}
+
+static void shape_text(const struct xrt_shape *s, char *buf, size_t n)
+{
+	struct fmtbuf f;
+
+	fmtbuf_init(&f, buf, n);
+	xrt_shape_print(&f, s, false);
+}
+
+int vfy_result_is(struct vfy *v, const struct xrt_shape *want)
+{
+	char a[128], b[128];
+
+	if (xrt_shape_compatible(&v->in->shape, want))
+		return 0;
+	shape_text(&v->in->shape, a, sizeof(a));
+	shape_text(want, b, sizeof(b));
+	return vfy_fail(v, "shape is %s, its operands give %s", a, b);
+}
+
+int vfy_result(struct vfy *v, enum xrt_dtype t, uint32_t rank, const int64_t *dims)
+{
+	struct xrt_shape want;
+	xrt_status *st = xrt_shape_init_array(&want, t, rank, dims);
+
+	if (st) {
+		vfy_fail(v, "%s", xrt_status_message(st));
+		xrt_status_free(st);
+		return -1;
+	}
+	return vfy_result_is(v, &want);
+}
+
+int vfy_array(struct vfy *v, uint32_t i)
+{
+	if (xrt_shape_is_tuple(vfy_opnd(v, i)))
+		return vfy_fail(v, "operand %u is a tuple, expected an array", i);
+	return 0;
+}
+
+int vfy_scalar(struct vfy *v, uint32_t i)
+{
+	if (vfy_array(v, i))
+		return -1;
+	if (vfy_opnd(v, i)->rank)
+		return vfy_fail(v, "operand %u has rank %u, expected a scalar", i,
+				vfy_opnd(v, i)->rank);
+	return 0;
+}
+
+int vfy_ints(struct vfy *v, enum ir_attr_key key, const int64_t **vals,
+	     uint32_t *n)
+{
+	const struct ir_attr *a = ir_instr_attr(v->in, key);
+
+	if (!a)
+		return vfy_fail(v, "attribute '%s' missing", ir_attr_name(key));
+	*vals = a->ints;
+	*n = a->n;
+	return 0;
+}
+
+int vfy_int(struct vfy *v, enum ir_attr_key key, int64_t *val)
+{
+	const int64_t *p = NULL;
+	uint32_t n = 0;
+
+	if (vfy_ints(v, key, &p, &n))
+		return -1;
+	if (!n)
+		return vfy_fail(v, "attribute '%s' has no value", ir_attr_name(key));
+	*val = p[0];
+	return 0;
+}
+
+int vfy_dims_in_range(struct vfy *v, const char *what, const int64_t *d,
+		      uint32_t n, uint32_t rank)
+{
+	bool seen[XRT_MAX_RANK + 1] = { false };
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (d[i] < 0 || d[i] >= rank || rank > XRT_MAX_RANK)
+			return vfy_fail(v, "%s: dimension %lld out of range for rank %u",
+					what, (long long)d[i], rank);
+		if (seen[d[i]])
+			return vfy_fail(v, "%s: dimension %lld repeated", what,
+					(long long)d[i]);
+		seen[d[i]] = true;
+	}
+	return 0;
+}
+
+int vfy_called(struct vfy *v, enum ir_attr_key key, const struct ir_comp **c)
+{
+	const struct ir_attr *a = ir_instr_attr(v->in, key);
+
+	if (!a || !a->n)
+		return vfy_fail(v, "attribute '%s' missing", ir_attr_name(key));
+	*c = &v->m->comps[a->ints[0]];
+	return 0;
+}
+
+const struct xrt_shape *vfy_param_shape(const struct ir_comp *c, uint32_t i)
+{
+	uint32_t k;
+
+	for (k = 0; k < c->num_instrs; k++) {
+		if (c->instrs[k].op == XRT_OP_PARAMETER && c->instrs[k].parameter == i)
+			return &c->instrs[k].shape;
+	}
+	return NULL;
+}
+
+const struct xrt_shape *vfy_root_shape(const struct ir_comp *c)
+{
+	return &c->instrs[c->root].shape;
+}
+
+/* Parameters are numbered 0 .. n-1, once each. */
+static int check_params(struct vfy *v)
+{
+	uint32_t i, k, n = v->c->num_params;
+
+	for (i = 0; i < v->c->num_instrs; i++) {
+		const struct ir_instr *in = &v->c->instrs[i];
+
+		if (in->op != XRT_OP_PARAMETER)
+			continue;
+		v->in = in;
+		if (in->parameter >= n)
+			return vfy_fail(v, "parameter number %lld, the computation has %u",
+					(long long)in->parameter, n);
+		for (k = 0; k < i; k++) {
+			if (v->c->instrs[k].op == XRT_OP_PARAMETER &&
+			    v->c->instrs[k].parameter == in->parameter)
+				return vfy_fail(v, "parameter number %lld used twice",
+						(long long)in->parameter);
+		}
+	}
+	return 0;
+}
+
+static int verify_instr(struct vfy *v)
+{
+	enum xrt_opcode op = v->in->op;
+
+	if (xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op) ||
+	    op == XRT_OP_COMPARE || op == XRT_OP_SELECT || op == XRT_OP_CLAMP ||
+	    op == XRT_OP_CONVERT || op == XRT_OP_BITCAST_CONVERT ||
+	    op == XRT_OP_REDUCE_PRECISION)
+		return vfy_elementwise(v);
+	switch (op) {
+	case XRT_OP_REDUCE:
+	case XRT_OP_REDUCE_WINDOW:
+	case XRT_OP_SELECT_AND_SCATTER:
+	case XRT_OP_DOT:
+	case XRT_OP_CONVOLUTION:
+	case XRT_OP_SORT:
+		return vfy_reductions(v);
+	case XRT_OP_WHILE:
+	case XRT_OP_CONDITIONAL:
+	case XRT_OP_CALL:
+	case XRT_OP_MAP:
+		return vfy_calls(v);
+	default:
+		return vfy_structural(v);
+	}
+}
+
+xrt_status *xrt_module_verify(const xrt_module *m)
+{
+	struct vfy v = { m, NULL, NULL, NULL };
+	uint32_t ci, i;
+
+	if (!m)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "verify: module is NULL");
+	for (ci = 0; ci < m->num_comps; ci++) {
+		v.c = &m->comps[ci];
+		if (check_params(&v))
+			return v.err;
+		for (i = 0; i < v.c->num_instrs; i++) {
+			v.in = &v.c->instrs[i];
+			if (verify_instr(&v))
+				return v.err;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verifier's context and checks, shared by the files that verify
+ * the opcode families.
+ */
+#ifndef XRT_IR_VERIFY_H
+#define XRT_IR_VERIFY_H
+
+#include <stdbool.h>
+
+#include "ir.h"
+
+struct vfy {
+	const xrt_module *m;
+	const struct ir_comp *c;
+	const struct ir_instr *in;
+	xrt_status *err;
+};
+
+/* Each returns 0, or -1 with v->err naming the instruction. */
+int vfy_fail(struct vfy *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const struct xrt_shape *vfy_opnd(const struct vfy *v, uint32_t i);
+int vfy_operands(struct vfy *v, uint32_t min, uint32_t max);
+/* The declared shape must be an array of @t with these dims. */
+int vfy_result(struct vfy *v, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
+/* The declared shape must match @want, ignoring layouts. */
+int vfy_result_is(struct vfy *v, const struct xrt_shape *want);
+int vfy_array(struct vfy *v, uint32_t i);
+int vfy_scalar(struct vfy *v, uint32_t i);
+/* Attribute @key as a list of ints (present or fails). */
+int vfy_ints(struct vfy *v, enum ir_attr_key key, const int64_t **vals,
+	     uint32_t *n);
+int vfy_int(struct vfy *v, enum ir_attr_key key, int64_t *val);
+/* Distinct dimension numbers below @rank. */
+int vfy_dims_in_range(struct vfy *v, const char *what, const int64_t *d,
+		      uint32_t n, uint32_t rank);
+/* The computation called through @key, and its shapes. */
+int vfy_called(struct vfy *v, enum ir_attr_key key, const struct ir_comp **c);
+const struct xrt_shape *vfy_param_shape(const struct ir_comp *c, uint32_t i);
+const struct xrt_shape *vfy_root_shape(const struct ir_comp *c);
+
+/* The families. */
+int vfy_elementwise(struct vfy *v);
+int vfy_structural(struct vfy *v);
+int vfy_reductions(struct vfy *v);
+int vfy_calls(struct vfy *v);
+
+#endif /* XRT_IR_VERIFY_H */

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Opcodes that move data: shapes from dimensions, slices, paddings and
+ * index maps; plus parameters, constants, tuples, random numbers and
+ * custom calls.
+ */
+#include <string.h>
+
+#include "verify.h"
+
+static int check_tuple(struct vfy *v)
+{
+	const struct xrt_shape *r = &v->in->shape;
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(r) || r->tuple_count != v->in->num_operands)
+		return vfy_fail(v, "shape is not a tuple of its %u operands",
+				v->in->num_operands);
+	for (i = 0; i < r->tuple_count; i++) {
+		if (!xrt_shape_compatible(&r->tuple[i], vfy_opnd(v, i)))
+			return vfy_fail(v, "tuple element %u differs from operand %u", i, i);
+	}
+	return 0;
+}
+
+static int check_gte(struct vfy *v)
+{
+	const struct xrt_shape *t = vfy_opnd(v, 0);
+	int64_t i;
+
+	if (vfy_operands(v, 1, 1) || vfy_int(v, IR_ATTR_INDEX, &i))
+		return -1;
+	if (!xrt_shape_is_tuple(t))
+		return vfy_fail(v, "operand 0 is not a tuple");
+	if (i < 0 || i >= t->tuple_count)
+		return vfy_fail(v, "index %lld outside a tuple of %u", (long long)i,
+				t->tuple_count);
+	return vfy_result_is(v, &t->tuple[i]);
+}
+
+static int check_reshape(struct vfy *v, bool bitcast)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0), *r = &v->in->shape;
+
+	if (vfy_operands(v, 1, 1) || vfy_array(v, 0))
+		return -1;
+	if (xrt_shape_is_tuple(r))
+		return vfy_fail(v, "result is a tuple");
+	if (bitcast ? xrt_shape_byte_size(r) != xrt_shape_byte_size(a) :
+		      (r->dtype != a->dtype ||
+		       xrt_shape_element_count(r) != xrt_shape_element_count(a)))
+		return vfy_fail(v, "%s changes the %s", bitcast ? "bitcast" : "reshape",
+				bitcast ? "byte size" : "element type or count");
+	return 0;
+}
+
+static int check_broadcast(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0), *r = &v->in->shape;
+	const int64_t *d;
+	uint32_t n, i;
+
+	if (vfy_operands(v, 1, 1) || vfy_array(v, 0) ||
+	    vfy_ints(v, IR_ATTR_DIMENSIONS, &d, &n))
+		return -1;
+	if (xrt_shape_is_tuple(r) || r->dtype != a->dtype)
+		return vfy_fail(v, "result is not an array of the operand's type");
+	if (n != a->rank)
+		return vfy_fail(v, "%u dimensions for an operand of rank %u", n, a->rank);
+	if (vfy_dims_in_range(v, "dimensions", d, n, r->rank))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (r->dims[d[i]] != a->dims[i])
+			return vfy_fail(v, "operand dimension %u (%lld) maps to result dimension %lld (%lld)",
+					i, (long long)a->dims[i], (long long)d[i],
+					(long long)r->dims[d[i]]);
+	}
+	return 0;
+}
+
+static int check_transpose(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+	int64_t dims[XRT_MAX_RANK];
+	const int64_t *p;
+	uint32_t n, i;
+
+	if (vfy_operands(v, 1, 1) || vfy_array(v, 0) ||
+	    vfy_ints(v, IR_ATTR_DIMENSIONS, &p, &n))
+		return -1;
+	if (n != a->rank)
+		return vfy_fail(v, "%u dimensions for rank %u", n, a->rank);
+	if (vfy_dims_in_range(v, "dimensions", p, n, a->rank))
+		return -1;
+	for (i = 0; i < n; i++)
+		dims[i] = a->dims[p[i]];
+	return vfy_result(v, a->dtype, a->rank, dims);
+}
+
+static int check_slice(struct vfy *v)
+{
+	const struct ir_attr *s = ir_instr_attr(v->in, IR_ATTR_SLICE);
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+	int64_t dims[XRT_MAX_RANK];
+	uint32_t i;
+
+	if (vfy_operands(v, 1, 1) || vfy_array(v, 0))
+		return -1;
+	if (!s || s->n != a->rank)
+		return vfy_fail(v, "slice needs %u ranges", a->rank);
+	for (i = 0; i < s->n; i++) {
+		int64_t lo = s->ints[3 * i], hi = s->ints[3 * i + 1], st = s->ints[3 * i + 2];
+
+		if (lo < 0 || hi < lo || hi > a->dims[i] || st < 1)
+			return vfy_fail(v, "slice range %u [%lld:%lld:%lld] does not fit dimension %lld",
+					i, (long long)lo, (long long)hi, (long long)st,
+					(long long)a->dims[i]);
+		dims[i] = (hi - lo + st - 1) / st;
+	}
+	return vfy_result(v, a->dtype, a->rank, dims);
+}
+
+/* Operands from @first on: one integer scalar per dimension of @rank. */
+static int check_indices(struct vfy *v, uint32_t first, uint32_t rank)
+{
+	uint32_t i;
+
+	if (vfy_operands(v, first + rank, first + rank))
+		return -1;
+	for (i = first; i < first + rank; i++) {
+		if (vfy_scalar(v, i))
+			return -1;
+		if (!xrt_dtype_is_integer(vfy_opnd(v, i)->dtype))
+			return vfy_fail(v, "start index operand %u is not an integer", i);
+	}
+	return 0;
+}
+
+static int check_dynamic_slice(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+	const int64_t *s;
+	uint32_t n, i;
+
+	if (vfy_array(v, 0) || check_indices(v, 1, a->rank) ||
+	    vfy_ints(v, IR_ATTR_DYNAMIC_SLICE_SIZES, &s, &n))
+		return -1;
+	if (n != a->rank)
+		return vfy_fail(v, "%u slice sizes for rank %u", n, a->rank);
+	for (i = 0; i < n; i++) {
+		if (s[i] < 0 || s[i] > a->dims[i])
+			return vfy_fail(v, "slice size %lld outside dimension %u (%lld)",
+					(long long)s[i], i, (long long)a->dims[i]);
+	}
+	return vfy_result(v, a->dtype, n, s);
+}
+
+static int check_dus(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0), *u = vfy_opnd(v, 1);
+	uint32_t i;
+
+	if (v->in->num_operands < 2 || vfy_array(v, 0) || vfy_array(v, 1) ||
+	    check_indices(v, 2, a->rank))
+		return -1;
+	if (u->rank != a->rank || u->dtype != a->dtype)
+		return vfy_fail(v, "update's rank or type differs from the operand's");
+	for (i = 0; i < a->rank; i++) {
+		if (u->dims[i] > a->dims[i])
+			return vfy_fail(v, "update dimension %u exceeds the operand's", i);
+	}
+	return vfy_result_is(v, a);
+}
+
+static int check_concatenate(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+	int64_t dims[XRT_MAX_RANK];
+	const int64_t *d;
+	uint32_t n, i, k;
+
+	if (vfy_operands(v, 1, ~0u) || vfy_ints(v, IR_ATTR_DIMENSIONS, &d, &n))
+		return -1;
+	if (vfy_array(v, 0) || n != 1 || vfy_dims_in_range(v, "dimensions", d, 1, a->rank))
+		return n != 1 ? vfy_fail(v, "concatenate takes one dimension") : -1;
+	memcpy(dims, a->dims, sizeof(dims));
+	for (i = 1; i < v->in->num_operands; i++) {
+		const struct xrt_shape *b = vfy_opnd(v, i);
+
+		if (vfy_array(v, i))
+			return -1;
+		if (b->rank != a->rank || b->dtype != a->dtype)
+			return vfy_fail(v, "operand %u's rank or type differs", i);
+		for (k = 0; k < a->rank; k++) {
+			if (k != d[0] && b->dims[k] != a->dims[k])
+				return vfy_fail(v, "operand %u dimension %u differs", i, k);
+		}
+		dims[d[0]] += b->dims[d[0]];
+	}
+	return vfy_result(v, a->dtype, a->rank, dims);
+}
+
+static int check_pad(struct vfy *v)
+{
+	const struct ir_attr *p = ir_instr_attr(v->in, IR_ATTR_PADDING);
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+	int64_t dims[XRT_MAX_RANK];
+	uint32_t i;
+
+	if (vfy_operands(v, 2, 2) || vfy_array(v, 0) || vfy_scalar(v, 1))
+		return -1;
+	if (vfy_opnd(v, 1)->dtype != a->dtype)
+		return vfy_fail(v, "padding value's type differs from the operand's");
+	if (!p || p->n != a->rank)
+		return vfy_fail(v, "padding needs %u dimensions", a->rank);
+	for (i = 0; i < p->n; i++) {
+		int64_t lo = p->ints[3 * i], hi = p->ints[3 * i + 1], in = p->ints[3 * i + 2];
+		int64_t d = a->dims[i];
+
+		if (in < 0)
+			return vfy_fail(v, "negative interior padding in dimension %u", i);
+		dims[i] = lo + hi + d + (d ? (d - 1) * in : 0);
+		if (dims[i] < 0)
+			return vfy_fail(v, "padding makes dimension %u negative", i);
+	}
+	return vfy_result(v, a->dtype, a->rank, dims);
+}
+
+static int check_gather(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0), *ix = vfy_opnd(v, 1);
+	const int64_t *off, *col, *map, *sizes;
+	uint32_t noff, ncol, nmap, nsz, i, k, b;
+	int64_t ivd, dims[XRT_MAX_RANK];
+
+	if (vfy_operands(v, 2, 2) || vfy_array(v, 0) || vfy_array(v, 1) ||
+	    vfy_ints(v, IR_ATTR_OFFSET_DIMS, &off, &noff) ||
+	    vfy_ints(v, IR_ATTR_COLLAPSED_SLICE_DIMS, &col, &ncol) ||
+	    vfy_ints(v, IR_ATTR_START_INDEX_MAP, &map, &nmap) ||
+	    vfy_int(v, IR_ATTR_INDEX_VECTOR_DIM, &ivd) ||
+	    vfy_ints(v, IR_ATTR_SLICE_SIZES, &sizes, &nsz))
+		return -1;
+	if (!xrt_dtype_is_integer(ix->dtype))
+		return vfy_fail(v, "indices are %s, not integers", xrt_dtype_name(ix->dtype));
+	if (ivd < 0 || ivd > ix->rank)
+		return vfy_fail(v, "index_vector_dim %lld out of range", (long long)ivd);
+	if (nsz != a->rank || vfy_dims_in_range(v, "collapsed_slice_dims", col, ncol, a->rank) ||
+	    vfy_dims_in_range(v, "start_index_map", map, nmap, a->rank))
+		return nsz != a->rank ? vfy_fail(v, "slice_sizes needs %u entries", a->rank) : -1;
+	if ((ivd < ix->rank ? ix->dims[ivd] : 1) != nmap)
+		return vfy_fail(v, "index vectors of %lld entries for a start_index_map of %u",
+				(long long)(ivd < ix->rank ? ix->dims[ivd] : 1), nmap);
+	for (i = 0; i < nsz; i++) {
+		if (sizes[i] < 0 || sizes[i] > a->dims[i])
+			return vfy_fail(v, "slice size %u out of range", i);
+	}
+	for (i = 0; i < ncol; i++) {
+		if (sizes[col[i]] != 1)
+			return vfy_fail(v, "collapsed dimension %lld has slice size %lld",
+					(long long)col[i], (long long)sizes[col[i]]);
+	}
+	if (noff != a->rank - ncol ||
+	    ix->rank - (ivd < ix->rank) + noff > XRT_MAX_RANK)
+		return vfy_fail(v, "offset_dims needs %u entries", a->rank - ncol);
+	/* Result: batch dims (indices less index_vector_dim) around offset dims. */
+	{
+		uint32_t rank = ix->rank - (ivd < ix->rank) + noff, bi = 0, oi = 0;
+
+		if (vfy_dims_in_range(v, "offset_dims", off, noff, rank))
+			return -1;
+		for (k = 0; k < rank; k++) {
+			bool is_off = false;
+
+			for (i = 0; i < noff; i++)
+				is_off = is_off || off[i] == k;
+			if (is_off) {
+				/* The oi-th slice dimension that is not collapsed. */
+				for (b = 0, i = 0; b < a->rank; b++) {
+					bool c = false;
+					uint32_t j;
+
+					for (j = 0; j < ncol; j++)
+						c = c || col[j] == b;
+					if (!c && i++ == oi)
+						break;
+				}
+				dims[k] = sizes[b];
+				oi++;
+			} else {
+				if (bi == ivd)
+					bi++;
+				dims[k] = ix->dims[bi++];
+			}
+		}
+		return vfy_result(v, a->dtype, rank, dims);
+	}
+}
+
+static int check_scatter(struct vfy *v)
+{
+	const struct ir_comp *f;
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+
+	if (vfy_operands(v, 3, 3) || vfy_array(v, 0) || vfy_array(v, 1) || vfy_array(v, 2))
+		return -1;
+	if (!xrt_dtype_is_integer(vfy_opnd(v, 1)->dtype))
+		return vfy_fail(v, "indices are not integers");
+	if (vfy_opnd(v, 2)->dtype != a->dtype)
+		return vfy_fail(v, "updates' type differs from the operand's");
+	if (vfy_called(v, IR_ATTR_TO_APPLY, &f))
+		return -1;
+	if (f->num_params != 2)
+		return vfy_fail(v, "update computation '%s' takes %u parameters, expected 2",
+				f->name, f->num_params);
+	return vfy_result_is(v, a);
+}
+
+static int check_rng(struct vfy *v)
+{
+	const struct ir_attr *d = ir_instr_attr(v->in, IR_ATTR_DISTRIBUTION);
+	const struct xrt_shape *a = vfy_opnd(v, 0), *r = &v->in->shape;
+
+	if (vfy_operands(v, 2, 2) || vfy_scalar(v, 0) || vfy_scalar(v, 1))
+		return -1;
+	if (!d || (strcmp(d->str, "rng_uniform") && strcmp(d->str, "rng_normal")))
+		return vfy_fail(v, "distribution must be rng_uniform or rng_normal");
+	if (vfy_opnd(v, 1)->dtype != a->dtype || xrt_shape_is_tuple(r) ||
+	    r->dtype != a->dtype)
+		return vfy_fail(v, "operands and result differ in type");
+	if (!strcmp(d->str, "rng_normal") && !xrt_dtype_is_float(a->dtype))
+		return vfy_fail(v, "rng_normal needs floats");
+	return 0;
+}
+
+static int check_rbg(struct vfy *v)
+{
+	const struct xrt_shape *s = vfy_opnd(v, 0), *r = &v->in->shape;
+
+	if (vfy_operands(v, 1, 1) || vfy_array(v, 0))
+		return -1;
+	if (s->dtype != XRT_U64 || s->rank != 1)
+		return vfy_fail(v, "state must be u64[n]");
+	if (!xrt_shape_is_tuple(r) || r->tuple_count != 2 ||
+	    !xrt_shape_compatible(&r->tuple[0], s) || xrt_shape_is_tuple(&r->tuple[1]) ||
+	    !xrt_dtype_is_integer(r->tuple[1].dtype))
+		return vfy_fail(v, "shape must be (state, unsigned bits)");
+	return 0;
+}
+
+int vfy_structural(struct vfy *v)
+{
+	const struct xrt_shape *r = &v->in->shape;
+	int64_t d;
+
+	switch (v->in->op) {
+	case XRT_OP_PARAMETER:
+	case XRT_OP_CONSTANT:
+		return vfy_operands(v, 0, 0);
+	case XRT_OP_CUSTOM_CALL:
+		return 0;
+	case XRT_OP_IOTA:
+		if (vfy_operands(v, 0, 0) || vfy_int(v, IR_ATTR_IOTA_DIMENSION, &d))
+			return -1;
+		if (xrt_shape_is_tuple(r) || r->dtype == XRT_PRED || d < 0 || d >= r->rank)
+			return vfy_fail(v, "iota_dimension %lld for %s of rank %u",
+					(long long)d, xrt_dtype_name(r->dtype), r->rank);
+		return 0;
+	case XRT_OP_TUPLE:
+		return check_tuple(v);
+	case XRT_OP_GET_TUPLE_ELEMENT:
+		return check_gte(v);
+	case XRT_OP_COPY:
+		return vfy_operands(v, 1, 1) || vfy_result_is(v, vfy_opnd(v, 0));
+	case XRT_OP_BITCAST:
+		return check_reshape(v, true);
+	case XRT_OP_RESHAPE:
+		return check_reshape(v, false);
+	case XRT_OP_BROADCAST:
+		return check_broadcast(v);
+	case XRT_OP_TRANSPOSE:
+		return check_transpose(v);
+	case XRT_OP_SLICE:
+		return check_slice(v);
+	case XRT_OP_DYNAMIC_SLICE:
+		return check_dynamic_slice(v);
+	case XRT_OP_DYNAMIC_UPDATE_SLICE:
+		return check_dus(v);
+	case XRT_OP_CONCATENATE:
+		return check_concatenate(v);
+	case XRT_OP_PAD:
+		return check_pad(v);
+	case XRT_OP_REVERSE: {
+		const int64_t *p;
+		uint32_t n;
+
+		if (vfy_operands(v, 1, 1) || vfy_array(v, 0) ||
+		    vfy_ints(v, IR_ATTR_DIMENSIONS, &p, &n) ||
+		    vfy_dims_in_range(v, "dimensions", p, n, vfy_opnd(v, 0)->rank))
+			return -1;
+		return vfy_result_is(v, vfy_opnd(v, 0));
+	}
+	case XRT_OP_GATHER:
+		return check_gather(v);
+	case XRT_OP_SCATTER:
+		return check_scatter(v);
+	case XRT_OP_RNG:
+		return check_rng(v);
+	case XRT_OP_RNG_BIT_GENERATOR:
+		return check_rbg(v);
+	default:
+		return vfy_fail(v, "no verifier for this opcode");
+	}
+}

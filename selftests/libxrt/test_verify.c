@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verifier: the corpus verifies; each broken module fails with the
+ * instruction named and what is wrong with it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+
+#include <xrt/ir.h>
+
+/* Helper computations every case may call. */
+static const char prelude[] =
+	"HloModule v\n"
+	"%add (a: f32[], b: f32[]) -> f32[] {\n"
+	"  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+	"  ROOT %r = f32[] add(%a, %b)\n}\n"
+	"%lt (a: f32[], b: f32[]) -> pred[] {\n"
+	"  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+	"  ROOT %r = pred[] compare(%a, %b), direction=LT\n}\n"
+	"%neg (a: f32[2]) -> f32[2] {\n"
+	"  %a = f32[2]{0} parameter(0)\n  ROOT %r = f32[2]{0} negate(%a)\n}\n"
+	"ENTRY %e {\n"
+	"  %x = f32[2]{0} parameter(0)\n  %y = f32[2,3]{1,0} parameter(1)\n"
+	"  %i = s32[] parameter(2)\n  %s = f32[] parameter(3)\n"
+	"  %p = pred[] parameter(4)\n  %u = u32[2]{0} parameter(5)\n";
+
+static xrt_status *verify_body(const struct xrt_allocator *a, const char *body)
+{
+	char text[4096];
+	xrt_module *m;
+	xrt_status *st;
+
+	snprintf(text, sizeof(text), "%s%s\n}\n", prelude, body);
+	st = xrt_hlo_parse(a, text, strlen(text), &m);
+	if (st)
+		return xrt_status_annotate(st, "(parse)");
+	st = xrt_module_verify(m);
+	xrt_module_destroy(m);
+	return st;
+}
+
+TEST_F(xrt, corpus_verifies)
+{
+	static const char *const files[] = {
+		"control_flow", "elementwise_binary", "elementwise_unary",
+		"gather_scatter_sort", "jax_reduce_conv", "no_percent_no_signature",
+		"rng_and_misc", "shapes_and_slices", "windows_and_dots",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[1024], *text;
+		xrt_module *m;
+		long len;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s.hlo", HLO_CORPUS_DIR, files[i]);
+		f = fopen(path, "rb");
+		ASSERT_NE(NULL, f);
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		text = malloc((size_t)len);
+		ASSERT_EQ((size_t)len, fread(text, 1, (size_t)len, f));
+		fclose(f);
+		ASSERT_OK(xrt_hlo_parse(self->a, text, (size_t)len, &m));
+		EXPECT_EQ(NULL, xrt_module_verify(m)) TH_LOG("%s", files[i]);
+		xrt_module_destroy(m);
+		free(text);
+	}
+}
+
+TEST_F(xrt, well_formed_bodies_verify)
+{
+	static const char *const good[] = {
+		"  ROOT %r = f32[2]{0} add(%x, %x)",
+		"  ROOT %r = pred[2]{0} compare(%x, %x), direction=GE, type=TOTALORDER",
+		"  ROOT %r = f32[3,2]{0,1} transpose(%y), dimensions={1,0}",
+		"  ROOT %r = f32[2,3]{1,0} broadcast(%x), dimensions={0}",
+		"  ROOT %r = f32[2]{0} reduce(%y, %s), dimensions={1}, to_apply=%add",
+		"  ROOT %r = f32[2]{0} call(%x), to_apply=%neg",
+		"  ROOT %r = f32[2]{0} conditional(%p, %x, %x), true_computation=%neg, false_computation=%neg",
+		"  ROOT %r = f32[2,3]{1,0} sort(%y), dimensions={1}, to_apply=%lt",
+		"  ROOT %r = f32[1,3]{1,0} dynamic-slice(%y, %i, %i), dynamic_slice_sizes={1,3}",
+		"  ROOT %r = s32[2,3]{1,0} convert(%y)",
+		"  ROOT %r = f32[6]{0} reshape(%y)",
+		"  ROOT %r = f32[2]{0} clamp(%s, %x, %s)",
+		"  ROOT %r = f32[2]{0} select(%p, %x, %x)",
+		"  ROOT %r = f32[2]{0} bitcast-convert(%u)",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ASSERT_OK(verify_body(self->a, good[i]));
+}
+
+TEST_F(xrt, shape_errors_name_the_instruction)
+{
+	static const struct { const char *body, *msg; } bad[] = {
+		{ "  ROOT %r = f32[3]{0} add(%x, %x)",
+		  "instruction 'r' (add): shape is f32[3], its operands give f32[2]" },
+		{ "  ROOT %r = f32[2]{0} add(%x, %u)", "operand 1 is u32, operand 0 is f32" },
+		{ "  ROOT %r = f32[2]{0} add(%x, %y)", "operand 1 has rank 2, operand 0 has 1" },
+		{ "  ROOT %r = f32[2]{0} add(%x)", "1 operands, expected 2" },
+		{ "  ROOT %r = u32[2]{0} exponential(%u)", "exponential does not take u32" },
+		{ "  ROOT %r = f32[2]{0} popcnt(%x)", "popcnt does not take f32" },
+		{ "  ROOT %r = f32[2]{0} shift-left(%x, %x)", "shift-left does not take f32" },
+		{ "  ROOT %r = pred[2]{0} compare(%x, %x)", "attribute 'direction' missing" },
+		{ "  ROOT %r = pred[2]{0} compare(%x, %x), direction=XX", "unknown comparison direction 'XX'" },
+		{ "  ROOT %r = pred[2]{0} compare(%u, %u), direction=LT, type=FLOAT",
+		  "comparison type FLOAT on u32" },
+		{ "  ROOT %r = f32[2]{0} select(%x, %x, %x)", "operand 0 is f32, expected pred" },
+		{ "  ROOT %r = f32[3,2]{1,0} transpose(%y), dimensions={0,0}", "dimension 0 repeated" },
+		{ "  ROOT %r = f32[3,2]{1,0} transpose(%y), dimensions={1,2}",
+		  "dimension 2 out of range for rank 2" },
+		{ "  ROOT %r = f32[2,3]{1,0} broadcast(%x), dimensions={1}",
+		  "operand dimension 0 (2) maps to result dimension 1 (3)" },
+		{ "  ROOT %r = f32[7]{0} reshape(%y)", "reshape changes the element type or count" },
+		{ "  ROOT %r = f32[1]{0} slice(%x), slice={[1:3]}", "does not fit dimension 2" },
+		{ "  ROOT %r = f32[2]{0} reduce(%y, %s), dimensions={2}, to_apply=%add",
+		  "dimension 2 out of range" },
+		{ "  ROOT %r = f32[2]{0} reduce(%y, %i), dimensions={1}, to_apply=%add",
+		  "init 0's type differs from input 0's" },
+		{ "  ROOT %r = f32[2]{0} reduce(%y, %s), dimensions={1}, to_apply=%lt",
+		  "computation 'lt' does not return a f32 scalar" },
+		{ "  ROOT %r = f32[2]{0} reduce(%y, %s), dimensions={1}, to_apply=%neg",
+		  "computation 'neg' takes 1 parameters, expected 2" },
+		{ "  ROOT %r = f32[2]{0} call(%y), to_apply=%neg",
+		  "computation 'neg' parameter 0 differs from operand 0" },
+		{ "  ROOT %r = f32[2]{0} conditional(%i, %x, %x), true_computation=%neg, false_computation=%neg",
+		  "predicate is s32, expected pred" },
+		{ "  ROOT %r = f32[2,3]{1,0} sort(%y), dimensions={1}, to_apply=%add",
+		  "comparator 'add' does not return pred[]" },
+		{ "  ROOT %r = f32[1,4]{1,0} dynamic-slice(%y, %i, %i), dynamic_slice_sizes={1,4}",
+		  "slice size 4 outside dimension 1 (3)" },
+		{ "  ROOT %r = f32[1,3]{1,0} dynamic-slice(%y, %s, %i), dynamic_slice_sizes={1,3}",
+		  "start index operand 1 is not an integer" },
+		{ "  ROOT %r = f32[2]{0} get-tuple-element(%x), index=0", "operand 0 is not a tuple" },
+		{ "  %t = (f32[2]{0}) tuple(%x)\n  ROOT %r = f32[2]{0} get-tuple-element(%t), index=1",
+		  "index 1 outside a tuple of 1" },
+		{ "  ROOT %r = (f32[2]{0}, s32[]) tuple(%x, %s)", "tuple element 1 differs from operand 1" },
+		{ "  ROOT %r = f32[2,3]{1,0} dot(%x, %y), lhs_contracting_dims={0}, rhs_contracting_dims={1}",
+		  "contracting dimension 0 sizes differ (2, 3)" },
+		{ "  ROOT %r = f32[3]{0} dot(%x, %y), lhs_contracting_dims={0}, rhs_contracting_dims={0}, lhs_batch_dims={0}",
+		  "batch or contracting dimension lists differ in length" },
+		{ "  ROOT %r = f32[4]{0} concatenate(%x, %u), dimensions={0}", "operand 1's rank or type differs" },
+		{ "  ROOT %r = f32[2]{0} pad(%x, %i), padding=0_0", "padding value's type differs" },
+		{ "  ROOT %r = s32[2]{0} iota(), iota_dimension=1", "iota_dimension 1 for s32 of rank 1" },
+		{ "  ROOT %r = f32[2]{0} reduce-precision(%x), exponent_bits=0, mantissa_bits=2",
+		  "exponent_bits 0" },
+		{ "  ROOT %r = f32[2]{0} rng(%s, %s), distribution=rng_cauchy",
+		  "distribution must be rng_uniform or rng_normal" },
+		{ "  ROOT %r = f32[2,3]{1,0} parameter(9)", "parameter number 9, the computation has 7" },
+		{ "  ROOT %r = f32[2,3]{1,0} parameter(0)", "parameter number 0 used twice" },
+		{ "  ROOT %r = f32[1]{0} reduce-window(%x, %s), window={size=2 stride=0}, to_apply=%add",
+		  "size, stride or dilation below 1" },
+		{ "  ROOT %r = f32[2]{0} map(%x, %x), dimensions={0}, to_apply=%neg",
+		  "computation 'neg' parameter 0 is not a f32 scalar" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ASSERT_ERR(verify_body(self->a, bad[i].body), XRT_INVALID_ARGUMENT, bad[i].msg);
+	ASSERT_GE(sizeof(bad) / sizeof(bad[0]), 35);
+}
+
+TEST_HARNESS_MAIN
