@@ -120,6 +120,7 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 	const struct xrt_cs_reduce *c = cmd;
 	const struct xrt_cs_operand *ops = red_operands(c);
 	u32 i, d, outs = 0, es;
+	u64 odims[XRT_CS_MAX_RANK];
 	u8 types[XRT_CS_MAX_REGS];
 	struct red r;
 	u64 need, ws;
@@ -154,7 +155,17 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 		return engine_fail(v, ~0u, "REDUCE: value register never written",
 				   c->value_reg, 0);
 	red_init(&r, c);
+	/*
+	 * Outputs are written once per kept index even when a reduced
+	 * dimension is 0 (they get init): check them over the kept space,
+	 * the reduced dimensions counted as 1.
+	 */
+	for (d = 0; d < c->rank; d++)
+		odims[d] = (c->reduce_mask & (1u << d)) ? 1 : c->dims[d];
 	for (i = 0; i < c->num_operands; i++) {
+		u64 lo, hi, ilo, ihi;
+		u32 j;
+
 		if (ops[i].flags != XRT_CS_OPERAND_OUT)
 			continue;
 		outs++;
@@ -162,6 +173,23 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 			if ((c->reduce_mask & (1u << d)) && ops[i].strides[d])
 				return engine_fail(v, i, "REDUCE: output stride along a reduced dimension",
 						   d, 0);
+		}
+		if (engine_check_span(v, i, ops[i].slot, ops[i].dtype, ops[i].offset,
+				      c->rank, odims, ops[i].strides, XRT_CS_SLOT_WRITE))
+			return -1;
+		engine_span_bytes(ops[i].offset, engine_dtype_size(ops[i].dtype), c->rank,
+				  odims, ops[i].strides, &lo, &hi);
+		for (j = 0; j < c->num_operands; j++) {
+			const struct xrt_cs_operand *o = &ops[j];
+
+			if (j == i)
+				continue;
+			engine_span_bytes(o->offset, engine_dtype_size(o->dtype), c->rank,
+					  o->flags == XRT_CS_OPERAND_OUT ? odims : c->dims,
+					  o->strides, &ilo, &ihi);
+			if (engine_overlap(ops[i].slot, lo, hi, o->slot, ilo, ihi))
+				return engine_fail(v, i, "REDUCE: output overlaps another operand",
+						   i, j);
 		}
 	}
 	if (outs != (is_arg(c->op) ? 2u : 1u))

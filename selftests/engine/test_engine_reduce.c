@@ -395,4 +395,32 @@ TEST_F(xrt, malformed_reduces)
 		   "REDUCE: unknown op");
 }
 
+/*
+ * Found by fuzzing: with a reduced dimension of 0 the inputs reach
+ * nothing, but every output is still written (with init), so outputs
+ * must fit their slots over the kept dimensions.
+ */
+TEST_F(xrt, empty_reduction_outputs_are_bounds_checked)
+{
+	uint64_t dims[2] = { 4, 0 };
+	int64_t in_st[2] = { 0, 1 }, out_st[2] = { 1, 0 };
+	struct xrt_cs_operand ops[2];
+	struct xrt_cs_ew_inst p[1] = { inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0) };
+	struct cs_program prog;
+	struct cs_builder b;
+	size_t size;
+	void *bytes;
+
+	cs_builder_init(&b, NULL);
+	cs_add_slot(&b, 4, XRT_CS_SLOT_READ);
+	cs_add_slot(&b, 12, XRT_CS_SLOT_WRITE);	/* 4 outputs need 16 */
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 2, in_st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 2, out_st);
+	cs_reduce(&b, XRT_CS_RED_SUM, 2, dims, 2, ops, 2, p, 1, 1, 0, NULL, 0);
+	ASSERT_OK(cs_finish(&b, &bytes, &size));
+	ASSERT_ERR(cs_program_load(&prog, self->a, bytes, size), XRT_INVALID_ARGUMENT,
+		   "view reaches past the end of its slot");
+	xrt_free(NULL, bytes);
+}
+
 TEST_HARNESS_MAIN
