@@ -173,6 +173,11 @@ static int parse_comp(struct hp *p, struct ir_attr *a, uint32_t *cap)
 		p->pos = at;
 		return hp_fail(p, "unknown computation '%.*s'", (int)n, s);
 	}
+	/* The computation being read is the last one; no recursion in HLO. */
+	if (idx == p->m->num_comps - 1) {
+		p->pos = at;
+		return hp_fail(p, "computation '%.*s' calls itself", (int)n, s);
+	}
 	return push(p, a, cap, idx);
 }
 

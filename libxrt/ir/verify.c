@@ -27,8 +27,16 @@ int vfy_fail(struct vfy *v, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * Checks take their operands' shapes before counting the operands, so
+ * a missing operand gets a blank shape here and the count fails later.
+ */
 const struct xrt_shape *vfy_opnd(const struct vfy *v, uint32_t i)
 {
+	static const struct xrt_shape missing;
+
+	if (i >= v->in->num_operands)
+		return &missing;
 	return &v->c->instrs[v->in->operands[i]].shape;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzzes the HLO text reader: any text is rejected cleanly or reads into
- * a module whose printed form reads back and prints the same.
+ * a module whose printed form reads back and prints the same, and that
+ * the verifier can judge without crashing.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (xrt_hlo_print(m, NULL, &t1, &n1) || xrt_hlo_parse(NULL, t1, n1, &m2) ||
 	    xrt_hlo_print(m2, NULL, &t2, &n2) || n1 != n2 || memcmp(t1, t2, n1))
 		abort();
+	xrt_status_free(xrt_module_verify(m));
 	xrt_free(NULL, t1);
 	xrt_free(NULL, t2);
 	xrt_module_destroy(m);

@@ -14,29 +14,6 @@
 #include <xrt/ir.h>
 #include <xrt/wire.h>
 
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)len + 1);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	*n = (size_t)len;
-	return buf;
-}
-
 TEST_F(xrt, corpus_round_trips)
 {
 	DIR *d = opendir(HLO_CORPUS_DIR);
@@ -52,7 +29,7 @@ TEST_F(xrt, corpus_round_trips)
 		if (!strstr(e->d_name, ".hlo"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, e->d_name);
-		text = slurp(path, &n);
+		text = test_slurp(path, &n);
 		ASSERT_NE(NULL, text);
 		TH_LOG("%s", e->d_name);
 		ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m1));
@@ -128,6 +105,8 @@ TEST_F(xrt, malformed_texts_name_line_and_column)
 		  "line 3, column 40: attribute 'iota_dimension' given twice" },
 		{ "HloModule m\ne {\n  a = f32[] parameter(0)\n  ROOT c = f32[] call(a), to_apply=g\n}",
 		  "line 4, column 36: unknown computation 'g'" },
+		{ "HloModule m\ne {\n  a = f32[] parameter(0)\n  ROOT c = f32[] call(a), to_apply=e\n}",
+		  "line 4, column 36: computation 'e' calls itself" },
 		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n  s = f32[1] slice(a), slice={[0 1]}\n}",
 		  "expected ':' after the slice start" },
 		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n  s = f32[1] reduce-window(a, a), window={stride=1}\n}",
@@ -178,7 +157,7 @@ TEST_F(xrt, parse_survives_every_failing_allocation)
 	long k;
 
 	snprintf(path, sizeof(path), "%s/control_flow.hlo", HLO_CORPUS_DIR);
-	text = slurp(path, &n);
+	text = test_slurp(path, &n);
 	ASSERT_NE(NULL, text);
 	for (k = 1;; k++) {
 		xrt_module *m = NULL;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "test_alloc.h"
@@ -54,4 +55,28 @@ bool test_no_leaks(void)
 	if (!__lsan_do_recoverable_leak_check)
 		return true;
 	return __lsan_do_recoverable_leak_check() == 0;
+}
+
+char *test_slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)len + 1);
+		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[len] = '\0';
+			*n = (size_t)len;
+		}
+	}
+	fclose(f);
+	return buf;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Test helpers: an allocator that counts live allocations and can be told
- * to fail the Nth allocation, and a fixture that checks for leaks.
+ * to fail the Nth allocation, and reading test data files.
  */
 #ifndef XRT_TEST_ALLOC_H
 #define XRT_TEST_ALLOC_H
@@ -25,5 +25,8 @@ void test_alloc_fail_at(struct test_alloc *t, long n);
 
 /* Runs LeakSanitizer now when the build has it; returns true if clean. */
 bool test_no_leaks(void);
+
+/* The whole file at @path, NUL-terminated (free()); *n gets its length. */
+char *test_slurp(const char *path, size_t *n);
 
 #endif /* XRT_TEST_ALLOC_H */
