@@ -91,13 +91,37 @@ static void fill(xrt_literal *lit, const Xrt__Literal *msg)
 		fill(lit->elements[i], msg->tuple_elements[i]);
 }
 
+xrt_status *wire_literal_from_msg(const struct xrt_allocator *alloc,
+				  const Xrt__Literal *msg, const char *path,
+				  xrt_literal **out)
+{
+	struct xrt_shape shape;
+	char spath[PATH_MAX_LEN];
+	xrt_status *st;
+
+	*out = NULL;
+	snprintf(spath, sizeof(spath), "%s.shape", path);
+	st = wire_shape_from_msg(&shape, alloc, msg->shape, spath);
+	if (st)
+		return st;
+	st = xrt_shape_validate(&shape);
+	if (st)
+		st = xrt_status_annotate(st, "%s", spath);
+	if (!st)
+		st = check(&shape, alloc, msg, path);
+	if (!st)
+		st = xrt_literal_create_uninit(alloc, &shape, out);
+	if (!st)
+		fill(*out, msg);
+	xrt_shape_deinit(&shape);
+	return st;
+}
+
 xrt_status *xrt_literal_deserialize(const struct xrt_allocator *alloc,
 				    const void *data, size_t size,
 				    xrt_literal **out)
 {
-	const Xrt__Literal *msg;
 	ProtobufCMessage *base;
-	struct xrt_shape shape;
 	struct wire_alloc w;
 	xrt_status *st;
 
@@ -110,40 +134,27 @@ xrt_status *xrt_literal_deserialize(const struct xrt_allocator *alloc,
 			 &base);
 	if (st)
 		return st;
-	msg = (const Xrt__Literal *)base;
-	st = wire_shape_from_msg(&shape, alloc, msg->shape, "literal.shape");
-	if (!st) {
-		st = xrt_shape_validate(&shape);
-		if (st)
-			st = xrt_status_annotate(st, "literal.shape");
-		if (!st)
-			st = check(&shape, alloc, msg, "literal");
-		if (!st)
-			st = xrt_literal_create_uninit(alloc, &shape, out);
-		if (!st)
-			fill(*out, msg);
-		xrt_shape_deinit(&shape);
-	}
+	st = wire_literal_from_msg(alloc, (const Xrt__Literal *)base, "literal", out);
 	protobuf_c_message_free_unpacked(base, &w.pb);
 	return st;
 }
 
-static void msg_free(const struct xrt_allocator *a, Xrt__Literal *msg)
+void wire_literal_msg_free(const struct xrt_allocator *a, Xrt__Literal *msg)
 {
 	size_t i;
 
 	if (!msg)
 		return;
 	for (i = 0; i < msg->n_tuple_elements; i++)
-		msg_free(a, msg->tuple_elements[i]);
+		wire_literal_msg_free(a, msg->tuple_elements[i]);
 	xrt_mem_free(a, msg->tuple_elements);
 	wire_shape_msg_free(a, msg->shape);
 	xrt_mem_free(a, msg);
 }
 
 /* Builds the message tree; array data is borrowed from the literal. */
-static xrt_status *to_msg(const xrt_literal *lit,
-			  const struct xrt_allocator *a, Xrt__Literal **out)
+xrt_status *wire_literal_to_msg(const xrt_literal *lit,
+				const struct xrt_allocator *a, Xrt__Literal **out)
 {
 	Xrt__Literal *msg = xrt_mem_alloc(a, sizeof(*msg));
 	xrt_status *st;
@@ -165,11 +176,11 @@ static xrt_status *to_msg(const xrt_literal *lit,
 			st = xrt_status_oom(a, "a literal message");
 	}
 	for (i = 0; !st && i < n; i++) {
-		st = to_msg(lit->elements[i], a, &msg->tuple_elements[i]);
+		st = wire_literal_to_msg(lit->elements[i], a, &msg->tuple_elements[i]);
 		msg->n_tuple_elements = i + 1;
 	}
 	if (st) {
-		msg_free(a, msg);
+		wire_literal_msg_free(a, msg);
 		return st;
 	}
 	*out = msg;
@@ -186,10 +197,10 @@ xrt_status *xrt_literal_serialize(const xrt_literal *lit,
 	if (!lit || !out || !out_size)
 		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
 				      "literal serialize: NULL argument");
-	st = to_msg(lit, alloc, &msg);
+	st = wire_literal_to_msg(lit, alloc, &msg);
 	if (st)
 		return st;
 	st = wire_pack(alloc, &msg->base, out, out_size);
-	msg_free(alloc, msg);
+	wire_literal_msg_free(alloc, msg);
 	return st;
 }

@@ -59,4 +59,12 @@ xrt_status *wire_shape_to_msg(const struct xrt_shape *shape,
 			      Xrt__Shape **out);
 void wire_shape_msg_free(const struct xrt_allocator *a, Xrt__Shape *msg);
 
+/* Literal <-> message; the message borrows the literal's data. */
+xrt_status *wire_literal_to_msg(const xrt_literal *lit,
+				const struct xrt_allocator *a, Xrt__Literal **out);
+void wire_literal_msg_free(const struct xrt_allocator *a, Xrt__Literal *msg);
+xrt_status *wire_literal_from_msg(const struct xrt_allocator *alloc,
+				  const Xrt__Literal *msg, const char *path,
+				  xrt_literal **out);
+
 #endif /* XRT_WIRE_INTERNAL_H */

@@ -66,6 +66,55 @@ XRT_API xrt_status *xrt_hlo_print(const xrt_module *module,
  */
 XRT_API xrt_status *xrt_module_verify(const xrt_module *module);
 
+/**
+ * xrt_module_serialize() - write a module as an xrt.IrModule message
+ * @module: the module
+ * @alloc: allocator for the bytes (NULL: system)
+ * @out: receives the bytes; free with xrt_free(@alloc, ...)
+ * @out_size: receives their length
+ *
+ * The bytes are canonical: equal modules give equal bytes.
+ *
+ * Return: NULL, INVALID_ARGUMENT for NULL arguments, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_module_serialize(const xrt_module *module,
+					 const struct xrt_allocator *alloc,
+					 void **out, size_t *out_size);
+
+/**
+ * xrt_module_deserialize() - read a module from an xrt.IrModule message
+ * @alloc: allocator for the module (NULL: system); must outlive it
+ * @data: the bytes
+ * @size: their length
+ * @out: receives the module
+ *
+ * The message is checked as HLO text is: names that print, known
+ * opcodes and attributes, attributes sorted and each once with the
+ * right number of values, operands before their users, callees before
+ * their callers, literals on constants only and with their shape.
+ * Result shapes are checked by xrt_module_verify().
+ *
+ * Return: NULL, INVALID_ARGUMENT naming the computation, the
+ * instruction and what is wrong, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_module_deserialize(const struct xrt_allocator *alloc,
+					   const void *data, size_t size,
+					   xrt_module **out);
+
+/**
+ * xrt_module_fingerprint() - a 128-bit hash of a module
+ * @module: the module
+ * @out: receives the hash
+ *
+ * MurmurHash3 (x64, 128 bits) of the canonical serialization: equal
+ * modules have equal fingerprints, on every host and in every release
+ * that keeps the wire format.  Not a cryptographic hash.
+ *
+ * Return: NULL, INVALID_ARGUMENT for NULL arguments, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_module_fingerprint(const xrt_module *module,
+					   uint64_t out[2]);
+
 /** xrt_module_destroy() - free a module (NULL is fine) */
 XRT_API void xrt_module_destroy(xrt_module *module);
 

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xrt.IrModule messages -> modules.  Everything the rest of the front
+ * end relies on without checking is checked here: names it can print
+ * back, known opcodes and attribute names, attributes sorted and each
+ * once, the number of values each attribute kind takes, operands that
+ * come before their users, callees that come before their callers, a
+ * literal on constants only and with the constant's shape.  Shapes of
+ * results are left to xrt_module_verify(), as for HLO text.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/mem.h"
+#include "../wire/wire_internal.h"
+#include "ir.h"
+
+/* Longest list an attribute other than a list of callees may hold. */
+#define IR_MAX_LIST 4096
+
+struct reader {
+	const struct xrt_allocator *a;
+	xrt_module *m;
+	uint32_t comp;		/* the computation being read */
+};
+
+static xrt_status *bad(const struct reader *r, const char *fmt, const char *arg)
+{
+	return xrt_status_new(r->a, XRT_INVALID_ARGUMENT, fmt, arg);
+}
+
+/* Names print bare in HLO text, so they take what the parser reads. */
+static bool good_name(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++) {
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+			return false;
+	}
+	return true;
+}
+
+static bool good_word(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		if (!isalnum((unsigned char)*s) && !strchr("_.->", *s))
+			return false;
+	}
+	return true;
+}
+
+static char *dup_name(struct reader *r, const char *s, const char *what,
+		      xrt_status **st)
+{
+	char *d;
+
+	if (!good_name(s)) {
+		*st = bad(r, "%s is not a valid name", what);
+		return NULL;
+	}
+	d = xrt_mem_strdup(r->a, s);
+	if (!d)
+		*st = xrt_status_oom(r->a, "a module");
+	return d;
+}
+
+/* How many ints an attribute of @kind holds per element; 0: none. */
+static uint32_t ints_per(enum ir_attr_kind kind)
+{
+	switch (kind) {
+	case IR_SLICE:
+	case IR_PADDING:
+		return 3;
+	case IR_WINDOW:
+		return IR_WINDOW_FIELDS;
+	case IR_WORD:
+	case IR_STRING:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static xrt_status *check_attr_values(struct reader *r, enum ir_attr_kind kind,
+				     const Xrt__IrAttribute *msg)
+{
+	size_t i, n = msg->n_ints;
+
+	if (kind == IR_WORD || kind == IR_STRING) {
+		if (n)
+			return bad(r, "attribute '%s' takes text, not numbers", msg->name);
+		if (kind == IR_WORD && !good_word(msg->text))
+			return bad(r, "attribute '%s' is not a bare word", msg->name);
+		return NULL;
+	}
+	if (msg->text && *msg->text)
+		return bad(r, "attribute '%s' takes numbers, not text", msg->name);
+	if ((kind == IR_INT || kind == IR_BOOL || kind == IR_COMP) && n != 1)
+		return bad(r, "attribute '%s' takes exactly one value", msg->name);
+	if (kind == IR_COMPS && !n)
+		return bad(r, "attribute '%s' needs a computation", msg->name);
+	if (n % ints_per(kind) ||
+	    (kind != IR_COMPS && n / ints_per(kind) > IR_MAX_LIST))
+		return bad(r, "attribute '%s' has a bad number of values", msg->name);
+	/* As HLO text has them: a window and a padding have 1 to 8 dimensions. */
+	if ((kind == IR_WINDOW || kind == IR_PADDING) &&
+	    (!n || n / ints_per(kind) > XRT_MAX_RANK))
+		return bad(r, "attribute '%s' needs 1 to 8 dimensions", msg->name);
+	for (i = 0; i < n; i++) {
+		int64_t v = msg->ints[i];
+
+		if (kind == IR_BOOL && v != 0 && v != 1)
+			return bad(r, "attribute '%s' is not 0 or 1", msg->name);
+		if ((kind == IR_COMP || kind == IR_COMPS) &&
+		    (v < 0 || v >= (int64_t)r->comp))
+			return bad(r, "attribute '%s' calls a computation that is "
+				   "not defined before its caller", msg->name);
+	}
+	return NULL;
+}
+
+static xrt_status *read_attr(struct reader *r, const Xrt__IrAttribute *msg,
+			     int prev, struct ir_attr *at)
+{
+	enum ir_attr_key key;
+	xrt_status *st;
+	uint32_t per;
+
+	key = ir_attr_from_name(msg->name, strlen(msg->name));
+	if (key == IR_ATTR_COUNT)
+		return bad(r, "unknown attribute '%s'", msg->name);
+	if ((int)key <= prev)
+		return bad(r, "attribute '%s' is out of order or repeated", msg->name);
+	st = check_attr_values(r, ir_attr_kind(key), msg);
+	if (st)
+		return st;
+	at->key = key;
+	per = ints_per(ir_attr_kind(key));
+	at->n = (uint32_t)(per ? msg->n_ints / per : 0);
+	if (msg->n_ints) {
+		at->ints = xrt_mem_alloc(r->a, msg->n_ints * sizeof(*at->ints));
+		if (!at->ints)
+			return xrt_status_oom(r->a, "a module");
+		memcpy(at->ints, msg->ints, msg->n_ints * sizeof(*at->ints));
+	}
+	if (!per) {
+		at->str = xrt_mem_strdup(r->a, msg->text);
+		if (!at->str)
+			return xrt_status_oom(r->a, "a module");
+	}
+	return NULL;
+}
+
+static xrt_status *read_attrs(struct reader *r, const Xrt__IrInstruction *msg,
+			      struct ir_instr *in)
+{
+	xrt_status *st;
+	size_t i;
+
+	if (!msg->n_attributes)
+		return NULL;
+	if (msg->n_attributes > IR_ATTR_COUNT)
+		return bad(r, "%s repeats attributes", "the instruction");
+	in->attrs = xrt_mem_calloc(r->a, msg->n_attributes, sizeof(*in->attrs));
+	if (!in->attrs)
+		return xrt_status_oom(r->a, "a module");
+	for (i = 0; i < msg->n_attributes; i++) {
+		in->num_attrs = (uint32_t)i + 1;
+		st = read_attr(r, msg->attributes[i], i ? (int)in->attrs[i - 1].key : -1,
+			       &in->attrs[i]);
+		if (st)
+			return st;
+	}
+	return NULL;
+}
+
+static xrt_status *read_operands(struct reader *r, const Xrt__IrInstruction *msg,
+				 uint32_t index, struct ir_instr *in)
+{
+	size_t i;
+
+	if (!msg->n_operands)
+		return NULL;
+	for (i = 0; i < msg->n_operands; i++) {
+		if (msg->operands[i] >= index)
+			return bad(r, "%s uses an operand that does not come before it",
+				   "the instruction");
+	}
+	in->operands = xrt_mem_alloc(r->a, msg->n_operands * sizeof(*in->operands));
+	if (!in->operands)
+		return xrt_status_oom(r->a, "a module");
+	memcpy(in->operands, msg->operands, msg->n_operands * sizeof(*in->operands));
+	in->num_operands = (uint32_t)msg->n_operands;
+	return NULL;
+}
+
+static xrt_status *read_literal(struct reader *r, const Xrt__IrInstruction *msg,
+				struct ir_instr *in)
+{
+	xrt_status *st;
+
+	if (in->op != XRT_OP_CONSTANT) {
+		if (msg->literal)
+			return bad(r, "a %s has a literal", xrt_opcode_name(in->op));
+		return NULL;
+	}
+	if (!msg->literal)
+		return bad(r, "the %s has no literal", "constant");
+	st = wire_literal_from_msg(r->a, msg->literal, "literal", &in->literal);
+	if (st)
+		return st;
+	if (!xrt_shape_equal(xrt_literal_shape(in->literal), &in->shape))
+		return bad(r, "the %s's literal does not have its shape", "constant");
+	return NULL;
+}
+
+static xrt_status *read_instr(struct reader *r, const Xrt__IrInstruction *msg,
+			      uint32_t index, struct ir_instr *in)
+{
+	xrt_status *st = NULL;
+
+	in->name = dup_name(r, msg->name, "the instruction name", &st);
+	if (!in->name)
+		return st;
+	in->op = xrt_opcode_from_name(msg->opcode, strlen(msg->opcode));
+	if (in->op == XRT_OP_COUNT)
+		return bad(r, "unknown opcode '%s'", msg->opcode);
+	if (!msg->shape)
+		return bad(r, "%s has no shape", "the instruction");
+	st = wire_shape_from_msg(&in->shape, r->a, msg->shape, "shape");
+	if (st)
+		return st;
+	if (in->op == XRT_OP_PARAMETER) {
+		if (msg->parameter_number < 0 || msg->parameter_number > UINT32_MAX)
+			return bad(r, "%s has a bad parameter number", "the parameter");
+		in->parameter = msg->parameter_number;
+	} else if (msg->parameter_number) {
+		return bad(r, "a %s has a parameter number", xrt_opcode_name(in->op));
+	}
+	st = read_operands(r, msg, index, in);
+	if (!st)
+		st = read_attrs(r, msg, in);
+	if (!st)
+		st = read_literal(r, msg, in);
+	return st;
+}
+
+static bool name_taken(const struct ir_instr *instrs, uint32_t n, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(instrs[i].name, name))
+			return true;
+	}
+	return false;
+}
+
+static xrt_status *read_comp(struct reader *r, const Xrt__IrComputation *msg,
+			     struct ir_comp *c)
+{
+	xrt_status *st = NULL;
+	uint32_t i;
+
+	c->name = dup_name(r, msg->name, "the computation name", &st);
+	if (!c->name)
+		return st;
+	if (!msg->n_instructions || msg->n_instructions > UINT32_MAX)
+		return bad(r, "computation '%s' has no instructions", c->name);
+	if (msg->root >= msg->n_instructions)
+		return bad(r, "computation '%s' has its root out of range", c->name);
+	c->root = msg->root;
+	c->instrs = xrt_mem_calloc(r->a, msg->n_instructions, sizeof(*c->instrs));
+	if (!c->instrs)
+		return xrt_status_oom(r->a, "a module");
+	for (i = 0; i < msg->n_instructions; i++) {
+		c->num_instrs = i + 1;
+		st = read_instr(r, msg->instructions[i], i, &c->instrs[i]);
+		if (!st && name_taken(c->instrs, i, c->instrs[i].name))
+			st = bad(r, "instruction '%s' is defined twice", c->instrs[i].name);
+		if (st)
+			return xrt_status_annotate(st, "computation '%s', instruction %u",
+						   c->name, i);
+		if (c->instrs[i].op == XRT_OP_PARAMETER)
+			c->num_params++;
+	}
+	return NULL;
+}
+
+static xrt_status *read_module(struct reader *r, const Xrt__IrModule *msg)
+{
+	xrt_module *m = r->m;
+	xrt_status *st = NULL;
+	uint32_t i, k;
+
+	m->name = dup_name(r, msg->name, "the module name", &st);
+	if (!m->name)
+		return st;
+	if (!msg->n_computations || msg->n_computations > UINT32_MAX)
+		return bad(r, "module '%s' has no computations", m->name);
+	if (msg->entry >= msg->n_computations)
+		return bad(r, "module '%s' has its entry out of range", m->name);
+	m->entry = msg->entry;
+	m->comps = xrt_mem_calloc(r->a, msg->n_computations, sizeof(*m->comps));
+	if (!m->comps)
+		return xrt_status_oom(r->a, "a module");
+	for (i = 0; i < msg->n_computations; i++) {
+		r->comp = i;
+		m->num_comps = i + 1;
+		st = read_comp(r, msg->computations[i], &m->comps[i]);
+		if (st)
+			return st;
+		for (k = 0; k < i; k++) {
+			if (!strcmp(m->comps[k].name, m->comps[i].name))
+				return bad(r, "computation '%s' is defined twice",
+					   m->comps[i].name);
+		}
+	}
+	return NULL;
+}
+
+xrt_status *xrt_module_deserialize(const struct xrt_allocator *alloc,
+				   const void *data, size_t size, xrt_module **out)
+{
+	struct wire_alloc w;
+	ProtobufCMessage *base;
+	struct reader r = { .a = alloc };
+	xrt_status *st;
+
+	if (!out || (!data && size))
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
+				      "module deserialize: NULL argument");
+	*out = NULL;
+	wire_alloc_init(&w, alloc);
+	st = wire_unpack(&w, &xrt__ir_module__descriptor, data, size, "module", &base);
+	if (st)
+		return st;
+	r.m = xrt_mem_calloc(alloc, 1, sizeof(*r.m));
+	if (!r.m) {
+		st = xrt_status_oom(alloc, "a module");
+	} else {
+		r.m->alloc = alloc;
+		st = read_module(&r, (const Xrt__IrModule *)base);
+	}
+	protobuf_c_message_free_unpacked(base, &w.pb);
+	if (st) {
+		xrt_module_destroy(r.m);
+		return xrt_status_annotate(st, "module deserialize");
+	}
+	*out = r.m;
+	return NULL;
+}
