@@ -15,7 +15,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 PREFIX     ?= /usr/local
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 60
 
 DEPS     := tools/install-deps.sh
 CACHE    := $(shell $(DEPS) --print-cache)

@@ -7,6 +7,7 @@
 #ifndef XRT_IR_IR_H
 #define XRT_IR_IR_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <xrt/ir.h>
@@ -112,6 +113,12 @@ struct xrt_module {
 	struct ir_comp *comps;
 	uint32_t num_comps;
 	uint32_t entry;
+	/*
+	 * The fingerprint, computed on first use.  Modules do not change once
+	 * made, so threads racing to compute it store the same value.
+	 */
+	_Atomic uint64_t fingerprint[2];
+	atomic_bool have_fingerprint;
 };
 
 const char *ir_attr_name(enum ir_attr_key key);

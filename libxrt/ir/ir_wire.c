@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Modules <-> xrt.IrModule messages, and the module fingerprint: a
- * 128-bit hash of the canonical serialization.
+ * 128-bit hash of the canonical serialization, computed once per module.
  *
  * The serialization is canonical because the IR is: attributes are
  * kept sorted, every shape carries its layout, names and indices are
@@ -147,6 +147,8 @@ xrt_status *xrt_module_serialize(const xrt_module *m, const struct xrt_allocator
 
 xrt_status *xrt_module_fingerprint(const xrt_module *m, uint64_t out[2])
 {
+	xrt_module *mm = (xrt_module *)m;	/* only the cache changes */
+	uint64_t h[2];
 	void *bytes;
 	size_t n;
 	xrt_status *st;
@@ -154,10 +156,17 @@ xrt_status *xrt_module_fingerprint(const xrt_module *m, uint64_t out[2])
 	if (!m || !out)
 		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
 				      "module fingerprint: NULL argument");
-	st = xrt_module_serialize(m, m->alloc, &bytes, &n);
-	if (st)
-		return st;
-	xrt_fingerprint128(bytes, n, out);
-	xrt_mem_free(m->alloc, bytes);
+	if (!atomic_load_explicit(&mm->have_fingerprint, memory_order_acquire)) {
+		st = xrt_module_serialize(m, m->alloc, &bytes, &n);
+		if (st)
+			return st;
+		xrt_fingerprint128(bytes, n, h);
+		xrt_mem_free(m->alloc, bytes);
+		atomic_store_explicit(&mm->fingerprint[0], h[0], memory_order_relaxed);
+		atomic_store_explicit(&mm->fingerprint[1], h[1], memory_order_relaxed);
+		atomic_store_explicit(&mm->have_fingerprint, true, memory_order_release);
+	}
+	out[0] = atomic_load_explicit(&mm->fingerprint[0], memory_order_relaxed);
+	out[1] = atomic_load_explicit(&mm->fingerprint[1], memory_order_relaxed);
 	return NULL;
 }

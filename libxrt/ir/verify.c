@@ -221,6 +221,16 @@ static int verify_instr(struct vfy *v)
 	}
 }
 
+/* A check that fails without saying why is a bug; never let it pass. */
+static xrt_status *failed(struct vfy *v)
+{
+	if (v->err)
+		return v->err;
+	return xrt_status_new(v->m->alloc, XRT_INTERNAL,
+			      "verify: computation '%s': a check failed without a message",
+			      v->c->name);
+}
+
 xrt_status *xrt_module_verify(const xrt_module *m)
 {
 	struct vfy v = { m, NULL, NULL, NULL };
@@ -231,11 +241,11 @@ xrt_status *xrt_module_verify(const xrt_module *m)
 	for (ci = 0; ci < m->num_comps; ci++) {
 		v.c = &m->comps[ci];
 		if (check_params(&v))
-			return v.err;
+			return failed(&v);
 		for (i = 0; i < v.c->num_instrs; i++) {
 			v.in = &v.c->instrs[i];
 			if (verify_instr(&v))
-				return v.err;
+				return failed(&v);
 		}
 	}
 	return NULL;

@@ -160,7 +160,7 @@ static int check_dus(struct vfy *v)
 	const struct xrt_shape *a = vfy_opnd(v, 0), *u = vfy_opnd(v, 1);
 	uint32_t i;
 
-	if (v->in->num_operands < 2 || vfy_array(v, 0) || vfy_array(v, 1) ||
+	if (vfy_operands(v, 2, ~0u) || vfy_array(v, 0) || vfy_array(v, 1) ||
 	    check_indices(v, 2, a->rank))
 		return -1;
 	if (u->rank != a->rank || u->dtype != a->dtype)

@@ -104,6 +104,11 @@ TEST_F(xrt, shape_errors_name_the_instruction)
 		{ "  ROOT %r = f32[2]{0} add(%x, %u)", "operand 1 is u32, operand 0 is f32" },
 		{ "  ROOT %r = f32[2]{0} add(%x, %y)", "operand 1 has rank 2, operand 0 has 1" },
 		{ "  ROOT %r = f32[2]{0} add(%x)", "1 operands, expected 2" },
+		/* Regressions found by the ir_wire fuzzer: no operands at all. */
+		{ "  ROOT %r = f32[2]{0} broadcast(), dimensions={}", "0 operands, expected 1" },
+		{ "  ROOT %r = f32[2]{0} dynamic-update-slice()", "0 operands" },
+		{ "  ROOT %r = f32[2]{0} concatenate(), dimensions={0}", "0 operands" },
+		{ "  ROOT %r = f32[2]{0} gather()", "0 operands" },
 		{ "  ROOT %r = u32[2]{0} exponential(%u)", "exponential does not take u32" },
 		{ "  ROOT %r = f32[2]{0} popcnt(%x)", "popcnt does not take f32" },
 		{ "  ROOT %r = f32[2]{0} shift-left(%x, %x)", "shift-left does not take f32" },

@@ -108,7 +108,8 @@ XRT_API xrt_status *xrt_module_deserialize(const struct xrt_allocator *alloc,
  *
  * MurmurHash3 (x64, 128 bits) of the canonical serialization: equal
  * modules have equal fingerprints, on every host and in every release
- * that keeps the wire format.  Not a cryptographic hash.
+ * that keeps the wire format.  Not a cryptographic hash.  Computed on
+ * the first call and remembered; safe to call from several threads.
  *
  * Return: NULL, INVALID_ARGUMENT for NULL arguments, or RESOURCE_EXHAUSTED.
  */
