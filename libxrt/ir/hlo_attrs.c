@@ -131,6 +131,10 @@ static int parse_window(struct hp *p, struct ir_attr *a)
 		}
 		if (f == 6)
 			return hp_fail(p, "unknown window field '%.*s'", (int)n, s);
+		if (counts[f]) {
+			p->pos = (size_t)(s - p->t);
+			return hp_fail(p, "window field '%s' given twice", fields[f]);
+		}
 		hp_skip(p);
 		if (window_field(p, vals[f], &counts[f], f == 2))
 			return -1;

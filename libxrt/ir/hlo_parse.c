@@ -11,6 +11,7 @@
  * callers and operands before their users, as XLA prints them.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,8 +169,9 @@ int hp_int(struct hp *p, int64_t *v, const char *what)
 	}
 	memcpy(buf, p->t + start, n);
 	buf[n] = '\0';
+	errno = 0;
 	*v = strtoll(buf, &end, 10);
-	if (*end) {
+	if (*end || errno == ERANGE) {
 		p->pos = start;
 		return hp_fail(p, "%s out of range", what);
 	}
