@@ -3,12 +3,18 @@
  * The verifier: the corpus verifies; each broken module fails with the
  * instruction named and what is wrong with it.
  */
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "xrt_test.h"
 
 #include <xrt/ir.h>
+#include <xrt/wire.h>
+
+/* The opcode table, to check the corpus covers it. */
+#include "../../libxrt/ir/opcode.h"
 
 /* Helper computations every case may call. */
 static const char prelude[] =
@@ -41,35 +47,45 @@ static xrt_status *verify_body(const struct xrt_allocator *a, const char *body)
 	return st;
 }
 
-TEST_F(xrt, corpus_verifies)
+/* Every corpus module verifies, and together they use every opcode. */
+TEST_F(xrt, corpus_verifies_and_covers_every_opcode)
 {
-	static const char *const files[] = {
-		"control_flow", "elementwise_binary", "elementwise_unary",
-		"gather_scatter_sort", "jax_reduce_conv", "no_percent_no_signature",
-		"rng_and_misc", "shapes_and_slices", "windows_and_dots",
-	};
-	size_t i;
+	bool used[XRT_OP_COUNT] = { false };
+	DIR *d = opendir(HLO_CORPUS_DIR);
+	struct dirent *e;
+	int files = 0, op;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char path[1024], *text;
+	ASSERT_NE(NULL, d);
+	while ((e = readdir(d))) {
+		char path[1024], *text, *printed;
 		xrt_module *m;
-		long len;
-		FILE *f;
+		size_t n;
 
-		snprintf(path, sizeof(path), "%s/%s.hlo", HLO_CORPUS_DIR, files[i]);
-		f = fopen(path, "rb");
-		ASSERT_NE(NULL, f);
-		fseek(f, 0, SEEK_END);
-		len = ftell(f);
-		fseek(f, 0, SEEK_SET);
-		text = malloc((size_t)len);
-		ASSERT_EQ((size_t)len, fread(text, 1, (size_t)len, f));
-		fclose(f);
-		ASSERT_OK(xrt_hlo_parse(self->a, text, (size_t)len, &m));
-		EXPECT_EQ(NULL, xrt_module_verify(m)) TH_LOG("%s", files[i]);
+		if (!strstr(e->d_name, ".hlo"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, e->d_name);
+		text = test_slurp(path, &n);
+		ASSERT_NE(NULL, text);
+		ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m));
+		EXPECT_EQ(NULL, xrt_module_verify(m)) TH_LOG("%s", e->d_name);
+		/* The canonical text names each opcode as " name(". */
+		ASSERT_OK(xrt_hlo_print(m, self->a, &printed, &n));
+		for (op = 0; op < XRT_OP_COUNT; op++) {
+			char pat[64];
+
+			snprintf(pat, sizeof(pat), " %s(", xrt_opcode_name((enum xrt_opcode)op));
+			used[op] |= strstr(printed, pat) != NULL;
+		}
+		xrt_free(self->a, printed);
 		xrt_module_destroy(m);
 		free(text);
+		files++;
 	}
+	closedir(d);
+	ASSERT_GE(files, 70);
+	for (op = 0; op < XRT_OP_COUNT; op++)
+		EXPECT_TRUE(used[op]) TH_LOG("no corpus module uses %s",
+					     xrt_opcode_name((enum xrt_opcode)op));
 }
 
 TEST_F(xrt, well_formed_bodies_verify)
