@@ -44,5 +44,6 @@ int vfy_elementwise(struct vfy *v);
 int vfy_structural(struct vfy *v);
 int vfy_reductions(struct vfy *v);
 int vfy_calls(struct vfy *v);
+int vfy_scatter(struct vfy *v);
 
 #endif /* XRT_IR_VERIFY_H */

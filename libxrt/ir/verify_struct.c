@@ -296,25 +296,6 @@ static int check_gather(struct vfy *v)
 	}
 }
 
-static int check_scatter(struct vfy *v)
-{
-	const struct ir_comp *f;
-	const struct xrt_shape *a = vfy_opnd(v, 0);
-
-	if (vfy_operands(v, 3, 3) || vfy_array(v, 0) || vfy_array(v, 1) || vfy_array(v, 2))
-		return -1;
-	if (!xrt_dtype_is_integer(vfy_opnd(v, 1)->dtype))
-		return vfy_fail(v, "indices are not integers");
-	if (vfy_opnd(v, 2)->dtype != a->dtype)
-		return vfy_fail(v, "updates' type differs from the operand's");
-	if (vfy_called(v, IR_ATTR_TO_APPLY, &f))
-		return -1;
-	if (f->num_params != 2)
-		return vfy_fail(v, "update computation '%s' takes %u parameters, expected 2",
-				f->name, f->num_params);
-	return vfy_result_is(v, a);
-}
-
 static int check_rng(struct vfy *v)
 {
 	const struct ir_attr *d = ir_instr_attr(v->in, IR_ATTR_DISTRIBUTION);
@@ -357,6 +338,9 @@ int vfy_structural(struct vfy *v)
 	case XRT_OP_CONSTANT:
 		return vfy_operands(v, 0, 0);
 	case XRT_OP_CUSTOM_CALL:
+		/* Anything goes but the target, which compiling looks up. */
+		if (!ir_instr_attr(v->in, IR_ATTR_CUSTOM_CALL_TARGET))
+			return vfy_fail(v, "attribute 'custom_call_target' missing");
 		return 0;
 	case XRT_OP_IOTA:
 		if (vfy_operands(v, 0, 0) || vfy_int(v, IR_ATTR_IOTA_DIMENSION, &d))
@@ -402,7 +386,7 @@ int vfy_structural(struct vfy *v)
 	case XRT_OP_GATHER:
 		return check_gather(v);
 	case XRT_OP_SCATTER:
-		return check_scatter(v);
+		return vfy_scatter(v);
 	case XRT_OP_RNG:
 		return check_rng(v);
 	case XRT_OP_RNG_BIT_GENERATOR:
