@@ -187,10 +187,31 @@ static int parse_value(struct hp *p, xrt_literal *lit)
 	return parse_dim(p, lit, 0, &it, &more);
 }
 
+/* Elements in all the leaves of @s, saturating at @cap. */
+static uint64_t leaf_elements(const struct xrt_shape *s, uint64_t cap)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(s))
+		return xrt_shape_element_count(s);
+	for (i = 0; i < s->tuple_count && n <= cap; i++)
+		n += leaf_elements(&s->tuple[i], cap);
+	return n;
+}
+
 int hlo_parse_literal(struct hp *p, struct ir_instr *in)
 {
-	xrt_status *st = xrt_literal_create(p->a, &in->shape, &in->literal);
+	xrt_status *st;
 
+	/*
+	 * Every element takes at least a character of text, so a shape with
+	 * more elements than the text has left cannot be read: say so before
+	 * allocating what could be terabytes.
+	 */
+	if (leaf_elements(&in->shape, p->len) > p->len - p->pos)
+		return hp_fail(p, "the constant has more elements than the text has characters");
+	st = xrt_literal_create(p->a, &in->shape, &in->literal);
 	if (st) {
 		bool oom = xrt_status_code(st) == XRT_RESOURCE_EXHAUSTED;
 

@@ -144,6 +144,11 @@ TEST_F(xrt, malformed_texts_name_line_and_column)
 		  "expected ',' in a complex value" },
 		{ "HloModule m\ne {\n  a = f32[] parameter(0), is_stable=maybe\n}",
 		  "expected true or false" },
+		/* Found by fuzz_hlo_parse: a constant of a huge shape was allocated first. */
+		{ "HloModule m\ne {\n  a = f32[99999999,99999999] constant(0)\n}",
+		  "line 3, column 39: the constant has more elements than the text has characters" },
+		{ "HloModule m\ne {\n  a = (f32[4000000000], f32[4000000000]) constant((0, 0))\n}",
+		  "line 3, column 51: the constant has more elements than the text has characters" },
 		{ "HloModule m\ne {\n  a = f32[2 parameter(0)\n}",
 		  "line 3, column 13: expected ',' or ']'" },
 		{ "HloModule m\ne {\n  a = f32[2]{1} parameter(0)\n}",
