@@ -6,7 +6,6 @@
  * texts fail with the line and column of the problem; running out of
  * memory at any allocation fails cleanly.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,24 +16,18 @@
 
 TEST_F(xrt, corpus_round_trips)
 {
-	DIR *d = opendir(HLO_CORPUS_DIR);
-	struct dirent *e;
+	struct test_corpus c = { 0 };
 	int files = 0;
 
-	ASSERT_NE(NULL, d);
-	while ((e = readdir(d))) {
-		char path[1024], *text, *t1, *t2;
+	while (test_corpus_next(&c, HLO_CORPUS_DIR)) {
+		char *t1, *t2;
 		xrt_module *m1, *m2;
-		size_t n, n1, n2;
+		size_t n1, n2;
 		uint64_t f1[2], f2[2];
 
-		if (!strstr(e->d_name, ".hlo"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, e->d_name);
-		text = test_slurp(path, &n);
-		ASSERT_NE(NULL, text);
-		TH_LOG("%s", e->d_name);
-		ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m1));
+		ASSERT_NE(NULL, c.text) TH_LOG("%s", c.name);
+		TH_LOG("%s", c.name);
+		ASSERT_OK(xrt_hlo_parse(self->a, c.text, c.len, &m1));
 		ASSERT_OK(xrt_hlo_print(m1, self->a, &t1, &n1));
 		ASSERT_OK(xrt_hlo_parse(self->a, t1, n1, &m2));
 		ASSERT_OK(xrt_hlo_print(m2, self->a, &t2, &n2));
@@ -47,10 +40,8 @@ TEST_F(xrt, corpus_round_trips)
 		xrt_free(self->a, t2);
 		xrt_module_destroy(m1);
 		xrt_module_destroy(m2);
-		free(text);
 		files++;
 	}
-	closedir(d);
 	ASSERT_GE(files, 70);
 }
 

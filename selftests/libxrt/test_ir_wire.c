@@ -6,7 +6,6 @@
  * malformed messages are each rejected with their own message; running
  * out of memory anywhere fails cleanly.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,25 +44,19 @@ static xrt_status *text_to_bytes(const struct xrt_allocator *a, const char *text
 
 TEST_F(xrt, corpus_survives_the_wire)
 {
-	DIR *d = opendir(HLO_CORPUS_DIR);
-	struct dirent *e;
+	struct test_corpus c = { 0 };
 	int files = 0;
 
-	ASSERT_NE(NULL, d);
-	while ((e = readdir(d))) {
-		char path[1024], *text, *t1, *t2;
+	while (test_corpus_next(&c, HLO_CORPUS_DIR)) {
+		char *t1, *t2;
 		void *b1, *b2;
-		size_t n, n1, n2, s1, s2;
+		size_t n1, n2, s1, s2;
 		uint64_t f1[2], f2[2];
 		xrt_module *m1, *m2;
 
-		if (!strstr(e->d_name, ".hlo"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, e->d_name);
-		text = test_slurp(path, &n);
-		ASSERT_NE(NULL, text);
-		TH_LOG("%s", e->d_name);
-		ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m1));
+		ASSERT_NE(NULL, c.text) TH_LOG("%s", c.name);
+		TH_LOG("%s", c.name);
+		ASSERT_OK(xrt_hlo_parse(self->a, c.text, c.len, &m1));
 		ASSERT_OK(xrt_module_serialize(m1, self->a, &b1, &s1));
 		ASSERT_OK(xrt_module_deserialize(self->a, b1, s1, &m2));
 		ASSERT_OK(xrt_module_verify(m2));
@@ -83,10 +76,8 @@ TEST_F(xrt, corpus_survives_the_wire)
 		xrt_free(self->a, b2);
 		xrt_module_destroy(m1);
 		xrt_module_destroy(m2);
-		free(text);
 		files++;
 	}
-	closedir(d);
 	ASSERT_GE(files, 70);
 }
 

@@ -3,7 +3,6 @@
  * The verifier: the corpus verifies; each broken module fails with the
  * instruction named and what is wrong with it.
  */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,23 +50,17 @@ static xrt_status *verify_body(const struct xrt_allocator *a, const char *body)
 TEST_F(xrt, corpus_verifies_and_covers_every_opcode)
 {
 	bool used[XRT_OP_COUNT] = { false };
-	DIR *d = opendir(HLO_CORPUS_DIR);
-	struct dirent *e;
+	struct test_corpus c = { 0 };
 	int files = 0, op;
 
-	ASSERT_NE(NULL, d);
-	while ((e = readdir(d))) {
-		char path[1024], *text, *printed;
+	while (test_corpus_next(&c, HLO_CORPUS_DIR)) {
+		char *printed;
 		xrt_module *m;
 		size_t n;
 
-		if (!strstr(e->d_name, ".hlo"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, e->d_name);
-		text = test_slurp(path, &n);
-		ASSERT_NE(NULL, text);
-		ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m));
-		EXPECT_EQ(NULL, xrt_module_verify(m)) TH_LOG("%s", e->d_name);
+		ASSERT_NE(NULL, c.text) TH_LOG("%s", c.name);
+		ASSERT_OK(xrt_hlo_parse(self->a, c.text, c.len, &m));
+		EXPECT_EQ(NULL, xrt_module_verify(m)) TH_LOG("%s", c.name);
 		/* The canonical text names each opcode as " name(". */
 		ASSERT_OK(xrt_hlo_print(m, self->a, &printed, &n));
 		for (op = 0; op < XRT_OP_COUNT; op++) {
@@ -78,10 +71,8 @@ TEST_F(xrt, corpus_verifies_and_covers_every_opcode)
 		}
 		xrt_free(self->a, printed);
 		xrt_module_destroy(m);
-		free(text);
 		files++;
 	}
-	closedir(d);
 	ASSERT_GE(files, 70);
 	for (op = 0; op < XRT_OP_COUNT; op++)
 		EXPECT_TRUE(used[op]) TH_LOG("no corpus module uses %s",

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test_alloc.h"
 
@@ -79,4 +81,30 @@ char *test_slurp(const char *path, size_t *n)
 	}
 	fclose(f);
 	return buf;
+}
+
+bool test_corpus_next(struct test_corpus *c, const char *dir)
+{
+	struct dirent *e;
+	char path[1024];
+
+	free(c->text);
+	c->text = NULL;
+	if (!c->dir && !c->done)
+		c->dir = opendir(dir);
+	while (c->dir && (e = readdir(c->dir))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".hlo"))
+			continue;
+		snprintf(c->name, sizeof(c->name), "%s", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		c->text = test_slurp(path, &c->len);
+		return true;
+	}
+	if (c->dir)
+		closedir(c->dir);
+	c->dir = NULL;
+	c->done = true;
+	return false;
 }

@@ -6,6 +6,7 @@
 #ifndef XRT_TEST_ALLOC_H
 #define XRT_TEST_ALLOC_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -28,5 +29,20 @@ bool test_no_leaks(void);
 
 /* The whole file at @path, NUL-terminated (free()); *n gets its length. */
 char *test_slurp(const char *path, size_t *n);
+
+/* Walks the .hlo files of a folder, one per call, each read whole. */
+struct test_corpus {
+	DIR *dir;
+	bool done;
+	char name[256];		/* the file's name */
+	char *text;		/* its text (NULL if unreadable); freed by the next call */
+	size_t len;
+};
+
+/*
+ * Moves @c (zeroed before the first call) to the next file of @dir;
+ * false, with everything freed, after the last.
+ */
+bool test_corpus_next(struct test_corpus *c, const char *dir);
 
 #endif /* XRT_TEST_ALLOC_H */
