@@ -94,7 +94,7 @@ int vfy_scatter(struct vfy *v)
 	const struct xrt_shape *a = vfy_opnd(v, 0), *ix = vfy_opnd(v, 1), *u = vfy_opnd(v, 2);
 	const int64_t *uwd, *iwd, *map;
 	uint32_t nuwd, niwd, nmap, batch;
-	int64_t ivd;
+	int64_t ivd, ivlen;
 
 	if (vfy_operands(v, 3, 3) || vfy_array(v, 0) || vfy_array(v, 1) || vfy_array(v, 2) ||
 	    vfy_ints(v, IR_ATTR_UPDATE_WINDOW_DIMS, &uwd, &nuwd) ||
@@ -114,9 +114,10 @@ int vfy_scatter(struct vfy *v)
 		return -1;
 	if (!sorted(uwd, nuwd) || !sorted(iwd, niwd))
 		return vfy_fail(v, "update_window_dims and inserted_window_dims must be sorted");
-	if ((ivd < ix->rank ? ix->dims[ivd] : 1) != nmap)
-		return vfy_fail(v, "index vectors of %lld entries for %u scatter_dims_to_operand_dims",
-				(long long)(ivd < ix->rank ? ix->dims[ivd] : 1), nmap);
+	ivlen = ivd < ix->rank ? ix->dims[ivd] : 1;
+	if (ivlen != nmap)
+		return vfy_fail(v, "index vectors of %lld entries for %u "
+				"scatter_dims_to_operand_dims", (long long)ivlen, nmap);
 	if (nuwd + niwd != a->rank)
 		return vfy_fail(v, "%u window and %u inserted dimensions for an operand of rank %u",
 				nuwd, niwd, a->rank);
