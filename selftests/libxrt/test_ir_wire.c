@@ -142,6 +142,25 @@ TEST_F(xrt, fingerprints_tell_modules_apart_and_do_not_drift)
 	EXPECT_EQ(FP_SMALL_1, again[1]);
 }
 
+TEST_F(xrt, fingerprint_is_computed_once)
+{
+	uint64_t f1[2], f2[2];
+	xrt_module *m;
+	long before;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, small, strlen(small), &m));
+	before = self->ta.count;
+	ASSERT_OK(xrt_module_fingerprint(m, f1));
+	/* The first call serializes (allocates); later calls only read. */
+	EXPECT_GT(self->ta.count, before);
+	before = self->ta.count;
+	ASSERT_OK(xrt_module_fingerprint(m, f2));
+	EXPECT_EQ(before, self->ta.count);
+	EXPECT_EQ(f1[0], f2[0]);
+	EXPECT_EQ(f1[1], f2[1]);
+	xrt_module_destroy(m);
+}
+
 /*
  * Malformed messages are made by unpacking the small module, changing
  * one thing and packing again.  Unpacking goes to an arena, so a case
