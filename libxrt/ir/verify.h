@@ -18,6 +18,18 @@ struct vfy {
 };
 
 /* Each returns 0, or -1 with v->err naming the instruction. */
+/*
+ * Sums of products of attribute values, which come from untrusted text
+ * or messages: true, and *r unset, if any step overflows int64.
+ */
+static inline bool vfy_overflows(int64_t a, int64_t b, int64_t c, int64_t d, int64_t *r)
+{
+	int64_t t;
+
+	return __builtin_mul_overflow(a, b, &t) || __builtin_add_overflow(t, c, &t) ||
+	       __builtin_add_overflow(t, d, r);
+}
+
 int vfy_fail(struct vfy *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct xrt_shape *vfy_opnd(const struct vfy *v, uint32_t i);
 int vfy_operands(struct vfy *v, uint32_t min, uint32_t max);

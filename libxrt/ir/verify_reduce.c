@@ -140,8 +140,11 @@ static int window_dims(struct vfy *v, const struct xrt_shape *a, int64_t *out)
 
 		if (size < 1 || stride < 1 || ld < 1 || rd < 1)
 			return vfy_fail(v, "window dimension %u has a size, stride or dilation below 1", i);
-		padded = (a->dims[i] ? (a->dims[i] - 1) * ld + 1 : 0) + lo + hi;
-		eff = (size - 1) * rd + 1;
+		/* (d - 1) * ld + 1 + lo + hi and (size - 1) * rd + 1, checked */
+		if (vfy_overflows(a->dims[i] ? a->dims[i] - 1 : 0, ld, a->dims[i] ? 1 : 0, lo,
+				  &padded) || __builtin_add_overflow(padded, hi, &padded) ||
+		    vfy_overflows(size - 1, rd, 1, 0, &eff))
+			return vfy_fail(v, "window dimension %u overflows", i);
 		out[i] = padded < eff ? 0 : (padded - eff) / stride + 1;
 	}
 	return 0;

@@ -115,7 +115,7 @@ static int check_slice(struct vfy *v)
 			return vfy_fail(v, "slice range %u [%lld:%lld:%lld] does not fit dimension %lld",
 					i, (long long)lo, (long long)hi, (long long)st,
 					(long long)a->dims[i]);
-		dims[i] = (hi - lo + st - 1) / st;
+		dims[i] = hi == lo ? 0 : (hi - lo - 1) / st + 1;	/* no overflow for huge strides */
 	}
 	return vfy_result(v, a->dtype, a->rank, dims);
 }
@@ -195,7 +195,8 @@ static int check_concatenate(struct vfy *v)
 			if (k != d[0] && b->dims[k] != a->dims[k])
 				return vfy_fail(v, "operand %u dimension %u differs", i, k);
 		}
-		dims[d[0]] += b->dims[d[0]];
+		if (__builtin_add_overflow(dims[d[0]], b->dims[d[0]], &dims[d[0]]))
+			return vfy_fail(v, "concatenated dimension overflows");
 	}
 	return vfy_result(v, a->dtype, a->rank, dims);
 }
@@ -219,7 +220,10 @@ static int check_pad(struct vfy *v)
 
 		if (in < 0)
 			return vfy_fail(v, "negative interior padding in dimension %u", i);
-		dims[i] = lo + hi + d + (d ? (d - 1) * in : 0);
+		/* d + (d - 1) * in + lo + hi, each step checked */
+		if (vfy_overflows(d ? d - 1 : 0, in, d, lo, &dims[i]) ||
+		    __builtin_add_overflow(dims[i], hi, &dims[i]))
+			return vfy_fail(v, "padding of dimension %u overflows", i);
 		if (dims[i] < 0)
 			return vfy_fail(v, "padding makes dimension %u negative", i);
 	}

@@ -234,6 +234,17 @@ TEST_F(xrt, shape_errors_name_the_instruction)
 		  "instruction 'r' (scatter): updates dimension 0 (1) differs from indices dimension 0 (2)" },
 		{ "  ROOT %r = f32[2]{0} imag(%u)",
 		  "instruction 'r' (imag): imag does not take u32" },
+		/* Found by fuzz_ir_wire: attribute arithmetic overflowed int64. */
+		{ "  ROOT %r = f32[2]{0} pad(%x, %s), padding=9223372036854775807_1",
+		  "padding of dimension 0 overflows" },
+		{ "  ROOT %r = f32[2]{0} reduce-window(%x, %s), window={size=2 "
+		  "pad=9223372036854775807_9223372036854775807}, to_apply=%add",
+		  "window dimension 0 overflows" },
+		{ "  ROOT %r = f32[2]{0} reduce-window(%x, %s), window={size=9223372036854775807 "
+		  "rhs_dilate=4}, to_apply=%add",
+		  "window dimension 0 overflows" },
+		{ "  ROOT %r = f32[2]{0} slice(%x), slice={[0:2:9223372036854775807]}",
+		  "shape is f32[2], its operands give f32[1]" },
 		/* Regressions found by the ir_wire fuzzer: no operands at all. */
 		{ "  ROOT %r = f32[2]{0} broadcast(), dimensions={}", "0 operands, expected 1" },
 		{ "  ROOT %r = f32[2]{0} dynamic-update-slice()", "0 operands" },
