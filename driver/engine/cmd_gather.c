@@ -161,24 +161,13 @@ static u32 combiner_fn(u32 combiner)
 	}
 }
 
+/* Replace, or an element-wise reduction (not the arg- ones) on its types. */
 static int combiner_ok(u32 combiner, u32 t)
 {
-	int integer = engine_is_int(t), real = t >= XRT_CS_F16 && t <= XRT_CS_F64;
-
-	switch (combiner) {
-	case XRT_CS_SCATTER_REPLACE:
+	if (combiner == XRT_CS_SCATTER_REPLACE)
 		return 1;
-	case XRT_CS_RED_SUM:
-	case XRT_CS_RED_PROD:
-		return integer || real || t == XRT_CS_C64 || t == XRT_CS_C128;
-	case XRT_CS_RED_MIN:
-	case XRT_CS_RED_MAX:
-		return integer || real || t == XRT_CS_PRED;
-	case XRT_CS_RED_AND:
-	case XRT_CS_RED_OR:
-		return integer || t == XRT_CS_PRED;
-	}
-	return 0;
+	return combiner >= XRT_CS_RED_SUM && combiner <= XRT_CS_RED_OR &&
+	       engine_red_allows(combiner, t);
 }
 
 static int scatter_validate(struct vctx *v, const void *cmd, u32 size)

@@ -95,9 +95,9 @@ static void red_init(struct red *r, const struct xrt_cs_reduce *c)
 	r->segments = (r->reduced + SEG - 1) / SEG;
 }
 
-static int op_allows(u32 op, u32 t)
+int engine_red_allows(u32 op, u32 t)
 {
-	int integer = t >= XRT_CS_S8 && t <= XRT_CS_U64;
+	int integer = engine_is_int(t);
 	int real = t >= XRT_CS_F16 && t <= XRT_CS_F64;
 
 	switch (op) {
@@ -194,7 +194,7 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 	}
 	if (outs != (is_arg(c->op) ? 2u : 1u))
 		return engine_fail(v, ~0u, "REDUCE: wrong number of OUT operands", outs, 0);
-	if (ops[r.out].dtype != r.vtype || !op_allows(c->op, r.vtype))
+	if (ops[r.out].dtype != r.vtype || !engine_red_allows(c->op, r.vtype))
 		return engine_fail(v, r.out, "REDUCE: op or output type does not fit the value",
 				   c->op, r.vtype);
 	if (is_arg(c->op) && ops[r.out_idx].dtype != XRT_CS_S32 &&

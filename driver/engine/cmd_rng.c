@@ -23,14 +23,6 @@ static int is_float(u32 t)
 	return t >= XRT_CS_F16 && t <= XRT_CS_F64;
 }
 
-static double d_of(u64 b)
-{
-	double d;
-
-	memcpy(&d, &b, 8);
-	return d;
-}
-
 static int rng_validate(struct vctx *v, const void *cmd, u32 size)
 {
 	const struct xrt_cs_rng *c = cmd;
@@ -43,8 +35,8 @@ static int rng_validate(struct vctx *v, const void *cmd, u32 size)
 		return engine_fail(v, ~0u, "RNG: flags or padding not 0", 0, 0);
 	if (engine_check_view(v, 0, &c->dst, XRT_CS_SLOT_WRITE))
 		return -1;
-	a = d_of(c->params[0]);
-	b = d_of(c->params[1]);
+	a = em_from_bits(c->params[0]);
+	b = em_from_bits(c->params[1]);
 	switch (c->distribution) {
 	case XRT_CS_RNG_BITS:
 		if (c->dst.dtype != XRT_CS_U32 && c->dst.dtype != XRT_CS_U64)
@@ -107,7 +99,7 @@ static double below(u32 t, double hi)
 		bits += hi > 0 ? -1ull : 1;
 		if (hi == 0)
 			bits = 0x8000000000000001ull;
-		return d_of(bits);
+		return em_from_bits(bits);
 	default: {
 		u16 h = t == XRT_CS_F16 ? engine_f64_to_f16(hi) :
 			t == XRT_CS_BF16 ? engine_f64_to_bf16(hi) : 0;
@@ -147,7 +139,7 @@ static void element(const struct xrt_cs_rng *c, u64 seed, u64 i, u8 *p)
 {
 	u32 w[4] = { (u32)i, (u32)(i >> 32), (u32)c->stream, (u32)(c->stream >> 32) };
 	u32 t = c->dst.dtype;
-	double lo = d_of(c->params[0]), hi = d_of(c->params[1]), u, u1, u2, v;
+	double lo = em_from_bits(c->params[0]), hi = em_from_bits(c->params[1]), u, u1, u2, v;
 	float f;
 	u64 b;
 

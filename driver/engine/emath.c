@@ -16,22 +16,6 @@
 
 static void two_prod(double a, double b, double *hi, double *lo);
 
-static u64 bits(double d)
-{
-	u64 b;
-
-	memcpy(&b, &d, 8);
-	return b;
-}
-
-static double from_bits(u64 b)
-{
-	double d;
-
-	memcpy(&d, &b, 8);
-	return d;
-}
-
 static int isnan_d(double x)
 {
 	return x != x;
@@ -39,13 +23,13 @@ static int isnan_d(double x)
 
 static double fabs_d(double x)
 {
-	return from_bits(bits(x) & ~(1ull << 63));
+	return em_from_bits(em_bits(x) & ~(1ull << 63));
 }
 
 /* 2^k for -1022 <= k <= 1023. */
 static double pow2(int k)
 {
-	return from_bits((u64)(k + 1023) << 52);
+	return em_from_bits((u64)(k + 1023) << 52);
 }
 
 /*
@@ -114,7 +98,7 @@ double em_exp(double x)
 	if (isnan_d(x))
 		return x + x;
 	if (x > 709.782712893384)
-		return from_bits(0x7ff0000000000000ull);
+		return em_from_bits(0x7ff0000000000000ull);
 	if (x < -745.1332191019412)
 		return 0.0;
 	r = exp_reduce(x, 0, &k);
@@ -131,7 +115,7 @@ double em_expm1(double x)
 	if (fabs_d(x) < 0.34657359027997264)
 		return expm1_small(x);
 	if (x > 709.782712893384)
-		return from_bits(0x7ff0000000000000ull);
+		return em_from_bits(0x7ff0000000000000ull);
 	if (x < -40)
 		return -1.0;
 	r = exp_reduce(x, 0, &k);
@@ -169,13 +153,13 @@ static double log_fk(double f, int k, double c)
 /* Splits x > 0 (finite) into 2^k * m, m in [sqrt(2)/2, sqrt(2)). */
 static double split_log(double x, int *k)
 {
-	u64 b = bits(x);
+	u64 b = em_bits(x);
 	int e;
 
 	*k = 0;
 	if (b < (1ull << 52)) {		/* subnormal */
 		x *= pow2(54);
-		b = bits(x);
+		b = em_bits(x);
 		*k = -54;
 	}
 	e = (int)(b >> 52) - 1023;
@@ -185,7 +169,7 @@ static double split_log(double x, int *k)
 		e++;
 	}
 	*k += e;
-	return from_bits(b);
+	return em_from_bits(b);
 }
 
 double em_log(double x)
@@ -196,8 +180,8 @@ double em_log(double x)
 	if (isnan_d(x) || x < 0)
 		return (x - x) / (x - x);	/* NaN */
 	if (x == 0)
-		return -from_bits(0x7ff0000000000000ull);
-	if (bits(x) == 0x7ff0000000000000ull)
+		return -em_from_bits(0x7ff0000000000000ull);
+	if (em_bits(x) == 0x7ff0000000000000ull)
 		return x;
 	m = split_log(x, &k);
 	return log_fk(m - 1.0, k, 0);
@@ -211,8 +195,8 @@ double em_log1p(double x)
 	if (isnan_d(x) || x < -1)
 		return (x - x) / (x - x);
 	if (x == -1)
-		return -from_bits(0x7ff0000000000000ull);
-	if (bits(x) == 0x7ff0000000000000ull)
+		return -em_from_bits(0x7ff0000000000000ull);
+	if (em_bits(x) == 0x7ff0000000000000ull)
 		return x;
 	if (x > -0.2928932188134524 && x < 0.41421356237309503)
 		return log_fk(x, 0, 0);
@@ -334,7 +318,7 @@ double em_erf(double x)
 static int rem_pio2(double x, double *y0, double *y1)
 {
 	double fn = round_half_away(x * INV_PIO2), r, w, t;
-	int ex = (int)((bits(x) >> 52) & 0x7ff), ey;
+	int ex = (int)((em_bits(x) >> 52) & 0x7ff), ey;
 
 	if (fabs_d(x) < 0.7853981633974483) {
 		*y0 = x;
@@ -346,14 +330,14 @@ static int rem_pio2(double x, double *y0, double *y1)
 	r = x - fn * PIO2_1;
 	w = fn * PIO2_1T;
 	*y0 = r - w;
-	ey = (int)((bits(*y0) >> 52) & 0x7ff);
+	ey = (int)((em_bits(*y0) >> 52) & 0x7ff);
 	if (ex - ey > 16) {	/* cancellation: a second round */
 		t = r;
 		w = fn * PIO2_2;
 		r = t - w;
 		w = fn * PIO2_2T - ((t - r) - w);
 		*y0 = r - w;
-		ey = (int)((bits(*y0) >> 52) & 0x7ff);
+		ey = (int)((em_bits(*y0) >> 52) & 0x7ff);
 		if (ex - ey > 49) {	/* and a third */
 			t = r;
 			w = fn * PIO2_3;
@@ -402,7 +386,7 @@ double em_sin(double x)
 {
 	double y0, y1;
 
-	if (isnan_d(x) || bits(fabs_d(x)) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
 	switch (rem_pio2(x, &y0, &y1)) {
 	case 0:
@@ -420,7 +404,7 @@ double em_cos(double x)
 {
 	double y0, y1;
 
-	if (isnan_d(x) || bits(fabs_d(x)) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
 	switch (rem_pio2(x, &y0, &y1)) {
 	case 0:
@@ -438,7 +422,7 @@ double em_tan(double x)
 {
 	double y0, y1, s, c;
 
-	if (isnan_d(x) || bits(fabs_d(x)) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
 	if (fabs_d(x) < 3.725290298461914e-09)
 		return x;
@@ -481,8 +465,8 @@ static double atan_unit(double t)
 double em_atan2(double y, double x)
 {
 	double ax = fabs_d(x), ay = fabs_d(y), a;
-	int neg_y = (int)(bits(y) >> 63), neg_x = (int)(bits(x) >> 63);
-	const double inf = from_bits(0x7ff0000000000000ull);
+	int neg_y = (int)(em_bits(y) >> 63), neg_x = (int)(em_bits(x) >> 63);
+	const double inf = em_from_bits(0x7ff0000000000000ull);
 
 	if (isnan_d(x) || isnan_d(y))
 		return x + y;
@@ -510,13 +494,13 @@ double em_cbrt(double x)
 	double ax = fabs_d(x), t, h, l, h2, l2;
 	int e, sub = 0, i;
 
-	if (isnan_d(x) || ax == 0 || bits(ax) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || ax == 0 || em_bits(ax) == 0x7ff0000000000000ull)
 		return x + x;
-	if (bits(ax) < (1ull << 52)) {	/* subnormal: cbrt(a 2^54) = cbrt(a) 2^18 */
+	if (em_bits(ax) < (1ull << 52)) {	/* subnormal: cbrt(a 2^54) = cbrt(a) 2^18 */
 		ax *= pow2(54);
 		sub = 1;
 	}
-	e = (int)(bits(ax) >> 52) - 1023;
+	e = (int)(em_bits(ax) >> 52) - 1023;
 	/* 2^floor(e/3) is within a factor 2 of the root; Newton converges. */
 	t = pow2(e >= 0 ? e / 3 : -((-e + 2) / 3));
 	for (i = 0; i < 8; i++)
@@ -584,7 +568,7 @@ static int int_kind(double y)
 
 double em_pow(double x, double y)
 {
-	const double inf = from_bits(0x7ff0000000000000ull);
+	const double inf = em_from_bits(0x7ff0000000000000ull);
 	double ax = fabs_d(x), lh, ll, ph, pl, r, res;
 	int kind, k, neg = 0;
 
@@ -601,7 +585,7 @@ double em_pow(double x, double y)
 	if (ax == 0 || ax == inf) {
 		/* 0^y and inf^y: magnitude 0 or inf; sign from x for odd y. */
 		res = (ax == 0) == (y < 0) ? inf : 0.0;
-		return (bits(x) >> 63) && kind == 1 ? -res : res;
+		return (em_bits(x) >> 63) && kind == 1 ? -res : res;
 	}
 	if (x < 0) {
 		if (!kind)

@@ -82,6 +82,8 @@ int engine_check_outputs_apart(struct vctx *v, const struct xrt_cs_operand *ops,
 
 /* Integer indices read from memory, any integer type. */
 int engine_is_int(u32 dtype);
+/* Whether reduction @op (XRT_CS_RED_*) takes elements of type @t. */
+int engine_red_allows(u32 op, u32 t);
 s64 engine_read_index(const u8 *p, u32 dtype);
 /* A start clamped so that [start, start + size) stays inside [0, dim). */
 s64 engine_clamp_start(s64 start, u64 dim, u64 size);

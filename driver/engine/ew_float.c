@@ -10,22 +10,6 @@
 #include "emath.h"
 #include "ew.h"
 
-static u64 dbits(double d)
-{
-	u64 b;
-
-	memcpy(&b, &d, 8);
-	return b;
-}
-
-static double from_dbits(u64 b)
-{
-	double d;
-
-	memcpy(&d, &b, 8);
-	return d;
-}
-
 static int is_nan(double x)
 {
 	return x != x;
@@ -33,19 +17,19 @@ static int is_nan(double x)
 
 static double trunc_d(double x)
 {
-	u64 b = dbits(x);
+	u64 b = em_bits(x);
 	int e = (int)((b >> 52) & 0x7ff) - 1023;
 
 	if (e >= 52)		/* integral, inf or NaN */
 		return x;
 	if (e < 0)		/* |x| < 1 */
-		return from_dbits(b & (1ull << 63));
-	return from_dbits(b & ~((1ull << (52 - e)) - 1));
+		return em_from_bits(b & (1ull << 63));
+	return em_from_bits(b & ~((1ull << (52 - e)) - 1));
 }
 
 static double copysign_d(double mag, double sgn)
 {
-	return from_dbits((dbits(mag) & ~(1ull << 63)) | (dbits(sgn) & (1ull << 63)));
+	return em_from_bits((em_bits(mag) & ~(1ull << 63)) | (em_bits(sgn) & (1ull << 63)));
 }
 
 /* Rounds to an integer: 0 floor, 1 ceil, 2 halves away, 3 halves even. */
@@ -78,7 +62,7 @@ static double round_d(double x, int mode)
 
 double engine_fmod(double x, double y)
 {
-	u64 bx = dbits(x), by = dbits(y), sx = bx & (1ull << 63), mx, my;
+	u64 bx = em_bits(x), by = em_bits(y), sx = bx & (1ull << 63), mx, my;
 	int ex = (int)((bx >> 52) & 0x7ff), ey = (int)((by >> 52) & 0x7ff);
 
 	bx &= ~(1ull << 63);
@@ -88,7 +72,7 @@ double engine_fmod(double x, double y)
 	if (bx < by)
 		return x;
 	if (bx == by)
-		return from_dbits(sx);
+		return em_from_bits(sx);
 	/* Mantissas with the implicit bit; subnormals normalized. */
 	mx = bx & ((1ull << 52) - 1);
 	my = by & ((1ull << 52) - 1);
@@ -111,12 +95,12 @@ double engine_fmod(double x, double y)
 	if (mx >= my)
 		mx -= my;
 	if (!mx)
-		return from_dbits(sx);
+		return em_from_bits(sx);
 	for (; !(mx & (1ull << 52)); ey--)
 		mx <<= 1;
 	if (ey > 0)
-		return from_dbits(sx | ((u64)ey << 52) | (mx & ((1ull << 52) - 1)));
-	return from_dbits(sx | (mx >> (1 - ey)));	/* exact subnormal */
+		return em_from_bits(sx | ((u64)ey << 52) | (mx & ((1ull << 52) - 1)));
+	return em_from_bits(sx | (mx >> (1 - ey)));	/* exact subnormal */
 }
 
 static double fmax_nan(double a, double b)
@@ -124,7 +108,7 @@ static double fmax_nan(double a, double b)
 	if (is_nan(a) || is_nan(b))
 		return is_nan(a) ? a : b;
 	if (a == b)	/* -0 and +0: +0 */
-		return (dbits(a) >> 63) ? b : a;
+		return (em_bits(a) >> 63) ? b : a;
 	return a > b ? a : b;
 }
 
@@ -133,7 +117,7 @@ static double fmin_nan(double a, double b)
 	if (is_nan(a) || is_nan(b))
 		return is_nan(a) ? a : b;
 	if (a == b)
-		return (dbits(a) >> 63) ? a : b;
+		return (em_bits(a) >> 63) ? a : b;
 	return a < b ? a : b;
 }
 
@@ -200,7 +184,7 @@ static double binary_d(u32 fn, double a, double b)
 /* A key that orders floats totally: -NaN < -inf < -0 < +0 < inf < NaN. */
 static s64 total_key(double x)
 {
-	s64 k = (s64)dbits(x);
+	s64 k = (s64)em_bits(x);
 
 	return k < 0 ? (s64)(~(u64)k | (1ull << 63)) : k;
 }
