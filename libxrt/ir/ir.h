@@ -123,6 +123,8 @@ struct xrt_module {
 
 const char *ir_attr_name(enum ir_attr_key key);
 enum ir_attr_kind ir_attr_kind(enum ir_attr_key key);
+/* Ints per element of an attribute of @kind (3 per slice dimension...); 0: text. */
+uint32_t ir_attr_ints_per(enum ir_attr_kind kind);
 /* The key named @name (@len bytes), or IR_ATTR_COUNT. */
 enum ir_attr_key ir_attr_from_name(const char *name, size_t len);
 /* The attribute @key of @in, or NULL. */

@@ -26,6 +26,22 @@ enum ir_attr_kind ir_attr_kind(enum ir_attr_key key)
 	return attr_table[key].kind;
 }
 
+uint32_t ir_attr_ints_per(enum ir_attr_kind kind)
+{
+	switch (kind) {
+	case IR_SLICE:
+	case IR_PADDING:
+		return 3;
+	case IR_WINDOW:
+		return IR_WINDOW_FIELDS;
+	case IR_WORD:
+	case IR_STRING:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 enum ir_attr_key ir_attr_from_name(const char *name, size_t len)
 {
 	int i;

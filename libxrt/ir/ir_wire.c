@@ -50,7 +50,7 @@ static xrt_status *instr_to_msg(const struct xrt_allocator *a,
 {
 	Xrt__IrAttribute *attrs;
 	xrt_status *st;
-	uint32_t i, k;
+	uint32_t i;
 
 	xrt__ir_instruction__init(msg);
 	msg->name = in->name;
@@ -74,14 +74,10 @@ static xrt_status *instr_to_msg(const struct xrt_allocator *a,
 	}
 	for (i = 0; i < in->num_attrs; i++) {
 		const struct ir_attr *at = &in->attrs[i];
-		enum ir_attr_kind kind = ir_attr_kind(at->key);
 
 		xrt__ir_attribute__init(&attrs[i]);
 		attrs[i].name = (char *)ir_attr_name(at->key);
-		k = kind == IR_SLICE || kind == IR_PADDING ? 3 :
-		    kind == IR_WINDOW ? IR_WINDOW_FIELDS :
-		    kind == IR_WORD || kind == IR_STRING ? 0 : 1;
-		attrs[i].n_ints = (size_t)at->n * k;
+		attrs[i].n_ints = (size_t)at->n * ir_attr_ints_per(ir_attr_kind(at->key));
 		attrs[i].ints = at->ints;
 		attrs[i].text = at->str ? at->str : (char *)"";
 		msg->attributes[i] = &attrs[i];

@@ -68,23 +68,6 @@ static char *dup_name(struct reader *r, const char *s, const char *what,
 	return d;
 }
 
-/* How many ints an attribute of @kind holds per element; 0: none. */
-static uint32_t ints_per(enum ir_attr_kind kind)
-{
-	switch (kind) {
-	case IR_SLICE:
-	case IR_PADDING:
-		return 3;
-	case IR_WINDOW:
-		return IR_WINDOW_FIELDS;
-	case IR_WORD:
-	case IR_STRING:
-		return 0;
-	default:
-		return 1;
-	}
-}
-
 static xrt_status *check_attr_values(struct reader *r, enum ir_attr_kind kind,
 				     const Xrt__IrAttribute *msg)
 {
@@ -103,12 +86,12 @@ static xrt_status *check_attr_values(struct reader *r, enum ir_attr_kind kind,
 		return bad(r, "attribute '%s' takes exactly one value", msg->name);
 	if (kind == IR_COMPS && !n)
 		return bad(r, "attribute '%s' needs a computation", msg->name);
-	if (n % ints_per(kind) ||
-	    (kind != IR_COMPS && n / ints_per(kind) > IR_MAX_LIST))
+	if (n % ir_attr_ints_per(kind) ||
+	    (kind != IR_COMPS && n / ir_attr_ints_per(kind) > IR_MAX_LIST))
 		return bad(r, "attribute '%s' has a bad number of values", msg->name);
 	/* As HLO text has them: a window and a padding have 1 to 8 dimensions. */
 	if ((kind == IR_WINDOW || kind == IR_PADDING) &&
-	    (!n || n / ints_per(kind) > XRT_MAX_RANK))
+	    (!n || n / ir_attr_ints_per(kind) > XRT_MAX_RANK))
 		return bad(r, "attribute '%s' needs 1 to 8 dimensions", msg->name);
 	for (i = 0; i < n; i++) {
 		int64_t v = msg->ints[i];
@@ -139,7 +122,7 @@ static xrt_status *read_attr(struct reader *r, const Xrt__IrAttribute *msg,
 	if (st)
 		return st;
 	at->key = key;
-	per = ints_per(ir_attr_kind(key));
+	per = ir_attr_ints_per(ir_attr_kind(key));
 	at->n = (uint32_t)(per ? msg->n_ints / per : 0);
 	if (msg->n_ints) {
 		at->ints = xrt_mem_alloc(r->a, msg->n_ints * sizeof(*at->ints));

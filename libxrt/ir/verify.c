@@ -91,6 +91,24 @@ int vfy_array(struct vfy *v, uint32_t i)
 	return 0;
 }
 
+int vfy_like_first(struct vfy *v, uint32_t i)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0), *b = vfy_opnd(v, i);
+	uint32_t k;
+
+	if (vfy_array(v, i))
+		return -1;
+	if (b->rank != a->rank)
+		return vfy_fail(v, "operand %u has rank %u, operand 0 has %u", i, b->rank,
+				a->rank);
+	for (k = 0; k < a->rank; k++) {
+		if (b->dims[k] != a->dims[k])
+			return vfy_fail(v, "operand %u's dimension %u differs from operand 0's",
+					i, k);
+	}
+	return 0;
+}
+
 int vfy_scalar(struct vfy *v, uint32_t i)
 {
 	if (vfy_array(v, i))

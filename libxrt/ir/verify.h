@@ -39,6 +39,8 @@ int vfy_result(struct vfy *v, enum xrt_dtype t, uint32_t rank, const int64_t *di
 int vfy_result_is(struct vfy *v, const struct xrt_shape *want);
 int vfy_array(struct vfy *v, uint32_t i);
 int vfy_scalar(struct vfy *v, uint32_t i);
+/* Operand @i is an array with operand 0's dimensions (any type). */
+int vfy_like_first(struct vfy *v, uint32_t i);
 /* Attribute @key as a list of ints (present or fails). */
 int vfy_ints(struct vfy *v, enum ir_attr_key key, const int64_t **vals,
 	     uint32_t *n);

@@ -81,21 +81,15 @@ static int check_map(struct vfy *v)
 {
 	const struct xrt_shape *a = vfy_opnd(v, 0), *r;
 	const struct ir_comp *f;
-	uint32_t i, k;
+	uint32_t i;
 
 	if (vfy_operands(v, 1, ~0u) || vfy_called(v, IR_ATTR_TO_APPLY, &f))
 		return -1;
 	for (i = 0; i < v->in->num_operands; i++) {
 		const struct xrt_shape *b = vfy_opnd(v, i), *p = vfy_param_shape(f, i);
 
-		if (vfy_array(v, i))
+		if (vfy_like_first(v, i))
 			return -1;
-		if (b->rank != a->rank)
-			return vfy_fail(v, "operand %u's rank differs", i);
-		for (k = 0; k < a->rank; k++) {
-			if (b->dims[k] != a->dims[k])
-				return vfy_fail(v, "operand %u's dimensions differ", i);
-		}
 		if (!p || xrt_shape_is_tuple(p) || p->rank || p->dtype != b->dtype)
 			return vfy_fail(v, "computation '%s' parameter %u is not a %s scalar",
 					f->name, i, xrt_dtype_name(b->dtype));

@@ -74,8 +74,7 @@ static int check_results(struct vfy *v, uint32_t n, const enum xrt_dtype *types,
 /* n inputs of one set of dims, then n scalar inits of their types. */
 static int inputs_and_inits(struct vfy *v, uint32_t *n, enum xrt_dtype *types)
 {
-	const struct xrt_shape *a = vfy_opnd(v, 0);
-	uint32_t i, d;
+	uint32_t i;
 
 	if (v->in->num_operands < 2 || v->in->num_operands % 2 ||
 	    v->in->num_operands > 2 * XRT_MAX_RANK)
@@ -85,14 +84,8 @@ static int inputs_and_inits(struct vfy *v, uint32_t *n, enum xrt_dtype *types)
 	for (i = 0; i < *n; i++) {
 		const struct xrt_shape *b = vfy_opnd(v, i);
 
-		if (vfy_array(v, i) || vfy_scalar(v, *n + i))
+		if (vfy_like_first(v, i) || vfy_scalar(v, *n + i))
 			return -1;
-		if (b->rank != a->rank)
-			return vfy_fail(v, "input %u's rank differs", i);
-		for (d = 0; d < a->rank; d++) {
-			if (b->dims[d] != a->dims[d])
-				return vfy_fail(v, "input %u's dimensions differ", i);
-		}
 		if (vfy_opnd(v, *n + i)->dtype != b->dtype)
 			return vfy_fail(v, "init %u's type differs from input %u's", i, i);
 		types[i] = b->dtype;
@@ -344,22 +337,14 @@ static int check_sort(struct vfy *v)
 	enum xrt_dtype types[XRT_MAX_RANK];
 	const struct ir_comp *f;
 	const int64_t *d;
-	uint32_t n = v->in->num_operands, nd, i, k;
+	uint32_t n = v->in->num_operands, nd, i;
 
 	if (vfy_operands(v, 1, XRT_MAX_RANK) || vfy_ints(v, IR_ATTR_DIMENSIONS, &d, &nd))
 		return -1;
 	for (i = 0; i < n; i++) {
-		const struct xrt_shape *b = vfy_opnd(v, i);
-
-		if (vfy_array(v, i))
+		if (vfy_like_first(v, i))
 			return -1;
-		if (b->rank != a->rank)
-			return vfy_fail(v, "operand %u's rank differs", i);
-		for (k = 0; k < a->rank; k++) {
-			if (b->dims[k] != a->dims[k])
-				return vfy_fail(v, "operand %u's dimensions differ", i);
-		}
-		types[i] = b->dtype;
+		types[i] = vfy_opnd(v, i)->dtype;
 	}
 	if (nd != 1 || vfy_dims_in_range(v, "dimensions", d, 1, a->rank))
 		return nd != 1 ? vfy_fail(v, "sort takes one dimension") : -1;

@@ -358,6 +358,10 @@ TEST_F(xrt, malformed_messages_are_rejected_by_name)
 			   XRT_INVALID_ARGUMENT, "NULL argument");
 		ASSERT_ERR(xrt_module_serialize(NULL, self->a, &bytes, &n),
 			   XRT_INVALID_ARGUMENT, "NULL argument");
+		ASSERT_ERR(xrt_module_deserialize(self->a, bytes, n, NULL),
+			   XRT_INVALID_ARGUMENT, "NULL argument");
+		ASSERT_ERR(xrt_module_fingerprint(NULL, (uint64_t[2]){ 0 }),
+			   XRT_INVALID_ARGUMENT, "NULL argument");
 	}
 	xrt_free(self->a, bytes);
 }

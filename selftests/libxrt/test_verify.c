@@ -245,6 +245,16 @@ TEST_F(xrt, shape_errors_name_the_instruction)
 		  "window dimension 0 overflows" },
 		{ "  ROOT %r = f32[2]{0} slice(%x), slice={[0:2:9223372036854775807]}",
 		  "shape is f32[2], its operands give f32[1]" },
+		/* Operands that must share operand 0's dimensions. */
+		{ "  ROOT %r = f32[2]{0} map(%x, %y), dimensions={0}, to_apply=%add",
+		  "(map): operand 1 has rank 2, operand 0 has 1" },
+		{ "  %z = f32[3]{0} parameter(6)\n  ROOT %r = f32[2]{0} map(%x, %z), dimensions={0}, "
+		  "to_apply=%add", "(map): operand 1's dimension 0 differs from operand 0's" },
+		{ "  ROOT %r = (f32[2]{0}, f32[2,3]{1,0}) sort(%x, %y), dimensions={0}, to_apply=%lt",
+		  "(sort): operand 1 has rank 2, operand 0 has 1" },
+		{ "  %z = f32[3]{0} parameter(6)\n  ROOT %r = (f32[], f32[]) reduce(%x, %z, %s, %s), "
+		  "dimensions={0}, to_apply=%add",
+		  "(reduce): operand 1's dimension 0 differs from operand 0's" },
 		/* Regressions found by the ir_wire fuzzer: no operands at all. */
 		{ "  ROOT %r = f32[2]{0} broadcast(), dimensions={}", "0 operands, expected 1" },
 		{ "  ROOT %r = f32[2]{0} dynamic-update-slice()", "0 operands" },
