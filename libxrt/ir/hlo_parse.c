@@ -381,10 +381,12 @@ static int parse_operands(struct hp *p, struct ir_instr *in)
 	if (in->op == XRT_OP_CONSTANT)
 		return hlo_parse_literal(p, in) || hp_expect(p, ')', "after the constant");
 	if (in->op == XRT_OP_PARAMETER) {
+		size_t at = (hp_skip(p), p->pos);
+
 		if (hp_int(p, &in->parameter, "a parameter number"))
 			return -1;
 		if (in->parameter < 0)
-			return hp_fail(p, "parameter number %lld is negative",
+			return (p->pos = at), hp_fail(p, "parameter number %lld is negative",
 				       (long long)in->parameter);
 		return hp_expect(p, ')', "after the parameter number");
 	}
@@ -448,12 +450,14 @@ static int skip_signature(struct hp *p)
 {
 	struct xrt_shape s;
 	int depth = 0;
+	size_t open;
 
 	if (!hp_peek(p, '('))
 		return 0;
+	open = p->pos;
 	do {
 		if (p->pos >= p->len)
-			return hp_fail(p, "unbalanced parentheses in a signature");
+			return (p->pos = open), hp_fail(p, "unbalanced parentheses in a signature");
 		if (p->t[p->pos] == '(')
 			depth++;
 		else if (p->t[p->pos] == ')')
@@ -472,6 +476,7 @@ static int skip_signature(struct hp *p)
 
 static int parse_computation(struct hp *p, uint32_t *comp_cap)
 {
+	size_t comp_at = (hp_skip(p), p->pos);
 	bool entry = hp_keyword(p, "ENTRY"), root, have_root = false;
 	struct ir_comp *c;
 	const char *s;
@@ -498,13 +503,17 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 	p->cur = c;
 	p->instr_cap = 0;
 	while (!hp_accept(p, '}')) {
+		size_t instr_at = p->pos;
+
 		if (p->pos >= p->len)
 			return hp_fail(p, "expected '}' to close computation '%s'", c->name);
 		if (parse_instruction(p, &root))
 			return -1;
 		if (root) {
-			if (have_root)
+			if (have_root) {
+				p->pos = instr_at;
 				return hp_fail(p, "a second ROOT in computation '%s'", c->name);
+			}
 			have_root = true;
 			c->root = c->num_instrs - 1;
 		}
@@ -518,8 +527,10 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 			c->num_params++;
 	}
 	if (entry) {
-		if (p->have_entry)
+		if (p->have_entry) {
+			p->pos = comp_at;
 			return hp_fail(p, "a second ENTRY computation");
+		}
 		p->have_entry = true;
 		p->m->entry = p->m->num_comps - 1;
 	}
