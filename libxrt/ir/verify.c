@@ -63,7 +63,16 @@ static void shape_text(const struct xrt_shape *s, char *buf, size_t n)
 int vfy_result_is(struct vfy *v, const struct xrt_shape *want)
 {
 	char a[128], b[128];
+	struct xrt_shape copy;
 
+	if (v->infer) {
+		v->err = xrt_shape_copy(&copy, v->m->alloc, want);
+		if (v->err)
+			return -1;
+		xrt_shape_deinit(v->infer);
+		*v->infer = copy;
+		return 0;
+	}
 	if (xrt_shape_compatible(&v->in->shape, want))
 		return 0;
 	shape_text(&v->in->shape, a, sizeof(a));
@@ -82,6 +91,27 @@ int vfy_result(struct vfy *v, enum xrt_dtype t, uint32_t rank, const int64_t *di
 		return -1;
 	}
 	return vfy_result_is(v, &want);
+}
+
+int vfy_result_tuple(struct vfy *v, const struct xrt_shape *elems, uint32_t n)
+{
+	struct xrt_shape want;
+	xrt_status *st;
+	int ret;
+
+	st = xrt_shape_init_tuple(&want, v->m->alloc, elems, n);
+	if (st) {
+		if (xrt_status_code(st) == XRT_RESOURCE_EXHAUSTED) {
+			v->err = st;
+			return -1;
+		}
+		vfy_fail(v, "%s", xrt_status_message(st));
+		xrt_status_free(st);
+		return -1;
+	}
+	ret = vfy_result_is(v, &want);
+	xrt_shape_deinit(&want);
+	return ret;
 }
 
 int vfy_array(struct vfy *v, uint32_t i)
@@ -188,8 +218,7 @@ const struct xrt_shape *vfy_root_shape(const struct ir_comp *c)
 	return &c->instrs[c->root].shape;
 }
 
-/* Parameters are numbered 0 .. n-1, once each. */
-static int check_params(struct vfy *v)
+int vfy_params(struct vfy *v)
 {
 	uint32_t i, k, n = v->c->num_params;
 
@@ -212,7 +241,7 @@ static int check_params(struct vfy *v)
 	return 0;
 }
 
-static int verify_instr(struct vfy *v)
+int vfy_instr(struct vfy *v)
 {
 	enum xrt_opcode op = v->in->op;
 
@@ -251,18 +280,18 @@ static xrt_status *failed(struct vfy *v)
 
 xrt_status *xrt_module_verify(const xrt_module *m)
 {
-	struct vfy v = { m, NULL, NULL, NULL };
+	struct vfy v = { m, NULL, NULL, NULL, NULL };
 	uint32_t ci, i;
 
 	if (!m)
 		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "verify: module is NULL");
 	for (ci = 0; ci < m->num_comps; ci++) {
 		v.c = &m->comps[ci];
-		if (check_params(&v))
+		if (vfy_params(&v))
 			return failed(&v);
 		for (i = 0; i < v.c->num_instrs; i++) {
 			v.in = &v.c->instrs[i];
-			if (verify_instr(&v))
+			if (vfy_instr(&v))
 				return failed(&v);
 		}
 	}

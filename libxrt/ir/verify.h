@@ -10,11 +10,19 @@
 
 #include "ir.h"
 
+/*
+ * @infer: NULL to check the declared shape; else the shape the checks
+ * infer is written there instead (the builder's mode).  Opcodes whose
+ * shape their operands do not give (reshape, broadcast, iota, rng,
+ * custom-call...) and those that take their result type from the
+ * declared shape (convert, dot, convolution) read @in->shape either way.
+ */
 struct vfy {
 	const xrt_module *m;
 	const struct ir_comp *c;
 	const struct ir_instr *in;
 	xrt_status *err;
+	struct xrt_shape *infer;
 };
 
 /* Each returns 0, or -1 with v->err naming the instruction. */
@@ -37,6 +45,8 @@ int vfy_operands(struct vfy *v, uint32_t min, uint32_t max);
 int vfy_result(struct vfy *v, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
 /* The declared shape must match @want, ignoring layouts. */
 int vfy_result_is(struct vfy *v, const struct xrt_shape *want);
+/* The declared shape must be a tuple of these @n shapes. */
+int vfy_result_tuple(struct vfy *v, const struct xrt_shape *elems, uint32_t n);
 int vfy_array(struct vfy *v, uint32_t i);
 int vfy_scalar(struct vfy *v, uint32_t i);
 /* Operand @i is an array with operand 0's dimensions (any type). */
@@ -52,6 +62,11 @@ int vfy_dims_in_range(struct vfy *v, const char *what, const int64_t *d,
 int vfy_called(struct vfy *v, enum ir_attr_key key, const struct ir_comp **c);
 const struct xrt_shape *vfy_param_shape(const struct ir_comp *c, uint32_t i);
 const struct xrt_shape *vfy_root_shape(const struct ir_comp *c);
+
+/* Check (or infer) the shape of v->in alone. */
+int vfy_instr(struct vfy *v);
+/* Parameters of v->c are numbered 0 .. n-1, once each. */
+int vfy_params(struct vfy *v);
 
 /* The families. */
 int vfy_elementwise(struct vfy *v);

@@ -71,10 +71,12 @@ static int check_conditional(struct vfy *v)
 		b = &v->m->comps[br->ints[i]];
 		if (takes_operands(v, b, 1 + i, 1))
 			return -1;
-		if (!xrt_shape_compatible(vfy_root_shape(b), &v->in->shape))
-			return vfy_fail(v, "branch %u '%s' returns another shape", i, b->name);
+		f[0] = &v->m->comps[br->ints[0]];
+		if (!xrt_shape_compatible(vfy_root_shape(b), vfy_root_shape(f[0])))
+			return vfy_fail(v, "branch %u '%s' returns another shape than branch 0",
+					i, b->name);
 	}
-	return 0;
+	return vfy_result_is(v, vfy_root_shape(f[0]));
 }
 
 static int check_map(struct vfy *v)

@@ -184,32 +184,29 @@ static int check_clamp(struct vfy *v)
 	return vfy_result_is(v, x);
 }
 
+/* Same size: same dims; else one trailing dimension is added or removed. */
 static int check_bitcast_convert(struct vfy *v, const struct xrt_shape *a)
 {
-	const struct xrt_shape *r = &v->in->shape;
+	enum xrt_dtype t = v->in->shape.dtype;
 	size_t from = xrt_dtype_size(a->dtype), to;
-	uint32_t d;
+	int64_t dims[XRT_MAX_RANK + 1];
+	uint32_t rank = a->rank;
 
-	if (xrt_shape_is_tuple(r) || !xrt_dtype_is_array(r->dtype))
+	if (xrt_shape_is_tuple(&v->in->shape) || !xrt_dtype_is_array(t))
 		return vfy_fail(v, "result is not an array");
-	to = xrt_dtype_size(r->dtype);
-	/* Same size: same dims; else one trailing dimension is added or removed. */
-	if (from == to)
-		return vfy_result(v, r->dtype, a->rank, a->dims);
+	to = xrt_dtype_size(t);
+	memcpy(dims, a->dims, sizeof(a->dims));
 	if (from > to) {
-		if (r->rank != a->rank + 1 || r->dims[a->rank] != (int64_t)(from / to))
-			return vfy_fail(v, "narrowing needs a last dimension of %zu", from / to);
-	} else {
-		if (!a->rank || a->rank != r->rank + 1 ||
-		    a->dims[a->rank - 1] != (int64_t)(to / from))
+		if (rank == XRT_MAX_RANK)
+			return vfy_fail(v, "narrowing needs a dimension beyond the rank limit");
+		dims[rank++] = (int64_t)(from / to);
+	} else if (from < to) {
+		if (!rank || dims[rank - 1] != (int64_t)(to / from))
 			return vfy_fail(v, "widening needs a last operand dimension of %zu",
 					to / from);
+		rank--;
 	}
-	for (d = 0; d < a->rank && d < r->rank; d++) {
-		if (a->dims[d] != r->dims[d])
-			return vfy_fail(v, "dimension %u differs", d);
-	}
-	return 0;
+	return vfy_result(v, t, rank, dims);
 }
 
 int vfy_elementwise(struct vfy *v)

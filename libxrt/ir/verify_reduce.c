@@ -50,25 +50,20 @@ static int check_reducer(struct vfy *v, const struct ir_comp *f, uint32_t n,
 static int check_results(struct vfy *v, uint32_t n, const enum xrt_dtype *types,
 			 uint32_t rank, const int64_t *dims)
 {
-	const struct xrt_shape *r = &v->in->shape;
-	struct xrt_shape want;
+	struct xrt_shape want[XRT_MAX_RANK];
 	uint32_t i;
 
 	if (n == 1)
 		return vfy_result(v, types[0], rank, dims);
-	if (!xrt_shape_is_tuple(r) || r->tuple_count != n)
-		return vfy_fail(v, "shape is not a tuple of %u arrays", n);
 	for (i = 0; i < n; i++) {
-		xrt_status *st = xrt_shape_init_array(&want, types[i], rank, dims);
+		xrt_status *st = xrt_shape_init_array(&want[i], types[i], rank, dims);
 
 		if (st) {
 			xrt_status_free(st);
 			return vfy_fail(v, "bad result dimensions");
 		}
-		if (!xrt_shape_compatible(&r->tuple[i], &want))
-			return vfy_fail(v, "result %u has the wrong shape", i);
 	}
-	return 0;
+	return vfy_result_tuple(v, want, n);
 }
 
 /* n inputs of one set of dims, then n scalar inits of their types. */

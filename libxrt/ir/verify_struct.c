@@ -6,21 +6,25 @@
  */
 #include <string.h>
 
+#include "../core/mem.h"
 #include "verify.h"
 
 static int check_tuple(struct vfy *v)
 {
-	const struct xrt_shape *r = &v->in->shape;
-	uint32_t i;
+	uint32_t i, n = v->in->num_operands;
+	struct xrt_shape *elems;
+	int ret;
 
-	if (!xrt_shape_is_tuple(r) || r->tuple_count != v->in->num_operands)
-		return vfy_fail(v, "shape is not a tuple of its %u operands",
-				v->in->num_operands);
-	for (i = 0; i < r->tuple_count; i++) {
-		if (!xrt_shape_compatible(&r->tuple[i], vfy_opnd(v, i)))
-			return vfy_fail(v, "tuple element %u differs from operand %u", i, i);
+	elems = xrt_mem_calloc(v->m->alloc, n ? n : 1, sizeof(*elems));
+	if (!elems) {
+		v->err = xrt_status_oom(v->m->alloc, "a tuple shape");
+		return -1;
 	}
-	return 0;
+	for (i = 0; i < n; i++)
+		elems[i] = *vfy_opnd(v, i);	/* shallow: the tuple copies deeply */
+	ret = vfy_result_tuple(v, elems, n);
+	xrt_mem_free(v->m->alloc, elems);
+	return ret;
 }
 
 static int check_gte(struct vfy *v)
@@ -319,10 +323,15 @@ static int check_rng(struct vfy *v)
 
 static int check_rbg(struct vfy *v)
 {
+	const struct ir_attr *alg = ir_instr_attr(v->in, IR_ATTR_ALGORITHM);
 	const struct xrt_shape *s = vfy_opnd(v, 0), *r = &v->in->shape;
 
 	if (vfy_operands(v, 1, 1) || vfy_array(v, 0))
 		return -1;
+	if (alg && strcmp(alg->str, "rng_default") && strcmp(alg->str, "rng_philox") &&
+	    strcmp(alg->str, "rng_three_fry"))
+		return vfy_fail(v, "algorithm '%s', expected rng_default, rng_philox or rng_three_fry",
+				alg->str);
 	if (s->dtype != XRT_U64 || s->rank != 1)
 		return vfy_fail(v, "state must be u64[n]");
 	if (!xrt_shape_is_tuple(r) || r->tuple_count != 2 ||
