@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * HLO opcodes: their names as XLA prints them, and their classes.
+ * Opcode lookups and classes, for the front end.
  */
 #ifndef XRT_IR_OPCODE_H
 #define XRT_IR_OPCODE_H
@@ -8,96 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define XRT_OPCODES(X)                                                        \
-	X(PARAMETER, "parameter")                                             \
-	X(CONSTANT, "constant")                                               \
-	X(IOTA, "iota")                                                       \
-	X(TUPLE, "tuple")                                                     \
-	X(GET_TUPLE_ELEMENT, "get-tuple-element")                             \
-	X(COPY, "copy")                                                       \
-	X(BITCAST, "bitcast")                                                 \
-	X(CONVERT, "convert")                                                 \
-	X(BITCAST_CONVERT, "bitcast-convert")                                 \
-	X(RESHAPE, "reshape")                                                 \
-	X(BROADCAST, "broadcast")                                             \
-	X(TRANSPOSE, "transpose")                                             \
-	X(SLICE, "slice")                                                     \
-	X(DYNAMIC_SLICE, "dynamic-slice")                                     \
-	X(DYNAMIC_UPDATE_SLICE, "dynamic-update-slice")                       \
-	X(CONCATENATE, "concatenate")                                         \
-	X(PAD, "pad")                                                         \
-	X(REVERSE, "reverse")                                                 \
-	X(ABS, "abs")                                                         \
-	X(NEGATE, "negate")                                                   \
-	X(SIGN, "sign")                                                       \
-	X(NOT, "not")                                                         \
-	X(FLOOR, "floor")                                                     \
-	X(CEIL, "ceil")                                                       \
-	X(ROUND_AFZ, "round-nearest-afz")                                     \
-	X(ROUND_EVEN, "round-nearest-even")                                   \
-	X(EXP, "exponential")                                                 \
-	X(EXPM1, "exponential-minus-one")                                     \
-	X(LOG, "log")                                                         \
-	X(LOG1P, "log-plus-one")                                              \
-	X(LOGISTIC, "logistic")                                               \
-	X(SQRT, "sqrt")                                                       \
-	X(RSQRT, "rsqrt")                                                     \
-	X(CBRT, "cbrt")                                                       \
-	X(TANH, "tanh")                                                       \
-	X(SINE, "sine")                                                       \
-	X(COSINE, "cosine")                                                   \
-	X(TAN, "tan")                                                         \
-	X(ERF, "erf")                                                         \
-	X(IS_FINITE, "is-finite")                                             \
-	X(POPCNT, "popcnt")                                                   \
-	X(CLZ, "count-leading-zeros")                                         \
-	X(REAL, "real")                                                       \
-	X(IMAG, "imag")                                                       \
-	X(ADD, "add")                                                         \
-	X(SUBTRACT, "subtract")                                               \
-	X(MULTIPLY, "multiply")                                               \
-	X(DIVIDE, "divide")                                                   \
-	X(REMAINDER, "remainder")                                             \
-	X(POWER, "power")                                                     \
-	X(MAXIMUM, "maximum")                                                 \
-	X(MINIMUM, "minimum")                                                 \
-	X(ATAN2, "atan2")                                                     \
-	X(COMPLEX, "complex")                                                 \
-	X(AND, "and")                                                         \
-	X(OR, "or")                                                           \
-	X(XOR, "xor")                                                         \
-	X(SHIFT_LEFT, "shift-left")                                           \
-	X(SHIFT_RIGHT_ARITH, "shift-right-arithmetic")                        \
-	X(SHIFT_RIGHT_LOGICAL, "shift-right-logical")                         \
-	X(COMPARE, "compare")                                                 \
-	X(SELECT, "select")                                                   \
-	X(CLAMP, "clamp")                                                     \
-	X(REDUCE, "reduce")                                                   \
-	X(REDUCE_WINDOW, "reduce-window")                                     \
-	X(SELECT_AND_SCATTER, "select-and-scatter")                           \
-	X(DOT, "dot")                                                         \
-	X(CONVOLUTION, "convolution")                                         \
-	X(GATHER, "gather")                                                   \
-	X(SCATTER, "scatter")                                                 \
-	X(SORT, "sort")                                                       \
-	X(WHILE, "while")                                                     \
-	X(CONDITIONAL, "conditional")                                         \
-	X(CALL, "call")                                                       \
-	X(MAP, "map")                                                         \
-	X(RNG, "rng")                                                         \
-	X(RNG_BIT_GENERATOR, "rng-bit-generator")                             \
-	X(REDUCE_PRECISION, "reduce-precision")                               \
-	X(CUSTOM_CALL, "custom-call")
+#include <xrt/opcode.h>
 
-enum xrt_opcode {
-#define X(e, s) XRT_OP_##e,
-	XRT_OPCODES(X)
-#undef X
-	XRT_OP_COUNT
-};
-
-/* The HLO spelling, e.g. "get-tuple-element"; "unknown" out of range. */
-const char *xrt_opcode_name(enum xrt_opcode op);
 /* The opcode named @name (@len bytes), or XRT_OP_COUNT. */
 enum xrt_opcode xrt_opcode_from_name(const char *name, size_t len);
 bool xrt_opcode_is_unary(enum xrt_opcode op);
