@@ -7,7 +7,7 @@
 
 #include "builder_internal.h"
 
-static const xrt_value none;
+static const xrt_value none = { 0, -1 };
 
 /* Operands @x (n of them) then @y (n of them); @n at most XRT_MAX_RANK. */
 static struct ir_instr *open_pairs(xrt_builder *b, const char *fn, enum xrt_opcode op,

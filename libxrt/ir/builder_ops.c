@@ -6,7 +6,7 @@
 #include "../core/mem.h"
 #include "builder_internal.h"
 
-static const xrt_value none;
+static const xrt_value none = { 0, -1 };
 
 /* Per-dimension triples (slice, padding) interleaved from three arrays. */
 static void triples(xrt_builder *b, const char *fn, struct ir_instr *in, enum ir_attr_key key,
@@ -52,8 +52,10 @@ xrt_value xrt_build_parameter(xrt_builder *b, int64_t number, const struct xrt_s
 		if (!copy) {
 			bld_oom(b, fn);
 		} else {
+			/* The generated name goes unused: so may its number. */
 			xrt_mem_free(b->a, in->name);
 			in->name = copy;
+			b->next_name--;
 		}
 		bld_check_name(b, fn, in);
 	}
@@ -98,7 +100,8 @@ xrt_value xrt_build_unary(xrt_builder *b, enum xrt_opcode op, xrt_value x)
 
 	if ((op < XRT_OP_ABS || op > XRT_OP_IMAG) && op != XRT_OP_COPY) {
 		if (b && !b->err && b->m)
-			bld_fail(b, fn, NULL, "%s (%d) is not a unary opcode", xrt_opcode_name(op), op);
+			bld_fail(b, fn, NULL, "%s (%d) is not a unary opcode",
+				 xrt_opcode_name(op), op);
 		return none;
 	}
 	in = bld_open(b, fn, op, &x, 1);

@@ -263,7 +263,10 @@ XRT_API xrt_value xrt_build_select(xrt_builder *b, xrt_value pred, xrt_value on_
 XRT_API xrt_value xrt_build_clamp(xrt_builder *b, xrt_value lo, xrt_value x, xrt_value hi);
 /** xrt_build_convert() - @x converted to @dtype */
 XRT_API xrt_value xrt_build_convert(xrt_builder *b, xrt_value x, enum xrt_dtype dtype);
-/** xrt_build_bitcast_convert() - @x's bits read as @dtype (a last dim added or removed when sizes differ) */
+/**
+ * xrt_build_bitcast_convert() - @x's bits read as @dtype; a last dimension
+ * is added or removed when the sizes differ
+ */
 XRT_API xrt_value xrt_build_bitcast_convert(xrt_builder *b, xrt_value x, enum xrt_dtype dtype);
 /** xrt_build_reduce_precision() - @x rounded to a float of these many bits */
 XRT_API xrt_value xrt_build_reduce_precision(xrt_builder *b, xrt_value x,
