@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reduce and sort: both call a computation on scalars, element by
+ * element, in row-major order.  Sorting is a merge sort, stable always
+ * (which is also a valid unstable sort).
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "eval.h"
+
+/* Output @i of a one-array-or-tuple result. */
+static struct ev_val *part(struct ev_val *r, uint32_t n, uint32_t i)
+{
+	return n == 1 ? r : r->elems[i];
+}
+
+static struct ev_val *reduce(struct ev *ev, struct ev_val *const *ops)
+{
+	uint32_t n = ev->in->num_operands / 2, nd, i, d;
+	const int64_t *dims = ev_ints(ev, IR_ATTR_DIMENSIONS, &nd);
+	const struct ir_comp *f = ev_comp(ev, IR_ATTR_TO_APPLY, 0);
+	const struct ev_val *a = ops[0];
+	struct ev_val *r = ev_new(ev, &ev->in->shape);
+	enum xrt_dtype types[2 * XRT_MAX_RANK];
+	struct ev_scalar args[2 * XRT_MAX_RANK];
+	int64_t idx[XRT_MAX_RANK] = { 0 }, k, o;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		types[i] = types[n + i] = ops[i]->shape.dtype;
+		for (k = 0; k < part(r, n, i)->n; k++)
+			part(r, n, i)->e[k] = ops[n + i]->e[0];
+	}
+	/* Each input element, in row-major order, folds into its output. */
+	for (k = 0; k < a->n; k++, ev_next(a->shape.rank, a->shape.dims, idx)) {
+		int64_t kept[XRT_MAX_RANK];
+		uint32_t nk = 0;
+		struct ev_scalar res[XRT_MAX_RANK];
+
+		for (d = 0; d < a->shape.rank; d++) {
+			bool reduced = false;
+
+			for (i = 0; i < nd; i++)
+				reduced = reduced || dims[i] == d;
+			if (!reduced)
+				kept[nk++] = idx[d];
+		}
+		o = ev_offset(nk, part(r, n, 0)->shape.dims, kept);
+		for (i = 0; i < n; i++) {
+			args[i] = part(r, n, i)->e[o];
+			args[n + i] = ops[i]->e[k];
+		}
+		if (!ev_call_scalars(ev, f, types, args, 2 * n, res, n)) {
+			ev_free(ev, r);
+			return NULL;
+		}
+		for (i = 0; i < n; i++)
+			part(r, n, i)->e[o] = res[i];
+	}
+	return r;
+}
+
+struct sorter {
+	struct ev *ev;
+	const struct ir_comp *cmp;
+	struct ev_val *const *ops;
+	uint32_t n;
+	int64_t base, step;	/* element j of the row is at base + j * step */
+	enum xrt_dtype types[2 * XRT_MAX_RANK];
+};
+
+/* comparator(a_0[x], a_0[y], a_1[x], a_1[y], ...) */
+static bool less(struct sorter *s, int64_t x, int64_t y)
+{
+	struct ev_scalar args[2 * XRT_MAX_RANK], res;
+	uint32_t i;
+
+	for (i = 0; i < s->n; i++) {
+		args[2 * i] = s->ops[i]->e[s->base + x * s->step];
+		args[2 * i + 1] = s->ops[i]->e[s->base + y * s->step];
+	}
+	return ev_call_scalars(s->ev, s->cmp, s->types, args, 2 * s->n, &res, 1) && res.u;
+}
+
+/* Stable merge sort of positions @p[0..n) using @tmp. */
+static void merge_sort(struct sorter *s, int64_t *p, int64_t *tmp, int64_t n)
+{
+	int64_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort(s, p, tmp, h);
+	merge_sort(s, p + h, tmp, n - h);
+	while (i < h && j < n && !s->ev->err)	/* the right one goes first only if less */
+		tmp[k++] = less(s, p[j], p[i]) ? p[j++] : p[i++];
+	while (i < h)
+		tmp[k++] = p[i++];
+	while (j < n)
+		tmp[k++] = p[j++];
+	memcpy(p, tmp, (size_t)n * sizeof(*p));
+}
+
+static struct ev_val *sort(struct ev *ev, struct ev_val *const *ops)
+{
+	struct sorter s = { ev, ev_comp(ev, IR_ATTR_TO_APPLY, 0), ops, ev->in->num_operands };
+	const struct ev_val *a = ops[0];
+	int64_t d = ev_int(ev, IR_ATTR_DIMENSIONS, 0), len = a->shape.dims[d];
+	int64_t idx[XRT_MAX_RANK] = { 0 }, *perm, *tmp, k, j;
+	struct ev_val *r = ev_new(ev, &ev->in->shape);
+	uint32_t i;
+
+	perm = xrt_mem_calloc(ev->a, (size_t)len + 1, sizeof(*perm));
+	tmp = xrt_mem_calloc(ev->a, (size_t)len + 1, sizeof(*tmp));
+	if (!perm || !tmp || !r) {
+		if (!ev->err)
+			ev_fail(ev, XRT_RESOURCE_EXHAUSTED, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < s.n; i++)
+		s.types[2 * i] = s.types[2 * i + 1] = ops[i]->shape.dtype;
+	s.step = 1;
+	for (i = (uint32_t)d + 1; i < a->shape.rank; i++)
+		s.step *= a->shape.dims[i];
+	/* Each row along d starts where idx[d] is 0. */
+	for (k = 0; k < a->n && len; k++, ev_next(a->shape.rank, a->shape.dims, idx)) {
+		if (idx[d])
+			continue;
+		s.base = k;
+		for (j = 0; j < len; j++)
+			perm[j] = j;
+		merge_sort(&s, perm, tmp, len);
+		if (ev->err)
+			goto fail;
+		for (i = 0; i < s.n; i++) {
+			for (j = 0; j < len; j++)
+				part(r, s.n, i)->e[k + j * s.step] = ops[i]->e[k + perm[j] * s.step];
+		}
+	}
+	xrt_mem_free(ev->a, perm);
+	xrt_mem_free(ev->a, tmp);
+	return r;
+fail:
+	xrt_mem_free(ev->a, perm);
+	xrt_mem_free(ev->a, tmp);
+	ev_free(ev, r);
+	return NULL;
+}
+
+struct ev_val *ev_reductions(struct ev *ev, struct ev_val *const *ops)
+{
+	return ev->in->op == XRT_OP_REDUCE ? reduce(ev, ops) : sort(ev, ops);
+}
