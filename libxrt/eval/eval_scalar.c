@@ -199,6 +199,18 @@ struct ev_scalar ev_unary(enum xrt_opcode op, enum xrt_dtype t, struct ev_scalar
 	return int_unary(op, t, x);
 }
 
+/* The signed type of an integer type's width (pred stays pred). */
+static enum xrt_dtype as_signed(enum xrt_dtype t)
+{
+	switch (t) {
+	case XRT_U8: return XRT_S8;
+	case XRT_U16: return XRT_S16;
+	case XRT_U32: return XRT_S32;
+	case XRT_U64: return XRT_S64;
+	default: return t;
+	}
+}
+
 /* Exponentiation by squaring over all the exponent's bits, wrapping. */
 static uint64_t int_pow(uint64_t base, uint64_t e)
 {
@@ -231,6 +243,7 @@ static struct ev_scalar int_binary(enum xrt_opcode op, enum xrt_dtype t, struct 
 				   struct ev_scalar y)
 {
 	uint64_t ux = x.u & mask_of(t), uy = y.u & mask_of(t), w = bits_of(t);
+	int64_t sx = ev_wrap(as_signed(t), x.u).s;
 	bool lt = is_sint(t) ? x.s < y.s : ux < uy;
 
 	switch (op) {
@@ -252,8 +265,8 @@ static struct ev_scalar int_binary(enum xrt_opcode op, enum xrt_dtype t, struct 
 	/* Shift amounts are unsigned: negative ones are past the width. */
 	case XRT_OP_SHIFT_LEFT: return ev_wrap(t, uy >= w ? 0 : x.u << uy);
 	case XRT_OP_SHIFT_RIGHT_LOGICAL: return ev_wrap(t, uy >= w ? 0 : ux >> uy);
-	default:	/* arithmetic right shift fills with the sign */
-		return ev_wrap(t, (uint64_t)(uy >= w ? (x.s < 0 ? -1 : 0) : x.s >> uy));
+	default:	/* arithmetic: fills with the top bit, for unsigned types too */
+		return ev_wrap(t, (uint64_t)(uy >= w ? (sx < 0 ? -1 : 0) : sx >> uy));
 	}
 }
 
@@ -308,18 +321,6 @@ static int64_t total_order_key(double x)
 
 	memcpy(&b, &x, sizeof(b));
 	return b < 0 ? b ^ INT64_MAX : b;
-}
-
-/* The signed type of an integer type's width (pred stays pred). */
-static enum xrt_dtype as_signed(enum xrt_dtype t)
-{
-	switch (t) {
-	case XRT_U8: return XRT_S8;
-	case XRT_U16: return XRT_S16;
-	case XRT_U32: return XRT_S32;
-	case XRT_U64: return XRT_S64;
-	default: return t;
-	}
 }
 
 static int order(const char *type, enum xrt_dtype t, struct ev_scalar x, struct ev_scalar y,

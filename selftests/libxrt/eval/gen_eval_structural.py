@@ -1,0 +1,693 @@
+# SPDX-License-Identifier: MIT
+"""Cases for the opcodes that move, index, reduce, contract, sort, loop
+and draw random numbers.  Expected values come from numpy written the
+plain way (explicit dilation and padding for windows and convolutions,
+loops where numpy has no such operation) and from the generators'
+published definitions, never from libxrt."""
+import math
+import struct
+from fractions import Fraction
+
+import numpy as np
+
+G = None     # the main module: const, case, shape, fmt_array, round_float, ...
+
+ADD = '''%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] add(%a, %b)
+}
+
+'''
+MAX = '''%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+
+'''
+GE = '''%ge (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = pred[] compare(%a, %b), direction=GE
+}
+
+'''
+
+
+def f32(a):
+    return np.array(a, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
+def one(name, body, t, value, tol=None, comps=''):
+    value = np.asarray(value, dtype=object)
+    G.case(name, body, G.shape(t, value.shape), G.fmt_array(t, value), tol, comps)
+
+
+def rooted(t, dims, expr):
+    return '  ROOT r = %s %s' % (G.shape(t, dims), expr)
+
+
+def movement():
+    x = f32(np.arange(6).reshape(2, 3) + 1)
+    for t, dims, d in (('s32', [5], 0), ('f32', [2, 3], 1), ('u8', [4, 2, 2], 0),
+                       ('bf16', [3], 0), ('s64', [0], 0)):
+        one('iota_%s_%d' % (t, len(dims)), [rooted(t, dims, 'iota(), iota_dimension=%d' % d)],
+            t, np.indices(dims)[d])
+    one('get_tuple_element', [G.const('x', 'f32', x), G.const('y', 's32', [7, 8]),
+                              '  t = (f32[2,3], s32[2]) tuple(x, y)',
+                              rooted('s32', [2], 'get-tuple-element(t), index=1')],
+        's32', [7, 8])
+    G.case('tuple_out', [G.const('x', 'f32', [1.5]), G.const('y', 's32', 3),
+                         '  ROOT t = (f32[1], s32[]) tuple(x, y)'],
+           '(f32[1], s32[])', '({1.5}, 3)')
+    layout = '  x = f32[2,3]{0,1} constant({{1, 2, 3}, {4, 5, 6}})'
+    one('copy_layout', [layout, '  ROOT r = f32[2,3]{1,0} copy(x)'], 'f32', x)
+    one('bitcast_column_major', [layout, '  ROOT r = f32[3,2]{1,0} bitcast(x)'], 'f32', x.T)
+    one('bitcast_row_major', [G.const('x', 'f32', x), rooted('f32', [3, 2], 'bitcast(x)')],
+        'f32', x.reshape(3, 2))
+    for dims in ([3, 2], [6], [1, 6, 1]):
+        one('reshape_%s' % '_'.join(map(str, dims)),
+            [G.const('x', 'f32', x), rooted('f32', dims, 'reshape(x)')], 'f32', x.reshape(dims))
+    one('reshape_scalar', [G.const('x', 'f32', 2.5), rooted('f32', [1, 1], 'reshape(x)')],
+        'f32', [[2.5]])
+    one('reshape_empty', [G.const('x', 'f32', np.zeros((0, 3))), rooted('f32', [3, 0], 'reshape(x)')],
+        'f32', np.zeros((3, 0)))
+    v = f32([1, 2, 3])
+    one('broadcast_row', [G.const('x', 'f32', v), rooted('f32', [2, 3], 'broadcast(x), dimensions={1}')],
+        'f32', np.broadcast_to(v, (2, 3)))
+    one('broadcast_col', [G.const('x', 'f32', v), rooted('f32', [3, 2], 'broadcast(x), dimensions={0}')],
+        'f32', np.broadcast_to(v[:, None], (3, 2)))
+    one('broadcast_scalar', [G.const('x', 'f32', -0.5), rooted('f32', [2, 2], 'broadcast(x), dimensions={}')],
+        'f32', np.full((2, 2), -0.5))
+    s = np.arange(6).reshape(2, 3)
+    one('broadcast_inner', [G.const('x', 's32', s), rooted('s32', [4, 2, 5, 3], 'broadcast(x), dimensions={1,3}')],
+        's32', np.broadcast_to(s[None, :, None, :], (4, 2, 5, 3)))
+    cube = np.arange(24).reshape(2, 3, 4)
+    one('transpose_201', [G.const('x', 's32', cube), rooted('s32', [4, 2, 3], 'transpose(x), dimensions={2,0,1}')],
+        's32', np.transpose(cube, (2, 0, 1)))
+    m = np.arange(30).reshape(5, 6)
+    one('slice_strided', [G.const('x', 's32', m), rooted('s32', [2, 2], 'slice(x), slice={[1:5:2], [0:6:3]}')],
+        's32', m[1:5:2, 0:6:3])
+    one('slice_empty', [G.const('x', 's32', m), rooted('s32', [0, 6], 'slice(x), slice={[2:2], [0:6]}')],
+        's32', m[2:2, :])
+    a, b = np.arange(6).reshape(2, 3), np.arange(9).reshape(3, 3) + 10
+    one('concatenate_rows', [G.const('a', 's32', a), G.const('b', 's32', b), '  c = s32[0,3] constant({})',
+                             rooted('s32', [5, 3], 'concatenate(a, c, b), dimensions={0}')],
+        's32', np.concatenate([a, b], 0))
+    one('concatenate_cols', [G.const('a', 's32', a), G.const('b', 's32', a + 100),
+                             rooted('s32', [2, 6], 'concatenate(a, b), dimensions={1}')],
+        's32', np.concatenate([a, a + 100], 1))
+    one('reverse_02', [G.const('x', 's32', cube), rooted('s32', [2, 3, 4], 'reverse(x), dimensions={0,2}')],
+        's32', cube[::-1, :, ::-1])
+    pad_cases()
+
+
+def pad_ref(x, value, cfg):
+    """Interior padding by explicit insertion, then edges (negative ones crop)."""
+    for d, (lo, hi, interior) in enumerate(cfg):
+        n = x.shape[d]
+        if interior and n:
+            shape = list(x.shape)
+            shape[d] = n + (n - 1) * interior
+            y = np.full(shape, value, dtype=x.dtype)
+            sl = [slice(None)] * x.ndim
+            sl[d] = slice(0, None, interior + 1)
+            y[tuple(sl)] = x
+            x = y
+        for amount, at_end in ((lo, False), (hi, True)):
+            if amount >= 0:
+                shape = list(x.shape)
+                shape[d] = amount
+                block = np.full(shape, value, dtype=x.dtype)
+                x = np.concatenate([x, block] if at_end else [block, x], d)
+            else:
+                sl = [slice(None)] * x.ndim
+                sl[d] = slice(0, x.shape[d] + amount) if at_end else slice(-amount, None)
+                x = x[tuple(sl)]
+    return x
+
+
+def pad_cases():
+    x = np.arange(6, dtype=np.float64).reshape(2, 3) + 1
+    for name, cfg in (('edges', [(1, 2, 0), (0, 1, 0)]), ('interior', [(0, 0, 2), (1, 1, 1)]),
+                      ('negative', [(-1, 1, 1), (0, -2, 0)])):
+        text = 'x'.join('%d_%d_%d' % c if c[2] else '%d_%d' % c[:2] for c in cfg)
+        y = pad_ref(x, -1.0, cfg)
+        one('pad_%s' % name, [G.const('x', 'f32', x), G.const('v', 'f32', -1.0),
+                              rooted('f32', list(y.shape), 'pad(x, v), padding=%s' % text)],
+            'f32', y)
+
+
+def indexing():
+    m = np.arange(30).reshape(5, 6)
+    one('dynamic_slice_clamped', [G.const('x', 's32', m), G.const('i', 's32', 3), G.const('j', 's32', -2),
+                                  rooted('s32', [3, 4], 'dynamic-slice(x, i, j), dynamic_slice_sizes={3,4}')],
+        's32', m[2:5, 0:4])
+    one('dynamic_slice_u8_start', [G.const('x', 's32', m), G.const('i', 'u8', 200), G.const('j', 'u8', 1),
+                                   rooted('s32', [2, 2], 'dynamic-slice(x, i, j), dynamic_slice_sizes={2,2}')],
+        's32', m[3:5, 1:3])
+    z = np.zeros((4, 4), dtype=np.int64)
+    u = np.arange(6).reshape(2, 3) + 1
+    y = z.copy()
+    y[2:4, 1:4] = u
+    one('dynamic_update_slice_clamped', [G.const('x', 's32', z), G.const('u', 's32', u), G.const('i', 's32', 3),
+                                         G.const('j', 's32', 2),
+                                         rooted('s32', [4, 4], 'dynamic-update-slice(x, u, i, j)')],
+        's32', y)
+    table = f32(np.arange(15).reshape(5, 3))
+    ids = [0, 4, 7, -1]
+    one('gather_rows_clamped', [G.const('t', 'f32', table), G.const('i', 's32', ids),
+                                rooted('f32', [4, 3], 'gather(t, i), offset_dims={1}, collapsed_slice_dims={0}, '
+                                       'start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}')],
+        'f32', table[np.clip(ids, 0, 4)])
+    grid = f32(np.arange(20).reshape(4, 5))
+    pts = [[0, 0], [3, 4], [2, 1]]
+    exp = np.stack([grid[min(max(r, 0), 2):min(max(r, 0), 2) + 2, min(max(c, 0), 3):min(max(c, 0), 3) + 2]
+                    for r, c in pts])
+    one('gather_windows', [G.const('g', 'f32', grid), G.const('p', 's32', pts),
+                           rooted('f32', [3, 2, 2], 'gather(g, p), offset_dims={1,2}, collapsed_slice_dims={}, '
+                                  'start_index_map={0,1}, index_vector_dim=1, slice_sizes={2,2}')],
+        'f32', exp)
+    scatter_cases()
+
+
+def scatter_cases():
+    base = f32([1, 2, 3, 4, 5])
+    idx, upd = [[1], [3], [1], [9]], f32([10, 20, 30, 40])
+    exp = base.copy()
+    for (i,), v in zip(idx, upd):
+        if 0 <= i < 5:
+            exp[i] += v
+    one('scatter_add_duplicates', [G.const('x', 'f32', base), G.const('i', 's32', idx), G.const('u', 'f32', upd),
+                                   rooted('f32', [5], 'scatter(x, i, u), update_window_dims={}, '
+                                          'inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, '
+                                          'index_vector_dim=1, to_apply=%add')],
+        'f32', exp, comps=ADD)
+    rows = f32(np.zeros((4, 3)))
+    upd2 = f32([[1, 2, 3], [4, 5, 6]])
+    exp2 = rows.copy()
+    exp2[2] += upd2[0]
+    exp2[0] += upd2[1]
+    one('scatter_rows', [G.const('x', 'f32', rows), G.const('i', 's32', [[2], [0]]), G.const('u', 'f32', upd2),
+                         rooted('f32', [4, 3], 'scatter(x, i, u), update_window_dims={1}, '
+                                'inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, '
+                                'index_vector_dim=1, to_apply=%add')],
+        'f32', exp2, comps=ADD)
+    # A window of two rows starting at row 3 of 4 does not fit: XLA skips it.
+    win = f32(np.ones((2, 2, 3)))
+    exp3 = rows.copy()
+    exp3[1:3] += 1
+    one('scatter_window_out_of_bounds', [G.const('x', 'f32', rows), G.const('i', 's32', [[1], [3]]),
+                                         G.const('u', 'f32', win),
+                                         rooted('f32', [4, 3], 'scatter(x, i, u), update_window_dims={1,2}, '
+                                                'inserted_window_dims={}, scatter_dims_to_operand_dims={0}, '
+                                                'index_vector_dim=1, to_apply=%add')],
+        'f32', exp3, comps=ADD)
+
+
+def window_ref(x, init, f, cfg):
+    """Materialize base dilation and padding (holes and pads None), then slide."""
+    nd = x.ndim
+    arr = np.array(x, dtype=object)
+    for d, (size, stride, lo, hi, bdil, wdil) in enumerate(cfg):
+        n = arr.shape[d]
+        shape = list(arr.shape)
+        shape[d] = (n - 1) * bdil + 1 if n else 0
+        y = np.full(shape, None, dtype=object)
+        sl = [slice(None)] * nd
+        sl[d] = slice(0, None, bdil)
+        y[tuple(sl)] = arr
+        pads = [(0, 0)] * nd
+        pads[d] = (max(lo, 0), max(hi, 0))
+        y = np.pad(y, pads, constant_values=None)
+        sl = [slice(None)] * nd
+        sl[d] = slice(-lo if lo < 0 else 0, y.shape[d] + hi if hi < 0 else None)
+        arr = y[tuple(sl)]
+    out_dims = [max(0, (arr.shape[d] - ((c[0] - 1) * c[5] + 1)) // c[1] + 1) for d, c in enumerate(cfg)]
+    out = np.empty(out_dims, dtype=object)
+    for o in np.ndindex(*out_dims):
+        acc = init
+        for w in np.ndindex(*[c[0] for c in cfg]):
+            v = arr[tuple(o[d] * cfg[d][1] + w[d] * cfg[d][5] for d in range(nd))]
+            if v is not None:
+                acc = f(acc, v)
+        out[o] = acc
+    return out
+
+
+def window_text(cfg):
+    keys = (('size', 0), ('stride', 1), ('lhs_dilate', 4), ('rhs_dilate', 5))
+    parts = ['%s=%s' % (k, 'x'.join(str(c[i]) for c in cfg)) for k, i in keys]
+    parts.insert(2, 'pad=%s' % 'x'.join('%d_%d' % (c[2], c[3]) for c in cfg))
+    return '{%s}' % ' '.join(parts)
+
+
+def reductions():
+    x = f32([[1, -2, 3], [4, 5, -6]])
+    for dims, exp, t in (('1', x.sum(1), [2]), ('0', x.sum(0), [3]), ('0,1', x.sum(), [])):
+        one('reduce_sum_%s' % dims.replace(',', ''), [G.const('x', 'f32', x), G.const('z', 'f32', 0.0),
+                                                     rooted('f32', t, 'reduce(x, z), dimensions={%s}, to_apply=%%add' % dims)],
+            'f32', exp, comps=ADD)
+    one('reduce_max_init', [G.const('x', 'f32', x), G.const('z', 'f32', -math.inf),
+                            rooted('f32', [2], 'reduce(x, z), dimensions={1}, to_apply=%max')],
+        'f32', x.max(1), comps=MAX)
+    one('reduce_empty', ['  x = f32[0,3] constant({})', G.const('z', 'f32', 7.0),
+                         rooted('f32', [3], 'reduce(x, z), dimensions={0}, to_apply=%add')],
+        'f32', [7.0, 7.0, 7.0], comps=ADD)
+    argmax = '''%argmax (a: f32[], i: s32[], b: f32[], j: s32[]) -> (f32[], s32[]) {
+  %a = f32[] parameter(0)
+  %i = s32[] parameter(1)
+  %b = f32[] parameter(2)
+  %j = s32[] parameter(3)
+  %gt = pred[] compare(%a, %b), direction=GT
+  %eq = pred[] compare(%a, %b), direction=EQ
+  %lt = pred[] compare(%i, %j), direction=LT
+  %tie = pred[] and(%eq, %lt)
+  %take = pred[] or(%gt, %tie)
+  %v = f32[] select(%take, %a, %b)
+  %k = s32[] select(%take, %i, %j)
+  ROOT %r = (f32[], s32[]) tuple(%v, %k)
+}
+
+'''
+    vals = f32([[3, 9, 9, 1], [-1, -5, -0.5, -7]])
+    G.case('reduce_variadic_argmax', [G.const('x', 'f32', vals), '  i = s32[2,4] iota(), iota_dimension=1',
+                                      G.const('z', 'f32', -math.inf), G.const('n', 's32', -1),
+                                      '  ROOT r = (f32[2], s32[2]) reduce(x, i, z, n), dimensions={1}, to_apply=%argmax'],
+           '(f32[2], s32[2])', '({%s}, {%s})' % (', '.join(repr(float(v)) for v in vals.max(1)),
+                                                 ', '.join(str(int(v)) for v in vals.argmax(1))),
+           comps=argmax)
+    img = f32(np.arange(16).reshape(1, 4, 4, 1) % 7)
+    cfg = [(1, 1, 0, 0, 1, 1), (2, 2, 0, 0, 1, 1), (2, 2, 0, 0, 1, 1), (1, 1, 0, 0, 1, 1)]
+    one('reduce_window_maxpool', [G.const('x', 'f32', img), G.const('z', 'f32', -math.inf),
+                                  rooted('f32', [1, 2, 2, 1], 'reduce-window(x, z), window=%s, to_apply=%%max' % window_text(cfg))],
+        'f32', window_ref(img, -math.inf, max, cfg), comps=MAX)
+    v = f32([1, 2, 3, 4, 5])
+    cfg = [(3, 2, 1, 2, 2, 1)]
+    exp = window_ref(v, 0.0, lambda a, b: a + b, cfg)
+    one('reduce_window_dilated_padded', [G.const('x', 'f32', v), G.const('z', 'f32', 0.0),
+                                         rooted('f32', list(exp.shape), 'reduce-window(x, z), window=%s, to_apply=%%add' % window_text(cfg))],
+        'f32', exp, comps=ADD)
+    cfg = [(2, 1, 0, 0, 1, 2)]
+    exp = window_ref(v, 0.0, lambda a, b: a + b, cfg)
+    one('reduce_window_window_dilation', [G.const('x', 'f32', v), G.const('z', 'f32', 0.0),
+                                          rooted('f32', list(exp.shape), 'reduce-window(x, z), window=%s, to_apply=%%add' % window_text(cfg))],
+        'f32', exp, comps=ADD)
+    select_and_scatter()
+
+
+def select_and_scatter():
+    x = f32([[1, 5, 2, 0], [3, 5, 4, 8], [9, 1, 1, 2], [0, 3, 7, 7]])
+    src = f32([[10, 20], [30, 40]])
+    exp = np.zeros((4, 4))
+    for bi in range(2):
+        for bj in range(2):
+            win = x[2 * bi:2 * bi + 2, 2 * bj:2 * bj + 2]
+            r, c = np.unravel_index(np.argmax(win), win.shape)     # first maximum
+            exp[2 * bi + r, 2 * bj + c] += src[bi, bj]
+    one('select_and_scatter_maxpool_grad', [G.const('x', 'f32', x), G.const('s', 'f32', src), G.const('z', 'f32', 0.0),
+                                            rooted('f32', [4, 4], 'select-and-scatter(x, s, z), window={size=2x2 stride=2x2}, '
+                                                   'select=%ge, scatter=%add')],
+        'f32', exp, comps=GE + ADD)
+    x1, s1 = f32([1, 3, 3, 2]), f32([1, 10, 100])
+    exp1 = np.zeros(4)
+    for k in range(3):
+        exp1[k + int(np.argmax(x1[k:k + 2]))] += s1[k]
+    one('select_and_scatter_overlapping', [G.const('x', 'f32', x1), G.const('s', 'f32', s1), G.const('z', 'f32', 0.0),
+                                           rooted('f32', [4], 'select-and-scatter(x, s, z), window={size=2 stride=1}, '
+                                                  'select=%ge, scatter=%add')],
+        'f32', exp1, comps=GE + ADD)
+
+
+def dots():
+    a, b = f32(np.arange(6).reshape(2, 3) - 2), f32(np.arange(12).reshape(3, 4) * 0.5)
+    one('dot_matmul', [G.const('a', 'f32', a), G.const('b', 'f32', b),
+                       rooted('f32', [2, 4], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        'f32', a @ b)
+    p, q = f32(np.arange(24).reshape(2, 3, 4) % 5), f32(np.arange(40).reshape(2, 4, 5) % 3)
+    one('dot_batched', [G.const('a', 'f32', p), G.const('b', 'f32', q),
+                        rooted('f32', [2, 3, 5], 'dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, '
+                               'lhs_contracting_dims={2}, rhs_contracting_dims={1}')],
+        'f32', np.einsum('bij,bjk->bik', p, q))
+    one('dot_outer', [G.const('a', 'f32', [1, 2]), G.const('b', 'f32', [3, 4, 5]),
+                      rooted('f32', [2, 3], 'dot(a, b)')], 'f32', np.outer([1, 2], [3, 4, 5]))
+    big = np.array([[1 << 30, 3], [5, 1 << 29]], dtype=object)
+    prod = big.dot(big)
+    one('dot_s32_wraps', [G.const('a', 's32', big), G.const('b', 's32', big),
+                          rooted('s32', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        's32', np.vectorize(lambda v: G.wrap(int(v), 's32'), otypes=[object])(prod))
+    h = [[0.5, 1.5, -2.0], [3.0, 0.25, 8.0]]
+    k = [[1.0, 2.0], [4.0, -1.0], [0.125, 0.5]]
+    exact = np.array(h) @ np.array(k)
+    one('dot_bf16_to_f32', [G.const('a', 'bf16', h), G.const('b', 'bf16', k),
+                            rooted('f32', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        'f32', exact)
+    one('dot_f16', [G.const('a', 'f16', h), G.const('b', 'f16', k),
+                    rooted('f16', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        'f16', exact)
+    one('dot_empty_contraction', [G.const('a', 'f32', np.zeros((2, 0))),
+                                  G.const('b', 'f32', np.zeros((0, 3))),
+                                  rooted('f32', [2, 3], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        'f32', np.zeros((2, 3)))
+    za = [[1 + 2j, -1j], [0.5, 2 - 1j]]
+    one('dot_c64', [G.const('a', 'c64', za), G.const('b', 'c64', za),
+                    rooted('c64', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        'c64', np.array(za) @ np.array(za))
+    convolutions()
+
+
+def conv_ref(lhs, rhs, labels, cfg, fgc=1, bgc=1):
+    """Convolution the long way: canonical layouts, explicit dilation and padding, groups split."""
+    ins, rest = labels.split('_')
+    ker, outs = rest.split('->')
+    nsp = len(cfg)
+    perm_in = [ins.index('b'), ins.index('f')] + [ins.index(str(i)) for i in range(nsp)]
+    perm_k = [ker.index('o'), ker.index('i')] + [ker.index(str(i)) for i in range(nsp)]
+    x = np.transpose(np.asarray(lhs, dtype=np.float64), perm_in)
+    k = np.transpose(np.asarray(rhs, dtype=np.float64), perm_k)
+    for d, (size, stride, lo, hi, bdil, wdil, rev) in enumerate(cfg):
+        ax = 2 + d
+        n = x.shape[ax]
+        shape = list(x.shape)
+        shape[ax] = (n - 1) * bdil + 1
+        y = np.zeros(shape)
+        sl = [slice(None)] * x.ndim
+        sl[ax] = slice(0, None, bdil)
+        y[tuple(sl)] = x
+        pads = [(0, 0)] * x.ndim
+        pads[ax] = (max(lo, 0), max(hi, 0))
+        y = np.pad(y, pads)
+        sl = [slice(None)] * x.ndim
+        sl[ax] = slice(-lo if lo < 0 else 0, y.shape[ax] + hi if hi < 0 else None)
+        x = y[tuple(sl)]
+        kn = k.shape[ax]
+        shape = list(k.shape)
+        shape[ax] = (kn - 1) * wdil + 1
+        kk = np.zeros(shape)
+        sl = [slice(None)] * k.ndim
+        sl[ax] = slice(0, None, wdil)
+        kk[tuple(sl)] = np.flip(k, ax) if rev else k
+        k = kk
+    b, o = x.shape[0] // bgc, k.shape[0]
+    osp = [(x.shape[2 + d] - k.shape[2 + d]) // cfg[d][1] + 1 for d in range(nsp)]
+    out = np.zeros([b, o] + osp)
+    og_f, og_b, ig = o // fgc, o // bgc, x.shape[1] // fgc
+    for bi in range(b):
+        for oi in range(o):
+            fg, bg = oi // og_f, oi // og_b
+            xb = x[bg * b + bi, fg * ig:(fg + 1) * ig]
+            for pos in np.ndindex(*osp):
+                sl = tuple(slice(pos[d] * cfg[d][1], pos[d] * cfg[d][1] + k.shape[2 + d]) for d in range(nsp))
+                out[(bi, oi) + pos] = np.sum(xb[(slice(None),) + sl] * k[oi])
+    perm_out = [outs.index('b'), outs.index('f')] + [outs.index(str(i)) for i in range(nsp)]
+    return np.transpose(out, np.argsort(perm_out))
+
+
+def conv_window(cfg):
+    keys = (('size', 0), ('stride', 1), ('lhs_dilate', 4), ('rhs_dilate', 5))
+    parts = ['%s=%s' % (k, 'x'.join(str(c[i]) for c in cfg)) for k, i in keys]
+    parts.insert(2, 'pad=%s' % 'x'.join('%d_%d' % (c[2], c[3]) for c in cfg))
+    if any(c[6] for c in cfg):
+        parts.append('rhs_reversal=%s' % 'x'.join(str(c[6]) for c in cfg))
+    return '{%s}' % ' '.join(parts)
+
+
+def convolutions():
+    rng = np.random.RandomState(7)
+    specs = [
+        ('conv_1d', 'b0f_0io->b0f', (1, 8, 2), (3, 2, 4), [(3, 1, 1, 1, 1, 1, 0)], 1, 1),
+        ('conv_nhwc_strided', 'b01f_01io->b01f', (2, 5, 5, 3), (3, 3, 3, 4),
+         [(3, 2, 1, 1, 1, 1, 0), (3, 2, 0, 1, 1, 1, 0)], 1, 1),
+        ('conv_nchw_dilated', 'bf01_oi01->bf01', (1, 2, 6, 5), (3, 2, 2, 2),
+         [(2, 1, 0, 0, 2, 2, 0), (2, 1, 1, -1, 1, 2, 0)], 1, 1),
+        ('conv_depthwise', 'b01f_01io->b01f', (1, 4, 4, 3), (2, 2, 1, 6),
+         [(2, 1, 0, 1, 1, 1, 0), (2, 1, 1, 0, 1, 1, 0)], 3, 1),
+        ('conv_batch_group', 'b01f_01io->b01f', (4, 3, 3, 2), (2, 2, 2, 4),
+         [(2, 1, 0, 0, 1, 1, 0), (2, 1, 0, 0, 1, 1, 0)], 1, 2),
+        ('conv_reversed', 'b0f_0io->b0f', (1, 5, 1), (3, 1, 1), [(3, 1, 0, 0, 1, 1, 1)], 1, 1),
+    ]
+    for name, labels, ls, ks, cfg, fgc, bgc in specs:
+        lhs = rng.randint(-3, 4, ls).astype(np.float64)
+        rhs = rng.randint(-2, 3, ks).astype(np.float64)
+        exp = conv_ref(lhs, rhs, labels, cfg, fgc, bgc)
+        groups = (', feature_group_count=%d' % fgc if fgc > 1 else '') + \
+                 (', batch_group_count=%d' % bgc if bgc > 1 else '')
+        one(name, [G.const('x', 'f32', lhs), G.const('k', 'f32', rhs),
+                   rooted('f32', list(exp.shape), 'convolution(x, k), window=%s, dim_labels=%s%s'
+                          % (conv_window(cfg), labels, groups))],
+            'f32', exp)
+
+
+def sorts():
+    lt = '''%%lt (a: f32[], b: f32[]%s) -> pred[] {
+  %%a = f32[] parameter(0)
+  %%b = f32[] parameter(1)%s
+  ROOT %%r = pred[] compare(%%a, %%b), direction=%s%s
+}
+
+'''
+    keys = f32([3, 1, math.nan, -0.0, 2, 0.0, -math.inf, 1])
+    order = sorted(range(8), key=lambda i: (G.total_key(keys[i], 'f32'), i))
+    one('sort_totalorder', [G.const('x', 'f32', keys),
+                            rooted('f32', [8], 'sort(x), dimensions={0}, to_apply=%lt')],
+        'f32', keys[order], comps=lt % ('', '', 'LT', ', type=TOTALORDER'))
+    k2 = [2, 1, 2, 1, 0, 2]
+    v2 = [10, 11, 12, 13, 14, 15]
+    idx = sorted(range(6), key=lambda i: (k2[i], i))
+    comp = '''%lt2 (a: s32[], b: s32[], c: s32[], d: s32[]) -> pred[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  %c = s32[] parameter(2)
+  %d = s32[] parameter(3)
+  ROOT %r = pred[] compare(%a, %b), direction=LT
+}
+
+'''
+    G.case('sort_stable_key_value', [G.const('k', 's32', k2), G.const('v', 's32', v2),
+                                     '  ROOT r = (s32[6], s32[6]) sort(k, v), dimensions={0}, is_stable=true, to_apply=%lt2'],
+           '(s32[6], s32[6])', '({%s}, {%s})' % (', '.join(str(k2[i]) for i in idx),
+                                                 ', '.join(str(v2[i]) for i in idx)), comps=comp)
+    m = f32([[3, 1, 2, 5], [0, -1, 7, 7]])
+    one('sort_descending_dim1', [G.const('x', 'f32', m),
+                                 rooted('f32', [2, 4], 'sort(x), dimensions={1}, to_apply=%lt')],
+        'f32', -np.sort(-m, axis=1), comps=lt % ('', '', 'GT', ''))
+    m0 = f32([[3, 1], [0, 5], [2, -1]])
+    one('sort_dim0', [G.const('x', 'f32', m0), rooted('f32', [3, 2], 'sort(x), dimensions={0}, to_apply=%lt')],
+        'f32', np.sort(m0, axis=0), comps=lt % ('', '', 'LT', ''))
+
+
+def control():
+    cond = '''%cond (s: (s32[], f32[])) -> pred[] {
+  %s = (s32[], f32[]) parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %n = s32[] constant(10)
+  ROOT %r = pred[] compare(%i, %n), direction=LT
+}
+
+%body (s: (s32[], f32[])) -> (s32[], f32[]) {
+  %s = (s32[], f32[]) parameter(0)
+  %i = s32[] get-tuple-element(%s), index=0
+  %x = f32[] get-tuple-element(%s), index=1
+  %one = s32[] constant(1)
+  %j = s32[] add(%i, %one)
+  %fj = f32[] convert(%j)
+  %y = f32[] add(%x, %fj)
+  ROOT %t = (s32[], f32[]) tuple(%j, %y)
+}
+
+'''
+    G.case('while_sum', [G.const('i', 's32', 0), G.const('x', 'f32', 0.5),
+                         '  t = (s32[], f32[]) tuple(i, x)',
+                         '  ROOT w = (s32[], f32[]) while(t), condition=%cond, body=%body'],
+           '(s32[], f32[])', '(10, %r)' % (0.5 + sum(range(1, 11))), comps=cond)
+    branches = '''%neg (x: f32[2]) -> f32[2] {
+  %x = f32[2] parameter(0)
+  ROOT %r = f32[2] negate(%x)
+}
+
+%twice (x: f32[2]) -> f32[2] {
+  %x = f32[2] parameter(0)
+  ROOT %r = f32[2] add(%x, %x)
+}
+
+%same (x: f32[2]) -> f32[2] {
+  ROOT %x = f32[2] parameter(0)
+}
+
+'''
+    x = [1.5, -2.0]
+    for p, exp in (('true', [-1.5, 2.0]), ('false', [3.0, -4.0])):
+        one('conditional_%s' % p, [G.const('p', 'pred', p == 'true'), G.const('x', 'f32', x),
+                                   rooted('f32', [2], 'conditional(p, x, x), true_computation=%neg, '
+                                          'false_computation=%twice')],
+            'f32', exp, comps=branches)
+    for i, exp in ((0, [-1.5, 2.0]), (1, [3.0, -4.0]), (2, x), (7, x), (-1, x)):
+        one('conditional_index_%s' % str(i).replace('-', 'm'),
+            [G.const('i', 's32', i), G.const('x', 'f32', x),
+             rooted('f32', [2], 'conditional(i, x, x, x), branch_computations={%neg, %twice, %same}')],
+            'f32', exp, comps=branches)
+    fma = '''%fma (a: f32[2], b: f32[2]) -> f32[2] {
+  %a = f32[2] parameter(0)
+  %b = f32[2] parameter(1)
+  %m = f32[2] multiply(%a, %b)
+  %one = f32[] constant(1)
+  %o = f32[2] broadcast(%one), dimensions={}
+  ROOT %r = f32[2] add(%m, %o)
+}
+
+'''
+    one('call', [G.const('a', 'f32', [2, 3]), G.const('b', 'f32', [4, -1]),
+                 rooted('f32', [2], 'call(a, b), to_apply=%fma')], 'f32', [9, -2], comps=fma)
+    mx = '''%mx (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  %m = f32[] maximum(%a, %b)
+  ROOT %r = f32[] add(%m, %m)
+}
+
+'''
+    a, b = f32([[1, 5, -2], [0, 3, 9]]), f32([[4, 2, -3], [0, 8, 1]])
+    one('map_binary', [G.const('a', 'f32', a), G.const('b', 'f32', b),
+                       rooted('f32', [2, 3], 'map(a, b), dimensions={0,1}, to_apply=%mx')],
+        'f32', 2 * np.maximum(a, b), comps=mx)
+
+
+M32 = 0xffffffff
+
+
+def philox(key, ctr):
+    """Philox4x32-10 as Salmon et al. define it."""
+    k0, k1 = key
+    c = list(ctr)
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [((p1 >> 32) ^ c[1] ^ k0) & M32, p1 & M32, ((p0 >> 32) ^ c[3] ^ k1) & M32, p0 & M32]
+        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+    return c
+
+
+def threefry(key, ctr):
+    """Threefry2x32-20 as Salmon et al. define it."""
+    rot = [13, 15, 26, 6, 17, 29, 16, 24]
+    ks = [key[0], key[1], 0x1BD11BDA ^ key[0] ^ key[1]]
+    x0, x1 = (ctr[0] + ks[0]) & M32, (ctr[1] + ks[1]) & M32
+    for i in range(20):
+        x0 = (x0 + x1) & M32
+        x1 = (((x1 << rot[i % 8]) | (x1 >> (32 - rot[i % 8]))) & M32) ^ x0
+        if i % 4 == 3:
+            s = (i + 1) // 4
+            x0 = (x0 + ks[s % 3]) & M32
+            x1 = (x1 + ks[(s + 1) % 3] + s) & M32
+    return [x0, x1]
+
+
+SEED = 42     # the seed the test evaluates with
+
+
+def random_cases():
+    # Known answers (Random123's kat_vectors).
+    assert philox([0, 0], [0, 0, 0, 0]) == [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+    assert threefry([0, 0], [0, 0]) == [0x6b200159, 0x99ba4efe]
+    key = [SEED & M32, SEED >> 32]
+    words = [philox(key, [k, 0, 0, 0]) for k in range(4)]
+    a, b = 2.0, 5.0
+    uni = [G.round_float(a + (b - a) * ((w[0] >> 8) * 2.0**-24), 'f32') for w in words]
+    uni = [u if u < b else a for u in uni]     # rounded up to b: a instead
+    one('rng_uniform_f32', [G.const('a', 'f32', a), G.const('b', 'f32', b),
+                            rooted('f32', [4], 'rng(a, b), distribution=rng_uniform')], 'f32', uni)
+    ints = [10 + (((w[1] << 32) | w[0]) % 10) for w in words]
+    one('rng_uniform_s32', [G.const('a', 's32', 10), G.const('b', 's32', 20),
+                            rooted('s32', [4], 'rng(a, b), distribution=rng_uniform')], 's32', ints)
+    nor = []
+    for w in words[:3]:
+        u1 = ((((w[1] << 32) | w[0]) >> 11) + 1) * 2.0**-53
+        u2 = (((w[3] << 32) | w[2]) >> 11) * 2.0**-53
+        nor.append(1.0 + 0.5 * math.sqrt(-2 * math.log(u1)) * math.cos(6.283185307179586 * u2))
+    one('rng_normal_f64', [G.const('a', 'f64', 1.0), G.const('b', 'f64', 0.5),
+                           rooted('f64', [3], 'rng(a, b), distribution=rng_normal')], 'f64', nor,
+        tol=(1e-14, 1e-14))
+    blocks = [philox([0, 0], [c, 0, 0, 0]) for c in range(2)]
+    bits = blocks[0] + blocks[1][:2]
+    G.case('rng_bit_generator_philox', [G.const('s', 'u64', [0, 0]),
+                                        '  ROOT r = (u64[2], u32[2,3]) rng-bit-generator(s), algorithm=rng_philox'],
+           '(u64[2], u32[2,3])', '({0, 2}, %s)' % G.fmt_array('u32', np.array(bits, dtype=object).reshape(2, 3)))
+    tf = [threefry([5, 0], [7 + c, 0]) for c in range(3)]
+    words64 = [(w[1] << 32) | w[0] for w in tf]
+    G.case('rng_bit_generator_threefry', [G.const('s', 'u64', [5, 7]),
+                                          '  ROOT r = (u64[2], u64[3]) rng-bit-generator(s), algorithm=rng_three_fry'],
+           '(u64[2], u64[3])', '({5, 10}, %s)' % G.fmt_array('u64', words64))
+
+
+def reduce_precision_ref(x, e, m):
+    """Round to m+1 significant bits, then out of the e-bit exponent range: inf or 0."""
+    if math.isnan(x):
+        return x if m > 0 else math.inf
+    if x == 0 or math.isinf(x):
+        return x
+    f = Fraction(x)
+    s = -1 if f < 0 else 1
+    f = abs(f)
+    ex = f.numerator.bit_length() - f.denominator.bit_length()
+    if Fraction(2)**ex > f:
+        ex -= 1
+    scale = Fraction(2)**(ex - m)
+    y = round(f / scale) * scale
+    emax = 2**(e - 1) - 1
+    if y >= Fraction(2)**(emax + 1):
+        return s * math.inf
+    if y < Fraction(2)**(1 - emax):
+        return s * 0.0
+    return s * float(y)
+
+
+def misc():
+    xs = f32([1.0, 1.00048828125, 1.000732421875, 65504.0, 65520.0, 70000.0, 1e-6, -1e-6,
+              6.103515625e-05, math.nan, -math.inf, 0.1])
+    for e, m in ((5, 10), (8, 7), (8, 0), (3, 1)):
+        one('reduce_precision_f32_e%dm%d' % (e, m), [G.const('x', 'f32', xs),
+                                                     rooted('f32', [len(xs)], 'reduce-precision(x), exponent_bits=%d, mantissa_bits=%d' % (e, m))],
+            'f32', [reduce_precision_ref(float(v), e, m) for v in xs])
+    ds = [0.1, 1e-300, 3.0, math.nan]
+    one('reduce_precision_f64_e11m20', [G.const('x', 'f64', ds),
+                                        rooted('f64', [4], 'reduce-precision(x), exponent_bits=11, mantissa_bits=20')],
+        'f64', [reduce_precision_ref(v, 11, 20) for v in ds])
+    fl = [1.0, -2.5, 0.1]
+    one('bitcast_convert_f32_u32', [G.const('x', 'f32', fl), rooted('u32', [3], 'bitcast-convert(x)')],
+        'u32', [struct.unpack('<I', struct.pack('<f', v))[0] for v in fl])
+    raw = struct.pack('<2f', 1.5, -8.0)
+    one('bitcast_convert_u8_f32', [G.const('x', 'u8', np.frombuffer(raw, np.uint8).reshape(2, 4).tolist()),
+                                   rooted('f32', [2], 'bitcast-convert(x)')], 'f32', [1.5, -8.0])
+    one('bitcast_convert_f32_u16', [G.const('x', 'f32', [1.5, -8.0]), rooted('u16', [2, 2], 'bitcast-convert(x)')],
+        'u16', np.frombuffer(raw, np.uint16).reshape(2, 2).tolist())
+    one('bitcast_convert_s32_f32', [G.const('x', 's32', [1065353216, -1082130432]),
+                                    rooted('f32', [2], 'bitcast-convert(x)')], 'f32', [1.0, -1.0])
+    p, a, b = [True, False, True], f32([1, 2, 3]), f32([-1, -2, -3])
+    one('select_array', [G.const('p', 'pred', p), G.const('a', 'f32', a), G.const('b', 'f32', b),
+                         rooted('f32', [3], 'select(p, a, b)')], 'f32', np.where(p, a, b))
+    one('select_scalar_pred', [G.const('p', 'pred', False), G.const('a', 'f32', a), G.const('b', 'f32', b),
+                               rooted('f32', [3], 'select(p, a, b)')], 'f32', b)
+    xs = f32([-5, 0.5, 7, math.nan])
+    one('clamp_scalar_bounds', [G.const('lo', 'f32', -1.0), G.const('x', 'f32', xs), G.const('hi', 'f32', 2.0),
+                                rooted('f32', [4], 'clamp(lo, x, hi)')], 'f32', [-1.0, 0.5, 2.0, math.nan])
+    one('clamp_s32_arrays', [G.const('lo', 's32', [0, 5, -3]), G.const('x', 's32', [-2, 9, 1]),
+                             G.const('hi', 's32', [1, 6, 0]), rooted('s32', [3], 'clamp(lo, x, hi)')],
+        's32', [0, 6, 0])
+    one('add_scalar', [G.const('x', 'f32', 1.25), G.const('y', 'f32', 2.5), rooted('f32', [], 'add(x, y)')],
+        'f32', 3.75)
+    one('add_empty', ['  x = f32[0,3] constant({})', '  y = f32[0,3] constant({})',
+                      rooted('f32', [0, 3], 'add(x, y)')], 'f32', np.zeros((0, 3)))
+    one('negate_empty_s32', ['  x = s32[0] constant({})', rooted('s32', [0], 'negate(x)')], 's32', [])
+
+
+def generate(main_module):
+    global G
+    G = main_module
+    movement()
+    indexing()
+    reductions()
+    dots()
+    sorts()
+    control()
+    random_cases()
+    misc()
