@@ -81,6 +81,9 @@ int64_t ev_offset(uint32_t rank, const int64_t *dims, const int64_t *idx);
 /* Steps @idx to the next index in row-major order; false after the last. */
 bool ev_next(uint32_t rank, const int64_t *dims, int64_t *idx);
 
+/* Whether @v is one of the @n values of @list (dimension lists). */
+bool ev_listed(const int64_t *list, uint32_t n, int64_t v);
+
 /* Evaluates computation @c on @n arguments (not consumed). */
 struct ev_val *ev_call(struct ev *ev, const struct ir_comp *c, struct ev_val *const *args,
 		       uint32_t n);

@@ -46,17 +46,6 @@ static struct ev_scalar acc_value(const struct acc *s)
 	return r;
 }
 
-static bool listed(const int64_t *l, uint32_t n, uint32_t d)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		if (l[i] == d)
-			return true;
-	}
-	return false;
-}
-
 /* Result index: batch dims, then lhs free dims, then rhs free dims. */
 static struct ev_val *dot(struct ev *ev, struct ev_val *const *ops)
 {
@@ -85,12 +74,12 @@ static struct ev_val *dot(struct ev *ev, struct ev_val *const *ops)
 			ri[rb[i]] = o[i];
 		}
 		for (d = 0, nfree = 0; d < l->shape.rank; d++) {
-			if (!listed(lb, nlb, d) && !listed(lc, nlc, d))
+			if (!ev_listed(lb, nlb, d) && !ev_listed(lc, nlc, d))
 				li[d] = o[at + nfree++];
 		}
 		at += nfree;
 		for (d = 0, nfree = 0; d < r->shape.rank; d++) {
-			if (!listed(rb, nrb, d) && !listed(rc, nrc, d))
+			if (!ev_listed(rb, nrb, d) && !ev_listed(rc, nrc, d))
 				ri[d] = o[at + nfree++];
 		}
 		for (j = 0; j < cn; j++, ev_next(nlc, cdims, c)) {

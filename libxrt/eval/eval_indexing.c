@@ -44,17 +44,6 @@ static struct ev_val *dynamic_slice(struct ev *ev, struct ev_val *const *ops, bo
 	return r;
 }
 
-static bool contains(const int64_t *list, uint32_t n, int64_t v)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		if (list[i] == v)
-			return true;
-	}
-	return false;
-}
-
 /*
  * The start index vector for batch position @g (one entry per indices
  * dimension but @ivd): @count values along dimension @ivd of @ix, or
@@ -92,7 +81,7 @@ static struct ev_val *gather(struct ev *ev, struct ev_val *const *ops)
 		uint32_t nb = 0, no = 0;
 
 		for (d = 0; d < r->shape.rank; d++) {
-			if (!contains(off, noff, d))
+			if (!ev_listed(off, noff, d))
 				g[nb++] = out[d];
 		}
 		start_vector(ix, g, ivd, nmap, s);
@@ -100,7 +89,7 @@ static struct ev_val *gather(struct ev *ev, struct ev_val *const *ops)
 			pos[map[j]] = s[j];
 		for (d = 0; d < a->shape.rank; d++) {
 			pos[d] = clamp64(pos[d], 0, a->shape.dims[d] - sz[d]);
-			if (!contains(col, ncol, d))
+			if (!ev_listed(col, ncol, d))
 				pos[d] += out[off[no++]];
 		}
 		r->e[k] = a->e[ev_offset(a->shape.rank, a->shape.dims, pos)];
@@ -123,7 +112,7 @@ static bool scatter_target(const struct scatter_dims *sd, const struct ev_val *a
 	uint32_t d, nb = 0, nw = 0;
 
 	for (d = 0; d < up->shape.rank; d++) {
-		if (!contains(sd->win, sd->nwin, d))
+		if (!ev_listed(sd->win, sd->nwin, d))
 			g[nb++] = u[d];
 	}
 	start_vector(ix, g, sd->ivd, sd->nmap, s);
@@ -131,7 +120,7 @@ static bool scatter_target(const struct scatter_dims *sd, const struct ev_val *a
 	for (d = 0; d < sd->nmap; d++)
 		pos[sd->map[d]] = s[d];
 	for (d = 0; d < a->shape.rank; d++) {
-		bool inserted = contains(sd->ins, sd->nins, d);
+		bool inserted = ev_listed(sd->ins, sd->nins, d);
 
 		size = inserted ? 1 : up->shape.dims[sd->win[nw]];
 		if (pos[d] < 0 || pos[d] > a->shape.dims[d] - size)

@@ -40,11 +40,7 @@ static struct ev_val *reduce(struct ev *ev, struct ev_val *const *ops)
 		struct ev_scalar res[XRT_MAX_RANK];
 
 		for (d = 0; d < a->shape.rank; d++) {
-			bool reduced = false;
-
-			for (i = 0; i < nd; i++)
-				reduced = reduced || dims[i] == d;
-			if (!reduced)
+			if (!ev_listed(dims, nd, d))
 				kept[nk++] = idx[d];
 		}
 		o = ev_offset(nk, part(r, n, 0)->shape.dims, kept);

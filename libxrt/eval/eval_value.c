@@ -154,6 +154,17 @@ bool ev_next(uint32_t rank, const int64_t *dims, int64_t *idx)
 	return false;
 }
 
+bool ev_listed(const int64_t *list, uint32_t n, int64_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (list[i] == v)
+			return true;
+	}
+	return false;
+}
+
 struct ev_val *ev_from_literal(struct ev *ev, const xrt_literal *lit)
 {
 	const struct xrt_shape *s = xrt_literal_shape(lit);
