@@ -85,6 +85,17 @@ void ew_f64_compare(u32 fn, s64 *d, const double *a, const double *b, u32 n);
 /* Rounds a block of floats to f16 or bf16. */
 void ew_round_half(u32 dtype, float *d, u32 n);
 
+/* A complex number while it is computed on, in double. */
+struct ew_cplx {
+	double re, im;
+};
+
+double ew_hypot(double a, double b);
+/* exp, expm1, log, log1p, sqrt, rsqrt, tanh, sin, cos, tan of @z. */
+struct ew_cplx ew_cmath(u32 fn, struct ew_cplx z);
+struct ew_cplx ew_cpow(struct ew_cplx x, struct ew_cplx y);
+struct ew_cplx ew_cdiv(struct ew_cplx a, struct ew_cplx b);
+
 void ew_c64_unary(u32 fn, void *d, const float *a, u32 n);
 void ew_c64_binary(u32 fn, float *d, const float *a, const float *b, u32 n);
 void ew_c128_unary(u32 fn, void *d, const double *a, u32 n);

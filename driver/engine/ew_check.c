@@ -42,20 +42,21 @@ static u32 unary_type(u32 fn, u32 a)
 	case XRT_CS_UN_CEIL:
 	case XRT_CS_UN_ROUND_AFZ:
 	case XRT_CS_UN_ROUND_EVEN:
+	case XRT_CS_UN_LOGISTIC:
+	case XRT_CS_UN_CBRT:
+	case XRT_CS_UN_ERF:
+		return is_float(a) ? a : 0;
 	case XRT_CS_UN_SQRT:
 	case XRT_CS_UN_RSQRT:
 	case XRT_CS_UN_EXP:
 	case XRT_CS_UN_EXPM1:
 	case XRT_CS_UN_LOG:
 	case XRT_CS_UN_LOG1P:
-	case XRT_CS_UN_LOGISTIC:
-	case XRT_CS_UN_CBRT:
 	case XRT_CS_UN_TANH:
 	case XRT_CS_UN_SIN:
 	case XRT_CS_UN_COS:
 	case XRT_CS_UN_TAN:
-	case XRT_CS_UN_ERF:
-		return is_float(a) ? a : 0;
+		return is_float(a) || is_complex(a) ? a : 0;
 	case XRT_CS_UN_IS_FINITE:
 		return is_float(a) ? XRT_CS_PRED : 0;
 	case XRT_CS_UN_POPCNT:
@@ -80,7 +81,7 @@ static int binary_ok(u32 fn, u32 a)
 	case XRT_CS_BIN_REM:
 		return is_int(a) || is_float(a);
 	case XRT_CS_BIN_POW:
-		return is_int(a) || is_float(a);
+		return is_int(a) || is_float(a) || is_complex(a);
 	case XRT_CS_BIN_ATAN2:
 		return is_float(a);
 	case XRT_CS_BIN_MAX:
@@ -152,10 +153,6 @@ static int check_compute(struct ew_state *s, u32 i,
 					   ta, tb);
 			return 0;
 		}
-		if ((in->fn == XRT_CS_BIN_POW || in->fn == XRT_CS_BIN_ATAN2) &&
-		    is_complex(ta))
-			return bad(s, i, "binary function not supported on complex numbers yet",
-				   in->fn, ta);
 		if (ta != tb || ta != in->dtype || !binary_ok(in->fn, ta))
 			return bad(s, i, "binary function does not take these types",
 				   in->fn, ta);

@@ -3,58 +3,14 @@
  * Complex instructions: c64 as float pairs, c128 as double pairs, both
  * computed through double pairs.  Multiplication is the textbook
  * formula without fused multiply-add; division uses Smith's scaling so
- * that it does not overflow for large operands.
+ * that it does not overflow for large operands.  The elementary
+ * functions are in ew_cmath.c.
  */
 #include "ew.h"
 
-struct cplx {
-	double re, im;
-};
-
-static double fabs_d(double x)
+static struct ew_cplx binary_one(u32 fn, struct ew_cplx a, struct ew_cplx b)
 {
-	return x < 0 ? -x : x;
-}
-
-static double hypot_d(double a, double b)
-{
-	double x = fabs_d(a), y = fabs_d(b), t;
-
-	if (x != x || y != y)
-		return x + y;
-	if (x < y) {
-		t = x;
-		x = y;
-		y = t;
-	}
-	if (x == 0 || x - x != 0)	/* zero, or infinite */
-		return x;
-	t = y / x;
-	return x * __builtin_sqrt(1 + t * t);
-}
-
-static struct cplx cdiv(struct cplx a, struct cplx b)
-{
-	struct cplx r;
-	double t, den;
-
-	if (fabs_d(b.re) >= fabs_d(b.im)) {
-		t = b.im / b.re;
-		den = b.re + b.im * t;
-		r.re = (a.re + a.im * t) / den;
-		r.im = (a.im - a.re * t) / den;
-	} else {
-		t = b.re / b.im;
-		den = b.re * t + b.im;
-		r.re = (a.re * t + a.im) / den;
-		r.im = (a.im * t - a.re) / den;
-	}
-	return r;
-}
-
-static struct cplx binary_one(u32 fn, struct cplx a, struct cplx b)
-{
-	struct cplx r;
+	struct ew_cplx r;
 
 	switch (fn) {
 	case XRT_CS_BIN_ADD:
@@ -69,13 +25,15 @@ static struct cplx binary_one(u32 fn, struct cplx a, struct cplx b)
 		r.re = a.re * b.re - a.im * b.im;
 		r.im = a.re * b.im + a.im * b.re;
 		return r;
+	case XRT_CS_BIN_POW:
+		return ew_cpow(a, b);
 	default:
-		return cdiv(a, b);
+		return ew_cdiv(a, b);
 	}
 }
 
-/* Unary results: complex (NEG, SIGN) or real (ABS, REAL, IMAG). */
-static int unary_one(u32 fn, struct cplx a, struct cplx *c, double *real)
+/* Unary results: real (ABS, REAL, IMAG) or complex (the rest). */
+static int unary_one(u32 fn, struct ew_cplx a, struct ew_cplx *c, double *real)
 {
 	double m;
 
@@ -85,23 +43,26 @@ static int unary_one(u32 fn, struct cplx a, struct cplx *c, double *real)
 		c->im = -a.im;
 		return 1;
 	case XRT_CS_UN_SIGN:
-		m = hypot_d(a.re, a.im);
+		m = ew_hypot(a.re, a.im);
 		if (m == 0 || m != m) {
-			*c = m == 0 ? a : (struct cplx){ m, m };
+			*c = m == 0 ? a : (struct ew_cplx){ m, m };
 			return 1;
 		}
 		c->re = a.re / m;
 		c->im = a.im / m;
 		return 1;
 	case XRT_CS_UN_ABS:
-		*real = hypot_d(a.re, a.im);
+		*real = ew_hypot(a.re, a.im);
 		return 0;
 	case XRT_CS_UN_REAL:
 		*real = a.re;
 		return 0;
-	default:	/* IMAG */
+	case XRT_CS_UN_IMAG:
 		*real = a.im;
 		return 0;
+	default:
+		*c = ew_cmath(fn, a);
+		return 1;
 	}
 }
 
@@ -112,7 +73,7 @@ void ew_##S##_unary(u32 fn, void *dv, const T *a, u32 n)                       \
 	u32 i;                                                                \
 									      \
 	for (i = 0; i < n; i++) {                                             \
-		struct cplx x = { a[2 * i], a[2 * i + 1] }, c;                \
+		struct ew_cplx x = { a[2 * i], a[2 * i + 1] }, c;                \
 		double r;                                                     \
 									      \
 		if (unary_one(fn, x, &c, &r)) {                               \
@@ -129,8 +90,8 @@ void ew_##S##_binary(u32 fn, T *d, const T *a, const T *b, u32 n)              \
 	u32 i;                                                                \
 									      \
 	for (i = 0; i < n; i++) {                                             \
-		struct cplx x = { a[2 * i], a[2 * i + 1] };                   \
-		struct cplx y = { b[2 * i], b[2 * i + 1] }, r;                \
+		struct ew_cplx x = { a[2 * i], a[2 * i + 1] };                   \
+		struct ew_cplx y = { b[2 * i], b[2 * i + 1] }, r;                \
 									      \
 		r = binary_one(fn, x, y);                                     \
 		d[2 * i] = (T)r.re;                                           \

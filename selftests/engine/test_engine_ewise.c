@@ -664,6 +664,100 @@ TEST_F(xrt, complex_arithmetic)
 	}
 }
 
+/* The complex elementary functions against C99's, within a few ulps of |w|. */
+TEST_F(xrt, complex_elementary_functions)
+{
+	static const uint8_t fns[] = { XRT_CS_UN_EXP, XRT_CS_UN_EXPM1, XRT_CS_UN_LOG,
+				       XRT_CS_UN_LOG1P, XRT_CS_UN_SQRT, XRT_CS_UN_RSQRT,
+				       XRT_CS_UN_TANH, XRT_CS_UN_SIN, XRT_CS_UN_COS,
+				       XRT_CS_UN_TAN };
+	enum { M = 4096 };
+	static double complex x[M], y[M], out[M];
+	static float complex fx[M], fout[M];
+	uint32_t k, i;
+
+	for (i = 0; i < M; i++) {
+		/* a spread over [-8, 8]^2, some on the axes, some tiny */
+		double re = ((int)(i * 7919 % 1601) - 800) / 100.0;
+		double im = ((int)(i * 104729 % 1601) - 800) / 100.0;
+
+		if (i % 17 == 0)
+			im = 0;
+		if (i % 19 == 0)
+			re = 0;
+		if (i % 23 == 0) {
+			re *= 1e-9;
+			im *= 1e-9;
+		}
+		x[i] = re + I * im;
+		y[i] = (im / 4) + I * (re / 8);
+		fx[i] = (float complex)x[i];
+	}
+	for (k = 0; k < sizeof(fns); k++) {
+		run_op(_metadata, XRT_CS_EW_UNARY, fns[k], XRT_CS_C128, XRT_CS_C128, x, NULL,
+		       out, M);
+		run_op(_metadata, XRT_CS_EW_UNARY, fns[k], XRT_CS_C64, XRT_CS_C64, fx, NULL,
+		       fout, M);
+		for (i = 0; i < M; i++) {
+			double complex w, wf;
+
+			switch (fns[k]) {
+			case XRT_CS_UN_EXP: w = cexp(x[i]); wf = cexp(fx[i]); break;
+			case XRT_CS_UN_EXPM1: w = cexp(x[i]) - 1; wf = cexp(fx[i]) - 1; break;
+			case XRT_CS_UN_LOG: w = clog(x[i]); wf = clog(fx[i]); break;
+			case XRT_CS_UN_LOG1P:
+				w = clog(1 + x[i]);
+				wf = clog(1 + (double complex)fx[i]);
+				break;
+			case XRT_CS_UN_SQRT: w = csqrt(x[i]); wf = csqrt(fx[i]); break;
+			case XRT_CS_UN_RSQRT: w = 1 / csqrt(x[i]); wf = 1 / csqrt(fx[i]); break;
+			case XRT_CS_UN_TANH: w = ctanh(x[i]); wf = ctanh(fx[i]); break;
+			case XRT_CS_UN_SIN: w = csin(x[i]); wf = csin(fx[i]); break;
+			case XRT_CS_UN_COS: w = ccos(x[i]); wf = ccos(fx[i]); break;
+			default: w = ctan(x[i]); wf = ctan(fx[i]); break;
+			}
+			/* expm1 and log1p near 0: C's exp(z) - 1 is the inaccurate one. */
+			if ((fns[k] == XRT_CS_UN_EXPM1 || fns[k] == XRT_CS_UN_LOG1P) &&
+			    cabs(x[i]) < 1e-3)
+				continue;
+			if (!isfinite(creal(w)) || !isfinite(cimag(w)))
+				continue;	/* poles and overflow: not compared */
+			ASSERT_LE(cabs(out[i] - w), 1e-14 * cabs(w) + 1e-300)
+				TH_LOG("c128 fn %u of (%a, %a): (%a, %a) vs (%a, %a)", fns[k],
+				       creal(x[i]), cimag(x[i]), creal(out[i]), cimag(out[i]),
+				       creal(w), cimag(w));
+			ASSERT_LE(cabs((double complex)fout[i] - wf), 1e-6 * cabs(wf) + 1e-37)
+				TH_LOG("c64 fn %u of (%a, %a)", fns[k], crealf(fx[i]),
+				       cimagf(fx[i]));
+		}
+	}
+	/* expm1 and log1p keep their accuracy for tiny arguments. */
+	for (i = 0; i < M; i++)
+		x[i] = (i + 1) * 1e-12 + I * ((double)i - 2048) * 1e-12;
+	run_op(_metadata, XRT_CS_EW_UNARY, XRT_CS_UN_EXPM1, XRT_CS_C128, XRT_CS_C128, x, NULL,
+	       out, M);
+	for (i = 0; i < M; i++)	/* expm1(z) = z + z^2/2 + ... */
+		ASSERT_LE(cabs(out[i] - (x[i] + x[i] * x[i] / 2)), 1e-15 * cabs(x[i]));
+	run_op(_metadata, XRT_CS_EW_UNARY, XRT_CS_UN_LOG1P, XRT_CS_C128, XRT_CS_C128, x, NULL,
+	       out, M);
+	for (i = 0; i < M; i++)	/* log1p(z) = z - z^2/2 + ... */
+		ASSERT_LE(cabs(out[i] - (x[i] - x[i] * x[i] / 2)), 1e-15 * cabs(x[i]));
+	/* pow against cpow */
+	for (i = 0; i < M; i++)
+		x[i] = ((int)(i * 31 % 97) - 48) / 16.0 + I * ((int)(i * 57 % 89) - 44) / 16.0;
+	run_op(_metadata, XRT_CS_EW_BINARY, XRT_CS_BIN_POW, XRT_CS_C128, XRT_CS_C128, x, y, out,
+	       M);
+	for (i = 0; i < M; i++) {
+		double complex w = cpow(x[i], y[i]);
+
+		if (x[i] == 0 || !isfinite(creal(w)) || !isfinite(cimag(w)))
+			continue;
+		ASSERT_LE(cabs(out[i] - w), 1e-13 * cabs(w) + 1e-300)
+			TH_LOG("pow (%a, %a)^(%a, %a)", creal(x[i]), cimag(x[i]), creal(y[i]),
+			       cimag(y[i]));
+	}
+}
+
 TEST_F(xrt, fused_chain_with_broadcast_and_reversal)
 {
 	/* out[i][j] = a[i][j] > b[j] ? a[i][j] * b[j] + 1.5 : -a[rev] */
