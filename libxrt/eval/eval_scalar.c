@@ -254,8 +254,8 @@ static struct ev_scalar int_binary(enum xrt_opcode op, enum xrt_dtype t, struct 
 	case XRT_OP_REMAINDER:
 		return int_divide(op, t, x, y);
 	case XRT_OP_POWER:
-		if (is_sint(t) && y.s < 0)	/* XLA: 1 for a base of 1, else 0 */
-			return ev_wrap(t, x.s == 1);
+		if (is_sint(t) && y.s < 0)	/* 1 / x^-y: an integer only for 1 and -1 */
+			return ev_wrap(t, x.s == 1 ? 1 : x.s == -1 ? (y.u & 1 ? ~0ull : 1) : 0);
 		return ev_wrap(t, int_pow(x.u, y.u));
 	case XRT_OP_MAXIMUM: return lt ? y : x;
 	case XRT_OP_MINIMUM: return lt ? x : y;
@@ -270,7 +270,7 @@ static struct ev_scalar int_binary(enum xrt_opcode op, enum xrt_dtype t, struct 
 	}
 }
 
-/* max and min propagate NaN; otherwise the first operand wins ties. */
+/* max and min propagate NaN and order -0 below +0 (IEEE 754-2019). */
 static double float_binary(enum xrt_opcode op, double x, double y)
 {
 	switch (op) {
@@ -281,8 +281,14 @@ static double float_binary(enum xrt_opcode op, double x, double y)
 	case XRT_OP_REMAINDER: return fmod(x, y);
 	case XRT_OP_POWER: return pow(x, y);
 	case XRT_OP_ATAN2: return atan2(x, y);
-	case XRT_OP_MAXIMUM: return isnan(x) ? x : isnan(y) ? y : x >= y ? x : y;
-	default: return isnan(x) ? x : isnan(y) ? y : x <= y ? x : y;	/* minimum */
+	case XRT_OP_MAXIMUM:
+		if (isnan(x) || isnan(y))
+			return isnan(x) ? x : y;
+		return x == y ? (signbit(x) ? y : x) : x > y ? x : y;
+	default:	/* minimum */
+		if (isnan(x) || isnan(y))
+			return isnan(x) ? x : y;
+		return x == y ? (signbit(x) ? x : y) : x < y ? x : y;
 	}
 }
 

@@ -251,11 +251,20 @@ PAIRS = [(1.0, 2.0), (-3.5, 0.25), (0.0, -0.0), (-0.0, 0.0), (5.0, 0.0), (-5.0, 
 
 
 def fmax(x, y):
-    return x if math.isnan(x) else y if math.isnan(y) else x if x >= y else y
+    """IEEE 754-2019 maximum: NaN wins, -0 < +0."""
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    if x == y == 0:
+        return 0.0 if math.copysign(1, x) > 0 or math.copysign(1, y) > 0 else -0.0
+    return max(x, y)
 
 
 def fmin(x, y):
-    return x if math.isnan(x) else y if math.isnan(y) else x if x <= y else y
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    if x == y == 0:
+        return -0.0 if math.copysign(1, x) < 0 or math.copysign(1, y) < 0 else 0.0
+    return min(x, y)
 
 
 def total_key(x, t):
@@ -338,8 +347,8 @@ def int_binary_semantics(t):
         return wrap(x - tdiv(x, y) * y, t)
 
     def power(x, y):
-        if y < 0:
-            return 1 if x == 1 else 0
+        if y < 0:       # 1 / x^-y, an integer only for 1 and -1
+            return 1 if x == 1 else wrap(-1 if y % 2 else 1, t) if x == -1 else 0
         return wrap(pow(x, y, 1 << w), t)
 
     def sra(x, y):
@@ -366,7 +375,7 @@ def int_pairs(t):
           (3, w), (3, w + 5), (1, 3), (100 % hi, 3)]
     if signed:
         ps += [(-7, 2), (7, -2), (-7, -2), (lo, -1), (-5, 0), (-1, 3), (lo, w - 1),
-               (-3, -1), (2, -3), (1, -3), (-1, w)]
+               (-3, -1), (2, -3), (1, -3), (-1, w), (-1, -3), (-1, -2)]
     else:
         ps += [(hi, hi - 1), (1 << (w - 1), 1), (1 << (w - 1), w - 1), (hi, w + 1)]
     return ps
