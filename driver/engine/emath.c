@@ -311,22 +311,125 @@ double em_erf(double x)
 #define PIO2_3T	8.47842766036889956997e-32
 #define INV_PIO2 6.36619772367581382433e-01
 
+/* 2/pi in binary, 32 bits a word, from the first bit after the point. */
+static const u32 two_over_pi[42] = {
+	0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041,
+	0xfe5163ab, 0xdebbc561, 0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c,
+	0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484, 0xe99c7026, 0xb45f7e41,
+	0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+	0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d,
+	0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08,
+	0x56033046, 0xfc7b6bab, 0xf0cfbc20, 0x9af4361d, 0xa9e39161, 0x5ee61b08,
+};
+
+/* Word @i of the table (bits 32i+1 .. 32i+32); 0 before it. */
+static u32 tpi_word(int i)
+{
+	return i >= 0 && i < 42 ? two_over_pi[i] : 0;
+}
+
+/* Bits [lo, lo + 64) of the 256-bit number @p (little-endian words). */
+static u64 bits64(const u32 *p, int lo)
+{
+	int w = lo >> 5, sh = lo & 31;
+	u64 a = (u64)p[w] | ((u64)p[w + 1] << 32);
+
+	return sh ? (a >> sh) | ((u64)p[w + 2] << (64 - sh)) : a;
+}
+
 /*
- * x = n pi/2 + y0 + y1.  Exact enough for |x| up to about 2^20 pi/2;
- * beyond, the reduced argument loses accuracy (documented).
+ * Payne-Hanek: for x = m 2^e, the bits of 2/pi that make multiples of 4
+ * are skipped, 192 are multiplied by m exactly, and the whole fraction
+ * (190 bits) is kept, so that even the closest a double comes to a
+ * multiple of pi/2 (about 2^-61) keeps more than 106 significant bits.
  */
+static int rem_pio2_large(double x, double *y0, double *y1)
+{
+	u64 b = em_bits(x), m = (b & ((1ull << 52) - 1)) | (1ull << 52), hi, lo, carry = 0, f[3];
+	int e = (int)((b >> 52) & 0x7ff) - 1075, i0 = e - 1, w0, sh, k, n, lz;
+	u32 w[6], p[9] = { 0 };
+	double fa, fb, ph, pl, t;
+
+	/* the window: bits i0 .. i0 + 191 of 2/pi, least significant word first */
+	w0 = (i0 - 1) >> 5;
+	sh = (i0 - 1) & 31;
+	for (k = 0; k < 6; k++) {
+		u32 a = tpi_word(w0 + 5 - k), c = tpi_word(w0 + 6 - k);
+
+		w[k] = sh ? (a << sh) | (c >> (32 - sh)) : a;
+	}
+	for (k = 0; k < 6; k++) {
+		u64 v = (u64)w[k] * (m & 0xffffffff) + carry;
+
+		p[k] = (u32)v;
+		carry = v >> 32;
+	}
+	p[6] = (u32)carry;
+	carry = 0;
+	for (k = 0; k < 6; k++) {
+		u64 v = (u64)w[k] * (m >> 32) + p[k + 1] + carry;
+
+		p[k + 1] = (u32)v;
+		carry = v >> 32;
+	}
+	p[7] = (u32)carry;
+	/* x 2/pi = P 2^-190: bits 190-191 are n mod 4, bits below the fraction */
+	n = (int)(p[5] >> 30);
+	f[2] = bits64(p, 126);
+	f[1] = bits64(p, 62);
+	f[0] = bits64(p, 0) << 2;	/* the fraction's 190 bits, shifted to 192 */
+	if (f[2] >> 63) {	/* fraction >= 1/2: round n up, take 1 - fraction */
+		n++;
+		f[0] = ~f[0] + 1;
+		f[1] = ~f[1] + (f[0] == 0);
+		f[2] = ~f[2] + (f[0] == 0 && f[1] == 0);
+		x = -x;
+	}
+	for (lz = 0; lz < 192 && !(f[2] >> 63); lz++) {	/* normalize */
+		f[2] = (f[2] << 1) | (f[1] >> 63);
+		f[1] = (f[1] << 1) | (f[0] >> 63);
+		f[0] <<= 1;
+	}
+	if (lz == 192) {
+		*y0 = *y1 = 0;
+		return n & 3;
+	}
+	hi = f[2];
+	lo = f[1];
+	fa = (double)(hi >> 11) * em_from_bits((u64)(1023 - 53 - lz) << 52);
+	fb = (double)(((hi & 0x7ff) << 42) | (lo >> 22)) * em_from_bits((u64)(1023 - 106 - lz) << 52);
+	/* (fa + fb) pi/2, pi/2 as 1.5707963267948966 + 6.123233995736766e-17 */
+	two_prod(fa, 1.5707963267948966, &ph, &pl);
+	pl += fa * 6.123233995736766e-17 + fb * 1.5707963267948966;
+	t = ph + pl;
+	*y1 = pl - (t - ph);
+	*y0 = t;
+	if (x < 0) {	/* negative input, or the fraction's complement */
+		*y0 = -*y0;
+		*y1 = -*y1;
+	}
+	return n & 3;
+}
+
+/* x = n pi/2 + y0 + y1: Cody-Waite up to 2^20 pi/2, Payne-Hanek beyond. */
 static int rem_pio2(double x, double *y0, double *y1)
 {
 	double fn = round_half_away(x * INV_PIO2), r, w, t;
-	int ex = (int)((em_bits(x) >> 52) & 0x7ff), ey;
+	int ex = (int)((em_bits(x) >> 52) & 0x7ff), ey, n;
 
 	if (fabs_d(x) < 0.7853981633974483) {
 		*y0 = x;
 		*y1 = 0;
 		return 0;
 	}
-	if (fabs_d(x) > 1e15)	/* n would not be exact: a coarse answer */
-		fn = 0;
+	if (fabs_d(x) >= 1647099.3291652855) {	/* 2^20 pi/2 */
+		if (x > 0)
+			return rem_pio2_large(x, y0, y1);
+		n = rem_pio2_large(-x, y0, y1);
+		*y0 = -*y0;
+		*y1 = -*y1;
+		return (4 - n) & 3;
+	}
 	r = x - fn * PIO2_1;
 	w = fn * PIO2_1T;
 	*y0 = r - w;
