@@ -64,7 +64,8 @@ static int push_frame(xrt_builder *b, const char *fn, const char *name)
 		f = xrt_mem_calloc(b->a, cap, sizeof(*f));
 		if (!f)
 			goto oom;
-		memcpy(f, b->frames, b->depth * sizeof(*f));
+		if (b->depth)
+			memcpy(f, b->frames, b->depth * sizeof(*f));
 		xrt_mem_free(b->a, b->frames);
 		b->frames = f;
 		b->frame_cap = cap;
@@ -182,7 +183,8 @@ static int32_t pop_frame(xrt_builder *b, const char *fn, xrt_value root)
 			bld_oom(b, fn);
 			return -1;
 		}
-		memcpy(c, b->m->comps, b->m->num_comps * sizeof(*c));
+		if (b->m->num_comps)
+			memcpy(c, b->m->comps, b->m->num_comps * sizeof(*c));
 		xrt_mem_free(b->a, b->m->comps);
 		b->m->comps = c;
 		b->comp_cap = cap;

@@ -84,7 +84,8 @@ static int grow_instrs(xrt_builder *b, struct bld_frame *f)
 	ni = xrt_mem_calloc(b->a, cap, sizeof(*ni));
 	if (!ni)
 		return -1;
-	memcpy(ni, f->c.instrs, f->c.num_instrs * sizeof(*ni));
+	if (f->c.num_instrs)
+		memcpy(ni, f->c.instrs, f->c.num_instrs * sizeof(*ni));
 	xrt_mem_free(b->a, f->c.instrs);
 	f->c.instrs = ni;
 	f->cap = cap;
@@ -153,7 +154,8 @@ static int add_value(xrt_builder *b, uint32_t instr)
 		nv = xrt_mem_calloc(b->a, cap, sizeof(*nv));
 		if (!nv)
 			return -1;
-		memcpy(nv, b->vals, b->num_vals * sizeof(*nv));
+		if (b->num_vals)
+			memcpy(nv, b->vals, b->num_vals * sizeof(*nv));
 		xrt_mem_free(b->a, b->vals);
 		b->vals = nv;
 		b->val_cap = cap;
