@@ -120,3 +120,27 @@ uint32_t xrt_module_num_computations(const xrt_module *m)
 {
 	return m->num_comps;
 }
+
+uint32_t xrt_module_num_params(const xrt_module *m)
+{
+	return m->comps[m->entry].num_params;
+}
+
+const struct xrt_shape *xrt_module_param_shape(const xrt_module *m, uint32_t i)
+{
+	const struct ir_comp *c = &m->comps[m->entry];
+	uint32_t k;
+
+	for (k = 0; k < c->num_instrs; k++) {
+		if (c->instrs[k].op == XRT_OP_PARAMETER && c->instrs[k].parameter == i)
+			return &c->instrs[k].shape;
+	}
+	return NULL;
+}
+
+const struct xrt_shape *xrt_module_result_shape(const xrt_module *m)
+{
+	const struct ir_comp *c = &m->comps[m->entry];
+
+	return &c->instrs[c->root].shape;
+}

@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * xrt-run: runs computations on an XRT device.
+ * xrt-run: runs an HLO module and prints its result.  Parameters get
+ * random values from --seed.  Until the compiler lands the one device is
+ * the reference evaluator (--device=reference, the default).  --demo
+ * lists the devices and round-trips a literal through the wire format.
  *
- * Until the compiler lands it has one job, --demo: list the devices,
- * build a nested tuple literal, send it through the wire format and
- * back, and show that the value survived.
+ * Exit status: 0 done, 1 the module failed (read, verify or run), 2 a
+ * usage error.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <xrt/device.h>
 #include <xrt/literal.h>
 #include <xrt/wire.h>
 
-static int fail(xrt_status *st, const char *what)
+#include "xrt_run.h"
+
+int run_fail(xrt_status *st, const char *what)
 {
 	fprintf(stderr, "xrt-run: %s: %s: %s\n", what,
 		xrt_code_name(xrt_status_code(st)), xrt_status_message(st));
@@ -54,7 +59,7 @@ static xrt_status *make_demo_literal(xrt_literal **out)
 	return st;
 }
 
-static void print_literal(const char *label, const xrt_literal *lit)
+void run_print_literal(const char *label, const xrt_literal *lit)
 {
 	size_t n = xrt_literal_format(lit, NULL, 0) + 1;
 	char *text = malloc(n);
@@ -95,19 +100,19 @@ static int demo(void)
 
 	st = print_devices();
 	if (st)
-		return fail(st, "listing devices");
+		return run_fail(st, "listing devices");
 	st = make_demo_literal(&lit);
 	if (st)
-		return fail(st, "building the literal");
-	print_literal("literal:", lit);
+		return run_fail(st, "building the literal");
+	run_print_literal("literal:", lit);
 	st = xrt_literal_serialize(lit, NULL, &bytes, &size);
 	if (!st)
 		st = xrt_literal_deserialize(NULL, bytes, size, &back);
 	if (st) {
-		rc = fail(st, "wire round trip");
+		rc = run_fail(st, "wire round trip");
 	} else {
 		printf("wire:      %zu bytes (xrt.Literal)\n", size);
-		print_literal("read back:", back);
+		run_print_literal("read back:", back);
 		if (xrt_literal_equal(lit, back, why, sizeof(why))) {
 			printf("round trip: identical\n");
 		} else {
@@ -123,9 +128,26 @@ static int demo(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xrt-run --demo\n"
-		   "  --demo   build a literal, round-trip it through the wire format\n"
-		   "  --help   this text\n");
+	fprintf(f, "usage: xrt-run [options] FILE.hlo\n"
+		   "       xrt-run --demo\n"
+		   "  --device=NAME         where to run; 'reference' (the reference evaluator,\n"
+		   "                        the default; the host device comes with the compiler)\n"
+		   "  --seed=N              seed of the random parameters and of rng (default 0)\n"
+		   "  --max-iterations=N    fail a while loop running longer (default: no limit)\n"
+		   "  --show-inputs         print the parameters too\n"
+		   "  --demo                list devices, round-trip a literal through the wire\n"
+		   "  --help                this text\n"
+		   "exit status: 0 done, 1 the module failed, 2 usage\n");
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return false;
+	*v = strtoull(s, &end, 0);
+	return !*end;
 }
 
 int main(int argc, char **argv)
@@ -133,8 +155,13 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "demo", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "max-iterations", required_argument, NULL, 'm' },
+		{ "show-inputs", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct run_options o = { NULL, "reference", 0, 0, false };
 	int c, want_demo = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -145,14 +172,35 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'D':
+			o.device = optarg;
+			break;
+		case 's':
+		case 'm':
+			if (!parse_u64(optarg, c == 's' ? &o.seed : &o.max_iterations)) {
+				fprintf(stderr, "xrt-run: --%s wants a number, not '%s'\n",
+					c == 's' ? "seed" : "max-iterations", optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			o.show_inputs = true;
+			break;
 		default:
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (!want_demo || optind != argc) {
+	if (want_demo)
+		return optind == argc ? demo() : (usage(stderr), 2);
+	if (optind + 1 != argc) {
 		usage(stderr);
 		return 2;
 	}
-	return demo();
+	if (strcmp(o.device, "reference")) {
+		fprintf(stderr, "xrt-run: no device '%s'; available: reference\n", o.device);
+		return 2;
+	}
+	o.path = argv[optind];
+	return run_module(&o);
 }

@@ -11,6 +11,7 @@
 
 #include <xrt/api.h>
 #include <xrt/alloc.h>
+#include <xrt/shape.h>
 #include <xrt/status.h>
 
 #ifdef __cplusplus
@@ -124,6 +125,21 @@ XRT_API const char *xrt_module_name(const xrt_module *module);
 
 /** xrt_module_num_computations() - computations, the entry included */
 XRT_API uint32_t xrt_module_num_computations(const xrt_module *module);
+
+/** xrt_module_num_params() - how many parameters the entry computation takes */
+XRT_API uint32_t xrt_module_num_params(const xrt_module *module);
+
+/**
+ * xrt_module_param_shape() - the shape of an entry parameter
+ * @module: the module
+ * @i: the parameter number
+ *
+ * Return: the shape (owned by @module), or NULL for a number out of range.
+ */
+XRT_API const struct xrt_shape *xrt_module_param_shape(const xrt_module *module, uint32_t i);
+
+/** xrt_module_result_shape() - the shape of the entry computation's root */
+XRT_API const struct xrt_shape *xrt_module_result_shape(const xrt_module *module);
 
 #ifdef __cplusplus
 }

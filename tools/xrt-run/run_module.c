@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running one HLO file: read it, give each parameter random values from
+ * the seed, run it on the chosen device, print the result.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xrt/evaluate.h>
+#include <xrt/ir.h>
+
+#include "xrt_run.h"
+
+/* SplitMix64: a fixed stream per (seed, parameter). */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Floats uniform in [-1, 1); signed integers in [-8, 8), unsigned in [0, 16). */
+static void random_element(enum xrt_dtype t, uint64_t r, unsigned char *p)
+{
+	double f = (double)(r >> 11) * 0x1p-52 - 1.0;
+	float x = (float)f;
+	uint16_t h;
+	int64_t i = (int64_t)(r % 16) - (xrt_dtype_is_signed(t) ? 8 : 0);
+
+	switch (t) {
+	case XRT_PRED:
+		*p = r & 1;
+		return;
+	case XRT_F16:
+		h = xrt_f16_from_f32(x);
+		memcpy(p, &h, 2);
+		return;
+	case XRT_BF16:
+		h = xrt_bf16_from_f32(x);
+		memcpy(p, &h, 2);
+		return;
+	case XRT_F32:
+		memcpy(p, &x, 4);
+		return;
+	case XRT_F64:
+		memcpy(p, &f, 8);
+		return;
+	case XRT_C64:
+		memcpy(p, &x, 4);
+		x = (float)((double)(r & 0xfffff) * 0x1p-19 - 1.0);
+		memcpy(p + 4, &x, 4);
+		return;
+	case XRT_C128:
+		memcpy(p, &f, 8);
+		f = (double)(r & 0xfffff) * 0x1p-19 - 1.0;
+		memcpy(p + 8, &f, 8);
+		return;
+	default:	/* integers, little-endian */
+		memcpy(p, &i, xrt_dtype_size(t));
+	}
+}
+
+static void fill_random(xrt_literal *lit, uint64_t *state)
+{
+	const struct xrt_shape *s = xrt_literal_shape(lit);
+	size_t size, k, n;
+	unsigned char *d;
+	uint32_t i;
+
+	if (xrt_shape_is_tuple(s)) {
+		for (i = 0; i < s->tuple_count; i++)
+			fill_random(xrt_literal_element(lit, i), state);
+		return;
+	}
+	size = xrt_dtype_size(s->dtype);
+	n = xrt_literal_size(lit) / size;
+	d = xrt_literal_mutable_data(lit);
+	for (k = 0; k < n; k++)
+		random_element(s->dtype, next_random(state), d + k * size);
+}
+
+static xrt_status *make_args(const xrt_module *m, uint64_t seed, xrt_literal **args)
+{
+	uint32_t i, n = xrt_module_num_params(m);
+	xrt_status *st = NULL;
+
+	for (i = 0; i < n && !st; i++) {
+		uint64_t state = seed * 0x100000001B3ull + i;
+
+		st = xrt_literal_create(NULL, xrt_module_param_shape(m, i), &args[i]);
+		if (!st)
+			fill_random(args[i], &state);
+	}
+	return st;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		text = malloc((size_t)n + 1);
+		if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
+			free(text);
+			text = NULL;
+		}
+		if (text) {
+			text[n] = '\0';
+			*len = (size_t)n;
+		}
+	}
+	fclose(f);
+	return text;
+}
+
+int run_module(const struct run_options *o)
+{
+	struct xrt_eval_options eo = { o->seed, o->max_iterations };
+	xrt_literal **args = NULL, *out = NULL;
+	xrt_module *m = NULL;
+	xrt_status *st;
+	uint32_t i, n = 0;
+	size_t len = 0;
+	char *text = read_file(o->path, &len);
+	int rc;
+
+	if (!text) {
+		fprintf(stderr, "xrt-run: %s: cannot read it\n", o->path);
+		return 1;
+	}
+	st = xrt_hlo_parse(NULL, text, len, &m);
+	free(text);
+	if (st)
+		return run_fail(st, o->path);
+	n = xrt_module_num_params(m);
+	args = calloc(n + 1, sizeof(*args));
+	st = args ? make_args(m, o->seed, args) : xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
+								 "out of memory");
+	if (!st)
+		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);
+	if (st) {
+		rc = run_fail(st, o->path);
+	} else {
+		for (i = 0; o->show_inputs && i < n; i++)
+			run_print_literal("parameter", args[i]);
+		run_print_literal("result", out);
+		rc = 0;
+	}
+	xrt_literal_destroy(out);
+	for (i = 0; args && i < n; i++)
+		xrt_literal_destroy(args[i]);
+	free(args);
+	xrt_module_destroy(m);
+	return rc;
+}
