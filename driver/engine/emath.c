@@ -414,7 +414,7 @@ static int rem_pio2_large(double x, double *y0, double *y1)
 /* x = n pi/2 + y0 + y1: Cody-Waite up to 2^20 pi/2, Payne-Hanek beyond. */
 static int rem_pio2(double x, double *y0, double *y1)
 {
-	double fn = round_half_away(x * INV_PIO2), r, w, t;
+	double fn, r, w, t;
 	int ex = (int)((em_bits(x) >> 52) & 0x7ff), ey, n;
 
 	if (fabs_d(x) < 0.7853981633974483) {
@@ -430,6 +430,7 @@ static int rem_pio2(double x, double *y0, double *y1)
 		*y1 = -*y1;
 		return (4 - n) & 3;
 	}
+	fn = round_half_away(x * INV_PIO2);	/* |n| < 2^20: exact */
 	r = x - fn * PIO2_1;
 	w = fn * PIO2_1T;
 	*y0 = r - w;
