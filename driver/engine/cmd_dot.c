@@ -116,25 +116,43 @@ static const u8 *at(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *
 	return engine_ptr(x, mx->slot, mx->offset) + e * (s64)engine_dtype_size(mx->dtype);
 }
 
-/* Packs rows [r0, r0+rows) x cols [c0, c0+cols) as floats, zero-padded. */
-static void pack(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx,
-		 u64 b, u64 r0, u32 rows, u64 c0, u32 cols, float *dst,
-		 u32 ld, u32 pad_rows)
+/*
+ * Rows of A go to the micro-kernels in groups of 6 and 4 (AVX2) or 2:
+ * the height of the group starting at row @i of @mp (a multiple of 4).
+ */
+static u32 group_height(u32 mp, u32 i)
 {
-	u32 r;
+	u32 six = mp / 6 * 6;
 
-	for (r = 0; r < pad_rows; r++) {
-		float *d = dst + (size_t)r * ld;
-		u32 k;
+	if (!xrt_engine_use_avx2)
+		return 2;
+	if ((mp - six) % 4)
+		six -= 6;
+	return i < six ? 6 : 4;
+}
 
-		if (r >= rows) {
-			for (k = 0; k < cols; k++)
-				d[k] = 0;
-			continue;
+/*
+ * Packs rows [r0, r0+rows) x cols [c0, c0+kb) of A as floats, zero rows
+ * up to @mp, each group of rows as one panel holding the group's column
+ * k side by side: a micro-kernel then reads one contiguous run.
+ */
+static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx, u64 b,
+		   u64 r0, u32 rows, u64 c0, u32 kb, float *dst, u32 mp)
+{
+	float row[BLOCK_K];
+	u32 r, k, s = 0, h = 0;
+
+	for (r = 0; r < mp; r++) {
+		if (r == s + h) {
+			s = r;
+			h = group_height(mp, r);
 		}
-		ew_load(mx->dtype, d, at(x, mx, b, r0 + r, c0), mx->col_stride, cols);
-		for (k = cols; k < ld; k++)
-			d[k] = 0;
+		if (r < rows)
+			ew_load(mx->dtype, row, at(x, mx, b, r0 + r, c0), mx->col_stride, kb);
+		else
+			memset(row, 0, kb * sizeof(float));
+		for (k = 0; k < kb; k++)
+			dst[(size_t)s * kb + (size_t)k * h + (r - s)] = row[k];
 	}
 }
 
@@ -153,19 +171,17 @@ typedef float v8f __attribute__((vector_size(32)));
 #define LD8(p) ({ v8f _v; memcpy(&_v, (p), 32); _v; })
 #define ST8(p, v) do { v8f _v = (v); memcpy((p), &_v, 32); } while (0)
 
-static void micro_sse(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
-		      float *cm, u32 ldc)
+static void micro_sse(const float *a, const float *bm, u32 ldb, u32 kb, float *cm, u32 ldc)
 {
 	v4f c00 = LD4(cm), c01 = LD4(cm + 4), c02 = LD4(cm + 8), c03 = LD4(cm + 12);
 	v4f c10 = LD4(cm + ldc), c11 = LD4(cm + ldc + 4);
 	v4f c12 = LD4(cm + ldc + 8), c13 = LD4(cm + ldc + 12);
-	const float *a1 = a + lda;
 	u32 k;
 
 	for (k = 0; k < kb; k++) {
 		const float *b = bm + (size_t)k * ldb;
 		v4f b0 = LD4(b), b1 = LD4(b + 4), b2 = LD4(b + 8), b3 = LD4(b + 12);
-		float s0 = a[k], s1 = a1[k];
+		float s0 = a[2 * k], s1 = a[2 * k + 1];
 		v4f x = { s0, s0, s0, s0 }, y = { s1, s1, s1, s1 };
 
 		c00 = c00 + x * b0;
@@ -189,8 +205,8 @@ static void micro_sse(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
 
 /* C[6][16] with 8-wide vectors (AVX2, still no FMA): 12 accumulators. */
 __attribute__((target("avx2")))
-static void micro6_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
-			float *cm, u32 ldc)
+static void micro6_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *cm,
+			u32 ldc)
 {
 	v8f c00 = LD8(cm), c01 = LD8(cm + 8);
 	v8f c10 = LD8(cm + ldc), c11 = LD8(cm + ldc + 8);
@@ -206,7 +222,7 @@ static void micro6_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 k
 		float s;
 
 #define ROW(r, c0, c1)                                                        \
-		s = a[(r) * lda + k];                                         \
+		s = a[6 * k + (r)];                                           \
 		x = (v8f){ s, s, s, s, s, s, s, s };                          \
 		c0 = c0 + x * b0;                                             \
 		c1 = c1 + x * b1
@@ -234,8 +250,8 @@ static void micro6_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 k
 
 /* C[4][16] with 8-wide vectors (AVX2, still no FMA). */
 __attribute__((target("avx2")))
-static void micro_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb,
-		       float *cm, u32 ldc)
+static void micro_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *cm,
+		       u32 ldc)
 {
 	v8f c00 = LD8(cm), c01 = LD8(cm + 8);
 	v8f c10 = LD8(cm + ldc), c11 = LD8(cm + ldc + 8);
@@ -245,7 +261,7 @@ static void micro_avx2(const float *a, u32 lda, const float *bm, u32 ldb, u32 kb
 
 	for (k = 0; k < kb; k++) {
 		const float *b = bm + (size_t)k * ldb;
-		float s0 = a[k], s1 = a[lda + k], s2 = a[2 * lda + k], s3 = a[3 * lda + k];
+		float s0 = a[4 * k], s1 = a[4 * k + 1], s2 = a[4 * k + 2], s3 = a[4 * k + 3];
 		v8f b0 = LD8(b), b1 = LD8(b + 8);
 		v8f x0 = { s0, s0, s0, s0, s0, s0, s0, s0 };
 		v8f x1 = { s1, s1, s1, s1, s1, s1, s1, s1 };
@@ -287,16 +303,10 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			ew_load(c->out.dtype, pc + i * TILE_N, at(x, &c->out, b, i0 + i, j0),
 				c->out.col_stride, nb);
 	for (k0 = 0; k0 < c->k; k0 += BLOCK_K) {
-		const float *a = pa;
-		u32 lda = BLOCK_K, p;
+		u32 p, h;
 
 		kb = (u32)ENGINE_MIN(c->k - k0, BLOCK_K);
-		/*
-		 * Both blocks are packed even when contiguous: rows of a large
-		 * matrix lie a multiple of 4 KiB apart, and read in place they
-		 * would fight over the same cache sets.
-		 */
-		pack(x, &c->lhs, b, i0, mb, k0, kb, pa, BLOCK_K, mp);
+		pack_a(x, &c->lhs, b, i0, mb, k0, kb, pa, mp);
 		/*
 		 * B panel by panel: NR columns of every k side by side, so a
 		 * panel is one contiguous run (rows of the block TILE_N apart
@@ -315,24 +325,19 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 		}
 		/* Column panels outside: one panel of B stays in L1. */
 		for (j = 0; j < np; j += NR) {
-			i = 0;
-			if (xrt_engine_use_avx2) {
-				/* Groups of 6 rows, then of 4 for a multiple-of-4 rest. */
-				u32 six = mp / 6 * 6;
+			for (i = 0; i < mp; i += h) {
+				const float *a = pa + (size_t)i * kb;
+				const float *bp = pb + j * BLOCK_K;
+				float *cp = pc + i * TILE_N + j;
 
-				if ((mp - six) % 4)
-					six -= 6;
-				for (; i < six; i += 6)
-					micro6_avx2(a + (size_t)i * lda, lda, pb + j * BLOCK_K,
-						    NR, kb, pc + i * TILE_N + j, TILE_N);
-				for (; i < mp; i += 4)
-					micro_avx2(a + (size_t)i * lda, lda, pb + j * BLOCK_K,
-						   NR, kb, pc + i * TILE_N + j, TILE_N);
-				continue;
+				h = group_height(mp, i);
+				if (h == 6)
+					micro6_avx2(a, bp, NR, kb, cp, TILE_N);
+				else if (h == 4)
+					micro_avx2(a, bp, NR, kb, cp, TILE_N);
+				else
+					micro_sse(a, bp, NR, kb, cp, TILE_N);
 			}
-			for (; i < mp; i += 2)
-				micro_sse(a + (size_t)i * lda, lda, pb + j * BLOCK_K, NR, kb,
-					  pc + i * TILE_N + j, TILE_N);
 		}
 	}
 	/* f16 and bf16 outputs round once, here. */
