@@ -87,6 +87,7 @@ struct ev_val *ev_call(struct ev *ev, const struct ir_comp *c, struct ev_val *co
 	const struct ir_comp *saved_c = ev->c;
 	const struct ir_instr *saved_in = ev->in;
 	struct ev_val **vals, **ops = NULL, *out = NULL;
+	bool *live;
 	uint32_t i, k;
 
 	(void)n;	/* the verifier matched the arguments to the parameters */
@@ -95,9 +96,23 @@ struct ev_val *ev_call(struct ev *ev, const struct ir_comp *c, struct ev_val *co
 		ev_fail(ev, XRT_RESOURCE_EXHAUSTED, "out of memory");
 		return NULL;
 	}
+	/* What the root does not need is not evaluated (a dead custom-call either). */
+	live = xrt_mem_calloc(ev->a, c->num_instrs + 1, sizeof(*live));
+	if (!live) {
+		xrt_mem_free(ev->a, vals);
+		ev_fail(ev, XRT_RESOURCE_EXHAUSTED, "out of memory");
+		return NULL;
+	}
+	live[c->root] = true;
+	for (i = c->num_instrs; i-- > 0;) {
+		for (k = 0; live[i] && k < c->instrs[i].num_operands; k++)
+			live[c->instrs[i].operands[k]] = true;
+	}
 	for (i = 0; i < c->num_instrs && !ev->err; i++) {
 		const struct ir_instr *in = &c->instrs[i];
 
+		if (!live[i])
+			continue;
 		ev->c = c;
 		ev->in = in;
 		ops = xrt_mem_calloc(ev->a, in->num_operands + 1, sizeof(*ops));
@@ -119,6 +134,7 @@ struct ev_val *ev_call(struct ev *ev, const struct ir_comp *c, struct ev_val *co
 	for (i = 0; i < c->num_instrs; i++)
 		ev_free(ev, vals[i]);
 	xrt_mem_free(ev->a, vals);
+	xrt_mem_free(ev->a, live);
 	ev->c = saved_c;
 	ev->in = saved_in;
 	return out;

@@ -6,8 +6,23 @@
 #define XRT_HOST_DEVICE_H
 
 #include <xrt/device.h>
+#include <xrt/literal.h>
+
+#include "../../compiler/compiler.h"
 
 /* Describes host:0 from what the operating system reports. */
 void xrt_host_device_info(struct xrt_device_info *info);
+
+struct host_run_options {
+	uint64_t seed;		/* of the program's rng */
+};
+
+/*
+ * Runs @exe on @num_args literals (any layouts); the result literal in
+ * the layouts of the module's root.
+ */
+xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const *args,
+		     uint32_t num_args, const struct host_run_options *o,
+		     const struct xrt_allocator *a, xrt_literal **out);
 
 #endif /* XRT_HOST_DEVICE_H */

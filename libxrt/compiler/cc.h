@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compiler's state while it lowers one computation: a value per
+ * instruction (where it lives, or that it is computed inside its user's
+ * fused kernel), the arena's free space, the constants, the program
+ * being built.
+ */
+#ifndef XRT_COMPILER_CC_H
+#define XRT_COMPILER_CC_H
+
+#include "../cstream/cs_builder.h"
+#include "../ir/ir.h"
+#include "compiler.h"
+
+/* An array in a slot: a strided view (elements), offset in bytes. */
+struct cc_buf {
+	uint32_t slot;
+	uint64_t offset;
+	enum xrt_dtype dtype;
+	uint32_t rank;
+	int64_t dims[XRT_MAX_RANK];
+	int64_t strides[XRT_MAX_RANK];
+};
+
+enum cc_kind {
+	CK_UNSET,
+	CK_INLINE,	/* computed inside its one user's EWISE or REDUCE */
+	CK_BUF,		/* an array in a slot (possibly a view of another) */
+	CK_TUPLE,	/* a tuple of other values, known at compile time */
+};
+
+struct cc_val {
+	enum cc_kind kind;
+	struct cc_buf buf;
+	uint32_t owner;		/* CK_BUF: the value whose storage this is */
+	uint32_t *elems;	/* CK_TUPLE: value indices */
+	uint32_t num_elems;
+	uint32_t uses;		/* reads not yet emitted (+1 for the root) */
+	uint32_t holds;		/* owner: live values using the storage */
+	int64_t arena_off;	/* owner in the arena: its offset; else -1 */
+	uint64_t arena_size;
+	bool is_const;		/* in the constants slot */
+};
+
+struct cc_free {
+	uint64_t off, size;
+};
+
+struct cc {
+	const xrt_module *m;
+	const struct ir_comp *c;
+	const struct xrt_allocator *a;
+	struct cc_options o;
+	struct cs_builder b;
+	struct cc_val *vals;		/* one per instruction, then extra */
+	uint32_t num_vals, val_cap;
+	struct cc_free *free;		/* the arena's free ranges, by offset */
+	uint32_t num_free, free_cap;
+	uint64_t arena_top;		/* bytes of arena in use at most */
+	uint8_t *consts;		/* the constants blob */
+	size_t consts_size, consts_cap;
+	struct cc_slot *slots;		/* the plan, parallel to b's slots */
+	uint32_t num_slots, slot_cap;
+	const struct ir_instr *in;	/* the instruction being lowered */
+	xrt_status *err;
+};
+
+#define CC_ALIGN 64
+
+/* Records the first error, naming the instruction being lowered. */
+void cc_fail(struct cc *cc, enum xrt_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void cc_oom(struct cc *cc);
+#define cc_unimplemented(cc, what) \
+	cc_fail(cc, XRT_UNIMPLEMENTED, "%s is not compiled yet", what)
+
+/* Slots: adds one to the program and the plan; its index. */
+uint32_t cc_add_slot(struct cc *cc, enum cc_slot_kind kind, uint64_t size, uint32_t flags);
+
+/* Values. */
+uint32_t cc_new_val(struct cc *cc);	/* an extra value; its index */
+/* A dense row-major array of @t and @dims, in the arena, owned by @v. */
+int cc_alloc(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
+/* @v becomes a view @buf of @src's storage. */
+void cc_view(struct cc *cc, uint32_t v, uint32_t src, const struct cc_buf *buf);
+/* Storage references of a live value (recursive for tuples). */
+void cc_hold(struct cc *cc, uint32_t v);
+void cc_release(struct cc *cc, uint32_t v);
+/* One read of @v is done; at the last, its storage is released. */
+void cc_consume(struct cc *cc, uint32_t v);
+/* The value of operand @i of @in. */
+static inline uint32_t cc_opnd(const struct ir_instr *in, uint32_t i)
+{
+	return in->operands[i];
+}
+
+/* Views and commands on bufs. */
+struct cc_buf cc_dense(uint32_t slot, uint64_t offset, enum xrt_dtype t, uint32_t rank,
+		       const int64_t *dims);
+/* The buf of @s's layout (parameters and results). */
+struct cc_buf cc_layout(uint32_t slot, const struct xrt_shape *s);
+bool cc_is_dense(const struct cc_buf *b);
+struct xrt_cs_view cc_csview(const struct cc_buf *b);
+void cc_copy(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src);
+/* Every element of @dst = the element at @value. */
+void cc_fill_value(struct cc *cc, const struct cc_buf *dst, const void *value);
+/* Bytes of a constant element @b points at (1 element), or NULL. */
+const void *cc_const_elem(const struct cc *cc, uint32_t v);
+/* Appends @size bytes to the constants (aligned); their offset. */
+uint64_t cc_add_const(struct cc *cc, const void *data, size_t size);
+
+/* Fusion (cc_fuse.c). */
+bool cc_is_elementwise(const struct ir_instr *in);
+void cc_mark_inline(struct cc *cc);
+/* Emits the EWISE computing @root (not inline) into @out. */
+void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
+/* Emits REDUCE of the fused tree under operand 0 of @root. */
+void cc_emit_reduce(struct cc *cc, uint32_t root);
+/* dst = src converted to dst's dtype (one small EWISE). */
+void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src);
+/* Consumes the non-inline operands under @root's fused tree. */
+void cc_consume_tree(struct cc *cc, uint32_t root);
+
+/* The rest of the opcodes (cc_lower.c, cc_dot.c). */
+void cc_lower(struct cc *cc, uint32_t i);
+void cc_lower_dot(struct cc *cc, uint32_t i);
+
+#endif /* XRT_COMPILER_CC_H */

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fusion: an elementwise instruction read once, by an elementwise
+ * instruction or a reduce, is computed inside that user's kernel rather
+ * than stored.  A kernel's tree is bounded so that its operands,
+ * instructions and registers fit the command's limits; registers are
+ * allocated Sethi-Ullman style (the child needing more goes first), so a
+ * tree of n nodes needs about log2(n) of them.
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "cc.h"
+
+#define TREE_NODES	40	/* instructions of one fused tree, at most */
+#define TREE_LEAVES	12	/* operand reads of one fused tree, at most */
+
+bool cc_is_elementwise(const struct ir_instr *in)
+{
+	enum xrt_opcode op = in->op;
+
+	return xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op) || op == XRT_OP_COMPARE ||
+	       op == XRT_OP_SELECT || op == XRT_OP_CLAMP || op == XRT_OP_CONVERT ||
+	       op == XRT_OP_BITCAST_CONVERT;
+}
+
+/* Can @in's expression operand @k be computed inside it? */
+static bool hosts(const struct ir_comp *c, const struct ir_instr *in, uint32_t k)
+{
+	const struct xrt_shape *s = &c->instrs[in->operands[k]].shape;
+
+	if (in->op == XRT_OP_REDUCE)
+		return in->num_operands == 2 && k == 0;
+	if (!cc_is_elementwise(in) || xrt_shape_is_tuple(s))
+		return false;
+	/* bitcast-convert between sizes reshapes: not elementwise */
+	return in->op != XRT_OP_BITCAST_CONVERT ||
+	       xrt_dtype_size(s->dtype) == xrt_dtype_size(in->shape.dtype);
+}
+
+struct tree {
+	uint32_t nodes, leaves;
+};
+
+static struct tree tree_of(struct cc *cc, const struct tree *t, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	struct tree r = { 1, 0 };
+	uint32_t k;
+
+	for (k = 0; k < in->num_operands; k++) {
+		uint32_t o = in->operands[k];
+
+		if (cc->vals[o].kind == CK_INLINE) {
+			r.nodes += t[o].nodes;
+			r.leaves += t[o].leaves;
+		} else {
+			r.leaves++;
+		}
+	}
+	return r;
+}
+
+/* The inline operand of @i with the biggest tree, or ~0u. */
+static uint32_t biggest_inline(struct cc *cc, const struct tree *t, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t k, best = ~0u;
+
+	for (k = 0; k < in->num_operands; k++) {
+		uint32_t o = in->operands[k];
+
+		if (cc->vals[o].kind == CK_INLINE && (best == ~0u || t[o].nodes > t[best].nodes))
+			best = o;
+	}
+	return best;
+}
+
+void cc_mark_inline(struct cc *cc)
+{
+	const struct ir_comp *c = cc->c;
+	uint32_t *user, i, k;
+	struct tree *t;
+
+	user = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*user));
+	t = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*t));
+	if (!user || !t) {
+		cc_oom(cc);
+		goto out;
+	}
+	for (i = 0; i < c->num_instrs; i++) {
+		const struct ir_instr *in = &c->instrs[i];
+
+		for (k = 0; k < in->num_operands; k++)
+			user[in->operands[k]] = hosts(c, in, k) ? i + 1 : 0;
+	}
+	for (i = 0; i < c->num_instrs && !cc->o.no_fusion; i++) {
+		const struct ir_instr *in = &c->instrs[i];
+
+		if (!cc_is_elementwise(in) && in->op != XRT_OP_REDUCE)
+			continue;
+		/* A tree too big for one kernel stores its biggest branch. */
+		for (t[i] = tree_of(cc, t, i);
+		     t[i].nodes > TREE_NODES || t[i].leaves > TREE_LEAVES;
+		     t[i] = tree_of(cc, t, i))
+			cc->vals[biggest_inline(cc, t, i)].kind = CK_UNSET;
+		/* read once, by a kernel that can host it, and not a result */
+		if (cc_is_elementwise(in) && cc->vals[i].uses == 1 && user[i] && i != c->root)
+			cc->vals[i].kind = CK_INLINE;
+	}
+out:
+	xrt_mem_free(cc->a, user);
+	xrt_mem_free(cc->a, t);
+}
+
+/* An expression program being built for one EWISE or REDUCE. */
+struct ewp {
+	struct cc *cc;
+	uint32_t rank;
+	const int64_t *dims;
+	struct xrt_cs_operand ops[XRT_CS_MAX_OPERANDS];
+	uint32_t num_ops;
+	struct xrt_cs_ew_inst insts[XRT_CS_MAX_INSTS];
+	uint32_t num_insts;
+	uint32_t busy;		/* bit r: register r holds a live value */
+	uint32_t num_regs;
+};
+
+static void put(struct ewp *e, uint8_t op, uint8_t fn, enum xrt_dtype t, uint32_t dst, uint32_t a,
+		uint32_t b, uint32_t c, const void *imm, size_t imm_size)
+{
+	struct xrt_cs_ew_inst *in;
+
+	if (e->num_insts == XRT_CS_MAX_INSTS) {
+		cc_fail(e->cc, XRT_INTERNAL, "fused kernel exceeds %d instructions",
+			XRT_CS_MAX_INSTS);
+		return;
+	}
+	in = &e->insts[e->num_insts++];
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->fn = fn;
+	in->dtype = (uint8_t)t;
+	in->dst = (uint8_t)dst;
+	in->a = (uint8_t)a;
+	in->b = (uint8_t)b;
+	in->c = (uint8_t)c;
+	if (imm)
+		memcpy(in->imm, imm, imm_size);
+}
+
+static uint32_t take_reg(struct ewp *e)
+{
+	uint32_t r;
+
+	for (r = 0; r < XRT_CS_MAX_REGS - 1 && (e->busy >> r & 1); r++)
+		;
+	if (r == XRT_CS_MAX_REGS - 1)
+		cc_fail(e->cc, XRT_INTERNAL, "fused kernel needs too many registers");
+	e->busy |= 1u << r;
+	if (r + 1 > e->num_regs)
+		e->num_regs = r + 1;
+	return r;
+}
+
+static void give_reg(struct ewp *e, uint32_t r)
+{
+	e->busy &= ~(1u << r);
+}
+
+/* The operand index of @b over the iteration space (shared when equal). */
+static uint32_t operand(struct ewp *e, const struct cc_buf *b, uint8_t flags)
+{
+	int64_t st[XRT_MAX_RANK] = { 0 };
+	struct xrt_cs_operand o;
+	uint32_t i;
+
+	if (b->rank == e->rank)
+		memcpy(st, b->strides, sizeof(st));	/* rank 0: broadcast, strides 0 */
+	o = cs_operand(b->slot, b->dtype, flags, b->offset, e->rank, st);
+	for (i = 0; i < e->num_ops; i++) {
+		if (!memcmp(&e->ops[i], &o, sizeof(o)))
+			return i;
+	}
+	if (e->num_ops == XRT_CS_MAX_OPERANDS) {
+		cc_fail(e->cc, XRT_INTERNAL, "fused kernel exceeds %d operands",
+			XRT_CS_MAX_OPERANDS);
+		return 0;
+	}
+	e->ops[e->num_ops] = o;
+	return e->num_ops++;
+}
+
+/* Registers a subtree needs (Sethi-Ullman). */
+static uint32_t need(struct cc *cc, uint32_t v)
+{
+	const struct ir_instr *in = &cc->c->instrs[v];
+	uint32_t n[3], k, j, best = 1;
+
+	if (cc->vals[v].kind != CK_INLINE)
+		return 1;
+	for (k = 0; k < in->num_operands; k++)
+		n[k] = need(cc, in->operands[k]);
+	/* children in decreasing need: the i-th waits with i others held */
+	for (k = 0; k < in->num_operands; k++) {
+		uint32_t rank = 0;
+
+		for (j = 0; j < in->num_operands; j++)
+			rank += n[j] > n[k] || (n[j] == n[k] && j < k);
+		if (n[k] + rank > best)
+			best = n[k] + rank;
+	}
+	return best;
+}
+
+static const uint8_t unary_fn[XRT_OP_COUNT] = {
+	[XRT_OP_ABS] = XRT_CS_UN_ABS, [XRT_OP_NEGATE] = XRT_CS_UN_NEG,
+	[XRT_OP_SIGN] = XRT_CS_UN_SIGN, [XRT_OP_NOT] = XRT_CS_UN_NOT,
+	[XRT_OP_FLOOR] = XRT_CS_UN_FLOOR, [XRT_OP_CEIL] = XRT_CS_UN_CEIL,
+	[XRT_OP_ROUND_AFZ] = XRT_CS_UN_ROUND_AFZ, [XRT_OP_ROUND_EVEN] = XRT_CS_UN_ROUND_EVEN,
+	[XRT_OP_EXP] = XRT_CS_UN_EXP, [XRT_OP_EXPM1] = XRT_CS_UN_EXPM1,
+	[XRT_OP_LOG] = XRT_CS_UN_LOG, [XRT_OP_LOG1P] = XRT_CS_UN_LOG1P,
+	[XRT_OP_LOGISTIC] = XRT_CS_UN_LOGISTIC, [XRT_OP_SQRT] = XRT_CS_UN_SQRT,
+	[XRT_OP_RSQRT] = XRT_CS_UN_RSQRT, [XRT_OP_CBRT] = XRT_CS_UN_CBRT,
+	[XRT_OP_TANH] = XRT_CS_UN_TANH, [XRT_OP_SINE] = XRT_CS_UN_SIN,
+	[XRT_OP_COSINE] = XRT_CS_UN_COS, [XRT_OP_TAN] = XRT_CS_UN_TAN,
+	[XRT_OP_ERF] = XRT_CS_UN_ERF, [XRT_OP_IS_FINITE] = XRT_CS_UN_IS_FINITE,
+	[XRT_OP_POPCNT] = XRT_CS_UN_POPCNT, [XRT_OP_CLZ] = XRT_CS_UN_CLZ,
+	[XRT_OP_REAL] = XRT_CS_UN_REAL, [XRT_OP_IMAG] = XRT_CS_UN_IMAG,
+};
+
+static const uint8_t binary_fn[XRT_OP_COUNT] = {
+	[XRT_OP_ADD] = XRT_CS_BIN_ADD, [XRT_OP_SUBTRACT] = XRT_CS_BIN_SUB,
+	[XRT_OP_MULTIPLY] = XRT_CS_BIN_MUL, [XRT_OP_DIVIDE] = XRT_CS_BIN_DIV,
+	[XRT_OP_REMAINDER] = XRT_CS_BIN_REM, [XRT_OP_POWER] = XRT_CS_BIN_POW,
+	[XRT_OP_MAXIMUM] = XRT_CS_BIN_MAX, [XRT_OP_MINIMUM] = XRT_CS_BIN_MIN,
+	[XRT_OP_ATAN2] = XRT_CS_BIN_ATAN2, [XRT_OP_COMPLEX] = XRT_CS_BIN_COMPLEX,
+	[XRT_OP_AND] = XRT_CS_BIN_AND, [XRT_OP_OR] = XRT_CS_BIN_OR,
+	[XRT_OP_XOR] = XRT_CS_BIN_XOR, [XRT_OP_SHIFT_LEFT] = XRT_CS_BIN_SHL,
+	[XRT_OP_SHIFT_RIGHT_ARITH] = XRT_CS_BIN_SHR_ARITH,
+	[XRT_OP_SHIFT_RIGHT_LOGICAL] = XRT_CS_BIN_SHR_LOGICAL,
+};
+
+/* The integer type of @t's width with the other signedness. */
+static enum xrt_dtype flip_sign(enum xrt_dtype t)
+{
+	static const enum xrt_dtype other[] = {
+		[XRT_S8] = XRT_U8, [XRT_S16] = XRT_U16, [XRT_S32] = XRT_U32, [XRT_S64] = XRT_U64,
+		[XRT_U8] = XRT_S8, [XRT_U16] = XRT_S16, [XRT_U32] = XRT_S32, [XRT_U64] = XRT_S64,
+	};
+
+	return t <= XRT_U64 && other[t] ? other[t] : t;
+}
+
+static uint8_t compare_fn(const struct ir_instr *in, enum xrt_dtype t, bool *flip)
+{
+	static const char *const dirs[] = { "EQ", "NE", "LT", "LE", "GT", "GE" };
+	const struct ir_attr *d = ir_instr_attr(in, IR_ATTR_DIRECTION);
+	const struct ir_attr *ty = ir_instr_attr(in, IR_ATTR_TYPE);
+	uint8_t fn = XRT_CS_CMP_EQ, k;
+
+	for (k = 0; k < 6; k++) {
+		if (!strcmp(d->str, dirs[k]))
+			fn = XRT_CS_CMP_EQ + k;
+	}
+	*flip = false;
+	if (ty && !strcmp(ty->str, "TOTALORDER"))
+		fn |= XRT_CS_CMP_TOTAL_ORDER;
+	else if (ty && xrt_dtype_is_integer(t))
+		*flip = !strcmp(ty->str, "SIGNED") != xrt_dtype_is_signed(t);
+	return fn;
+}
+
+static uint32_t emit_node(struct ewp *e, uint32_t v);
+
+/* Emits @in's operands in the order of their needs; their registers. */
+static void emit_operands(struct ewp *e, const struct ir_instr *in, uint32_t *r)
+{
+	uint32_t n[3], done = 0, k, best;
+
+	for (k = 0; k < in->num_operands; k++)
+		n[k] = need(e->cc, in->operands[k]);
+	while (done != (1u << in->num_operands) - 1) {
+		best = ~0u;
+		for (k = 0; k < in->num_operands; k++) {
+			if (!(done >> k & 1) && (best == ~0u || n[k] > n[best]))
+				best = k;
+		}
+		r[best] = emit_node(e, in->operands[best]);
+		done |= 1u << best;
+	}
+}
+
+static uint32_t emit_leaf(struct ewp *e, uint32_t v)
+{
+	const struct cc_val *x = &e->cc->vals[v];
+	const void *c = x->buf.rank <= e->rank ? cc_const_elem(e->cc, v) : NULL;
+	uint32_t r = take_reg(e);
+
+	if (c)
+		put(e, XRT_CS_EW_CONST, 0, x->buf.dtype, r, 0, 0, 0, c,
+		    xrt_dtype_size(x->buf.dtype));
+	else
+		put(e, XRT_CS_EW_LOAD, 0, x->buf.dtype, r, operand(e, &x->buf, XRT_CS_OPERAND_IN),
+		    0, 0, NULL, 0);
+	return r;
+}
+
+static uint32_t emit_node(struct ewp *e, uint32_t v)
+{
+	const struct ir_instr *in = &e->cc->c->instrs[v];
+	enum xrt_dtype t = in->shape.dtype, ta;
+	uint32_t r[3] = { 0, 0, 0 }, d, k;
+	bool flip;
+	uint8_t fn;
+
+	if (e->cc->vals[v].kind != CK_INLINE)
+		return emit_leaf(e, v);
+	emit_operands(e, in, r);
+	for (k = 0; k < in->num_operands; k++)
+		give_reg(e, r[k]);
+	d = take_reg(e);
+	ta = e->cc->c->instrs[in->operands[0]].shape.dtype;
+	switch (in->op) {
+	case XRT_OP_COMPARE:
+		fn = compare_fn(in, ta, &flip);
+		if (flip) {	/* compare as the other signedness: reinterpret both */
+			put(e, XRT_CS_EW_BITCAST, 0, flip_sign(ta), r[0], r[0], 0, 0, NULL, 0);
+			put(e, XRT_CS_EW_BITCAST, 0, flip_sign(ta), r[1], r[1], 0, 0, NULL, 0);
+		}
+		put(e, XRT_CS_EW_COMPARE, fn, XRT_PRED, d, r[0], r[1], 0, NULL, 0);
+		break;
+	case XRT_OP_SELECT:
+		put(e, XRT_CS_EW_SELECT, 0, t, d, r[0], r[1], r[2], NULL, 0);
+		break;
+	case XRT_OP_CLAMP:	/* min(max(lo, x), hi) */
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_MAX, t, d, r[0], r[1], 0, NULL, 0);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_MIN, t, d, r[2], d, 0, NULL, 0);
+		break;
+	case XRT_OP_CONVERT:
+		put(e, XRT_CS_EW_CONVERT, 0, t, d, r[0], 0, 0, NULL, 0);
+		break;
+	case XRT_OP_BITCAST_CONVERT:
+		put(e, XRT_CS_EW_BITCAST, 0, t, d, r[0], 0, 0, NULL, 0);
+		break;
+	default:
+		if (xrt_opcode_is_unary(in->op))
+			put(e, XRT_CS_EW_UNARY, unary_fn[in->op], t, d, r[0], 0, 0, NULL, 0);
+		else
+			put(e, XRT_CS_EW_BINARY, binary_fn[in->op], t, d, r[0], r[1], 0, NULL, 0);
+	}
+	return d;
+}
+
+/* The tree of @root as if it were inline (the root is never inline). */
+static uint32_t emit_root(struct ewp *e, uint32_t root)
+{
+	struct cc_val *x = &e->cc->vals[root];
+	enum cc_kind saved = x->kind;
+	uint32_t r;
+
+	x->kind = CK_INLINE;
+	r = emit_node(e, root);
+	x->kind = saved;
+	return r;
+}
+
+static void init_ewp(struct ewp *e, struct cc *cc, uint32_t rank, const int64_t *dims)
+{
+	memset(e, 0, sizeof(*e));
+	e->cc = cc;
+	e->rank = rank;
+	e->dims = dims;
+}
+
+void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out)
+{
+	uint64_t dims[XRT_MAX_RANK];
+	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
+	uint32_t r, o, d, n = 1;
+
+	if (!e) {
+		cc_oom(cc);
+		return;
+	}
+	init_ewp(e, cc, out->rank, out->dims);
+	r = emit_root(e, root);
+	o = operand(e, out, XRT_CS_OPERAND_OUT);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, o, r, 0, NULL, 0);
+	for (d = 0; d < out->rank; d++) {
+		dims[d] = (uint64_t)out->dims[d];
+		n *= (uint32_t)(out->dims[d] != 0);
+	}
+	if (!cc->err && n)
+		cs_ewise(&cc->b, out->rank, dims, e->ops, e->num_ops, e->insts, e->num_insts,
+			 e->num_regs);
+	xrt_mem_free(cc->a, e);
+}
+
+void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src)
+{
+	uint64_t dims[XRT_MAX_RANK];
+	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
+	uint32_t d, n = 1;
+
+	if (!e) {
+		cc_oom(cc);
+		return;
+	}
+	init_ewp(e, cc, dst->rank, dst->dims);
+	put(e, XRT_CS_EW_LOAD, 0, src->dtype, 0, operand(e, src, XRT_CS_OPERAND_IN), 0, 0,
+	    NULL, 0);
+	put(e, XRT_CS_EW_CONVERT, 0, dst->dtype, 1, 0, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 1, 0, NULL, 0);
+	for (d = 0; d < dst->rank; d++) {
+		dims[d] = (uint64_t)dst->dims[d];
+		n *= (uint32_t)(dst->dims[d] != 0);
+	}
+	if (!cc->err && n)
+		cs_ewise(&cc->b, dst->rank, dims, e->ops, e->num_ops, e->insts, e->num_insts, 2);
+	xrt_mem_free(cc->a, e);
+}
+
+/* The REDUCE op of a reducer computation, or 0. */
+static uint32_t reducer_op(const struct ir_comp *f, enum xrt_dtype t)
+{
+	const struct ir_instr *r = &f->instrs[f->root];
+	const struct ir_instr *a, *b;
+
+	if (r->num_operands != 2 || f->num_params != 2)
+		return 0;
+	a = &f->instrs[r->operands[0]];
+	b = &f->instrs[r->operands[1]];
+	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER || a->parameter == b->parameter)
+		return 0;
+	switch (r->op) {
+	case XRT_OP_ADD: return XRT_CS_RED_SUM;
+	case XRT_OP_MULTIPLY: return XRT_CS_RED_PROD;
+	case XRT_OP_MAXIMUM: return t == XRT_PRED ? XRT_CS_RED_OR : XRT_CS_RED_MAX;
+	case XRT_OP_MINIMUM: return t == XRT_PRED ? XRT_CS_RED_AND : XRT_CS_RED_MIN;
+	case XRT_OP_AND: return XRT_CS_RED_AND;
+	case XRT_OP_OR: return XRT_CS_RED_OR;
+	default: return 0;
+	}
+}
+
+void cc_emit_reduce(struct cc *cc, uint32_t root)
+{
+	const struct ir_instr *in = &cc->c->instrs[root];
+	const struct ir_instr *src = &cc->c->instrs[in->operands[0]];
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	const struct ir_attr *dims = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
+	uint32_t op = reducer_op(f, in->shape.dtype), mask = 0, d, k, r, n = 1;
+	const void *init = cc_const_elem(cc, in->operands[1]);
+	const struct cc_buf *out = &cc->vals[root].buf;
+	struct cc_buf ob = *out;
+	uint64_t udims[XRT_MAX_RANK];
+	struct ewp *e;
+
+	if (!op || !init) {
+		cc_fail(cc, XRT_UNIMPLEMENTED, "reduce with %s is not compiled yet",
+			!op ? "this reducer computation" : "an init that is not a constant");
+		return;
+	}
+	for (k = 0; k < dims->n; k++)
+		mask |= 1u << dims->ints[k];
+	/* The output over the input's dims: stride 0 where reduced. */
+	ob.rank = src->shape.rank;
+	for (d = 0, k = 0; d < src->shape.rank; d++) {
+		ob.dims[d] = src->shape.dims[d];
+		ob.strides[d] = mask >> d & 1 ? 0 : out->strides[k++];
+		udims[d] = (uint64_t)src->shape.dims[d];
+		n *= (uint32_t)(src->shape.dims[d] != 0);
+	}
+	e = xrt_mem_alloc(cc->a, sizeof(*e));
+	if (!e) {
+		cc_oom(cc);
+		return;
+	}
+	init_ewp(e, cc, src->shape.rank, src->shape.dims);
+	r = emit_node(e, in->operands[0]);
+	operand(e, &ob, XRT_CS_OPERAND_OUT);
+	if (!cc->err && n)
+		cs_reduce(&cc->b, op, src->shape.rank, udims, mask, e->ops, e->num_ops, e->insts,
+			  e->num_insts, e->num_regs, r, init, xrt_dtype_size(in->shape.dtype));
+	else if (!cc->err)	/* nothing to reduce: the output is the init */
+		cc_fill_value(cc, out, init);
+	xrt_mem_free(cc->a, e);
+}
+
+static void consume_under(struct cc *cc, uint32_t v)
+{
+	const struct ir_instr *in = &cc->c->instrs[v];
+	uint32_t k;
+
+	for (k = 0; k < in->num_operands; k++) {
+		uint32_t o = in->operands[k];
+
+		if (cc->vals[o].kind == CK_INLINE)
+			consume_under(cc, o);
+		else
+			cc_consume(cc, o);
+	}
+}
+
+void cc_consume_tree(struct cc *cc, uint32_t root)
+{
+	consume_under(cc, root);
+}

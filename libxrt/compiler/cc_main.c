@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The compiler's driver: slots for the arena, the constants, each
+ * parameter leaf and each result leaf; dead instructions dropped;
+ * fusion decided; every live instruction lowered in order; the results
+ * copied to their slots in the layouts the root's shape declares.
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "cc.h"
+
+/* Marks what the root needs and counts each value's reads. */
+static int count_uses(struct cc *cc, bool *live)
+{
+	const struct ir_comp *c = cc->c;
+	uint32_t i, k;
+
+	live[c->root] = true;
+	for (i = c->num_instrs; i-- > 0;) {
+		const struct ir_instr *in = &c->instrs[i];
+
+		if (!live[i])
+			continue;
+		for (k = 0; k < in->num_operands; k++) {
+			live[in->operands[k]] = true;
+			cc->vals[in->operands[k]].uses++;
+		}
+	}
+	cc->vals[c->root].uses++;	/* the result: never released */
+	return 0;
+}
+
+/* Parameter @p's leaves become slots; @v its value (a tuple of leaves). */
+static void bind_param(struct cc *cc, uint32_t v, const struct xrt_shape *s, uint32_t p,
+		       uint32_t *leaf)
+{
+	struct cc_val *x;
+	uint32_t i, e;
+
+	if (!xrt_shape_is_tuple(s)) {
+		uint32_t slot = cc_add_slot(cc, CC_SLOT_PARAM, xrt_shape_byte_size(s),
+					    XRT_CS_SLOT_READ);
+
+		if (cc->err)
+			return;
+		cc->slots[slot].param = p;
+		cc->slots[slot].leaf = (*leaf)++;
+		x = &cc->vals[v];
+		x->kind = CK_BUF;
+		x->buf = cc_layout(slot, s);
+		x->owner = v;
+		x->holds = 1;	/* never freed */
+		return;
+	}
+	cc->vals[v].elems = xrt_mem_calloc(cc->a, s->tuple_count + 1, sizeof(uint32_t));
+	if (!cc->vals[v].elems) {
+		cc_oom(cc);
+		return;
+	}
+	cc->vals[v].kind = CK_TUPLE;
+	for (i = 0; i < s->tuple_count && !cc->err; i++) {
+		e = cc_new_val(cc);
+		cc->vals[v].elems[i] = e;
+		cc->vals[v].num_elems = i + 1;
+		bind_param(cc, e, &s->tuple[i], p, leaf);
+	}
+}
+
+/* Copies result leaf @v (shape @s) to a new RESULT slot. */
+static void bind_result(struct cc *cc, uint32_t v, const struct xrt_shape *s, uint32_t *leaf)
+{
+	uint32_t i, slot;
+	struct cc_buf dst;
+
+	if (xrt_shape_is_tuple(s)) {
+		for (i = 0; i < s->tuple_count && !cc->err; i++)
+			bind_result(cc, cc->vals[v].elems[i], &s->tuple[i], leaf);
+		return;
+	}
+	slot = cc_add_slot(cc, CC_SLOT_RESULT, xrt_shape_byte_size(s), XRT_CS_SLOT_WRITE);
+	if (cc->err)
+		return;
+	cc->slots[slot].leaf = (*leaf)++;
+	dst = cc_layout(slot, s);
+	cc_copy(cc, &dst, &cc->vals[v].buf);
+}
+
+static void consume_operands(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t k;
+
+	if (cc_is_elementwise(in) || in->op == XRT_OP_REDUCE) {
+		cc_consume_tree(cc, i);
+		return;
+	}
+	for (k = 0; k < in->num_operands; k++)
+		cc_consume(cc, in->operands[k]);
+}
+
+static void lower_all(struct cc *cc)
+{
+	const struct ir_comp *c = cc->c;
+	uint32_t i, leaf = 0;
+	bool *live = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*live));
+
+	if (!live) {
+		cc_oom(cc);
+		return;
+	}
+	count_uses(cc, live);
+	for (i = 0; i < c->num_instrs && !cc->err; i++) {
+		if (c->instrs[i].op == XRT_OP_PARAMETER)
+			bind_param(cc, i, &c->instrs[i].shape, (uint32_t)c->instrs[i].parameter,
+				   &(uint32_t){ 0 });
+	}
+	cc_mark_inline(cc);
+	for (i = 0; i < c->num_instrs && !cc->err; i++) {
+		if (!live[i] || c->instrs[i].op == XRT_OP_PARAMETER ||
+		    cc->vals[i].kind == CK_INLINE)
+			continue;
+		cc->in = &c->instrs[i];
+		cc_lower(cc, i);
+		if (!cc->err)
+			consume_operands(cc, i);
+	}
+	cc->in = NULL;
+	if (!cc->err)
+		bind_result(cc, c->root, &c->instrs[c->root].shape, &leaf);
+	xrt_mem_free(cc->a, live);
+	(void)leaf;
+}
+
+void cc_executable_destroy(struct xrt_executable *exe)
+{
+	uint32_t i;
+
+	if (!exe)
+		return;
+	cs_program_release(&exe->loaded);
+	xrt_free(exe->alloc, exe->program);
+	xrt_mem_free(exe->alloc, exe->slots);
+	xrt_mem_free(exe->alloc, exe->constants);
+	for (i = 0; exe->params && i < exe->num_params; i++)
+		xrt_shape_deinit(&exe->params[i]);
+	xrt_mem_free(exe->alloc, exe->params);
+	xrt_shape_deinit(&exe->result);
+	xrt_mem_free(exe->alloc, exe);
+}
+
+static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
+{
+	const struct ir_comp *c = cc->c;
+	xrt_status *st;
+	uint32_t i;
+
+	/* The arena and the constants are sized now that all is placed. */
+	cc->b.slots[0].size = cc->slots[0].size = cc->arena_top ? cc->arena_top : CC_ALIGN;
+	cc->b.slots[1].size = cc->slots[1].size = cc->consts_size ? cc->consts_size : CC_ALIGN;
+	st = cs_finish(&cc->b, &exe->program, &exe->program_size);
+	if (!st)
+		st = cs_program_load(&exe->loaded, cc->a, exe->program, exe->program_size);
+	if (st)
+		return st;
+	exe->slots = cc->slots;
+	exe->num_slots = cc->num_slots;
+	cc->slots = NULL;
+	exe->constants = cc->consts ? cc->consts : xrt_mem_alloc_aligned(cc->a, CC_ALIGN, CC_ALIGN);
+	exe->constants_size = cc->consts_size;
+	cc->consts = NULL;
+	exe->num_params = c->num_params;
+	exe->params = xrt_mem_calloc(cc->a, c->num_params + 1, sizeof(*exe->params));
+	if (!exe->constants || !exe->params)
+		return xrt_status_oom(cc->a, "an executable");
+	for (i = 0; i < c->num_instrs && !st; i++) {
+		if (c->instrs[i].op == XRT_OP_PARAMETER)
+			st = xrt_shape_copy(&exe->params[c->instrs[i].parameter], cc->a,
+					    &c->instrs[i].shape);
+	}
+	if (!st)
+		st = xrt_shape_copy(&exe->result, cc->a, &c->instrs[c->root].shape);
+	exe->num_commands = exe->loaded.prog.num_commands;
+	return st;
+}
+
+xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
+		       const struct xrt_allocator *alloc, struct xrt_executable **out)
+{
+	struct cc cc;
+	struct xrt_executable *exe;
+	xrt_status *st;
+	uint32_t i;
+
+	if (!m || !out)
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT, "compile: %s is NULL",
+				      m ? "out" : "module");
+	*out = NULL;
+	st = xrt_module_verify(m);
+	if (st)
+		return st;
+	memset(&cc, 0, sizeof(cc));
+	cc.m = m;
+	cc.c = &m->comps[m->entry];
+	cc.a = alloc;
+	if (o)
+		cc.o = *o;
+	cs_builder_init(&cc.b, alloc);
+	cc_add_slot(&cc, CC_SLOT_ARENA, CC_ALIGN, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	cc_add_slot(&cc, CC_SLOT_CONSTANTS, CC_ALIGN, XRT_CS_SLOT_READ);
+	for (i = 0; i < cc.c->num_instrs && !cc.err; i++)
+		cc_new_val(&cc);
+	if (!cc.err)
+		lower_all(&cc);
+	exe = cc.err ? NULL : xrt_mem_calloc(alloc, 1, sizeof(*exe));
+	if (!cc.err && !exe)
+		cc_oom(&cc);
+	if (exe) {
+		exe->alloc = alloc;
+		st = finish(&cc, exe);
+		if (st) {
+			cc_executable_destroy(exe);
+			exe = NULL;
+		}
+	} else {
+		cs_builder_release(&cc.b);
+		st = cc.err;
+		cc.err = NULL;
+	}
+	for (i = 0; i < cc.num_vals; i++)
+		xrt_mem_free(alloc, cc.vals[i].elems);
+	xrt_mem_free(alloc, cc.vals);
+	xrt_mem_free(alloc, cc.free);
+	xrt_mem_free(alloc, cc.slots);
+	xrt_mem_free(alloc, cc.consts);
+	xrt_status_free(cc.err);
+	*out = exe;
+	return st;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compiler: a verified module in, a command-stream program out, with
+ * the plan a device needs to run it (which slot holds which parameter
+ * and result leaf, how big the arena is, the embedded constants).
+ */
+#ifndef XRT_COMPILER_COMPILER_H
+#define XRT_COMPILER_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xrt/ir.h>
+#include <xrt/shape.h>
+
+#include "../cstream/cs_builder.h"
+
+/* What a slot of a compiled program holds. */
+enum cc_slot_kind {
+	CC_SLOT_ARENA,		/* scratch of one execution */
+	CC_SLOT_CONSTANTS,	/* exe->constants */
+	CC_SLOT_PARAM,		/* a parameter leaf */
+	CC_SLOT_RESULT,		/* a result leaf */
+};
+
+struct cc_slot {
+	enum cc_slot_kind kind;
+	uint32_t param;		/* PARAM: the parameter number */
+	uint32_t leaf;		/* PARAM, RESULT: the leaf, in tuple order */
+	uint64_t size;		/* bytes */
+};
+
+struct cc_options {
+	bool no_fusion;		/* one command per elementwise instruction */
+};
+
+struct xrt_executable {
+	const struct xrt_allocator *alloc;
+	void *program;		/* the command stream */
+	size_t program_size;
+	struct cs_program loaded;	/* validated, ready to run */
+	struct cc_slot *slots;
+	uint32_t num_slots;
+	void *constants;	/* 64-byte aligned */
+	size_t constants_size;
+	uint32_t num_params;
+	struct xrt_shape *params;	/* their shapes, layouts included */
+	struct xrt_shape result;
+	uint32_t num_commands;
+};
+
+/*
+ * Compiles the entry computation of @m.  Errors: INVALID_ARGUMENT (the
+ * module does not verify), UNIMPLEMENTED naming the instruction and
+ * opcode the compiler cannot lower yet, RESOURCE_EXHAUSTED.
+ */
+xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
+		       const struct xrt_allocator *alloc, struct xrt_executable **out);
+void cc_executable_destroy(struct xrt_executable *exe);
+
+#endif /* XRT_COMPILER_COMPILER_H */

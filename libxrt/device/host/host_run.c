@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running a compiled program on the host: parameter literals bound to
+ * their slots (copied only when their layout is not the one compiled
+ * for), a fresh arena, result literals written in place, the engine
+ * stepping through the commands.
+ */
+#include <string.h>
+
+#include "../../core/literal_internal.h"
+#include "../../core/mem.h"
+#include "host_device.h"
+
+/* The @leaf-th array of @lit, tuples walked depth first. */
+static const xrt_literal *nth_leaf(const xrt_literal *lit, uint32_t *leaf)
+{
+	const struct xrt_shape *s = xrt_literal_shape(lit);
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(s))
+		return (*leaf)-- == 0 ? lit : NULL;
+	for (i = 0; i < s->tuple_count; i++) {
+		const xrt_literal *r = nth_leaf(xrt_literal_element(lit, i), leaf);
+
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* @src's elements in @dst's layout (same dims and type). */
+static void relayout(xrt_literal *dst, const xrt_literal *src)
+{
+	const struct xrt_shape *s = xrt_literal_shape(src);
+	size_t es = xrt_dtype_size(s->dtype), n = xrt_literal_size(src) / es, k;
+	struct elem_iter a, b;
+
+	elem_iter_init(&a, s);
+	elem_iter_init(&b, xrt_literal_shape(dst));
+	for (k = 0; k < n; k++, elem_iter_next(&a), elem_iter_next(&b))
+		memcpy((uint8_t *)xrt_literal_mutable_data(dst) + b.offset * es,
+		       (const uint8_t *)xrt_literal_data(src) + a.offset * es, es);
+}
+
+/* The result literal of shape @s from the leaves, in order. */
+static xrt_status *assemble(const struct xrt_allocator *a, const struct xrt_shape *s,
+			    xrt_literal **leaves, uint32_t *next, xrt_literal **out)
+{
+	xrt_literal **parts;
+	xrt_status *st = NULL;
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(s)) {
+		*out = leaves[*next];
+		leaves[(*next)++] = NULL;
+		return NULL;
+	}
+	parts = xrt_mem_calloc(a, s->tuple_count + 1, sizeof(*parts));
+	if (!parts)
+		return xrt_status_oom(a, "a result");
+	for (i = 0; i < s->tuple_count && !st; i++)
+		st = assemble(a, &s->tuple[i], leaves, next, &parts[i]);
+	if (!st)
+		st = xrt_literal_make_tuple(a, parts, s->tuple_count, out);
+	if (st) {
+		for (i = 0; i < s->tuple_count; i++)
+			xrt_literal_destroy(parts[i]);
+	}
+	xrt_mem_free(a, parts);
+	return st;
+}
+
+static xrt_status *check_args(const struct xrt_executable *exe, const xrt_literal *const *args,
+			      uint32_t n, const struct xrt_allocator *a)
+{
+	uint32_t i;
+
+	if (n != exe->num_params)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT,
+				      "run: %u arguments for %u parameters", n, exe->num_params);
+	for (i = 0; i < n; i++) {
+		if (!args[i] || !xrt_shape_compatible(&exe->params[i], xrt_literal_shape(args[i])))
+			return xrt_status_new(a, XRT_INVALID_ARGUMENT,
+					      "run: argument %u is %s, not of the parameter's shape",
+					      i, args[i] ? "another shape" : "NULL");
+	}
+	return NULL;
+}
+
+/* The @leaf-th array shape of @s, depth first. */
+static const struct xrt_shape *nth_shape(const struct xrt_shape *s, uint32_t *leaf)
+{
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(s))
+		return (*leaf)-- == 0 ? s : NULL;
+	for (i = 0; i < s->tuple_count; i++) {
+		const struct xrt_shape *r = nth_shape(&s->tuple[i], leaf);
+
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+struct run {
+	uint8_t **slots;
+	xrt_literal **owned;	/* per slot: a relaid-out parameter or a result leaf */
+	void *arena;
+};
+
+static xrt_status *bind_param(const struct xrt_executable *exe, const struct cc_slot *sl,
+			      const xrt_literal *const *args, const struct xrt_allocator *a,
+			      uint8_t **slot, xrt_literal **owned)
+{
+	uint32_t leaf = sl->leaf, leaf2 = sl->leaf;
+	const xrt_literal *p = nth_leaf(args[sl->param], &leaf);
+	const struct xrt_shape *want = nth_shape(&exe->params[sl->param], &leaf2);
+	xrt_status *st;
+
+	if (xrt_shape_equal(xrt_literal_shape(p), want)) {
+		*slot = (uint8_t *)xrt_literal_data(p);	/* read only */
+		return NULL;
+	}
+	st = xrt_literal_create(a, want, owned);
+	if (st)
+		return st;
+	relayout(*owned, p);
+	*slot = xrt_literal_mutable_data(*owned);
+	return NULL;
+}
+
+static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_literal *const *args,
+			      const struct xrt_allocator *a, struct run *r)
+{
+	xrt_status *st = NULL;
+	uint32_t s, leaf;
+
+	for (s = 0; s < exe->num_slots && !st; s++) {
+		const struct cc_slot *sl = &exe->slots[s];
+
+		switch (sl->kind) {
+		case CC_SLOT_ARENA:
+			r->arena = xrt_mem_alloc_aligned(a, sl->size, 64);
+			r->slots[s] = r->arena;
+			if (!r->arena)
+				st = xrt_status_oom(a, "the arena");
+			break;
+		case CC_SLOT_CONSTANTS:
+			r->slots[s] = exe->constants;
+			break;
+		case CC_SLOT_PARAM:
+			st = bind_param(exe, sl, args, a, &r->slots[s], &r->owned[s]);
+			break;
+		case CC_SLOT_RESULT:
+			leaf = sl->leaf;
+			st = xrt_literal_create(a, nth_shape(&exe->result, &leaf), &r->owned[s]);
+			if (!st)
+				r->slots[s] = xrt_literal_mutable_data(r->owned[s]);
+			break;
+		}
+	}
+	return st;
+}
+
+/* The engine over the whole program, on this thread. */
+static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots, uint64_t seed,
+			   const struct xrt_allocator *a)
+{
+	const struct xrt_engine_prog *p = &exe->loaded.prog;
+	void *ws = xrt_mem_alloc_aligned(a, p->thread_ws_size + 64, 64);
+	void *shared = xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64);
+	struct xrt_engine_ctx x = { p, slots, shared, seed };
+	struct xrt_engine_cursor c = { 0, 0, 0 };
+
+	if (!ws || !shared) {
+		xrt_mem_free(a, ws);
+		xrt_mem_free(a, shared);
+		return xrt_status_oom(a, "engine workspace");
+	}
+	while (!xrt_engine_step(&x, &c, ~0ull, ws))
+		;
+	xrt_mem_free(a, ws);
+	xrt_mem_free(a, shared);
+	return NULL;
+}
+
+xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const *args,
+		     uint32_t num_args, const struct host_run_options *o,
+		     const struct xrt_allocator *a, xrt_literal **out)
+{
+	struct run r = { NULL, NULL, NULL };
+	xrt_literal **leaves = NULL;
+	xrt_status *st;
+	uint32_t s, n = 0, next = 0;
+
+	if (!exe || !out || (num_args && !args))
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "run: NULL argument");
+	*out = NULL;
+	st = check_args(exe, args, num_args, a);
+	if (st)
+		return st;
+	r.slots = xrt_mem_calloc(a, exe->num_slots + 1, sizeof(*r.slots));
+	r.owned = xrt_mem_calloc(a, exe->num_slots + 1, sizeof(*r.owned));
+	leaves = xrt_mem_calloc(a, exe->num_slots + 1, sizeof(*leaves));
+	st = r.slots && r.owned && leaves ? bind_slots(exe, args, a, &r) :
+					     xrt_status_oom(a, "a run");
+	if (!st)
+		st = execute(exe, r.slots, o ? o->seed : 0, a);
+	for (s = 0; !st && s < exe->num_slots; s++) {
+		if (exe->slots[s].kind == CC_SLOT_RESULT) {
+			leaves[n++] = r.owned[s];
+			r.owned[s] = NULL;
+		}
+	}
+	if (!st)
+		st = assemble(a, &exe->result, leaves, &next, out);
+	for (s = 0; r.owned && s < exe->num_slots; s++)
+		xrt_literal_destroy(r.owned[s]);
+	for (s = 0; leaves && s < n; s++)
+		xrt_literal_destroy(leaves[s]);
+	xrt_mem_free(a, leaves);
+	xrt_mem_free(a, r.owned);
+	xrt_mem_free(a, r.slots);
+	xrt_mem_free(a, r.arena);
+	return st;
+}

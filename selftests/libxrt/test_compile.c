@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The compiler and the host device against the reference evaluator:
+ * every corpus module the compiler lowers runs on random inputs and
+ * must give the evaluator's result (exactly for integers, within a few
+ * ulps for floats, whose transcendental functions and reduction orders
+ * differ); fused and unfused programs give the same bits.  Modules with
+ * opcodes the compiler does not lower yet must fail with UNIMPLEMENTED
+ * naming the instruction.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+
+#include <xrt/evaluate.h>
+#include <xrt/ir.h>
+
+#include "compiler/compiler.h"
+#include "device/host/host_device.h"
+
+/* SplitMix64 */
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Floats in [-2, 2), integers in [-8, 8) ([0, 16) unsigned), preds. */
+static void fill(xrt_literal *lit, uint64_t *state)
+{
+	const struct xrt_shape *s = xrt_literal_shape(lit);
+	size_t es, n, k;
+	uint8_t *d;
+	uint32_t i;
+
+	if (xrt_shape_is_tuple(s)) {
+		for (i = 0; i < s->tuple_count; i++)
+			fill(xrt_literal_element(lit, i), state);
+		return;
+	}
+	es = xrt_dtype_size(s->dtype);
+	n = xrt_literal_size(lit) / es;
+	d = xrt_literal_mutable_data(lit);
+	for (k = 0; k < n; k++) {
+		uint64_t r = rnd(state);
+		double f = (double)(r >> 11) * 0x1p-51 - 2.0;
+		float x = (float)f, y = (float)((double)(r & 0xffff) / 16384.0 - 2.0);
+		int64_t v = (int64_t)(r % 16) - (xrt_dtype_is_signed(s->dtype) ? 8 : 0);
+		uint16_t h;
+
+		switch (s->dtype) {
+		case XRT_PRED: d[k] = r & 1; break;
+		case XRT_F16: h = xrt_f16_from_f32(x); memcpy(d + k * 2, &h, 2); break;
+		case XRT_BF16: h = xrt_bf16_from_f32(x); memcpy(d + k * 2, &h, 2); break;
+		case XRT_F32: memcpy(d + k * 4, &x, 4); break;
+		case XRT_F64: memcpy(d + k * 8, &f, 8); break;
+		case XRT_C64: memcpy(d + k * 8, &x, 4); memcpy(d + k * 8 + 4, &y, 4); break;
+		case XRT_C128:
+			memcpy(d + k * 16, &f, 8);
+			f = (double)y;
+			memcpy(d + k * 16 + 8, &f, 8);
+			break;
+		default: memcpy(d + k * es, &v, es); break;
+		}
+	}
+}
+
+struct outcome {
+	int compiled, unimplemented;
+};
+
+/* Compiles and runs @m on seeded inputs; compares with the evaluator. */
+static void differential(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			 const char *name, const xrt_module *m, struct outcome *oc)
+{
+	const struct xrt_tolerance tol = { 2e-5, 1e-6 };
+	struct cc_options fused = { false }, unfused = { true };
+	struct xrt_executable *exe = NULL, *exe2 = NULL;
+	xrt_literal *args[16] = { NULL }, *want = NULL, *got = NULL, *got2 = NULL;
+	uint32_t n = xrt_module_num_params(m), i;
+	uint64_t state = 12345;
+	char why[512];
+	xrt_status *st;
+
+	st = cc_compile(m, &fused, a, &exe);
+	if (st) {
+		EXPECT_EQ(XRT_UNIMPLEMENTED, xrt_status_code(st))
+			TH_LOG("%s: %s", name, xrt_status_message(st));
+		EXPECT_NE(NULL, strstr(xrt_status_message(st), "instruction '"));
+		xrt_status_free(st);
+		oc->unimplemented++;
+		return;
+	}
+	oc->compiled++;
+	ASSERT_OK(cc_compile(m, &unfused, a, &exe2));
+	for (i = 0; i < n; i++) {
+		ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
+		fill(args[i], &state);
+	}
+	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, NULL, a, &want));
+	st = host_run(exe, (const xrt_literal *const *)args, n, NULL, a, &got);
+	if (st)
+		TH_LOG("%s: %s", name, xrt_status_message(st));
+	ASSERT_EQ(NULL, st);
+	ASSERT_OK(host_run(exe2, (const xrt_literal *const *)args, n, NULL, a, &got2));
+	EXPECT_TRUE(xrt_literal_near(want, got, &tol, why, sizeof(why)))
+		TH_LOG("%s: %s", name, why);
+	EXPECT_TRUE(xrt_literal_equal(got, got2, why, sizeof(why)))
+		TH_LOG("%s: fused and unfused differ: %s", name, why);
+	for (i = 0; i < n; i++)
+		xrt_literal_destroy(args[i]);
+	xrt_literal_destroy(want);
+	xrt_literal_destroy(got);
+	xrt_literal_destroy(got2);
+	cc_executable_destroy(exe);
+	cc_executable_destroy(exe2);
+}
+
+TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
+{
+	struct test_corpus c = { 0 };
+	struct outcome oc = { 0, 0 };
+
+	while (test_corpus_next(&c, HLO_CORPUS_DIR)) {
+		xrt_module *m = NULL;
+
+		ASSERT_OK(xrt_hlo_parse(self->a, c.text, c.len, &m));
+		differential(_metadata, self->a, c.name, m, &oc);
+		xrt_module_destroy(m);
+	}
+	fprintf(stderr, "# %d corpus modules compiled and matched, %d not compiled yet\n",
+		oc.compiled, oc.unimplemented);
+	EXPECT_GE(oc.compiled, 30);
+}
+
+TEST_HARNESS_MAIN
