@@ -62,6 +62,7 @@ struct cc {
 	struct cc_slot *slots;		/* the plan, parallel to b's slots */
 	uint32_t num_slots, slot_cap;
 	const struct ir_instr *in;	/* the instruction being lowered */
+	uint32_t base;			/* value of instruction 0 of cc->c */
 	xrt_status *err;
 };
 
@@ -88,10 +89,19 @@ void cc_hold(struct cc *cc, uint32_t v);
 void cc_release(struct cc *cc, uint32_t v);
 /* One read of @v is done; at the last, its storage is released. */
 void cc_consume(struct cc *cc, uint32_t v);
-/* The value of operand @i of @in. */
-static inline uint32_t cc_opnd(const struct ir_instr *in, uint32_t i)
+/*
+ * Values are numbered globally; the instructions of the computation
+ * being lowered (cc->c, one instance of it) are values cc->base + i.
+ */
+static inline uint32_t cc_iv(const struct cc *cc, uint32_t i)
 {
-	return in->operands[i];
+	return cc->base + i;
+}
+
+/* The value of operand @k of @in. */
+static inline uint32_t cc_opnd(const struct cc *cc, const struct ir_instr *in, uint32_t k)
+{
+	return cc->base + in->operands[k];
 }
 
 /* Views and commands on bufs. */
@@ -118,11 +128,23 @@ void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
 void cc_emit_reduce(struct cc *cc, uint32_t root);
 /* dst = src converted to dst's dtype (one small EWISE). */
 void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src);
+/* dst (pred) = a == b, one kernel. */
+void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *a,
+			const struct cc_buf *b);
 /* Consumes the non-inline operands under @root's fused tree. */
 void cc_consume_tree(struct cc *cc, uint32_t root);
 
-/* The rest of the opcodes (cc_lower.c, cc_dot.c). */
+/* Value @v is value @e again: the same array (a view), or the same tuple. */
+void cc_alias(struct cc *cc, uint32_t v, uint32_t e);
+/*
+ * Lowers an instance of computation @f, its parameters bound to the
+ * values @args; the root's value (holding one pending read: consume it).
+ */
+uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *args);
+
+/* The rest of the opcodes (cc_lower.c, cc_dot.c, cc_control.c). */
 void cc_lower(struct cc *cc, uint32_t i);
 void cc_lower_dot(struct cc *cc, uint32_t i);
+void cc_lower_control(struct cc *cc, uint32_t i);
 
 #endif /* XRT_COMPILER_CC_H */

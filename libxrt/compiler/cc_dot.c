@@ -110,8 +110,8 @@ static bool is_half(enum xrt_dtype t)
 void cc_lower_dot(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
-	const struct cc_buf *lb0 = &cc->vals[in->operands[0]].buf;
-	const struct cc_buf *rb0 = &cc->vals[in->operands[1]].buf;
+	const struct cc_buf *lb0 = &cc->vals[cc_opnd(cc, in, 0)].buf;
+	const struct cc_buf *rb0 = &cc->vals[cc_opnd(cc, in, 1)].buf;
 	enum xrt_dtype rt = in->shape.dtype, it = lb0->dtype, ot;
 	uint32_t lo[XRT_MAX_RANK], ro[XRT_MAX_RANK], nb, nlc, lr = lb0->rank, rr = rb0->rank;
 	uint32_t tmp[3] = { ~0u, ~0u, ~0u }, k;
@@ -138,9 +138,9 @@ void cc_lower_dot(struct cc *cc, uint32_t i)
 		tmp[1] = materialize(cc, &r, it);
 		r = cc->vals[tmp[1]].buf;
 	}
-	if (cc_alloc(cc, i, rt, in->shape.rank, in->shape.dims))
+	if (cc_alloc(cc, cc_iv(cc, i), rt, in->shape.rank, in->shape.dims))
 		return;
-	o = cc->vals[i].buf;
+	o = cc->vals[cc_iv(cc, i)].buf;
 	if (ot != rt) {		/* an f16/bf16 result from an f32 product */
 		tmp[2] = cc_new_val(cc);
 		if (cc_alloc(cc, tmp[2], ot, in->shape.rank, in->shape.dims))
@@ -167,7 +167,7 @@ void cc_lower_dot(struct cc *cc, uint32_t i)
 		else
 			cc_fill_value(cc, &o, (uint8_t[16]){ 0 });
 		if (ot != rt)
-			cc_emit_convert(cc, &cc->vals[i].buf, &o);
+			cc_emit_convert(cc, &cc->vals[cc_iv(cc, i)].buf, &o);
 	}
 	for (k = 0; k < 3; k++) {
 		if (tmp[k] != ~0u)

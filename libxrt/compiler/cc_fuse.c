@@ -12,6 +12,9 @@
 #include "../core/mem.h"
 #include "cc.h"
 
+/* The value of instruction @i of the computation being lowered. */
+#define IV(cc, i) ((cc)->vals[(cc)->base + (i)])
+
 #define TREE_NODES	40	/* instructions of one fused tree, at most */
 #define TREE_LEAVES	12	/* operand reads of one fused tree, at most */
 
@@ -51,7 +54,7 @@ static struct tree tree_of(struct cc *cc, const struct tree *t, uint32_t i)
 	for (k = 0; k < in->num_operands; k++) {
 		uint32_t o = in->operands[k];
 
-		if (cc->vals[o].kind == CK_INLINE) {
+		if (IV(cc, o).kind == CK_INLINE) {
 			r.nodes += t[o].nodes;
 			r.leaves += t[o].leaves;
 		} else {
@@ -70,7 +73,7 @@ static uint32_t biggest_inline(struct cc *cc, const struct tree *t, uint32_t i)
 	for (k = 0; k < in->num_operands; k++) {
 		uint32_t o = in->operands[k];
 
-		if (cc->vals[o].kind == CK_INLINE && (best == ~0u || t[o].nodes > t[best].nodes))
+		if (IV(cc, o).kind == CK_INLINE && (best == ~0u || t[o].nodes > t[best].nodes))
 			best = o;
 	}
 	return best;
@@ -103,10 +106,10 @@ void cc_mark_inline(struct cc *cc)
 		for (t[i] = tree_of(cc, t, i);
 		     t[i].nodes > TREE_NODES || t[i].leaves > TREE_LEAVES;
 		     t[i] = tree_of(cc, t, i))
-			cc->vals[biggest_inline(cc, t, i)].kind = CK_UNSET;
+			IV(cc, biggest_inline(cc, t, i)).kind = CK_UNSET;
 		/* read once, by a kernel that can host it, and not a result */
-		if (cc_is_elementwise(in) && cc->vals[i].uses == 1 && user[i] && i != c->root)
-			cc->vals[i].kind = CK_INLINE;
+		if (cc_is_elementwise(in) && IV(cc, i).uses == 1 && user[i] && i != c->root)
+			IV(cc, i).kind = CK_INLINE;
 	}
 out:
 	xrt_mem_free(cc->a, user);
@@ -197,7 +200,7 @@ static uint32_t need(struct cc *cc, uint32_t v)
 	const struct ir_instr *in = &cc->c->instrs[v];
 	uint32_t n[3], k, j, best = 1;
 
-	if (cc->vals[v].kind != CK_INLINE)
+	if (IV(cc, v).kind != CK_INLINE)
 		return 1;
 	for (k = 0; k < in->num_operands; k++)
 		n[k] = need(cc, in->operands[k]);
@@ -293,8 +296,8 @@ static void emit_operands(struct ewp *e, const struct ir_instr *in, uint32_t *r)
 
 static uint32_t emit_leaf(struct ewp *e, uint32_t v)
 {
-	const struct cc_val *x = &e->cc->vals[v];
-	const void *c = x->buf.rank <= e->rank ? cc_const_elem(e->cc, v) : NULL;
+	const struct cc_val *x = &IV(e->cc, v);
+	const void *c = x->buf.rank <= e->rank ? cc_const_elem(e->cc, e->cc->base + v) : NULL;
 	uint32_t r = take_reg(e);
 
 	if (c)
@@ -314,7 +317,7 @@ static uint32_t emit_node(struct ewp *e, uint32_t v)
 	bool flip;
 	uint8_t fn;
 
-	if (e->cc->vals[v].kind != CK_INLINE)
+	if (IV(e->cc, v).kind != CK_INLINE)
 		return emit_leaf(e, v);
 	emit_operands(e, in, r);
 	for (k = 0; k < in->num_operands; k++)
@@ -355,7 +358,7 @@ static uint32_t emit_node(struct ewp *e, uint32_t v)
 /* The tree of @root as if it were inline (the root is never inline). */
 static uint32_t emit_root(struct ewp *e, uint32_t root)
 {
-	struct cc_val *x = &e->cc->vals[root];
+	struct cc_val *x = &IV(e->cc, root);
 	enum cc_kind saved = x->kind;
 	uint32_t r;
 
@@ -421,6 +424,26 @@ void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_bu
 	xrt_mem_free(cc->a, e);
 }
 
+void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *a,
+			const struct cc_buf *b)
+{
+	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
+
+	if (!e) {
+		cc_oom(cc);
+		return;
+	}
+	init_ewp(e, cc, dst->rank, dst->dims);
+	put(e, XRT_CS_EW_LOAD, 0, a->dtype, 0, operand(e, a, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, b->dtype, 1, operand(e, b, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_EQ, XRT_PRED, 2, 0, 1, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 2, 0, NULL, 0);
+	if (!cc->err)
+		cs_ewise(&cc->b, dst->rank, (uint64_t[XRT_MAX_RANK]){ 0 }, e->ops, e->num_ops,
+			 e->insts, e->num_insts, 3);
+	xrt_mem_free(cc->a, e);
+}
+
 /* The REDUCE op of a reducer computation, or 0. */
 static uint32_t reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 {
@@ -451,8 +474,8 @@ void cc_emit_reduce(struct cc *cc, uint32_t root)
 	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
 	const struct ir_attr *dims = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
 	uint32_t op = reducer_op(f, in->shape.dtype), mask = 0, d, k, r, n = 1;
-	const void *init = cc_const_elem(cc, in->operands[1]);
-	const struct cc_buf *out = &cc->vals[root].buf;
+	const void *init = cc_const_elem(cc, cc_opnd(cc, in, 1));
+	const struct cc_buf *out = &IV(cc, root).buf;
 	struct cc_buf ob = *out;
 	uint64_t udims[XRT_MAX_RANK];
 	struct ewp *e;
@@ -496,10 +519,10 @@ static void consume_under(struct cc *cc, uint32_t v)
 	for (k = 0; k < in->num_operands; k++) {
 		uint32_t o = in->operands[k];
 
-		if (cc->vals[o].kind == CK_INLINE)
+		if (IV(cc, o).kind == CK_INLINE)
 			consume_under(cc, o);
 		else
-			cc_consume(cc, o);
+			cc_consume(cc, cc->base + o);
 	}
 }
 

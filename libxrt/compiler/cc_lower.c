@@ -93,7 +93,7 @@ static uint32_t dense_value(struct cc *cc, uint32_t src)
 static void lower_view(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
-	uint32_t src = in->operands[0], n, d;
+	uint32_t src = cc_opnd(cc, in, 0), v = cc_iv(cc, i), n, d;
 	struct cc_buf b = cc->vals[src].buf;
 	size_t es = xrt_dtype_size(b.dtype);
 	const int64_t *p;
@@ -137,14 +137,14 @@ static void lower_view(struct cc *cc, uint32_t i)
 		n = dense_value(cc, src);
 		b = cc->vals[n].buf;
 		b = cc_dense(b.slot, b.offset, b.dtype, in->shape.rank, in->shape.dims);
-		cc_view(cc, i, n, &b);
+		cc_view(cc, v, n, &b);
 		if (n != src)	/* the copy is held by the view alone */
 			cc_release(cc, n);
 		return;
 	default:
 		break;
 	}
-	cc_view(cc, i, src, &b);
+	cc_view(cc, v, src, &b);
 }
 
 /*
@@ -154,72 +154,77 @@ static void lower_view(struct cc *cc, uint32_t i)
 static void lower_bitcast(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t v = cc_iv(cc, i);
 	const struct xrt_shape *from = &cc->c->instrs[in->operands[0]].shape;
 	struct cc_buf phys, b;
 
-	if (cc_alloc(cc, i, in->shape.dtype, 1, (int64_t[]){ (int64_t)xrt_shape_byte_size(&in->shape) /
+	if (cc_alloc(cc, v, in->shape.dtype, 1, (int64_t[]){ (int64_t)xrt_shape_byte_size(&in->shape) /
 						     (int64_t)xrt_dtype_size(in->shape.dtype) }))
 		return;
 	phys = cc_layout(0, from);
-	phys.offset = cc->vals[i].buf.offset;
-	cc_copy(cc, &phys, &cc->vals[in->operands[0]].buf);
+	phys.offset = cc->vals[v].buf.offset;
+	cc_copy(cc, &phys, &cc->vals[cc_opnd(cc, in, 0)].buf);
 	b = cc_layout(0, &in->shape);
 	b.offset = phys.offset;
-	cc->vals[i].buf = b;
+	cc->vals[v].buf = b;
 }
 
 static void lower_tuple(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
-	struct cc_val *x = &cc->vals[i];
+	uint32_t v = cc_iv(cc, i), k;
+	struct cc_val *x = &cc->vals[v];
 
 	x->elems = xrt_mem_calloc(cc->a, in->num_operands + 1, sizeof(uint32_t));
 	if (!x->elems) {
 		cc_oom(cc);
 		return;
 	}
-	memcpy(x->elems, in->operands, in->num_operands * sizeof(uint32_t));
+	for (k = 0; k < in->num_operands; k++)
+		x->elems[k] = cc_opnd(cc, in, k);
 	x->num_elems = in->num_operands;
 	x->kind = CK_TUPLE;
-	cc_hold(cc, i);
+	cc_hold(cc, v);
 }
 
-/* Value @i is value @e again: the same array, or the same tuple. */
-static void alias(struct cc *cc, uint32_t i, uint32_t e)
+/* Value @v is value @e again: the same array, or the same tuple. */
+void cc_alias(struct cc *cc, uint32_t v, uint32_t e)
 {
 	if (cc->vals[e].kind != CK_TUPLE) {
-		cc_view(cc, i, e, &cc->vals[e].buf);
+		cc_view(cc, v, e, &cc->vals[e].buf);
 		return;
 	}
-	cc->vals[i].elems = xrt_mem_calloc(cc->a, cc->vals[e].num_elems + 1, sizeof(uint32_t));
-	if (!cc->vals[i].elems) {
+	cc->vals[v].elems = xrt_mem_calloc(cc->a, cc->vals[e].num_elems + 1, sizeof(uint32_t));
+	if (!cc->vals[v].elems) {
 		cc_oom(cc);
 		return;
 	}
-	memcpy(cc->vals[i].elems, cc->vals[e].elems, cc->vals[e].num_elems * sizeof(uint32_t));
-	cc->vals[i].num_elems = cc->vals[e].num_elems;
-	cc->vals[i].kind = CK_TUPLE;
-	cc_hold(cc, i);
+	memcpy(cc->vals[v].elems, cc->vals[e].elems, cc->vals[e].num_elems * sizeof(uint32_t));
+	cc->vals[v].num_elems = cc->vals[e].num_elems;
+	cc->vals[v].kind = CK_TUPLE;
+	cc_hold(cc, v);
 }
 
 static void lower_gte(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
 
-	alias(cc, i, cc->vals[in->operands[0]].elems[ir_instr_attr(in, IR_ATTR_INDEX)->ints[0]]);
+	cc_alias(cc, cc_iv(cc, i),
+		 cc->vals[cc_opnd(cc, in, 0)].elems[ir_instr_attr(in, IR_ATTR_INDEX)->ints[0]]);
 }
 
 static void lower_concatenate(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t v = cc_iv(cc, i);
 	uint32_t d = (uint32_t)ir_instr_attr(in, IR_ATTR_DIMENSIONS)->ints[0], k;
 	int64_t base = 0;
 
-	if (cc_alloc(cc, i, in->shape.dtype, in->shape.rank, in->shape.dims))
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 		return;
 	for (k = 0; k < in->num_operands; k++) {
-		const struct cc_buf *src = &cc->vals[in->operands[k]].buf;
-		struct cc_buf dst = cc->vals[i].buf;
+		const struct cc_buf *src = &cc->vals[cc_opnd(cc, in, k)].buf;
+		struct cc_buf dst = cc->vals[v].buf;
 
 		dst.offset += (uint64_t)(base * dst.strides[d] * (int64_t)xrt_dtype_size(dst.dtype));
 		dst.dims[d] = src->dims[d];
@@ -235,25 +240,26 @@ static void lower_concatenate(struct cc *cc, uint32_t i)
 static void lower_pad(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t v = cc_iv(cc, i);
 	const int64_t *p = ir_instr_attr(in, IR_ATTR_PADDING)->ints;
-	struct cc_buf src = cc->vals[in->operands[0]].buf, dst, v;
-	const void *c = cc_const_elem(cc, in->operands[1]);
+	struct cc_buf src = cc->vals[cc_opnd(cc, in, 0)].buf, dst, pv;
+	const void *c = cc_const_elem(cc, cc_opnd(cc, in, 1));
 	size_t es = xrt_dtype_size(src.dtype);
 	uint32_t d;
 
-	if (cc_alloc(cc, i, in->shape.dtype, in->shape.rank, in->shape.dims))
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 		return;
-	dst = cc->vals[i].buf;
+	dst = cc->vals[v].buf;
 	if (c) {
 		cc_fill_value(cc, &dst, c);
 	} else {
-		v = cc->vals[in->operands[1]].buf;
-		v.rank = dst.rank;
+		pv = cc->vals[cc_opnd(cc, in, 1)].buf;
+		pv.rank = dst.rank;
 		for (d = 0; d < dst.rank; d++) {
-			v.dims[d] = dst.dims[d];
-			v.strides[d] = 0;
+			pv.dims[d] = dst.dims[d];
+			pv.strides[d] = 0;
 		}
-		cc_copy(cc, &dst, &v);
+		cc_copy(cc, &dst, &pv);
 	}
 	for (d = 0; d < src.rank; d++) {
 		int64_t lo = p[3 * d], step = p[3 * d + 2] + 1, first = 0, last;
@@ -280,7 +286,7 @@ static void starts(struct cc *cc, const struct ir_instr *in, uint32_t first,
 
 	memset(s, 0, XRT_CS_MAX_RANK * sizeof(*s));
 	for (d = first; d < in->num_operands; d++) {
-		const struct cc_buf *b = &cc->vals[in->operands[d]].buf;
+		const struct cc_buf *b = &cc->vals[cc_opnd(cc, in, d)].buf;
 
 		s[d - first].slot = b->slot;
 		s[d - first].dtype = (uint8_t)b->dtype;
@@ -291,16 +297,17 @@ static void starts(struct cc *cc, const struct ir_instr *in, uint32_t first,
 static void lower_dynamic_slice(struct cc *cc, uint32_t i, bool update)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t v = cc_iv(cc, i);
 	struct xrt_cs_scalar s[XRT_CS_MAX_RANK];
 	struct xrt_cs_view op, sl;
 
-	if (cc_alloc(cc, i, in->shape.dtype, in->shape.rank, in->shape.dims))
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 		return;
 	if (update)
-		cc_copy(cc, &cc->vals[i].buf, &cc->vals[in->operands[0]].buf);
+		cc_copy(cc, &cc->vals[v].buf, &cc->vals[cc_opnd(cc, in, 0)].buf);
 	starts(cc, in, update ? 2 : 1, s);
-	op = cc_csview(update ? &cc->vals[i].buf : &cc->vals[in->operands[0]].buf);
-	sl = cc_csview(update ? &cc->vals[in->operands[1]].buf : &cc->vals[i].buf);
+	op = cc_csview(update ? &cc->vals[v].buf : &cc->vals[cc_opnd(cc, in, 0)].buf);
+	sl = cc_csview(update ? &cc->vals[cc_opnd(cc, in, 1)].buf : &cc->vals[v].buf);
 	if (xrt_shape_element_count(&in->shape) && sl.rank == op.rank &&
 	    xrt_shape_element_count(&cc->c->instrs[in->operands[update ? 1 : 0]].shape))
 		cs_dynamic_slice(&cc->b, update, &op, &sl, s);
@@ -309,18 +316,21 @@ static void lower_dynamic_slice(struct cc *cc, uint32_t i, bool update)
 static void lower_iota(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
-	struct xrt_cs_view v;
+	uint32_t v = cc_iv(cc, i);
+	struct xrt_cs_view view;
 
-	if (cc_alloc(cc, i, in->shape.dtype, in->shape.rank, in->shape.dims))
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 		return;
-	v = cc_csview(&cc->vals[i].buf);
+	view = cc_csview(&cc->vals[v].buf);
 	if (xrt_shape_element_count(&in->shape))
-		cs_fill_iota(&cc->b, &v, (uint32_t)ir_instr_attr(in, IR_ATTR_IOTA_DIMENSION)->ints[0]);
+		cs_fill_iota(&cc->b, &view,
+			     (uint32_t)ir_instr_attr(in, IR_ATTR_IOTA_DIMENSION)->ints[0]);
 }
 
 void cc_lower(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t v = cc_iv(cc, i);
 
 	if (cc_is_elementwise(in)) {
 		if (in->op == XRT_OP_BITCAST_CONVERT &&
@@ -329,13 +339,13 @@ void cc_lower(struct cc *cc, uint32_t i)
 			cc_unimplemented(cc, "bitcast-convert between sizes");
 			return;
 		}
-		if (!cc_alloc(cc, i, in->shape.dtype, in->shape.rank, in->shape.dims))
-			cc_emit_ewise(cc, i, &cc->vals[i].buf);
+		if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+			cc_emit_ewise(cc, i, &cc->vals[v].buf);	/* the tree under instruction i */
 		return;
 	}
 	switch (in->op) {
 	case XRT_OP_CONSTANT:
-		lower_literal(cc, i, in->literal);
+		lower_literal(cc, v, in->literal);
 		return;
 	case XRT_OP_BROADCAST:
 	case XRT_OP_TRANSPOSE:
@@ -345,7 +355,7 @@ void cc_lower(struct cc *cc, uint32_t i)
 		lower_view(cc, i);
 		return;
 	case XRT_OP_COPY:
-		alias(cc, i, in->operands[0]);
+		cc_alias(cc, v, cc_opnd(cc, in, 0));
 		return;
 	case XRT_OP_BITCAST:
 		lower_bitcast(cc, i);
@@ -372,13 +382,22 @@ void cc_lower(struct cc *cc, uint32_t i)
 	case XRT_OP_DOT:
 		cc_lower_dot(cc, i);
 		return;
+	case XRT_OP_WHILE:
+	case XRT_OP_CONDITIONAL:
+	case XRT_OP_CALL:
+		cc_lower_control(cc, i);
+		return;
 	case XRT_OP_REDUCE:
 		if (in->num_operands != 2) {
 			cc_unimplemented(cc, "variadic reduce");
 			return;
 		}
-		if (!cc_alloc(cc, i, in->shape.dtype, in->shape.rank, in->shape.dims))
+		if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 			cc_emit_reduce(cc, i);
+		return;
+	case XRT_OP_CUSTOM_CALL:
+		cc_fail(cc, XRT_UNIMPLEMENTED, "custom-call target '%s' is not available",
+			ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET)->str);
 		return;
 	default:
 		cc_unimplemented(cc, xrt_opcode_name(in->op));

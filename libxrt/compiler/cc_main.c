@@ -24,10 +24,10 @@ static int count_uses(struct cc *cc, bool *live)
 			continue;
 		for (k = 0; k < in->num_operands; k++) {
 			live[in->operands[k]] = true;
-			cc->vals[in->operands[k]].uses++;
+			cc->vals[cc_opnd(cc, in, k)].uses++;
 		}
 	}
-	cc->vals[c->root].uses++;	/* the result: never released */
+	cc->vals[cc_iv(cc, c->root)].uses++;	/* the result: never released */
 	return 0;
 }
 
@@ -96,14 +96,18 @@ static void consume_operands(struct cc *cc, uint32_t i)
 		return;
 	}
 	for (k = 0; k < in->num_operands; k++)
-		cc_consume(cc, in->operands[k]);
+		cc_consume(cc, cc_opnd(cc, in, k));
 }
 
-static void lower_all(struct cc *cc)
+/*
+ * Lowers the instructions of cc->c (an instance based at cc->base);
+ * parameters bound to @args (values), or to slots when @args is NULL.
+ */
+static void lower_body(struct cc *cc, const uint32_t *args)
 {
 	const struct ir_comp *c = cc->c;
-	uint32_t i, leaf = 0;
 	bool *live = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*live));
+	uint32_t i;
 
 	if (!live) {
 		cc_oom(cc);
@@ -111,25 +115,62 @@ static void lower_all(struct cc *cc)
 	}
 	count_uses(cc, live);
 	for (i = 0; i < c->num_instrs && !cc->err; i++) {
-		if (c->instrs[i].op == XRT_OP_PARAMETER)
-			bind_param(cc, i, &c->instrs[i].shape, (uint32_t)c->instrs[i].parameter,
+		const struct ir_instr *in = &c->instrs[i];
+
+		if (in->op != XRT_OP_PARAMETER)
+			continue;
+		if (args)
+			cc_alias(cc, cc_iv(cc, i), args[in->parameter]);
+		else
+			bind_param(cc, cc_iv(cc, i), &in->shape, (uint32_t)in->parameter,
 				   &(uint32_t){ 0 });
 	}
 	cc_mark_inline(cc);
 	for (i = 0; i < c->num_instrs && !cc->err; i++) {
 		if (!live[i] || c->instrs[i].op == XRT_OP_PARAMETER ||
-		    cc->vals[i].kind == CK_INLINE)
+		    cc->vals[cc_iv(cc, i)].kind == CK_INLINE)
 			continue;
 		cc->in = &c->instrs[i];
 		cc_lower(cc, i);
 		if (!cc->err)
 			consume_operands(cc, i);
 	}
+	/* a parameter nothing reads gives its hold back now */
+	for (i = 0; i < c->num_instrs && !cc->err; i++) {
+		if (c->instrs[i].op == XRT_OP_PARAMETER && !live[i] && args)
+			cc_release(cc, cc_iv(cc, i));
+	}
+	xrt_mem_free(cc->a, live);
+}
+
+uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *args)
+{
+	const struct ir_comp *c = cc->c;
+	const struct ir_instr *in = cc->in;
+	uint32_t base = cc->base, i, nb = cc->num_vals, root;
+
+	for (i = 0; i < f->num_instrs && !cc->err; i++)
+		cc_new_val(cc);
+	if (cc->err)
+		return 0;
+	cc->c = f;
+	cc->base = nb;
+	lower_body(cc, args);
+	root = cc_iv(cc, f->root);
+	cc->c = c;
+	cc->base = base;
+	cc->in = in;
+	return root;
+}
+
+static void lower_entry(struct cc *cc)
+{
+	uint32_t leaf = 0;
+
+	lower_body(cc, NULL);
 	cc->in = NULL;
 	if (!cc->err)
-		bind_result(cc, c->root, &c->instrs[c->root].shape, &leaf);
-	xrt_mem_free(cc->a, live);
-	(void)leaf;
+		bind_result(cc, cc_iv(cc, cc->c->root), &cc->c->instrs[cc->c->root].shape, &leaf);
 }
 
 void cc_executable_destroy(struct xrt_executable *exe)
@@ -211,7 +252,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	for (i = 0; i < cc.c->num_instrs && !cc.err; i++)
 		cc_new_val(&cc);
 	if (!cc.err)
-		lower_all(&cc);
+		lower_entry(&cc);
 	exe = cc.err ? NULL : xrt_mem_calloc(alloc, 1, sizeof(*exe));
 	if (!cc.err && !exe)
 		cc_oom(&cc);

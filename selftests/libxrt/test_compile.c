@@ -138,4 +138,19 @@ TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
 	EXPECT_GE(oc.compiled, 30);
 }
 
+TEST_F(xrt, custom_call_names_its_target)
+{
+	static const char text[] =
+		"HloModule c\nENTRY e {\n  %x = f32[2] parameter(0)\n"
+		"  ROOT %r = f32[2] custom-call(%x), custom_call_target=\"fancy_op\"\n}\n";
+	struct xrt_executable *exe = (void *)1;
+	xrt_module *m = NULL;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+	ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
+		   "instruction 'r' (custom-call): custom-call target 'fancy_op' is not available");
+	EXPECT_EQ(NULL, exe);
+	xrt_module_destroy(m);
+}
+
 TEST_HARNESS_MAIN
