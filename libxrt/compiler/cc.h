@@ -114,6 +114,12 @@ struct xrt_cs_view cc_csview(const struct cc_buf *b);
 void cc_copy(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src);
 /* Every element of @dst = the element at @value. */
 void cc_fill_value(struct cc *cc, const struct cc_buf *dst, const void *value);
+/*
+ * Copies @src into @dst at lo + i * step per dimension, leaving out what
+ * falls outside (negative lo, short dst).
+ */
+void cc_place(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src,
+	      const int64_t *lo, const int64_t *step);
 /* Bytes of a constant element @b points at (1 element), or NULL. */
 const void *cc_const_elem(const struct cc *cc, uint32_t v);
 /* Appends @size bytes to the constants (aligned); their offset. */
@@ -131,6 +137,14 @@ void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_bu
 /* dst (pred) = a == b, one kernel. */
 void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *a,
 			const struct cc_buf *b);
+/* The REDUCE op of a reducer computation (add, max, ... of its two parameters), or 0. */
+uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t);
+/*
+ * REDUCE @in (a view over the iteration space) into @out (over the same
+ * space, stride 0 where @mask reduces), starting from @init.
+ */
+void cc_emit_reduce_view(struct cc *cc, uint32_t op, const struct cc_buf *in,
+			 const struct cc_buf *out, uint32_t mask, const void *init);
 /* Consumes the non-inline operands under @root's fused tree. */
 void cc_consume_tree(struct cc *cc, uint32_t root);
 
@@ -146,5 +160,6 @@ uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *a
 void cc_lower(struct cc *cc, uint32_t i);
 void cc_lower_dot(struct cc *cc, uint32_t i);
 void cc_lower_control(struct cc *cc, uint32_t i);
+void cc_lower_reduce_window(struct cc *cc, uint32_t i);
 
 #endif /* XRT_COMPILER_CC_H */

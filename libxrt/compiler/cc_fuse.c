@@ -445,7 +445,7 @@ void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc
 }
 
 /* The REDUCE op of a reducer computation, or 0. */
-static uint32_t reducer_op(const struct ir_comp *f, enum xrt_dtype t)
+uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 {
 	const struct ir_instr *r = &f->instrs[f->root];
 	const struct ir_instr *a, *b;
@@ -473,7 +473,7 @@ void cc_emit_reduce(struct cc *cc, uint32_t root)
 	const struct ir_instr *src = &cc->c->instrs[in->operands[0]];
 	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
 	const struct ir_attr *dims = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
-	uint32_t op = reducer_op(f, in->shape.dtype), mask = 0, d, k, r, n = 1;
+	uint32_t op = cc_reducer_op(f, in->shape.dtype), mask = 0, d, k, r, n = 1;
 	const void *init = cc_const_elem(cc, cc_opnd(cc, in, 1));
 	const struct cc_buf *out = &IV(cc, root).buf;
 	struct cc_buf ob = *out;
@@ -529,4 +529,28 @@ static void consume_under(struct cc *cc, uint32_t v)
 void cc_consume_tree(struct cc *cc, uint32_t root)
 {
 	consume_under(cc, root);
+}
+
+void cc_emit_reduce_view(struct cc *cc, uint32_t op, const struct cc_buf *in,
+			 const struct cc_buf *out, uint32_t mask, const void *init)
+{
+	uint64_t dims[XRT_MAX_RANK];
+	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
+	uint32_t d, n = 1;
+
+	if (!e) {
+		cc_oom(cc);
+		return;
+	}
+	init_ewp(e, cc, in->rank, in->dims);
+	put(e, XRT_CS_EW_LOAD, 0, in->dtype, 0, operand(e, in, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+	operand(e, out, XRT_CS_OPERAND_OUT);
+	for (d = 0; d < in->rank; d++) {
+		dims[d] = (uint64_t)in->dims[d];
+		n *= (uint32_t)(in->dims[d] != 0);
+	}
+	if (!cc->err && n)
+		cs_reduce(&cc->b, op, in->rank, dims, mask, e->ops, e->num_ops, e->insts,
+			  e->num_insts, 1, 0, init, xrt_dtype_size(in->dtype));
+	xrt_mem_free(cc->a, e);
 }

@@ -233,10 +233,7 @@ static void lower_concatenate(struct cc *cc, uint32_t i)
 	}
 }
 
-/*
- * pad: the pad value everywhere, then the operand at low + i (interior
- * + 1) per dimension, leaving out what negative padding cuts.
- */
+/* pad: the pad value everywhere, then the operand placed. */
 static void lower_pad(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -244,7 +241,7 @@ static void lower_pad(struct cc *cc, uint32_t i)
 	const int64_t *p = ir_instr_attr(in, IR_ATTR_PADDING)->ints;
 	struct cc_buf src = cc->vals[cc_opnd(cc, in, 0)].buf, dst, pv;
 	const void *c = cc_const_elem(cc, cc_opnd(cc, in, 1));
-	size_t es = xrt_dtype_size(src.dtype);
+	int64_t lo[XRT_MAX_RANK], step[XRT_MAX_RANK];
 	uint32_t d;
 
 	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
@@ -262,18 +259,32 @@ static void lower_pad(struct cc *cc, uint32_t i)
 		cc_copy(cc, &dst, &pv);
 	}
 	for (d = 0; d < src.rank; d++) {
-		int64_t lo = p[3 * d], step = p[3 * d + 2] + 1, first = 0, last;
+		lo[d] = p[3 * d];
+		step[d] = p[3 * d + 2] + 1;
+	}
+	cc_place(cc, &dst, &src, lo, step);
+}
 
-		if (lo < 0)
-			first = (-lo + step - 1) / step;
+void cc_place(struct cc *cc, const struct cc_buf *dst0, const struct cc_buf *src0,
+	      const int64_t *lo, const int64_t *step)
+{
+	struct cc_buf src = *src0, dst = *dst0;
+	size_t es = xrt_dtype_size(src.dtype);
+	uint32_t d;
+
+	for (d = 0; d < src.rank; d++) {
+		int64_t first = 0, last;
+
+		if (lo[d] < 0)
+			first = (-lo[d] + step[d] - 1) / step[d];
 		last = src.dims[d] - 1;
-		while (last >= first && lo + last * step >= dst.dims[d])
+		while (last >= first && lo[d] + last * step[d] >= dst.dims[d])
 			last--;
 		src.offset += (uint64_t)(first * src.strides[d] * (int64_t)es);
 		src.dims[d] = last >= first ? last - first + 1 : 0;
-		dst.offset += (uint64_t)((lo + first * step) * dst.strides[d] * (int64_t)es);
+		dst.offset += (uint64_t)((lo[d] + first * step[d]) * dst.strides[d] * (int64_t)es);
 		dst.dims[d] = src.dims[d];
-		dst.strides[d] *= step;
+		dst.strides[d] *= step[d];
 	}
 	cc_copy(cc, &dst, &src);
 }
@@ -327,6 +338,101 @@ static void lower_iota(struct cc *cc, uint32_t i)
 			     (uint32_t)ir_instr_attr(in, IR_ATTR_IOTA_DIMENSION)->ints[0]);
 }
 
+/*
+ * bitcast-convert between sizes: the bytes of a dense row-major array
+ * read as the other type, a last dimension added or removed (little
+ * endian, as XLA's CPU and GPU do).
+ */
+static void lower_bitcast_convert(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	uint32_t n = dense_value(cc, cc_opnd(cc, in, 0));
+	struct cc_buf b = cc->vals[n].buf;
+
+	b = cc_dense(b.slot, b.offset, in->shape.dtype, in->shape.rank, in->shape.dims);
+	cc_view(cc, cc_iv(cc, i), n, &b);
+	if (n != cc_opnd(cc, in, 0))
+		cc_release(cc, n);
+}
+
+/*
+ * The order a sort comparator asks for: compare(p0, p1) with LT (1, up)
+ * or GT (-1, down), either way round; 0 for anything else (ties broken
+ * by other operands, custom orders).
+ */
+static int sort_order(const struct ir_comp *f)
+{
+	const struct ir_instr *r = &f->instrs[f->root];
+	const struct ir_attr *d = ir_instr_attr(r, IR_ATTR_DIRECTION);
+	const struct ir_instr *a, *b;
+	int up;
+
+	if (r->op != XRT_OP_COMPARE)
+		return 0;
+	a = &f->instrs[r->operands[0]];
+	b = &f->instrs[r->operands[1]];
+	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
+	    a->parameter + b->parameter != 1)
+		return 0;
+	if (!strcmp(d->str, "LT"))
+		up = 1;
+	else if (!strcmp(d->str, "GT"))
+		up = -1;
+	else
+		return 0;
+	return a->parameter == 0 ? up : -up;
+}
+
+/* sort: the operands copied out, sorted in place, stable, by operand 0. */
+static void lower_sort(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	const struct xrt_shape *s0 = &cc->c->instrs[in->operands[0]].shape;
+	uint32_t v = cc_iv(cc, i), n = in->num_operands, k, d, res;
+	struct xrt_cs_operand ops[8];
+	uint64_t dims[XRT_MAX_RANK];
+	int order = sort_order(f);
+
+	if (!order || n > 8) {
+		cc_unimplemented(cc, "sort with this comparator");
+		return;
+	}
+	res = n == 1 ? v : cc_new_val(cc);
+	for (k = 0; k < n && !cc->err; k++) {
+		uint32_t o = n == 1 ? v : cc_new_val(cc);
+		const struct cc_buf *src = &cc->vals[cc_opnd(cc, in, k)].buf;
+
+		if (cc_alloc(cc, o, src->dtype, src->rank, src->dims))
+			return;
+		cc_copy(cc, &cc->vals[o].buf, &cc->vals[cc_opnd(cc, in, k)].buf);
+		ops[k] = cs_operand(cc->vals[o].buf.slot, cc->vals[o].buf.dtype,
+				    XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, cc->vals[o].buf.offset,
+				    s0->rank, cc->vals[o].buf.strides);
+		if (n > 1) {
+			if (!k) {
+				cc->vals[res].elems = xrt_mem_calloc(cc->a, n + 1, sizeof(uint32_t));
+				if (!cc->vals[res].elems) {
+					cc_oom(cc);
+					return;
+				}
+				cc->vals[res].kind = CK_TUPLE;
+			}
+			cc->vals[res].elems[k] = o;
+			cc->vals[res].num_elems = k + 1;
+		}
+	}
+	for (d = 0; d < s0->rank; d++)
+		dims[d] = (uint64_t)s0->dims[d];
+	if (!cc->err && xrt_shape_element_count(s0))
+		cs_sort(&cc->b, order < 0 ? XRT_CS_SORT_DESCENDING : 0, s0->rank, dims,
+			(uint32_t)ir_instr_attr(in, IR_ATTR_DIMENSIONS)->ints[0], ops, n, 1);
+	if (n > 1 && !cc->err) {	/* the tuple takes over the buffers' holds */
+		cc_alias(cc, v, res);
+		cc_release(cc, res);
+	}
+}
+
 void cc_lower(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -336,7 +442,7 @@ void cc_lower(struct cc *cc, uint32_t i)
 		if (in->op == XRT_OP_BITCAST_CONVERT &&
 		    xrt_dtype_size(in->shape.dtype) !=
 		    xrt_dtype_size(cc->c->instrs[in->operands[0]].shape.dtype)) {
-			cc_unimplemented(cc, "bitcast-convert between sizes");
+			lower_bitcast_convert(cc, i);
 			return;
 		}
 		if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
@@ -394,6 +500,12 @@ void cc_lower(struct cc *cc, uint32_t i)
 		}
 		if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 			cc_emit_reduce(cc, i);
+		return;
+	case XRT_OP_SORT:
+		lower_sort(cc, i);
+		return;
+	case XRT_OP_REDUCE_WINDOW:
+		cc_lower_reduce_window(cc, i);
 		return;
 	case XRT_OP_CUSTOM_CALL:
 		cc_fail(cc, XRT_UNIMPLEMENTED, "custom-call target '%s' is not available",
