@@ -111,13 +111,30 @@ static s64 divide(u32 dtype, s64 a, s64 b, int rem)
 	return rem ? a % b : a / b;
 }
 
+/* @a's bits of @dtype's width, sign-extended from the top one. */
+static s64 sext(u32 dtype, s64 a)
+{
+	u32 w = width(dtype);
+	u64 x = bits(dtype, a);
+
+	if (w < 64 && (x >> (w - 1)) & 1)
+		x |= ~0ull << w;
+	return (s64)x;
+}
+
+/*
+ * Arithmetic right shifts fill with the top bit of the type's width,
+ * for unsigned types too (XLA's rule: the bits, not the type, decide).
+ */
 static s64 shift(u32 fn, u32 dtype, s64 a, s64 b)
 {
 	u32 w = width(dtype);
 	u64 s = bits(dtype, b);
 
+	if (fn == XRT_CS_BIN_SHR_ARITH)
+		a = sext(dtype, a);
 	if (s >= w) {
-		if (fn == XRT_CS_BIN_SHR_ARITH && !is_unsigned(dtype))
+		if (fn == XRT_CS_BIN_SHR_ARITH)
 			return a < 0 ? -1 : 0;
 		return 0;
 	}
@@ -127,8 +144,6 @@ static s64 shift(u32 fn, u32 dtype, s64 a, s64 b)
 	case XRT_CS_BIN_SHR_LOGICAL:
 		return (s64)(bits(dtype, a) >> s);
 	default:
-		if (is_unsigned(dtype))
-			return (s64)(bits(dtype, a) >> s);
 		return a < 0 ? ~(~a >> s) : a >> s;
 	}
 }

@@ -126,9 +126,7 @@ static uint64_t ref_int(uint32_t fn, uint32_t w, int un, uint64_t x, uint64_t y)
 		return y >= w ? 0 : (x << y) & mask;
 	case XRT_CS_BIN_SHR_LOGICAL:
 		return y >= w ? 0 : x >> y;
-	case XRT_CS_BIN_SHR_ARITH:
-		if (un)
-			return y >= w ? 0 : x >> y;
+	case XRT_CS_BIN_SHR_ARITH:	/* the top bit fills, unsigned types too */
 		if (y >= w)
 			return sx < 0 ? mask : 0;
 		return (uint64_t)(sx < 0 ? ~(~sx >> y) : sx >> y) & mask;

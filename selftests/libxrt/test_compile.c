@@ -19,6 +19,7 @@
 
 #include "compiler/compiler.h"
 #include "device/host/host_device.h"
+#include "test_cases.h"
 
 /* SplitMix64 */
 static uint64_t rnd(uint64_t *s)
@@ -136,6 +137,60 @@ TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
 	fprintf(stderr, "# %d corpus modules compiled and matched, %d not compiled yet\n",
 		oc.compiled, oc.unimplemented);
 	EXPECT_GE(oc.compiled, 30);
+}
+
+/*
+ * The evaluator's cases, compiled: their inputs are constants, so the
+ * compiler folds nothing away but sees NaN, infinities, signed zeros
+ * and the integer corner cases.  Exact cases must be exact here too;
+ * the others within their tolerance.
+ */
+TEST_F(xrt, evaluator_cases_compiled_give_their_values)
+{
+	size_t len = 0;
+	char *text = test_slurp(EVAL_CASES, &len), *p = text;
+	int ran = 0, skipped = 0, failures = 0;
+	struct test_case c;
+
+	ASSERT_NE(NULL, text);
+	while (test_case_next(&p, &c)) {
+		struct host_run_options ro = { 42 };
+		struct xrt_executable *exe = NULL;
+		xrt_literal *want = NULL, *got = NULL;
+		xrt_module *m = NULL;
+		char why[512] = "";
+		xrt_status *st;
+		bool ok;
+
+		ASSERT_OK(xrt_hlo_parse(self->a, c.module, strlen(c.module), &m));
+		st = cc_compile(m, NULL, self->a, &exe);
+		if (st) {
+			EXPECT_EQ(XRT_UNIMPLEMENTED, xrt_status_code(st))
+				TH_LOG("%s: %s", c.name, xrt_status_message(st));
+			xrt_status_free(st);
+			xrt_module_destroy(m);
+			skipped++;
+			continue;
+		}
+		ASSERT_OK(host_run(exe, NULL, 0, &ro, self->a, &got));
+		ASSERT_OK(test_case_expected(self->a, &c, &want));
+		ok = c.exact ? xrt_literal_equal(want, got, why, sizeof(why)) :
+			       xrt_literal_near(want, got, &c.tol, why, sizeof(why));
+		if (!ok) {
+			TH_LOG("%s: %s", c.name, why);
+			failures++;
+		}
+		xrt_literal_destroy(want);
+		xrt_literal_destroy(got);
+		cc_executable_destroy(exe);
+		xrt_module_destroy(m);
+		ran++;
+	}
+	free(text);
+	fprintf(stderr, "# %d evaluator cases compiled and matched, %d not compiled yet\n",
+		ran - failures, skipped);
+	EXPECT_EQ(0, failures);
+	EXPECT_GE(ran, 500);
 }
 
 TEST_F(xrt, custom_call_names_its_target)

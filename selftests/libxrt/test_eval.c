@@ -16,105 +16,58 @@
 #include <xrt/ir.h>
 
 #include "eval/eval.h"
+#include "test_cases.h"
 
 #define SEED 42		/* the seed gen_eval_structural.py assumes */
 
-/* The literal an expected-value section stands for. */
-static xrt_status *expected_literal(const struct xrt_allocator *a, const char *shape,
-				    const char *value, xrt_literal **out)
-{
-	size_t n = strlen(shape) + strlen(value) + 64;
-	char *text = malloc(n);
-	xrt_module *m = NULL;
-	xrt_status *st;
-
-	snprintf(text, n, "HloModule expect\nENTRY e {\n  ROOT r = %s constant(%s)\n}\n", shape,
-		 value);
-	st = xrt_hlo_parse(a, text, strlen(text), &m);
-	free(text);
-	if (!st)
-		st = xrt_ir_evaluate(m, NULL, 0, NULL, a, out);
-	xrt_module_destroy(m);
-	return st;
-}
-
 /* Runs one case; NULL if it passes, else why (malloc'd). */
-static char *run_case(const struct xrt_allocator *a, char *header, char *module, char *shape,
-		      char *value)
+static char *run_case(const struct xrt_allocator *a, const struct test_case *c)
 {
 	struct xrt_eval_options opt = { SEED, 0 };
-	struct xrt_tolerance tol = { 0, 0 };
 	xrt_literal *got = NULL, *want = NULL;
-	char why[512] = "", name[128] = "", kind[64] = "", atol[64] = "";
 	xrt_module *m = NULL;
+	char why[512] = "", *msg;
 	xrt_status *st;
 	bool ok = false;
 
-	sscanf(header, "=== %127s %63s %63s", name, kind, atol);
-	if (strcmp(kind, "exact")) {
-		tol.rtol = strtod(kind, NULL);
-		tol.atol = strtod(atol, NULL);
-	}
-	st = xrt_hlo_parse(a, module, strlen(module), &m);
+	st = xrt_hlo_parse(a, c->module, strlen(c->module), &m);
 	if (!st)
 		st = xrt_ir_evaluate(m, NULL, 0, &opt, a, &got);
 	if (!st)
-		st = expected_literal(a, shape, value, &want);
+		st = test_case_expected(a, c, &want);
 	if (st)
 		snprintf(why, sizeof(why), "%s", xrt_status_message(st));
-	else if (!strcmp(kind, "exact"))
+	else if (c->exact)
 		ok = xrt_literal_equal(want, got, why, sizeof(why));
 	else
-		ok = xrt_literal_near(want, got, &tol, why, sizeof(why));
+		ok = xrt_literal_near(want, got, &c->tol, why, sizeof(why));
 	xrt_status_free(st);
 	xrt_literal_destroy(got);
 	xrt_literal_destroy(want);
 	xrt_module_destroy(m);
 	if (ok)
 		return NULL;
-	{
-		char *msg = malloc(800);
-
-		snprintf(msg, 800, "%s: %s", name, why);
-		return msg;
-	}
+	msg = malloc(800);
+	snprintf(msg, 800, "%s: %s", c->name, why);
+	return msg;
 }
 
 TEST_F(xrt, every_case_matches_its_expected_value)
 {
 	size_t len = 0;
-	char *text = test_slurp(EVAL_CASES, &len), *p, *next;
+	char *text = test_slurp(EVAL_CASES, &len), *p = text;
 	int cases = 0, failures = 0;
+	struct test_case c;
 
 	ASSERT_NE(NULL, text);
-	for (p = strstr(text, "=== "); p; p = next) {
-		char *header = p, *module, *sep, *shape, *value, *end;
+	while (test_case_next(&p, &c)) {
+		char *why = run_case(self->a, &c);
 
-		next = strstr(p + 4, "\n=== ");
-		if (next)
-			*next++ = '\0';
-		module = strchr(header, '\n');
-		ASSERT_NE(NULL, module);
-		*module++ = '\0';
-		sep = strstr(module, "\n---\n");
-		ASSERT_NE(NULL, sep);
-		*sep = '\0';
-		shape = sep + 5;
-		value = strchr(shape, '\n');
-		ASSERT_NE(NULL, value);
-		*value++ = '\0';
-		end = strchr(value, '\n');
-		if (end)
-			*end = '\0';
-		{
-			char *why = run_case(self->a, header, module, shape, value);
-
-			if (why) {
-				TH_LOG("%s", why);
-				failures++;
-			}
-			free(why);
+		if (why) {
+			TH_LOG("%s", why);
+			failures++;
 		}
+		free(why);
 		cases++;
 	}
 	free(text);

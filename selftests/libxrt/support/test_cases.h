@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cases of selftests/libxrt/eval/eval_cases.txt: an HLO module with
+ * its inputs as constants, and the literal it must give.
+ */
+#ifndef XRT_TEST_CASES_H
+#define XRT_TEST_CASES_H
+
+#include <stdbool.h>
+
+#include <xrt/literal.h>
+
+struct test_case {
+	char name[128];
+	bool exact;			/* else within tol */
+	struct xrt_tolerance tol;
+	const char *module;		/* HLO text */
+	const char *shape, *value;	/* the expected literal */
+};
+
+/*
+ * Splits the next case off *@p (the file's text, cut up in place);
+ * false after the last, or at a malformed case.
+ */
+bool test_case_next(char **p, struct test_case *c);
+
+/* The literal a case expects. */
+xrt_status *test_case_expected(const struct xrt_allocator *a, const struct test_case *c,
+			       xrt_literal **out);
+
+#endif /* XRT_TEST_CASES_H */
