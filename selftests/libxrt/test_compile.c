@@ -77,7 +77,8 @@ struct outcome {
 
 /* Compiles and runs @m on seeded inputs; compares with the evaluator. */
 static void differential(struct __test_metadata *_metadata, const struct xrt_allocator *a,
-			 const char *name, const xrt_module *m, struct outcome *oc)
+			 const char *name, const xrt_module *m, struct outcome *oc,
+			 struct host_pool *pool)
 {
 	const struct xrt_tolerance tol = { 2e-5, 1e-6 };
 	struct cc_options fused = { false }, unfused = { true };
@@ -113,6 +114,12 @@ static void differential(struct __test_metadata *_metadata, const struct xrt_all
 		TH_LOG("%s: %s", name, why);
 	EXPECT_TRUE(xrt_literal_equal(got, got2, why, sizeof(why)))
 		TH_LOG("%s: fused and unfused differ: %s", name, why);
+	xrt_literal_destroy(got2);
+	/* the same bits on four threads as on one */
+	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, n,
+			   &(struct host_run_options){ 0, pool }, a, &got2));
+	EXPECT_TRUE(xrt_literal_equal(got, got2, why, sizeof(why)))
+		TH_LOG("%s: four threads differ from one: %s", name, why);
 	for (i = 0; i < n; i++)
 		xrt_literal_destroy(args[i]);
 	xrt_literal_destroy(want);
@@ -126,14 +133,17 @@ TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
 {
 	struct test_corpus c = { 0 };
 	struct outcome oc = { 0, 0 };
+	struct host_pool *pool = NULL;
 
+	ASSERT_OK(host_pool_create(4, &pool));
 	while (test_corpus_next(&c, HLO_CORPUS_DIR)) {
 		xrt_module *m = NULL;
 
 		ASSERT_OK(xrt_hlo_parse(self->a, c.text, c.len, &m));
-		differential(_metadata, self->a, c.name, m, &oc);
+		differential(_metadata, self->a, c.name, m, &oc, pool);
 		xrt_module_destroy(m);
 	}
+	host_pool_destroy(pool);
 	fprintf(stderr, "# %d corpus modules compiled and matched, %d not compiled yet\n",
 		oc.compiled, oc.unimplemented);
 	EXPECT_GE(oc.compiled, 30);
@@ -191,6 +201,62 @@ TEST_F(xrt, evaluator_cases_compiled_give_their_values)
 		ran - failures, skipped);
 	EXPECT_EQ(0, failures);
 	EXPECT_GE(ran, 500);
+}
+
+/* Big enough that every command's items are split across the workers. */
+static const char big_text[] =
+	"HloModule big\n"
+	"%add (a: f32[], b: f32[]) -> f32[] {\n"
+	"  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+	"  ROOT %r = f32[] add(%a, %b)\n}\n"
+	"ENTRY %main (x: f32[64,32], w: f32[32,520], v: f32[520]) -> (f32[64], f32[64,520]) {\n"
+	"  %x = f32[64,32] parameter(0)\n  %w = f32[32,520] parameter(1)\n"
+	"  %v = f32[520] parameter(2)\n"
+	"  %d = f32[64,520] dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+	"  %vb = f32[64,520] broadcast(%v), dimensions={1}\n"
+	"  %s = f32[64,520] add(%d, %vb)\n"
+	"  %t = f32[64,520] tanh(%s)\n"
+	"  %z = f32[] constant(0)\n"
+	"  %r = f32[64] reduce(%t, %z), dimensions={1}, to_apply=%add\n"
+	"  %e = f32[64,520] exponential(%t)\n"
+	"  ROOT %o = (f32[64], f32[64,520]) tuple(%r, %e)\n}\n";
+
+TEST_F(xrt, any_thread_count_gives_the_same_bits)
+{
+	xrt_literal *args[3] = { NULL }, *one = NULL, *many = NULL, *want = NULL;
+	/* 520 f32 terms of either sign summed, against the evaluator's doubles */
+	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
+	struct xrt_executable *exe = NULL;
+	struct host_pool *pool = NULL;
+	xrt_module *m = NULL;
+	uint64_t state = 7;
+	char why[512];
+	uint32_t i, t;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, big_text, strlen(big_text), &m));
+	ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+	for (i = 0; i < 3; i++) {
+		ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, i), &args[i]));
+		fill(args[i], &state);
+	}
+	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3, NULL, self->a, &one));
+	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 3, NULL, self->a, &want));
+	EXPECT_TRUE(xrt_literal_near(want, one, &tol, why, sizeof(why))) TH_LOG("%s", why);
+	for (t = 2; t <= 5; t++) {
+		ASSERT_OK(host_pool_create(t, &pool));
+		ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3,
+				   &(struct host_run_options){ 0, pool }, self->a, &many));
+		EXPECT_TRUE(xrt_literal_equal(one, many, why, sizeof(why)))
+			TH_LOG("%u threads: %s", t, why);
+		xrt_literal_destroy(many);
+		host_pool_destroy(pool);
+	}
+	for (i = 0; i < 3; i++)
+		xrt_literal_destroy(args[i]);
+	xrt_literal_destroy(one);
+	xrt_literal_destroy(want);
+	cc_executable_destroy(exe);
+	xrt_module_destroy(m);
 }
 
 TEST_F(xrt, custom_call_names_its_target)

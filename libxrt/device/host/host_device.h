@@ -13,8 +13,19 @@
 /* Describes host:0 from what the operating system reports. */
 void xrt_host_device_info(struct xrt_device_info *info);
 
+/* Worker threads that split each command's items; see host_pool.c. */
+struct host_pool;
+
+/* A pool of @threads threads in all, the caller included (1: none started). */
+xrt_status *host_pool_create(uint32_t threads, struct host_pool **out);
+void host_pool_destroy(struct host_pool *p);
+uint32_t host_pool_threads(const struct host_pool *p);
+/* Runs a whole program (jumps included) on the pool. */
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x);
+
 struct host_run_options {
 	uint64_t seed;		/* of the program's rng */
+	struct host_pool *pool;	/* NULL: this thread alone */
 };
 
 /*

@@ -163,26 +163,31 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 	return st;
 }
 
-/* The engine over the whole program, on this thread. */
-static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots, uint64_t seed,
-			   const struct xrt_allocator *a)
+/* The engine over the whole program: on the pool, or on this thread. */
+static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
+			   const struct host_run_options *o, const struct xrt_allocator *a)
 {
 	const struct xrt_engine_prog *p = &exe->loaded.prog;
-	void *ws = xrt_mem_alloc_aligned(a, p->thread_ws_size + 64, 64);
 	void *shared = xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64);
-	struct xrt_engine_ctx x = { p, slots, shared, seed };
+	struct xrt_engine_ctx x = { p, slots, shared, o ? o->seed : 0 };
 	struct xrt_engine_cursor c = { 0, 0, 0 };
+	xrt_status *st = NULL;
+	void *ws = NULL;
 
-	if (!ws || !shared) {
-		xrt_mem_free(a, ws);
-		xrt_mem_free(a, shared);
-		return xrt_status_oom(a, "engine workspace");
+	if (shared && o && o->pool) {
+		st = host_pool_run(o->pool, &x);
+	} else if (shared) {
+		ws = xrt_mem_alloc_aligned(a, p->thread_ws_size + 64, 64);
+		if (ws) {
+			while (!xrt_engine_step(&x, &c, ~0ull, ws))
+				;
+		}
 	}
-	while (!xrt_engine_step(&x, &c, ~0ull, ws))
-		;
+	if (!shared || (!ws && !(o && o->pool)))
+		st = xrt_status_oom(a, "engine workspace");
 	xrt_mem_free(a, ws);
 	xrt_mem_free(a, shared);
-	return NULL;
+	return st;
 }
 
 xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const *args,
@@ -206,7 +211,7 @@ xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const 
 	st = r.slots && r.owned && leaves ? bind_slots(exe, args, a, &r) :
 					     xrt_status_oom(a, "a run");
 	if (!st)
-		st = execute(exe, r.slots, o ? o->seed : 0, a);
+		st = execute(exe, r.slots, o, a);
 	for (s = 0; !st && s < exe->num_slots; s++) {
 		if (exe->slots[s].kind == CC_SLOT_RESULT) {
 			leaves[n++] = r.owned[s];

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host's worker threads.  A command phase's items are cut into
+ * chunks that the caller and the workers take in turn; items are
+ * independent and each writes only its own outputs (the engine's
+ * contract), so the result is the same for any number of threads and
+ * any order.  Small phases run on the caller alone.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "../../core/mem.h"
+#include "host_device.h"
+
+/* Phases with fewer items run inline: waking threads costs more. */
+#define INLINE_ITEMS	4
+
+struct job {
+	const struct xrt_engine_ctx *x;
+	uint32_t pc, phase;
+	uint64_t items, chunk;
+	atomic_uint_fast64_t next;	/* first item not yet taken */
+	atomic_uint pending;		/* workers still on this job */
+};
+
+struct host_pool {
+	pthread_mutex_t lock;
+	pthread_cond_t wake, done;
+	pthread_t *threads;
+	void **ws;			/* one engine workspace per thread */
+	uint64_t ws_size;
+	uint32_t num_threads;		/* workers, the caller not counted */
+	uint64_t generation;		/* bumped per job */
+	struct job *job;
+	bool stop;
+};
+
+static void work(struct job *j, void *ws)
+{
+	for (;;) {
+		uint64_t first = atomic_fetch_add(&j->next, j->chunk);
+
+		if (first >= j->items)
+			return;
+		xrt_engine_run_items(j->x, j->pc, j->phase, first,
+				     j->items - first < j->chunk ? j->items - first : j->chunk, ws);
+	}
+}
+
+struct worker_arg {
+	struct host_pool *p;
+	uint32_t index;
+};
+
+static void *worker(void *arg)
+{
+	struct worker_arg *wa = arg;
+	struct host_pool *p = wa->p;
+	uint32_t me = wa->index;
+	uint64_t seen = 0;
+
+	free(wa);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->stop && p->generation == seen)
+			pthread_cond_wait(&p->wake, &p->lock);
+		if (p->stop)
+			break;
+		seen = p->generation;
+		pthread_mutex_unlock(&p->lock);
+		work(p->job, p->ws[me + 1]);
+		pthread_mutex_lock(&p->lock);
+		if (atomic_fetch_sub(&p->job->pending, 1) == 1)
+			pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+void host_pool_destroy(struct host_pool *p)
+{
+	uint32_t i;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_broadcast(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	for (i = 0; i < p->num_threads; i++)
+		pthread_join(p->threads[i], NULL);
+	for (i = 0; i <= p->num_threads; i++)
+		xrt_mem_free(NULL, p->ws[i]);
+	free(p->ws);
+	free(p->threads);
+	pthread_cond_destroy(&p->wake);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+xrt_status *host_pool_create(uint32_t threads, struct host_pool **out)
+{
+	struct host_pool *p = calloc(1, sizeof(*p));
+	uint32_t i;
+
+	*out = NULL;
+	if (!p)
+		return xrt_status_oom(NULL, "a thread pool");
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->threads = calloc(threads ? threads : 1, sizeof(*p->threads));
+	p->ws = calloc((threads ? threads : 1) + 1, sizeof(*p->ws));
+	if (!p->threads || !p->ws) {
+		host_pool_destroy(p);
+		return xrt_status_oom(NULL, "a thread pool");
+	}
+	for (i = 0; i + 1 < threads; i++) {
+		struct worker_arg *wa = malloc(sizeof(*wa));
+
+		if (!wa || (wa->p = p, wa->index = i, pthread_create(&p->threads[i], NULL, worker,
+								   wa))) {
+			free(wa);
+			host_pool_destroy(p);
+			return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
+					      "cannot start worker thread %u", i);
+		}
+		p->num_threads = i + 1;
+	}
+	*out = p;
+	return NULL;
+}
+
+uint32_t host_pool_threads(const struct host_pool *p)
+{
+	return p->num_threads + 1;
+}
+
+/* Every thread's workspace at least @size bytes. */
+static xrt_status *reserve(struct host_pool *p, uint64_t size)
+{
+	uint32_t i;
+
+	if (size <= p->ws_size)
+		return NULL;
+	for (i = 0; i <= p->num_threads; i++) {
+		xrt_mem_free(NULL, p->ws[i]);
+		p->ws[i] = xrt_mem_alloc_aligned(NULL, size, 64);
+		if (!p->ws[i]) {
+			p->ws_size = 0;
+			return xrt_status_oom(NULL, "engine workspaces");
+		}
+	}
+	p->ws_size = size;
+	return NULL;
+}
+
+/* One phase over all threads; returns when every item is done. */
+static void run_phase(struct host_pool *p, struct job *j)
+{
+	if (!p->num_threads || j->items < INLINE_ITEMS) {
+		xrt_engine_run_items(j->x, j->pc, j->phase, 0, j->items, p->ws[0]);
+		return;
+	}
+	/* a few chunks per thread, so a slow one does not hold up the rest */
+	j->chunk = j->items / (4 * host_pool_threads(p)) + 1;
+	atomic_store(&j->next, 0);
+	atomic_store(&j->pending, p->num_threads);
+	pthread_mutex_lock(&p->lock);
+	p->job = j;
+	p->generation++;
+	pthread_cond_broadcast(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	work(j, p->ws[0]);
+	pthread_mutex_lock(&p->lock);
+	while (atomic_load(&j->pending))
+		pthread_cond_wait(&p->done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+}
+
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x)
+{
+	struct job j;
+	uint32_t pc = 0, ph, n = x->prog->num_commands;
+	xrt_status *st = reserve(p, x->prog->thread_ws_size + 64);
+
+	if (st)
+		return st;
+	j.x = x;
+	while (pc < n) {
+		uint32_t phases = xrt_engine_phases(x, pc);
+
+		for (ph = 0; ph < phases; ph++) {
+			j.pc = pc;
+			j.phase = ph;
+			j.items = xrt_engine_items(x, pc, ph);
+			if (j.items)
+				run_phase(p, &j);
+		}
+		pc = xrt_engine_next(x, pc);
+	}
+	return NULL;
+}
