@@ -7,9 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
 
+#include "compiler/compiler.h"
+#include "device/host/host_device.h"
 #include "xrt_run.h"
 
 /* SplitMix64: a fixed stream per (seed, parameter). */
@@ -120,6 +124,53 @@ static char *read_file(const char *path, size_t *len)
 	return text;
 }
 
+static void dump_ir(const xrt_module *m)
+{
+	char *text = NULL;
+	xrt_status *st = xrt_hlo_print(m, NULL, &text, NULL);
+
+	if (st) {
+		run_fail(st, "printing the module");
+		return;
+	}
+	fputs(text, stdout);
+	xrt_free(NULL, text);
+}
+
+static void dump_program(const struct xrt_executable *exe)
+{
+	size_t n = cs_dump(exe->program, exe->program_size, NULL, 0) + 1;
+	char *text = malloc(n);
+
+	if (!text)
+		return;
+	cs_dump(exe->program, exe->program_size, text, n);
+	fputs(text, stdout);
+	free(text);
+}
+
+/* Compiles @m and runs it on the host's threads. */
+static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
+			    xrt_literal *const *args, uint32_t n, xrt_literal **out)
+{
+	struct cc_options co = { o->no_fusion };
+	struct host_run_options ro = { o->seed, NULL };
+	struct xrt_executable *exe = NULL;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	xrt_status *st = cc_compile(m, &co, NULL, &exe);
+
+	if (!st && o->dump_program)
+		dump_program(exe);
+	if (!st)
+		st = host_pool_create(o->threads ? o->threads : (uint32_t)(cores > 0 ? cores : 1),
+				      &ro.pool);
+	if (!st)
+		st = host_run(exe, (const xrt_literal *const *)args, n, &ro, NULL, out);
+	host_pool_destroy(ro.pool);
+	cc_executable_destroy(exe);
+	return st;
+}
+
 int run_module(const struct run_options *o)
 {
 	struct xrt_eval_options eo = { o->seed, o->max_iterations };
@@ -139,12 +190,16 @@ int run_module(const struct run_options *o)
 	free(text);
 	if (st)
 		return run_fail(st, o->path);
+	if (o->dump_ir)
+		dump_ir(m);
 	n = xrt_module_num_params(m);
 	args = calloc(n + 1, sizeof(*args));
 	st = args ? make_args(m, o->seed, args) : xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
 								 "out of memory");
-	if (!st)
+	if (!st && !strcmp(o->device, "reference"))
 		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);
+	else if (!st)
+		st = run_host(o, m, args, n, &out);
 	if (st) {
 		rc = run_fail(st, o->path);
 	} else {

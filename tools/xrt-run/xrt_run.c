@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * xrt-run: runs an HLO module and prints its result.  Parameters get
- * random values from --seed.  Until the compiler lands the one device is
- * the reference evaluator (--device=reference, the default).  --demo
- * lists the devices and round-trips a literal through the wire format.
+ * random values from --seed.  The module is compiled and run on the host
+ * (--device=host, the default) or evaluated by the reference evaluator
+ * (--device=reference).  --demo lists the devices and round-trips a
+ * literal through the wire format.
  *
  * Exit status: 0 done, 1 the module failed (read, verify or run), 2 a
  * usage error.
@@ -130,8 +131,12 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: xrt-run [options] FILE.hlo\n"
 		   "       xrt-run --demo\n"
-		   "  --device=NAME         where to run; 'reference' (the reference evaluator,\n"
-		   "                        the default; the host device comes with the compiler)\n"
+		   "  --device=NAME         where to run: 'host' (compiled, the default) or\n"
+		   "                        'reference' (the reference evaluator)\n"
+		   "  --threads=N           host threads (default: every core)\n"
+		   "  --dump-ir             print the module as read\n"
+		   "  --dump-program        print the compiled command stream\n"
+		   "  --no-fusion           one command per elementwise instruction\n"
 		   "  --seed=N              seed of the random parameters and of rng (default 0)\n"
 		   "  --max-iterations=N    fail a while loop running longer (default: no limit)\n"
 		   "  --show-inputs         print the parameters too\n"
@@ -159,9 +164,14 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "max-iterations", required_argument, NULL, 'm' },
 		{ "show-inputs", no_argument, NULL, 'i' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "dump-ir", no_argument, NULL, 'I' },
+		{ "dump-program", no_argument, NULL, 'P' },
+		{ "no-fusion", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_options o = { NULL, "reference", 0, 0, false };
+	struct run_options o = { NULL, "host", 0, 0, 0, false, false, false, false };
+	uint64_t threads;
 	int c, want_demo = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -186,6 +196,23 @@ int main(int argc, char **argv)
 		case 'i':
 			o.show_inputs = true;
 			break;
+		case 't':
+			if (!parse_u64(optarg, &threads) || !threads || threads > 1024) {
+				fprintf(stderr, "xrt-run: --threads wants 1 to 1024, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.threads = (uint32_t)threads;
+			break;
+		case 'I':
+			o.dump_ir = true;
+			break;
+		case 'P':
+			o.dump_program = true;
+			break;
+		case 'F':
+			o.no_fusion = true;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -197,8 +224,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(o.device, "reference")) {
-		fprintf(stderr, "xrt-run: no device '%s'; available: reference\n", o.device);
+	if (strcmp(o.device, "reference") && strcmp(o.device, "host") &&
+	    strcmp(o.device, "host:0")) {
+		fprintf(stderr, "xrt-run: no device '%s'; available: host, reference\n",
+			o.device);
 		return 2;
 	}
 	o.path = argv[optind];

@@ -13,10 +13,14 @@
 
 struct run_options {
 	const char *path;		/* the HLO file */
-	const char *device;		/* "reference" */
+	const char *device;		/* "host" or "reference" */
 	uint64_t seed;			/* random parameters and rng */
-	uint64_t max_iterations;	/* while loops; 0: no limit */
+	uint64_t max_iterations;	/* while loops (reference); 0: no limit */
+	uint32_t threads;		/* host: 0 for every core */
 	bool show_inputs;
+	bool dump_ir;			/* print the module as read */
+	bool dump_program;		/* print the command stream (host) */
+	bool no_fusion;
 };
 
 /* Prints "xrt-run: WHAT: CODE: message", frees @st; returns exit status 1. */
