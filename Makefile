@@ -45,7 +45,8 @@ asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
 run: build
-	$(BUILD)/tools/xrt-run/xrt-run --demo
+	$(BUILD)/tools/xrt-run/xrt-run --seed=1 --show-inputs examples/hlo/classifier.hlo
+	$(BUILD)/tools/xrt-run/xrt-run --seed=1 --device=reference examples/hlo/classifier.hlo
 
 test: build
 	tools/run-selftests --suite unit $(BUILD)
