@@ -127,7 +127,8 @@ uint64_t cc_add_const(struct cc *cc, const void *data, size_t size);
 
 /* Fusion (cc_fuse.c). */
 bool cc_is_elementwise(const struct ir_instr *in);
-void cc_mark_inline(struct cc *cc);
+/* Marks what is computed inside its user (@live: what the root needs). */
+void cc_mark_inline(struct cc *cc, const bool *live);
 /* Emits the EWISE computing @root (not inline) into @out. */
 void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
 /* Emits REDUCE of the fused tree under operand 0 of @root. */

@@ -79,7 +79,7 @@ static uint32_t biggest_inline(struct cc *cc, const struct tree *t, uint32_t i)
 	return best;
 }
 
-void cc_mark_inline(struct cc *cc)
+void cc_mark_inline(struct cc *cc, const bool *live)
 {
 	const struct ir_comp *c = cc->c;
 	uint32_t *user, i, k;
@@ -91,16 +91,17 @@ void cc_mark_inline(struct cc *cc)
 		cc_oom(cc);
 		goto out;
 	}
+	/* the user of each value read once (dead readers do not count) */
 	for (i = 0; i < c->num_instrs; i++) {
 		const struct ir_instr *in = &c->instrs[i];
 
-		for (k = 0; k < in->num_operands; k++)
+		for (k = 0; live[i] && k < in->num_operands; k++)
 			user[in->operands[k]] = hosts(c, in, k) ? i + 1 : 0;
 	}
 	for (i = 0; i < c->num_instrs && !cc->o.no_fusion; i++) {
 		const struct ir_instr *in = &c->instrs[i];
 
-		if (!cc_is_elementwise(in) && in->op != XRT_OP_REDUCE)
+		if (!live[i] || (!cc_is_elementwise(in) && in->op != XRT_OP_REDUCE))
 			continue;
 		/* A tree too big for one kernel stores its biggest branch. */
 		for (t[i] = tree_of(cc, t, i);

@@ -125,7 +125,7 @@ static void lower_body(struct cc *cc, const uint32_t *args)
 			bind_param(cc, cc_iv(cc, i), &in->shape, (uint32_t)in->parameter,
 				   &(uint32_t){ 0 });
 	}
-	cc_mark_inline(cc);
+	cc_mark_inline(cc, live);
 	for (i = 0; i < c->num_instrs && !cc->err; i++) {
 		if (!live[i] || c->instrs[i].op == XRT_OP_PARAMETER ||
 		    cc->vals[cc_iv(cc, i)].kind == CK_INLINE)

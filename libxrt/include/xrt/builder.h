@@ -229,7 +229,9 @@ XRT_API xrt_comp xrt_builder_end(xrt_builder *b, xrt_value root);
  * @b: the builder
  * @v: a value it made
  *
- * Return: the shape (valid while @b lives), or NULL for an invalid value.
+ * Return: the shape, or NULL for a value not of an open computation; it
+ * is valid until the next call that adds to the builder (copy what you
+ * need first).
  */
 XRT_API const struct xrt_shape *xrt_value_shape(const xrt_builder *b, xrt_value v);
 
