@@ -223,7 +223,7 @@ static const char big_text[] =
 
 TEST_F(xrt, any_thread_count_gives_the_same_bits)
 {
-	xrt_literal *args[3] = { NULL }, *one = NULL, *many = NULL, *want = NULL;
+	xrt_literal *args[3] = { NULL }, *one = NULL, *many = NULL, *want = NULL, *own = NULL;
 	/* 520 f32 terms of either sign summed, against the evaluator's doubles */
 	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
 	struct xrt_executable *exe = NULL;
@@ -242,15 +242,25 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3, NULL, self->a, &one));
 	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 3, NULL, self->a, &want));
 	EXPECT_TRUE(xrt_literal_near(want, one, &tol, why, sizeof(why))) TH_LOG("%s", why);
+	/* OpenBLAS (the default) and the engine's own DOT, each thread-count proof */
+	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3,
+			   &(struct host_run_options){ 0, NULL, true }, self->a, &own));
+	EXPECT_TRUE(xrt_literal_near(want, own, &tol, why, sizeof(why))) TH_LOG("%s", why);
 	for (t = 2; t <= 5; t++) {
 		ASSERT_OK(host_pool_create(t, &pool));
 		ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3,
-				   &(struct host_run_options){ 0, pool }, self->a, &many));
+				   &(struct host_run_options){ 0, pool, false }, self->a, &many));
 		EXPECT_TRUE(xrt_literal_equal(one, many, why, sizeof(why)))
 			TH_LOG("%u threads: %s", t, why);
 		xrt_literal_destroy(many);
+		ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3,
+				   &(struct host_run_options){ 0, pool, true }, self->a, &many));
+		EXPECT_TRUE(xrt_literal_equal(own, many, why, sizeof(why)))
+			TH_LOG("%u threads, engine DOT: %s", t, why);
+		xrt_literal_destroy(many);
 		host_pool_destroy(pool);
 	}
+	xrt_literal_destroy(own);
 	for (i = 0; i < 3; i++)
 		xrt_literal_destroy(args[i]);
 	xrt_literal_destroy(one);

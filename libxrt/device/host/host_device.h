@@ -20,12 +20,21 @@ struct host_pool;
 xrt_status *host_pool_create(uint32_t threads, struct host_pool **out);
 void host_pool_destroy(struct host_pool *p);
 uint32_t host_pool_threads(const struct host_pool *p);
-/* Runs a whole program (jumps included) on the pool. */
-xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x);
+/*
+ * Runs a whole program (jumps included) on the pool (NULL: this thread);
+ * DOT commands through OpenBLAS when @use_blas and it can.
+ */
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas);
+/* Calls @fn on chunks of [0, @items) over the pool's threads (NULL: inline). */
+void host_pool_for(struct host_pool *p, uint64_t items,
+		   void (*fn)(void *ctx, uint64_t first, uint64_t count, void *ws), void *ctx);
+/* The DOT at @pc through OpenBLAS, if it can; else false. */
+bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc);
 
 struct host_run_options {
 	uint64_t seed;		/* of the program's rng */
 	struct host_pool *pool;	/* NULL: this thread alone */
+	bool no_blas;		/* the engine's DOT even where OpenBLAS would do */
 };
 
 /*

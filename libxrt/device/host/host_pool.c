@@ -17,8 +17,8 @@
 #define INLINE_ITEMS	4
 
 struct job {
-	const struct xrt_engine_ctx *x;
-	uint32_t pc, phase;
+	void (*fn)(void *ctx, uint64_t first, uint64_t count, void *ws);
+	void *ctx;
 	uint64_t items, chunk;
 	atomic_uint_fast64_t next;	/* first item not yet taken */
 	atomic_uint pending;		/* workers still on this job */
@@ -43,8 +43,7 @@ static void work(struct job *j, void *ws)
 
 		if (first >= j->items)
 			return;
-		xrt_engine_run_items(j->x, j->pc, j->phase, first,
-				     j->items - first < j->chunk ? j->items - first : j->chunk, ws);
+		j->fn(j->ctx, first, j->items - first < j->chunk ? j->items - first : j->chunk, ws);
 	}
 }
 
@@ -157,11 +156,11 @@ static xrt_status *reserve(struct host_pool *p, uint64_t size)
 	return NULL;
 }
 
-/* One phase over all threads; returns when every item is done. */
-static void run_phase(struct host_pool *p, struct job *j)
+/* All of @j's items over the threads; returns when every one is done. */
+static void run_job(struct host_pool *p, struct job *j, void *ws)
 {
-	if (!p->num_threads || j->items < INLINE_ITEMS) {
-		xrt_engine_run_items(j->x, j->pc, j->phase, 0, j->items, p->ws[0]);
+	if (!p || !p->num_threads || j->items < INLINE_ITEMS) {
+		j->fn(j->ctx, 0, j->items, ws);
 		return;
 	}
 	/* a few chunks per thread, so a slow one does not hold up the rest */
@@ -173,33 +172,60 @@ static void run_phase(struct host_pool *p, struct job *j)
 	p->generation++;
 	pthread_cond_broadcast(&p->wake);
 	pthread_mutex_unlock(&p->lock);
-	work(j, p->ws[0]);
+	work(j, ws);
 	pthread_mutex_lock(&p->lock);
 	while (atomic_load(&j->pending))
 		pthread_cond_wait(&p->done, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 }
 
-xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x)
+void host_pool_for(struct host_pool *p, uint64_t items,
+		   void (*fn)(void *ctx, uint64_t first, uint64_t count, void *ws), void *ctx)
 {
-	struct job j;
-	uint32_t pc = 0, ph, n = x->prog->num_commands;
-	xrt_status *st = reserve(p, x->prog->thread_ws_size + 64);
+	struct job j = { fn, ctx, items, 0 };
 
-	if (st)
-		return st;
-	j.x = x;
+	run_job(p, &j, p ? p->ws[0] : NULL);
+}
+
+struct phase {
+	const struct xrt_engine_ctx *x;
+	uint32_t pc, phase;
+};
+
+static void engine_items(void *ctx, uint64_t first, uint64_t count, void *ws)
+{
+	struct phase *ph = ctx;
+
+	xrt_engine_run_items(ph->x, ph->pc, ph->phase, first, count, ws);
+}
+
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas)
+{
+	uint32_t pc = 0, n = x->prog->num_commands;
+	struct phase ph = { x, 0, 0 };
+	void *own = NULL, *ws;
+	xrt_status *st = NULL;
+
+	if (p)
+		st = reserve(p, x->prog->thread_ws_size + 64);
+	else
+		own = xrt_mem_alloc_aligned(NULL, x->prog->thread_ws_size + 64, 64);
+	if (st || (!p && !own))
+		return st ? st : xrt_status_oom(NULL, "an engine workspace");
+	ws = p ? p->ws[0] : own;
 	while (pc < n) {
 		uint32_t phases = xrt_engine_phases(x, pc);
 
-		for (ph = 0; ph < phases; ph++) {
-			j.pc = pc;
-			j.phase = ph;
-			j.items = xrt_engine_items(x, pc, ph);
+		for (ph.pc = pc, ph.phase = 0;
+		     ph.phase < phases && !(use_blas && !ph.phase && host_blas_dot(p, x, pc));
+		     ph.phase++) {
+			struct job j = { engine_items, &ph, xrt_engine_items(x, pc, ph.phase), 0 };
+
 			if (j.items)
-				run_phase(p, &j);
+				run_job(p, &j, ws);
 		}
 		pc = xrt_engine_next(x, pc);
 	}
+	xrt_mem_free(NULL, own);
 	return NULL;
 }

@@ -170,22 +170,11 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 	const struct xrt_engine_prog *p = &exe->loaded.prog;
 	void *shared = xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64);
 	struct xrt_engine_ctx x = { p, slots, shared, o ? o->seed : 0 };
-	struct xrt_engine_cursor c = { 0, 0, 0 };
-	xrt_status *st = NULL;
-	void *ws = NULL;
+	xrt_status *st;
 
-	if (shared && o && o->pool) {
-		st = host_pool_run(o->pool, &x);
-	} else if (shared) {
-		ws = xrt_mem_alloc_aligned(a, p->thread_ws_size + 64, 64);
-		if (ws) {
-			while (!xrt_engine_step(&x, &c, ~0ull, ws))
-				;
-		}
-	}
-	if (!shared || (!ws && !(o && o->pool)))
-		st = xrt_status_oom(a, "engine workspace");
-	xrt_mem_free(a, ws);
+	if (!shared)
+		return xrt_status_oom(a, "engine workspace");
+	st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas));
 	xrt_mem_free(a, shared);
 	return st;
 }

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DOT through OpenBLAS, where it is faster than the engine's kernel: f32
+ * and f64 matrices whose rows or columns are contiguous.  OpenBLAS
+ * fuses multiplies and adds and sums in its own order, so its results
+ * are not the engine's bits: the host device's option (on by default)
+ * chooses, and with it off host and kernel agree bit for bit.  The
+ * matrices are cut in fixed bands of rows, each one single-threaded
+ * OpenBLAS call on the pool: its own threads would sum in an order that
+ * depends on their number, ours do not.
+ */
+#include "host_device.h"
+
+#ifdef XRT_HAVE_OPENBLAS
+#include <cblas.h>
+
+void openblas_set_num_threads(int n);
+
+/* A matrix's leading dimension and whether it is read transposed. */
+static bool layout_of(const struct xrt_cs_matrix *mx, int64_t rows, int64_t cols,
+		      enum CBLAS_TRANSPOSE *t, int64_t *ld)
+{
+	if (mx->col_stride == 1 && (rows == 1 || mx->row_stride >= cols)) {
+		*t = CblasNoTrans;
+		*ld = rows == 1 ? (cols ? cols : 1) : mx->row_stride;
+		return true;
+	}
+	if (mx->row_stride == 1 && (cols == 1 || mx->col_stride >= rows)) {
+		*t = CblasTrans;
+		*ld = cols == 1 ? (rows ? rows : 1) : mx->col_stride;
+		return true;
+	}
+	return false;
+}
+
+static uint8_t *base(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx)
+{
+	return x->slots[mx->slot] + mx->offset;
+}
+
+#define BAND 128	/* rows of one call */
+
+struct gemm {
+	const struct xrt_engine_ctx *x;
+	const struct xrt_cs_dot *d;
+	enum CBLAS_TRANSPOSE ta, tb;
+	int64_t lda, ldb, ldc;
+	uint64_t bands;
+	bool f32;
+};
+
+/* Bands [first, first + count) of all batches: band b covers rows b * BAND on. */
+static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
+{
+	const struct gemm *g = ctx;
+	const struct xrt_cs_dot *d = g->d;
+	int64_t es = g->f32 ? 4 : 8;
+	uint64_t t;
+
+	(void)ws;
+	for (t = first; t < first + count; t++) {
+		uint64_t b = t / g->bands, r0 = t % g->bands * BAND;
+		int rows = (int)(d->m - r0 < BAND ? d->m - r0 : BAND);
+		/* row r0 of A: r0 rows down, or r0 columns along when transposed */
+		int64_t ao = (int64_t)r0 * (g->ta == CblasNoTrans ? g->lda : 1);
+		uint8_t *A = base(g->x, &d->lhs) + ((int64_t)b * d->lhs.batch_stride + ao) * es;
+		uint8_t *B = base(g->x, &d->rhs) + (int64_t)b * d->rhs.batch_stride * es;
+		uint8_t *C = base(g->x, &d->out) +
+			     ((int64_t)b * d->out.batch_stride + (int64_t)r0 * g->ldc) * es;
+
+		if (g->f32)
+			cblas_sgemm(CblasRowMajor, g->ta, g->tb, rows, (int)d->n, (int)d->k, 1.0f,
+				    (const float *)A, (int)g->lda, (const float *)B, (int)g->ldb,
+				    0.0f, (float *)C, (int)g->ldc);
+		else
+			cblas_dgemm(CblasRowMajor, g->ta, g->tb, rows, (int)d->n, (int)d->k, 1.0,
+				    (const double *)A, (int)g->lda, (const double *)B, (int)g->ldb,
+				    0.0, (double *)C, (int)g->ldc);
+	}
+}
+
+bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc)
+{
+	const struct xrt_cs_dot *d = (const void *)(x->prog->base + x->prog->offsets[pc]);
+	struct gemm g = { x, d, CblasNoTrans, CblasNoTrans, 0, 0, 0, 0, false };
+	enum CBLAS_TRANSPOSE tc;
+
+	if (d->cmd.op != XRT_CS_OP_DOT || d->cmd.flags || !d->m || !d->n || !d->k)
+		return false;
+	g.f32 = d->lhs.dtype == XRT_CS_F32;
+	if ((!g.f32 && d->lhs.dtype != XRT_CS_F64) || d->rhs.dtype != d->lhs.dtype ||
+	    d->out.dtype != d->lhs.dtype)
+		return false;
+	if (!layout_of(&d->lhs, (int64_t)d->m, (int64_t)d->k, &g.ta, &g.lda) ||
+	    !layout_of(&d->rhs, (int64_t)d->k, (int64_t)d->n, &g.tb, &g.ldb) ||
+	    !layout_of(&d->out, (int64_t)d->m, (int64_t)d->n, &tc, &g.ldc) || tc != CblasNoTrans)
+		return false;
+	openblas_set_num_threads(1);
+	g.bands = (d->m + BAND - 1) / BAND;
+	host_pool_for(p, d->batch * g.bands, gemm_bands, &g);
+	return true;
+}
+#else
+bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc)
+{
+	(void)p;
+	(void)x;
+	(void)pc;
+	return false;
+}
+#endif
