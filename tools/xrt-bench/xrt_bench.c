@@ -11,6 +11,11 @@
  *                  triad's bandwidth
  *   engine-dot     f32 1024 x 1024 x 1024 through DOT, one thread,
  *                  against OpenBLAS sgemm on one thread
+ *   host-*         compiled modules on every core (bench_host.c): a fused
+ *                  kernel against a C triad on as many threads and numpy,
+ *                  DOT against OpenBLAS on as many threads, reduce-sum,
+ *                  softmax and a 3-layer MLP against numpy and PyTorch,
+ *                  and the compile time of a 1000-instruction module
  *
  * Run it through `make bench`, which unsets OPENBLAS_CORETYPE and
  * OPENBLAS_L2_SIZE (they force slow kernels on some machines); the
@@ -24,17 +29,11 @@
 
 #include <cblas.h>
 
+#include "bench.h"
 #include "cstream/cs_builder.h"
 
 char *openblas_get_corename(void);
 void openblas_set_num_threads(int n);
-
-struct result {
-	const char *name;
-	const char *unit;
-	double xrt, peer, target;
-	const char *peer_name;
-};
 
 static double now(void)
 {
@@ -229,8 +228,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result res[3];
-	size_t n = 1u << 24, i;
+	struct result res[24];
+	size_t n = 1u << 24, i, count;
 	int json = 0, reps = 5, o;
 
 	while ((o = getopt_long(argc, argv, "jqh", opts, NULL)) != -1) {
@@ -254,10 +253,11 @@ int main(int argc, char **argv)
 	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
 	bench_stream(n, reps, &res[0], &res[1]);
 	bench_dot(reps > 2 ? 1024 : 256, reps, &res[2]);
+	count = 3 + (size_t)bench_host(res + 3, reps <= 2);
 	if (json) {
 		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
 		       openblas_get_corename(), xrt_engine_use_avx2);
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < count; i++)
 			printf("%s{\"name\": \"%s\", \"unit\": \"%s\", \"xrt\": %.3f, "
 			       "\"peer\": \"%s\", \"peer_value\": %.3f, \"ratio\": %.3f, "
 			       "\"target\": %.2f}", i ? ", " : "", res[i].name, res[i].unit,
@@ -266,12 +266,12 @@ int main(int argc, char **argv)
 		printf("]}\n");
 		return 0;
 	}
-	printf("OpenBLAS kernel: %s (single thread); engine AVX2 kernels: %s\n\n",
-	       openblas_get_corename(), xrt_engine_use_avx2 ? "on" : "off");
-	printf("%-26s %10s %10s  %-16s %7s %7s\n", "benchmark", "xrt", "peer", "peer name",
+	printf("OpenBLAS kernel: %s; engine AVX2 kernels: %s; host threads: %u\n\n",
+	       openblas_get_corename(), xrt_engine_use_avx2 ? "on" : "off", bench_threads());
+	printf("%-26s %10s %10s  %-22s %7s %7s\n", "benchmark", "xrt", "peer", "peer name",
 	       "ratio", "target");
-	for (i = 0; i < 3; i++)
-		printf("%-26s %10.2f %10.2f  %-16s %7.2f %7.2f  %s\n", res[i].name, res[i].xrt,
+	for (i = 0; i < count; i++)
+		printf("%-26s %10.2f %10.2f  %-22s %7.2f %7.2f  %s\n", res[i].name, res[i].xrt,
 		       res[i].peer, res[i].peer_name, res[i].xrt / res[i].peer, res[i].target,
 		       res[i].unit);
 	return 0;

@@ -5,9 +5,9 @@
  * fuses multiplies and adds and sums in its own order, so its results
  * are not the engine's bits: the host device's option (on by default)
  * chooses, and with it off host and kernel agree bit for bit.  The
- * matrices are cut in fixed bands of rows, each one single-threaded
- * OpenBLAS call on the pool: its own threads would sum in an order that
- * depends on their number, ours do not.
+ * output is cut in fixed tiles (128 rows by 256 columns), each one
+ * single-threaded OpenBLAS call on the pool: its own threads would sum
+ * in an order that depends on their number, fixed tiles do not.
  */
 #include "host_device.h"
 
@@ -39,17 +39,18 @@ static uint8_t *base(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix 
 }
 
 #define BAND 128	/* rows of one call */
+#define COLS 256	/* columns of one call */
 
 struct gemm {
 	const struct xrt_engine_ctx *x;
 	const struct xrt_cs_dot *d;
 	enum CBLAS_TRANSPOSE ta, tb;
 	int64_t lda, ldb, ldc;
-	uint64_t bands;
+	uint64_t bands, cols;
 	bool f32;
 };
 
-/* Bands [first, first + count) of all batches: band b covers rows b * BAND on. */
+/* Tiles [first, first + count): batch, then row band, then column band. */
 static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
 {
 	const struct gemm *g = ctx;
@@ -59,21 +60,25 @@ static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
 
 	(void)ws;
 	for (t = first; t < first + count; t++) {
-		uint64_t b = t / g->bands, r0 = t % g->bands * BAND;
+		uint64_t b = t / (g->bands * g->cols), r0 = t / g->cols % g->bands * BAND;
+		uint64_t c0 = t % g->cols * COLS;
 		int rows = (int)(d->m - r0 < BAND ? d->m - r0 : BAND);
-		/* row r0 of A: r0 rows down, or r0 columns along when transposed */
+		int cols = (int)(d->n - c0 < COLS ? d->n - c0 : COLS);
+		/* row r0 of A, column c0 of B: along or across as they are laid out */
 		int64_t ao = (int64_t)r0 * (g->ta == CblasNoTrans ? g->lda : 1);
+		int64_t bo = (int64_t)c0 * (g->tb == CblasNoTrans ? 1 : g->ldb);
 		uint8_t *A = base(g->x, &d->lhs) + ((int64_t)b * d->lhs.batch_stride + ao) * es;
-		uint8_t *B = base(g->x, &d->rhs) + (int64_t)b * d->rhs.batch_stride * es;
+		uint8_t *B = base(g->x, &d->rhs) + ((int64_t)b * d->rhs.batch_stride + bo) * es;
 		uint8_t *C = base(g->x, &d->out) +
-			     ((int64_t)b * d->out.batch_stride + (int64_t)r0 * g->ldc) * es;
+			     ((int64_t)b * d->out.batch_stride + (int64_t)r0 * g->ldc +
+			      (int64_t)c0) * es;
 
 		if (g->f32)
-			cblas_sgemm(CblasRowMajor, g->ta, g->tb, rows, (int)d->n, (int)d->k, 1.0f,
+			cblas_sgemm(CblasRowMajor, g->ta, g->tb, rows, cols, (int)d->k, 1.0f,
 				    (const float *)A, (int)g->lda, (const float *)B, (int)g->ldb,
 				    0.0f, (float *)C, (int)g->ldc);
 		else
-			cblas_dgemm(CblasRowMajor, g->ta, g->tb, rows, (int)d->n, (int)d->k, 1.0,
+			cblas_dgemm(CblasRowMajor, g->ta, g->tb, rows, cols, (int)d->k, 1.0,
 				    (const double *)A, (int)g->lda, (const double *)B, (int)g->ldb,
 				    0.0, (double *)C, (int)g->ldc);
 	}
@@ -97,7 +102,8 @@ bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 		return false;
 	openblas_set_num_threads(1);
 	g.bands = (d->m + BAND - 1) / BAND;
-	host_pool_for(p, d->batch * g.bands, gemm_bands, &g);
+	g.cols = (d->n + COLS - 1) / COLS;
+	host_pool_for(p, d->batch * g.bands * g.cols, gemm_bands, &g);
 	return true;
 }
 #else

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * xrt-bench's parts: a result is XRT's figure beside a peer's, in a
+ * unit where more is better, and the target for their ratio.
+ */
+#ifndef XRT_BENCH_H
+#define XRT_BENCH_H
+
+#include <stdbool.h>
+#include <unistd.h>
+
+struct result {
+	const char *name;
+	const char *unit;
+	double xrt, peer, target;
+	const char *peer_name;
+};
+
+/* Threads for the host device and its peers: every core. */
+static inline unsigned int bench_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+/* The host device's benchmarks into @r (room for 16); how many. */
+int bench_host(struct result *r, bool quick);
+
+#endif /* XRT_BENCH_H */

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host device's benchmarks: compiled modules run on every core,
+ * against a C triad on the same threads, OpenBLAS on the same threads,
+ * numpy and PyTorch (tools/xrt-bench/peers.py, run with Debian's
+ * /usr/bin/python3), and the compiler against its 20 ms budget.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cblas.h>
+
+#include <xrt/ir.h>
+
+#include "bench.h"
+#include "compiler/compiler.h"
+#include "device/host/host_device.h"
+
+void openblas_set_num_threads(int n);
+
+struct job {
+	struct xrt_executable *exe;
+	xrt_literal *args[8];
+	uint32_t n;
+	struct host_pool *pool;
+};
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void die(xrt_status *st, const char *what)
+{
+	fprintf(stderr, "xrt-bench: %s: %s\n", what, xrt_status_message(st));
+	exit(1);
+}
+
+/* Compiles @text and makes arguments of random floats in [0, 1). */
+static void prepare(struct job *j, const char *text, struct host_pool *pool)
+{
+	xrt_module *m = NULL;
+	xrt_status *st = xrt_hlo_parse(NULL, text, strlen(text), &m);
+	uint32_t i;
+	size_t k;
+
+	if (!st)
+		st = cc_compile(m, NULL, NULL, &j->exe);
+	if (st)
+		die(st, "compiling");
+	j->n = xrt_module_num_params(m);
+	for (i = 0; i < j->n; i++) {
+		float *d;
+
+		st = xrt_literal_create(NULL, xrt_module_param_shape(m, i), &j->args[i]);
+		if (st)
+			die(st, "arguments");
+		d = xrt_literal_mutable_data(j->args[i]);
+		for (k = 0; k < xrt_literal_size(j->args[i]) / 4; k++)
+			d[k] = (float)((k * 2654435761u) % 1000) / 1000.0f;
+	}
+	j->pool = pool;
+	xrt_module_destroy(m);
+}
+
+/* Best time of @reps runs. */
+static double run(struct job *j, int reps)
+{
+	struct host_run_options o = { 0, j->pool, false };
+	double best = 1e9;
+	int r;
+
+	for (r = 0; r <= reps; r++) {	/* the first one warms up */
+		xrt_literal *out = NULL;
+		double t = now();
+		xrt_status *st = host_run(j->exe, (const xrt_literal *const *)j->args, j->n, &o,
+					  NULL, &out);
+
+		t = now() - t;
+		if (st)
+			die(st, "running");
+		xrt_literal_destroy(out);
+		if (r && t < best)
+			best = t;
+	}
+	return best;
+}
+
+static void finish(struct job *j)
+{
+	uint32_t i;
+
+	for (i = 0; i < j->n; i++)
+		xrt_literal_destroy(j->args[i]);
+	cc_executable_destroy(j->exe);
+}
+
+/* The best time a Python peer reports, or 0 when there is none. */
+static double peer(const char *name, int reps, uint32_t threads)
+{
+	char cmd[512];
+	double t = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "/usr/bin/python3 %s %s %d %u 2>/dev/null", PEERS_PY, name,
+		 reps, threads);
+	f = popen(cmd, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lf", &t) != 1)
+		t = 0;
+	pclose(f);
+	return t;
+}
+
+struct triad {
+	float *a, *b, *c;
+};
+
+static void triad_part(void *ctx, uint64_t first, uint64_t count, void *ws)
+{
+	struct triad *t = ctx;
+	uint64_t i;
+
+	(void)ws;
+	for (i = first; i < first + count; i++)
+		t->a[i] = t->b[i] + 3.0f * t->c[i];
+}
+
+/* The C triad over @n floats on the pool's threads: its GB/s. */
+static double triad_bandwidth(size_t n, struct host_pool *pool, int reps)
+{
+	struct triad t = { aligned_alloc(64, n * 4), aligned_alloc(64, n * 4),
+			   aligned_alloc(64, n * 4) };
+	double best = 1e9;
+	int r;
+
+	memset(t.b, 0, n * 4);
+	memset(t.c, 0, n * 4);
+	memset(t.a, 0, n * 4);
+	for (r = 0; r <= reps; r++) {
+		double s = now();
+
+		host_pool_for(pool, n, triad_part, &t);
+		s = now() - s;
+		if (r && s < best)
+			best = s;
+	}
+	free(t.a);
+	free(t.b);
+	free(t.c);
+	return 12.0 * (double)n / best / 1e9;
+}
+
+static char *module_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *module_text(const char *fmt, ...)
+{
+	static char buf[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+static const char reducer[] =
+	"%add (a: f32[], b: f32[]) -> f32[] {\n"
+	"  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+	"  ROOT %r = f32[] add(%a, %b)\n}\n"
+	"%max (a: f32[], b: f32[]) -> f32[] {\n"
+	"  %a = f32[] parameter(0)\n  %b = f32[] parameter(1)\n"
+	"  ROOT %r = f32[] maximum(%a, %b)\n}\n";
+
+static struct result ratio_to(const char *name, double xrt_rate, double peer_rate,
+			      const char *peer_name, const char *unit, double target)
+{
+	return (struct result){ name, unit, xrt_rate, peer_rate, target, peer_name };
+}
+
+/* tanh(a * x + b) * c over @n floats: one fused kernel. */
+static void fused(struct host_pool *pool, size_t n, int reps, struct result *r, int *k)
+{
+	struct job j;
+	double t, bw, py;
+
+	prepare(&j, module_text("HloModule fused\nENTRY e {\n"
+				"  x = f32[%zu] parameter(0)\n"
+				"  a = f32[] constant(2)\n  b = f32[] constant(1)\n"
+				"  c = f32[] constant(3)\n"
+				"  ab = f32[%zu] broadcast(a), dimensions={}\n"
+				"  bb = f32[%zu] broadcast(b), dimensions={}\n"
+				"  cb = f32[%zu] broadcast(c), dimensions={}\n"
+				"  m = f32[%zu] multiply(ab, x)\n  s = f32[%zu] add(m, bb)\n"
+				"  h = f32[%zu] tanh(s)\n  ROOT o = f32[%zu] multiply(h, cb)\n}\n",
+				n, n, n, n, n, n, n, n), pool);
+	t = run(&j, reps);
+	bw = triad_bandwidth(n, pool, reps);
+	r[(*k)++] = ratio_to("host fused tanh(ax+b)c", 8.0 * (double)n / t / 1e9, bw,
+			     "C triad, same threads", "GB/s", 0.7);
+	py = peer("fused", reps, host_pool_threads(pool));
+	if (py > 0 && n == (64u << 20))
+		r[(*k)++] = ratio_to("host fused vs numpy", 1 / t, 1 / py, "numpy", "runs/s", 1.0);
+	finish(&j);
+}
+
+static void dots(struct host_pool *pool, int reps, bool quick, struct result *r, int *k)
+{
+	static const size_t sizes[] = { 256, 1024, 2048 };
+	static char names[3][32];
+	size_t i;
+
+	for (i = 0; i < (quick ? 1 : 3); i++) {
+		size_t n = sizes[i];
+		double t, best = 1e9, flops = 2.0 * (double)n * (double)n * (double)n;
+		struct job j;
+		int rep;
+
+		prepare(&j, module_text("HloModule d\nENTRY e {\n  a = f32[%zu,%zu] parameter(0)\n"
+					"  b = f32[%zu,%zu] parameter(1)\n"
+					"  ROOT c = f32[%zu,%zu] dot(a, b), lhs_contracting_dims={1}, "
+					"rhs_contracting_dims={0}\n}\n", n, n, n, n, n, n), pool);
+		t = run(&j, reps);
+		openblas_set_num_threads((int)host_pool_threads(pool));
+		for (rep = 0; rep <= reps; rep++) {
+			float *c = aligned_alloc(64, n * n * 4);
+			double s = now();
+
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
+				    (int)n, 1.0f, xrt_literal_data(j.args[0]), (int)n,
+				    xrt_literal_data(j.args[1]), (int)n, 0.0f, c, (int)n);
+			s = now() - s;
+			if (rep && s < best)
+				best = s;
+			free(c);
+		}
+		snprintf(names[i], sizeof(names[i]), "host dot f32 %zu", n);
+		r[(*k)++] = ratio_to(names[i], flops / t / 1e9, flops / best / 1e9,
+				     "OpenBLAS, same threads", "GFLOP/s", 0.9);
+		finish(&j);
+	}
+}
+
+/* A module against its numpy (and torch) peers, as runs per second. */
+static void against_python(struct host_pool *pool, const char *text, const char *name,
+			   const char *peer_name, int reps, struct result *r, int *k)
+{
+	struct job j;
+	double t, py;
+
+	prepare(&j, text, pool);
+	t = run(&j, reps);
+	py = peer(peer_name, reps, host_pool_threads(pool));
+	if (py > 0)
+		r[(*k)++] = ratio_to(name, 1 / t, 1 / py, peer_name, "runs/s", 1.0);
+	else
+		fprintf(stderr, "xrt-bench: %s: peer %s unavailable (numpy or torch missing?)\n",
+			name, peer_name);
+	finish(&j);
+}
+
+static void compile_time(int reps, struct result *r, int *k)
+{
+	size_t cap = 1 << 17, len;
+	char *text = malloc(cap);
+	double best = 1e9;
+	xrt_module *m = NULL;
+	xrt_status *st;
+	int i, rep;
+
+	len = (size_t)snprintf(text, cap, "HloModule chain\nENTRY e {\n  x0 = f32[64] parameter(0)\n");
+	for (i = 1; i < 1000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "  x%d = f32[64] %s(x%d%s)\n", i,
+					i % 3 == 0 ? "tanh" : i % 3 == 1 ? "add" : "multiply",
+					i - 1, i % 3 == 0 ? "" : ", x0");
+	snprintf(text + len, cap - len, "  ROOT r = f32[64] negate(x999)\n}\n");
+	st = xrt_hlo_parse(NULL, text, strlen(text), &m);
+	if (st)
+		die(st, "the 1000-instruction module");
+	for (rep = 0; rep <= reps; rep++) {
+		struct xrt_executable *exe = NULL;
+		double t = now();
+
+		st = cc_compile(m, NULL, NULL, &exe);
+		t = now() - t;
+		if (st)
+			die(st, "compiling 1000 instructions");
+		cc_executable_destroy(exe);
+		if (rep && t < best)
+			best = t;
+	}
+	r[(*k)++] = ratio_to("compile 1000 instructions", 1 / best, 1 / 0.020, "20 ms budget",
+			     "compiles/s", 1.0);
+	xrt_module_destroy(m);
+	free(text);
+}
+
+int bench_host(struct result *r, bool quick)
+{
+	struct host_pool *pool = NULL;
+	xrt_status *st = host_pool_create(bench_threads(), &pool);
+	int k = 0, reps = quick ? 1 : 3;
+	char soft[4096], mlp[4096];
+
+	if (st)
+		die(st, "starting threads");
+	fused(pool, quick ? 1u << 20 : 64u << 20, reps, r, &k);
+	dots(pool, reps, quick, r, &k);
+	if (!quick) {
+		against_python(pool, module_text("HloModule r\n%sENTRY e {\n"
+						 "  x = f32[%u] parameter(0)\n  z = f32[] constant(0)\n"
+						 "  ROOT s = f32[] reduce(x, z), dimensions={0}, "
+						 "to_apply=%%add\n}\n", reducer, 64u << 20),
+			       "host reduce-sum 64M f32", "reduce", reps, r, &k);
+		snprintf(soft, sizeof(soft), "%s",
+			 module_text("HloModule s\n%sENTRY e {\n  x = f32[4096,4096] parameter(0)\n"
+				     "  ninf = f32[] constant(-inf)\n  z = f32[] constant(0)\n"
+				     "  mx = f32[4096] reduce(x, ninf), dimensions={1}, to_apply=%%max\n"
+				     "  mb = f32[4096,4096] broadcast(mx), dimensions={0}\n"
+				     "  d = f32[4096,4096] subtract(x, mb)\n"
+				     "  e = f32[4096,4096] exponential(d)\n"
+				     "  s = f32[4096] reduce(e, z), dimensions={1}, to_apply=%%add\n"
+				     "  sb = f32[4096,4096] broadcast(s), dimensions={0}\n"
+				     "  ROOT o = f32[4096,4096] divide(e, sb)\n}\n", reducer));
+		against_python(pool, soft, "host softmax 4096x4096", "softmax", reps, r, &k);
+		snprintf(mlp, sizeof(mlp), "%s",
+			 module_text("HloModule mlp\nENTRY e {\n  x = f32[64,512] parameter(0)\n"
+				     "  w1 = f32[512,512] parameter(1)\n  w2 = f32[512,512] parameter(2)\n"
+				     "  w3 = f32[512,512] parameter(3)\n  b1 = f32[512] parameter(4)\n"
+				     "  b2 = f32[512] parameter(5)\n  b3 = f32[512] parameter(6)\n"
+				     "  z = f32[] constant(0)\n  zb = f32[64,512] broadcast(z), dimensions={}\n"
+				     "  d1 = f32[64,512] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+				     "  c1 = f32[64,512] broadcast(b1), dimensions={1}\n"
+				     "  a1 = f32[64,512] add(d1, c1)\n  h1 = f32[64,512] maximum(a1, zb)\n"
+				     "  d2 = f32[64,512] dot(h1, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+				     "  c2 = f32[64,512] broadcast(b2), dimensions={1}\n"
+				     "  a2 = f32[64,512] add(d2, c2)\n  h2 = f32[64,512] maximum(a2, zb)\n"
+				     "  d3 = f32[64,512] dot(h2, w3), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+				     "  c3 = f32[64,512] broadcast(b3), dimensions={1}\n"
+				     "  ROOT o = f32[64,512] add(d3, c3)\n}\n"));
+		against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 20, r, &k);
+		against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 20, r, &k);
+	}
+	compile_time(quick ? 2 : 10, r, &k);
+	host_pool_destroy(pool);
+	return k;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""The Python peers of xrt-bench: prints the best of REPS runs of NAME, in
+seconds, with numpy or PyTorch (Debian's python3-numpy, python3-torch).
+
+usage: peers.py NAME REPS THREADS"""
+import sys
+import time
+
+import numpy as np
+
+
+def best(f, reps):
+    f()
+    t = float('inf')
+    for _ in range(reps):
+        s = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - s)
+    return t
+
+
+def main():
+    name, reps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    rng = np.random.default_rng(1)
+    if name == 'fused':
+        x = rng.random(64 << 20, dtype=np.float32)
+        print(best(lambda: np.tanh(x * np.float32(2) + np.float32(1)) * np.float32(3), reps))
+    elif name == 'reduce':
+        x = rng.random(64 << 20, dtype=np.float32)
+        print(best(lambda: x.sum(), reps))
+    elif name == 'softmax':
+        x = rng.random((4096, 4096), dtype=np.float32)
+
+        def softmax():
+            e = np.exp(x - x.max(axis=1, keepdims=True))
+            return e / e.sum(axis=1, keepdims=True)
+        print(best(softmax, reps))
+    elif name in ('mlp-numpy', 'mlp-torch'):
+        x = rng.random((64, 512), dtype=np.float32)
+        ws = [rng.random((512, 512), dtype=np.float32) for _ in range(3)]
+        bs = [rng.random(512, dtype=np.float32) for _ in range(3)]
+        if name == 'mlp-numpy':
+            def mlp():
+                h = np.maximum(x @ ws[0] + bs[0], 0)
+                h = np.maximum(h @ ws[1] + bs[1], 0)
+                return h @ ws[2] + bs[2]
+            print(best(mlp, reps))
+        else:
+            import torch
+            torch.set_num_threads(threads)
+            tx = torch.from_numpy(x)
+            tw = [torch.from_numpy(w) for w in ws]
+            tb = [torch.from_numpy(b) for b in bs]
+
+            def mlp():
+                with torch.no_grad():
+                    h = torch.relu(tx @ tw[0] + tb[0])
+                    h = torch.relu(h @ tw[1] + tb[1])
+                    return h @ tw[2] + tb[2]
+            print(best(mlp, reps))
+    else:
+        sys.exit('peers.py: no benchmark ' + name)
+
+
+if __name__ == '__main__':
+    main()
