@@ -507,6 +507,9 @@ void cc_lower(struct cc *cc, uint32_t i)
 	case XRT_OP_REDUCE_WINDOW:
 		cc_lower_reduce_window(cc, i);
 		return;
+	case XRT_OP_CONVOLUTION:
+		cc_lower_convolution(cc, i);
+		return;
 	case XRT_OP_CUSTOM_CALL:
 		cc_fail(cc, XRT_UNIMPLEMENTED, "custom-call target '%s' is not available",
 			ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET)->str);

@@ -131,6 +131,17 @@ enum ir_attr_key ir_attr_from_name(const char *name, size_t len);
 const struct ir_attr *ir_instr_attr(const struct ir_instr *in,
 				    enum ir_attr_key key);
 
+/* Where each dimension is, by its label in dim_labels. */
+struct ir_conv_labels {
+	int b, f, sp[XRT_MAX_RANK];	/* input */
+	int o, i, ksp[XRT_MAX_RANK];	/* kernel */
+	int osp[XRT_MAX_RANK], ob, of;	/* output */
+	uint32_t nsp;			/* spatial dimensions */
+};
+
+/* Reads @s for arrays of @rank; -1 if it is not well formed. */
+int ir_parse_conv_labels(const char *s, struct ir_conv_labels *l, uint32_t rank);
+
 void ir_attr_release(const struct xrt_allocator *a, struct ir_attr *attr);
 void ir_instr_release(const struct xrt_allocator *a, struct ir_instr *in);
 void ir_comp_release(const struct xrt_allocator *a, struct ir_comp *c);

@@ -236,61 +236,13 @@ static int check_dot(struct vfy *v)
 	return vfy_result(v, v->in->shape.dtype, k, dims);
 }
 
-/* dim_labels "b01f_01io->b01f": positions of batch, feature, spatial. */
-struct labels {
-	int b, f, sp[XRT_MAX_RANK];	/* input or output */
-	int o, i, ksp[XRT_MAX_RANK];	/* kernel */
-	int osp[XRT_MAX_RANK], ob, of;
-	uint32_t nsp;
-};
-
-static int parse_part(const char *s, size_t n, char c1, char c2, int *p1, int *p2,
-		      int *sp, uint32_t *nsp)
-{
-	uint32_t k;
-
-	*p1 = *p2 = -1;
-	*nsp = 0;
-	for (k = 0; k < n; k++) {
-		if (s[k] == c1 && *p1 < 0)
-			*p1 = (int)k;
-		else if (s[k] == c2 && *p2 < 0)
-			*p2 = (int)k;
-		else if (s[k] >= '0' && s[k] <= '7' && s[k] - '0' < (int)n - 2 &&
-			 sp[s[k] - '0'] < 0)
-			sp[s[k] - '0'] = (int)k, (*nsp)++;
-		else
-			return -1;
-	}
-	return *p1 < 0 || *p2 < 0 ? -1 : 0;
-}
-
-static int parse_labels(const char *s, struct labels *l, uint32_t rank)
-{
-	const char *u = strchr(s, '_'), *arrow = strstr(s, "->");
-	uint32_t a, b, c, k;
-
-	for (k = 0; k < XRT_MAX_RANK; k++)
-		l->sp[k] = l->ksp[k] = l->osp[k] = -1;
-	if (!u || !arrow || arrow < u || (size_t)(u - s) != rank ||
-	    (size_t)(arrow - u - 1) != rank || strlen(arrow + 2) != rank)
-		return -1;
-	if (parse_part(s, rank, 'b', 'f', &l->b, &l->f, l->sp, &a) ||
-	    parse_part(u + 1, rank, 'o', 'i', &l->o, &l->i, l->ksp, &b) ||
-	    parse_part(arrow + 2, rank, 'b', 'f', &l->ob, &l->of, l->osp, &c) ||
-	    a != rank - 2 || b != a || c != a)
-		return -1;
-	l->nsp = a;
-	return 0;
-}
-
 static int check_convolution(struct vfy *v)
 {
 	const struct xrt_shape *in = vfy_opnd(v, 0), *k = vfy_opnd(v, 1);
 	const struct ir_attr *dl = ir_instr_attr(v->in, IR_ATTR_DIM_LABELS);
 	const struct ir_attr *w = ir_instr_attr(v->in, IR_ATTR_WINDOW);
 	int64_t fg = 1, bg = 1, dims[XRT_MAX_RANK];
-	struct labels L;
+	struct ir_conv_labels L;
 	uint32_t i;
 
 	if (vfy_operands(v, 2, 2) || vfy_array(v, 0) || vfy_array(v, 1))
@@ -299,7 +251,7 @@ static int check_convolution(struct vfy *v)
 		vfy_int(v, IR_ATTR_FEATURE_GROUP_COUNT, &fg);
 	if (ir_instr_attr(v->in, IR_ATTR_BATCH_GROUP_COUNT))
 		vfy_int(v, IR_ATTR_BATCH_GROUP_COUNT, &bg);
-	if (!dl || in->rank != k->rank || in->rank < 2 || parse_labels(dl->str, &L, in->rank))
+	if (!dl || in->rank != k->rank || in->rank < 2 || ir_parse_conv_labels(dl->str, &L, in->rank))
 		return vfy_fail(v, "dim_labels missing or not of rank %u", in->rank);
 	if (fg < 1 || bg < 1 || in->dims[L.f] != k->dims[L.i] * fg ||
 	    k->dims[L.o] % fg || k->dims[L.o] % bg || in->dims[L.b] % bg)

@@ -237,6 +237,31 @@ static xrt_value dotted(struct gen *g, xrt_value x)
 	return xrt_build_dot(g->b, x, y, &dd, XRT_INVALID);
 }
 
+/* A 2-D convolution of a fresh NHWC input with random window and groups. */
+static xrt_value convolved(struct gen *g)
+{
+	uint32_t groups = 1 + pick(g, 2), fgc = pick(g, 2) ? groups : 1;
+	uint32_t bgc = fgc == 1 ? groups : 1, i;
+	int64_t b = bgc * (1 + pick(g, 2)), h = 1 + pick(g, 5), w = 1 + pick(g, 5);
+	int64_t ic = fgc * (1 + pick(g, 3)), oc = groups * (1 + pick(g, 3));
+	struct xrt_window_dim win[2];
+	struct xrt_shape si, sk;
+	xrt_value x, k;
+
+	xrt_shape_init_array(&si, g->t, 4, (int64_t[]){ b, h, w, ic });
+	xrt_shape_init_array(&sk, g->t, 4, (int64_t[]){ 1 + pick(g, 3), 1 + pick(g, 3),
+						       ic / fgc, oc });
+	x = xrt_build_iota(g->b, &si, pick(g, 4));
+	x = xrt_build_binary(g->b, XRT_OP_MULTIPLY, x, xrt_build_iota(g->b, &si, 3));
+	k = xrt_build_iota(g->b, &sk, pick(g, 4));
+	for (i = 0; i < 2; i++) {
+		win[i] = (struct xrt_window_dim){ sk.dims[i], 1 + pick(g, 2), pick(g, 2),
+						  pick(g, 2), 1 + pick(g, 2), 1 + pick(g, 2),
+						  pick(g, 4) == 0 };
+	}
+	return xrt_build_convolution(g->b, x, k, win, "b01f_01io->b01f", fgc, bgc, XRT_INVALID);
+}
+
 static xrt_value random_shape_param(struct gen *g, uint32_t i)
 {
 	struct xrt_shape s;
@@ -273,7 +298,10 @@ static xrt_module *generate(const struct xrt_allocator *a, uint64_t seed)
 	for (i = 0; i < steps && !xrt_builder_error(g.b); i++) {
 		xrt_value x = any(&g);
 
-		switch (pick(&g, 8)) {
+		switch (pick(&g, 9)) {
+		case 8:
+			push(&g, convolved(&g));
+			break;
 		case 0: case 1: case 2:
 			push(&g, elementwise(&g, x));
 			break;

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * convolution as a sum of matrix products, one per kernel position: the
+ * input (padded and base-dilated into a zeroed buffer when the window
+ * asks) is viewed at that position's offset with the window's strides,
+ * copied dense as [batch, out spatial..., in features], and multiplied
+ * by the kernel's [in features, out features] slice there, the products
+ * accumulating into [batch, out spatial..., out features]; that is then
+ * copied into the output's own order.  Feature and batch groups are
+ * each such a sum over their slices.
+ */
+#include <string.h>
+
+#include "cc.h"
+
+struct conv {
+	struct ir_conv_labels L;
+	const int64_t *w;		/* the window, IR_WINDOW_FIELDS per dimension */
+	struct cc_buf in, k, q;		/* padded input, kernel, output [b, os..., of] */
+	int64_t ob, of, os[XRT_MAX_RANK], ks[XRT_MAX_RANK];
+	int64_t icg, ocg, obg;		/* per group: in, out features; batch */
+	uint32_t nsp, tmp;
+};
+
+static size_t esize(const struct cc_buf *b)
+{
+	return xrt_dtype_size(b->dtype);
+}
+
+/* One kernel position @kp of group @g: T = the input window, Q += T K. */
+static void position(struct cc *cc, struct conv *c, const int64_t *kp, uint32_t g, bool acc)
+{
+	struct cc_buf t = cc->vals[c->tmp].buf, v = c->in;
+	const struct ir_conv_labels *L = &c->L;
+	int64_t fg = c->icg == c->in.dims[L->f] ? 0 : g, bg = c->obg == c->in.dims[L->b] ? 0 : g;
+	int64_t koff = 0, rows = c->ob, dims[XRT_MAX_RANK];
+	struct xrt_cs_matrix ml, mr, mo;
+	uint32_t d, r = 0;
+
+	/* the window of the padded input at this kernel position */
+	v.offset += (uint64_t)((fg * c->icg * v.strides[L->f] + bg * c->obg * v.strides[L->b]) *
+			       (int64_t)esize(&v));
+	dims[r] = c->ob;
+	t.strides[r] = 0;
+	v.strides[r] = c->in.strides[L->b];
+	r++;
+	for (d = 0; d < c->nsp; d++) {
+		const int64_t *f = c->w + d * IR_WINDOW_FIELDS;
+		int64_t kk = f[6] ? c->ks[d] - 1 - kp[d] : kp[d];
+
+		v.offset += (uint64_t)(kp[d] * f[5] * c->in.strides[L->sp[d]] * (int64_t)esize(&v));
+		dims[r] = c->os[d];
+		v.strides[r] = c->in.strides[L->sp[d]] * f[1];
+		koff += kk * c->k.strides[L->ksp[d]];
+		rows *= c->os[d];
+		r++;
+	}
+	dims[r] = c->icg;
+	v.strides[r] = c->in.strides[L->f];
+	r++;
+	v.rank = r;
+	memcpy(v.dims, dims, sizeof(dims));
+	t = cc_dense(t.slot, t.offset, t.dtype, r, dims);
+	cc_copy(cc, &t, &v);
+	ml = (struct xrt_cs_matrix){ t.slot, (uint8_t)t.dtype, { 0 }, t.offset, 0, c->icg, 1 };
+	mr = (struct xrt_cs_matrix){ c->k.slot, (uint8_t)c->k.dtype, { 0 },
+				     c->k.offset + (uint64_t)((koff + g * c->ocg *
+							       c->k.strides[L->o]) *
+							      (int64_t)esize(&c->k)),
+				     0, c->k.strides[L->i], c->k.strides[L->o] };
+	mo = (struct xrt_cs_matrix){ c->q.slot, (uint8_t)c->q.dtype, { 0 },
+				     c->q.offset + (uint64_t)(g * c->ocg * (int64_t)esize(&c->q)), 0,
+				     c->of, 1 };
+	cs_dot(&cc->b, acc ? XRT_CS_DOT_ACCUMULATE : 0, 1, (uint64_t)rows, (uint64_t)c->ocg,
+	       (uint64_t)c->icg, &ml, &mr, &mo);
+}
+
+/* The padded, base-dilated input (or the input itself). */
+static bool pad_input(struct cc *cc, struct conv *c, uint32_t *p)
+{
+	int64_t dims[XRT_MAX_RANK], lo[XRT_MAX_RANK] = { 0 }, step[XRT_MAX_RANK];
+	const struct ir_conv_labels *L = &c->L;
+	bool need = false;
+	uint32_t d;
+
+	for (d = 0; d < c->in.rank; d++) {
+		dims[d] = c->in.dims[d];
+		step[d] = 1;
+	}
+	for (d = 0; d < c->nsp; d++) {
+		const int64_t *f = c->w + d * IR_WINDOW_FIELDS;
+		int64_t n = c->in.dims[L->sp[d]];
+
+		need = need || f[2] || f[3] || f[4] != 1;
+		lo[L->sp[d]] = f[2];
+		step[L->sp[d]] = f[4];
+		dims[L->sp[d]] = (n ? (n - 1) * f[4] + 1 : 0) + f[2] + f[3];
+		if (dims[L->sp[d]] < 0)
+			dims[L->sp[d]] = 0;
+	}
+	if (!need)
+		return true;
+	*p = cc_new_val(cc);
+	if (cc_alloc(cc, *p, c->in.dtype, c->in.rank, dims))
+		return false;
+	cc_fill_value(cc, &cc->vals[*p].buf, (uint8_t[16]){ 0 });
+	cc_place(cc, &cc->vals[*p].buf, &c->in, lo, step);
+	c->in = cc->vals[*p].buf;
+	return true;
+}
+
+void cc_lower_convolution(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_attr *fa = ir_instr_attr(in, IR_ATTR_FEATURE_GROUP_COUNT);
+	const struct ir_attr *ba = ir_instr_attr(in, IR_ATTR_BATCH_GROUP_COUNT);
+	int64_t fgc = fa ? fa->ints[0] : 1, bgc = ba ? ba->ints[0] : 1, groups, g, n = 1;
+	int64_t kp[XRT_MAX_RANK] = { 0 }, qd[XRT_MAX_RANK];
+	uint32_t v = cc_iv(cc, i), d, pad = ~0u, q = ~0u;
+	struct cc_buf out, qv;
+	struct conv c;
+	bool first;
+
+	memset(&c, 0, sizeof(c));
+	c.in = cc->vals[cc_opnd(cc, in, 0)].buf;
+	c.k = cc->vals[cc_opnd(cc, in, 1)].buf;
+	ir_parse_conv_labels(ir_instr_attr(in, IR_ATTR_DIM_LABELS)->str, &c.L, c.in.rank);
+	c.w = ir_instr_attr(in, IR_ATTR_WINDOW)->ints;
+	c.nsp = c.L.nsp;
+	if (in->shape.dtype != c.in.dtype || c.in.dtype == XRT_F16 || c.in.dtype == XRT_BF16 ||
+	    c.in.dtype == XRT_PRED) {
+		cc_unimplemented(cc, "convolution of this element type");
+		return;
+	}
+	groups = fgc > bgc ? fgc : bgc;
+	c.ob = in->shape.dims[c.L.ob];
+	c.of = in->shape.dims[c.L.of];
+	c.icg = c.k.dims[c.L.i];
+	c.ocg = c.of / groups;
+	c.obg = c.ob;
+	for (d = 0; d < c.nsp; d++) {
+		c.os[d] = in->shape.dims[c.L.osp[d]];
+		c.ks[d] = c.k.dims[c.L.ksp[d]];
+		n *= c.ks[d];
+	}
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+		return;
+	out = cc->vals[v].buf;
+	if (!xrt_shape_element_count(&in->shape))
+		return;
+	if (!n || !c.icg) {	/* nothing to sum: zeros */
+		cc_fill_value(cc, &out, (uint8_t[16]){ 0 });
+		return;
+	}
+	if (!pad_input(cc, &c, &pad))
+		return;
+	/* Q = [batch, out spatial..., out features], and the window copies' buffer */
+	qd[0] = c.ob;
+	for (d = 0; d < c.nsp; d++)
+		qd[1 + d] = c.os[d];
+	qd[1 + c.nsp] = c.of;
+	q = cc_new_val(cc);
+	c.tmp = cc_new_val(cc);
+	if (cc_alloc(cc, q, out.dtype, c.nsp + 2, qd))
+		return;
+	qd[1 + c.nsp] = c.icg;
+	if (cc_alloc(cc, c.tmp, c.in.dtype, c.nsp + 2, qd))
+		return;
+	c.q = cc->vals[q].buf;
+	for (g = 0; g < groups && !cc->err; g++) {
+		memset(kp, 0, sizeof(kp));
+		for (first = true; !cc->err; first = false) {
+			position(cc, &c, kp, (uint32_t)g, !first);
+			for (d = c.nsp; d-- > 0;) {	/* the next kernel position */
+				if (++kp[d] < c.ks[d])
+					break;
+				kp[d] = 0;
+			}
+			if (d == ~0u)
+				break;
+		}
+	}
+	/* Q into the output's order */
+	qv = c.q;
+	qv.strides[c.L.ob] = c.q.strides[0];
+	for (d = 0; d < c.nsp; d++)
+		qv.strides[c.L.osp[d]] = c.q.strides[1 + d];
+	qv.strides[c.L.of] = c.q.strides[1 + c.nsp];
+	memcpy(qv.dims, out.dims, sizeof(qv.dims));
+	cc_copy(cc, &out, &qv);
+	cc_release(cc, q);
+	cc_release(cc, c.tmp);
+	if (pad != ~0u)
+		cc_release(cc, pad);
+}
