@@ -163,5 +163,7 @@ void cc_lower_dot(struct cc *cc, uint32_t i);
 void cc_lower_control(struct cc *cc, uint32_t i);
 void cc_lower_reduce_window(struct cc *cc, uint32_t i);
 void cc_lower_convolution(struct cc *cc, uint32_t i);
+void cc_lower_gather(struct cc *cc, uint32_t i);
+void cc_lower_scatter(struct cc *cc, uint32_t i);
 
 #endif /* XRT_COMPILER_CC_H */

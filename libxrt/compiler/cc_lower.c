@@ -510,6 +510,12 @@ void cc_lower(struct cc *cc, uint32_t i)
 	case XRT_OP_CONVOLUTION:
 		cc_lower_convolution(cc, i);
 		return;
+	case XRT_OP_GATHER:
+		cc_lower_gather(cc, i);
+		return;
+	case XRT_OP_SCATTER:
+		cc_lower_scatter(cc, i);
+		return;
 	case XRT_OP_CUSTOM_CALL:
 		cc_fail(cc, XRT_UNIMPLEMENTED, "custom-call target '%s' is not available",
 			ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET)->str);

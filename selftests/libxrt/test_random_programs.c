@@ -262,6 +262,54 @@ static xrt_value convolved(struct gen *g)
 	return xrt_build_convolution(g->b, x, k, win, "b01f_01io->b01f", fgc, bgc, XRT_INVALID);
 }
 
+/* s32[m, 1] row indices, some out of range (gather clamps, scatter skips). */
+static xrt_value row_indices(struct gen *g, int64_t m, int64_t rows)
+{
+	struct xrt_shape si = { XRT_S32, 2, { m, 1 }, { 1, 0 } }, scalar = { .dtype = XRT_S32 };
+	struct xrt_literal *lit = NULL;
+	int32_t b = (int32_t)pick(g, (uint32_t)rows + 2) - 1;
+	xrt_value iota = xrt_build_iota(g->b, &si, 0), c;
+	int64_t d[2] = { m, 1 };
+
+	if (xrt_literal_create_from(g->a, &scalar, &b, 4, &lit))
+		return iota;
+	c = xrt_build_constant(g->b, lit);
+	xrt_literal_destroy(lit);
+	c = xrt_build_broadcast(g->b, c, 2, d, NULL);
+	return xrt_build_binary(g->b, XRT_OP_SUBTRACT, iota, c);
+}
+
+/* Rows of @x gathered, or an update scattered into @x with add. */
+static xrt_value indexed(struct gen *g, xrt_value x)
+{
+	const struct xrt_shape *s = shape_of(g, x);
+	int64_t dims[XRT_MAX_RANK], sizes[XRT_MAX_RANK], win[XRT_MAX_RANK], zero = 0;
+	uint32_t r = s->rank, d, m = 1 + pick(g, 4);
+	int64_t rows = r ? s->dims[0] : 0;
+	xrt_value ix, up;
+
+	if (!r)
+		return x;
+	for (d = 0; d < r; d++) {
+		sizes[d] = d ? s->dims[d] : 1;
+		dims[d] = d ? s->dims[d] : m;
+		win[d] = d + 1;
+	}
+	ix = row_indices(g, m, rows);
+	if (pick(g, 2)) {
+		struct xrt_gather_dims gd = { win, r - 1, &zero, 1, &zero, 1, 1 };
+
+		return xrt_build_gather(g->b, x, ix, &gd, sizes, false);
+	} else {
+		struct xrt_scatter_dims sd = { win, r - 1, &zero, 1, &zero, 1, 1 };
+		struct xrt_shape us;
+
+		xrt_shape_init_array(&us, g->t, r, dims);
+		up = xrt_build_iota(g->b, &us, pick(g, r));
+		return xrt_build_scatter(g->b, &x, 1, ix, &up, g->add, &sd, false, false);
+	}
+}
+
 static xrt_value random_shape_param(struct gen *g, uint32_t i)
 {
 	struct xrt_shape s;
@@ -298,9 +346,12 @@ static xrt_module *generate(const struct xrt_allocator *a, uint64_t seed)
 	for (i = 0; i < steps && !xrt_builder_error(g.b); i++) {
 		xrt_value x = any(&g);
 
-		switch (pick(&g, 9)) {
+		switch (pick(&g, 10)) {
 		case 8:
 			push(&g, convolved(&g));
+			break;
+		case 9:
+			push(&g, indexed(&g, x));
 			break;
 		case 0: case 1: case 2:
 			push(&g, elementwise(&g, x));

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gather and scatter on the engine's flat forms.  The engine indexes
+ * with [n, k] index vectors and moves [n, full slice] windows; XLA's
+ * batch dimensions (of the indices, of the updates) flatten into n, and
+ * its offset or window dimensions are the slice's dimensions with the
+ * collapsed (inserted) ones of size 1.  A gather's result is a view of
+ * the engine's output in XLA's dimension order; a scatter's updates are
+ * a view (copied dense first when their batch dimensions do not flatten).
+ */
+#include <string.h>
+
+#include "cc.h"
+
+static bool listed(const int64_t *l, uint32_t n, int64_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (l[i] == v)
+			return true;
+	}
+	return false;
+}
+
+/* A new dense value holding @b's elements; its buf. */
+static struct cc_buf dense_copy(struct cc *cc, const struct cc_buf *b, uint32_t *v)
+{
+	*v = cc_new_val(cc);
+	if (!cc_alloc(cc, *v, b->dtype, b->rank, b->dims))
+		cc_copy(cc, &cc->vals[*v].buf, b);
+	return cc->vals[*v].buf;
+}
+
+/*
+ * The indices as an [n, k] view: the index vector dimension last, the
+ * rest flattened (through a dense copy, @tmp, when they do not).
+ */
+static struct cc_buf index_vectors(struct cc *cc, const struct cc_buf *ix, int64_t ivd,
+				   uint32_t *k, uint32_t *tmp)
+{
+	struct cc_buf p = *ix, r;
+	uint32_t d, j = 0;
+	int64_t n = 1;
+
+	for (d = 0; d < ix->rank; d++) {
+		if ((int64_t)d == ivd)
+			continue;
+		p.dims[j] = ix->dims[d];
+		p.strides[j++] = ix->strides[d];
+		n *= ix->dims[d];
+	}
+	*k = ivd < ix->rank ? (uint32_t)ix->dims[ivd] : 1;
+	p.dims[j] = *k;
+	p.strides[j++] = ivd < ix->rank ? ix->strides[ivd] : 0;
+	p.rank = j;
+	if (!cc_is_dense(&p))
+		p = dense_copy(cc, &p, tmp);
+	r = p;
+	r.rank = 2;
+	r.dims[0] = n;
+	r.dims[1] = *k;
+	r.strides[0] = *k;
+	r.strides[1] = 1;
+	return r;
+}
+
+void cc_lower_gather(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_attr *off = ir_instr_attr(in, IR_ATTR_OFFSET_DIMS);
+	const struct ir_attr *col = ir_instr_attr(in, IR_ATTR_COLLAPSED_SLICE_DIMS);
+	const struct ir_attr *map = ir_instr_attr(in, IR_ATTR_START_INDEX_MAP);
+	const int64_t *sizes = ir_instr_attr(in, IR_ATTR_SLICE_SIZES)->ints;
+	uint32_t v = cc_iv(cc, i), g, tmp = ~0u, k, d, j, nb, od;
+	int64_t gd[XRT_MAX_RANK + 1], bstride[XRT_MAX_RANK], n;
+	struct cc_buf ix, out, gv, a;
+	uint8_t imap[XRT_MAX_RANK] = { 0 };
+	struct xrt_cs_view vo, vi, vg;
+
+	/* new values move the table: take the operand's buf once they are made */
+	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, 1)].buf,
+			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &k, &tmp);
+	g = cc_new_val(cc);
+	a = cc->vals[cc_opnd(cc, in, 0)].buf;
+	n = ix.dims[0];
+	gd[0] = n;
+	for (d = 0; d < a.rank; d++)
+		gd[1 + d] = sizes[d];
+	if (cc_alloc(cc, g, a.dtype, a.rank + 1, gd))
+		return;
+	for (j = 0; j < k; j++)
+		imap[j] = (uint8_t)map->ints[j];
+	vo = cc_csview(&a);
+	vi = cc_csview(&ix);
+	vg = cc_csview(&cc->vals[g].buf);
+	if (n && xrt_shape_element_count(&in->shape))
+		cs_gather(&cc->b, &vo, &vi, &vg, k, imap);
+	/* XLA's order: batch dims where offset_dims are not, slice dims where they are */
+	out = cc->vals[g].buf;
+	gv = out;
+	gv.rank = in->shape.rank;
+	for (d = 0, nb = 0; d < in->shape.rank; d++)
+		nb += !listed(off->ints, off->n, d);
+	/* the flattened batch index is row-major over the batch dims */
+	for (d = in->shape.rank, n = out.strides[0], j = nb; d-- > 0;) {
+		if (listed(off->ints, off->n, d))
+			continue;
+		bstride[--j] = n;
+		n *= in->shape.dims[d];
+	}
+	for (d = 0, j = 0, od = 0; d < in->shape.rank; d++) {
+		gv.dims[d] = in->shape.dims[d];
+		if (!listed(off->ints, off->n, d)) {
+			gv.strides[d] = bstride[j++];
+			continue;
+		}
+		while (col && listed(col->ints, col->n, od))
+			od++;	/* collapsed slice dims have no output dim */
+		gv.strides[d] = out.strides[1 + od++];
+	}
+	cc_view(cc, v, g, &gv);
+	cc_release(cc, g);
+	if (tmp != ~0u)
+		cc_release(cc, tmp);
+}
+
+/* The combiner of a scatter's computation: REPLACE, SUM .. OR, or -1. */
+static int combiner(const struct ir_comp *f, enum xrt_dtype t)
+{
+	const struct ir_instr *r = &f->instrs[f->root];
+
+	if (r->op == XRT_OP_PARAMETER && r->parameter == 1)
+		return XRT_CS_SCATTER_REPLACE;
+	return cc_reducer_op(f, t) ? (int)cc_reducer_op(f, t) : -1;
+}
+
+void cc_lower_scatter(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_attr *win = ir_instr_attr(in, IR_ATTR_UPDATE_WINDOW_DIMS);
+	const struct ir_attr *ins = ir_instr_attr(in, IR_ATTR_INSERTED_WINDOW_DIMS);
+	const struct ir_attr *map = ir_instr_attr(in, IR_ATTR_SCATTER_DIMS_TO_OPERAND_DIMS);
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	int comb = combiner(f, in->shape.dtype);
+	uint32_t v = cc_iv(cc, i), tmp = ~0u, utmp = ~0u, k, d, j = 0, w = 0;
+	struct cc_buf ix, u, up, res;
+	uint8_t imap[XRT_MAX_RANK] = { 0 };
+	struct xrt_cs_view vo, vi, vu;
+	int64_t n = 1;
+
+	if (in->num_operands != 3 || comb < 0) {
+		cc_unimplemented(cc, "scatter with this combiner or several operands");
+		return;
+	}
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+		return;
+	res = cc->vals[v].buf;
+	cc_copy(cc, &res, &cc->vals[cc_opnd(cc, in, 0)].buf);
+	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, 1)].buf,
+			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &k, &tmp);
+	/* updates as [scatter dims..., window dims...], the scatter dims flattened */
+	u = cc->vals[cc_opnd(cc, in, 2)].buf;
+	up = u;
+	for (d = 0; d < u.rank; d++) {
+		if (listed(win->ints, win->n, d))
+			continue;
+		up.dims[j] = u.dims[d];
+		up.strides[j++] = u.strides[d];
+		n *= u.dims[d];
+	}
+	for (d = 0; d < u.rank; d++) {
+		if (!listed(win->ints, win->n, d))
+			continue;
+		up.dims[j] = u.dims[d];
+		up.strides[j++] = u.strides[d];
+	}
+	if (!cc_is_dense(&up))
+		up = dense_copy(cc, &up, &utmp);
+	/* [n, w_0 .. w_(r-1)]: inserted dims of size 1 */
+	u = up;
+	u.rank = res.rank + 1;
+	u.dims[0] = n;
+	u.strides[0] = n ? (int64_t)(xrt_shape_element_count(
+				     &cc->c->instrs[in->operands[2]].shape) / (uint64_t)n) : 0;
+	for (d = 0, w = 0; d < res.rank; d++) {
+		if (listed(ins ? ins->ints : NULL, ins ? ins->n : 0, d)) {
+			u.dims[1 + d] = 1;
+			u.strides[1 + d] = 0;
+			continue;
+		}
+		u.dims[1 + d] = up.dims[up.rank - win->n + w];
+		u.strides[1 + d] = up.strides[up.rank - win->n + w];
+		w++;
+	}
+	for (d = 0; d < k; d++)
+		imap[d] = (uint8_t)map->ints[d];
+	vo = cc_csview(&res);
+	vi = cc_csview(&ix);
+	vu = cc_csview(&u);
+	if (n && xrt_shape_element_count(&in->shape) &&
+	    xrt_shape_element_count(&cc->c->instrs[in->operands[2]].shape))
+		cs_scatter(&cc->b, (uint32_t)comb, XRT_CS_SCATTER_SKIP, &vo, &vi, &vu, k, imap);
+	if (tmp != ~0u)
+		cc_release(cc, tmp);
+	if (utmp != ~0u)
+		cc_release(cc, utmp);
+}
