@@ -361,7 +361,11 @@ static uint32_t emit_root(struct ewp *e, uint32_t root)
 {
 	struct cc_val *x = &IV(e->cc, root);
 	enum cc_kind saved = x->kind;
+	enum xrt_opcode op = e->cc->c->instrs[root].op;
 	uint32_t r;
+
+	if (op == XRT_OP_PARAMETER || op == XRT_OP_CONSTANT)	/* a map returning its input */
+		return emit_leaf(e, root);
 
 	x->kind = CK_INLINE;
 	r = emit_node(e, root);

@@ -433,6 +433,59 @@ static void lower_sort(struct cc *cc, uint32_t i)
 	}
 }
 
+/*
+ * map: its computation's scalar instructions become one fused kernel
+ * over the map's shape, its parameters reading the map's operands and
+ * its constants immediates.
+ */
+static void lower_map(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	const struct ir_comp *c = cc->c;
+	uint32_t v = cc_iv(cc, i), base = cc->base, nb = cc->num_vals, k;
+	struct cc_buf out;
+
+	for (k = 0; k < f->num_instrs; k++) {
+		const struct ir_instr *b = &f->instrs[k];
+
+		if (b->op != XRT_OP_PARAMETER && b->op != XRT_OP_CONSTANT && !cc_is_elementwise(b)) {
+			cc_fail(cc, XRT_UNIMPLEMENTED, "map of a computation with %s",
+				xrt_opcode_name(b->op));
+			return;
+		}
+	}
+	if (f->num_instrs > 40) {
+		cc_unimplemented(cc, "map of a computation this big");
+		return;
+	}
+	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+		return;
+	out = cc->vals[v].buf;
+	for (k = 0; k < f->num_instrs && !cc->err; k++)
+		cc_new_val(cc);
+	cc->c = f;
+	cc->base = nb;
+	for (k = 0; k < f->num_instrs && !cc->err; k++) {
+		const struct ir_instr *b = &f->instrs[k];
+
+		if (b->op == XRT_OP_PARAMETER)
+			cc_alias(cc, nb + k, base + in->operands[b->parameter]);
+		else if (b->op == XRT_OP_CONSTANT)
+			lower_literal(cc, nb + k, b->literal);
+		else
+			cc->vals[nb + k].kind = CK_INLINE;
+	}
+	if (!cc->err)
+		cc_emit_ewise(cc, f->root, &out);
+	for (k = 0; k < f->num_instrs; k++) {
+		if (f->instrs[k].op == XRT_OP_PARAMETER || f->instrs[k].op == XRT_OP_CONSTANT)
+			cc_release(cc, nb + k);
+	}
+	cc->c = c;
+	cc->base = base;
+}
+
 void cc_lower(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -512,6 +565,9 @@ void cc_lower(struct cc *cc, uint32_t i)
 		return;
 	case XRT_OP_GATHER:
 		cc_lower_gather(cc, i);
+		return;
+	case XRT_OP_MAP:
+		lower_map(cc, i);
 		return;
 	case XRT_OP_SCATTER:
 		cc_lower_scatter(cc, i);
