@@ -85,6 +85,13 @@ void ew_f64_compare(u32 fn, s64 *d, const double *a, const double *b, u32 n);
 /* Rounds a block of floats to f16 or bf16. */
 void ew_round_half(u32 dtype, float *d, u32 n);
 
+/* exp, tanh, logistic of f32 blocks, vectorized (vmath.c). */
+void vm_exp_f32(float *d, const float *a, u32 n);
+void vm_tanh_f32(float *d, const float *a, u32 n);
+void vm_logistic_f32(float *d, const float *a, u32 n);
+/* @fn on f32 through vmath.c if it has it: 1, else 0. */
+int ew_f32_fast(u32 fn, float *d, const float *a, u32 n);
+
 /* A complex number while it is computed on, in double. */
 struct ew_cplx {
 	double re, im;

@@ -267,6 +267,9 @@ void ew_##S##_unary(u32 fn, u32 dtype, void *dv, const T *a, u32 n)            \
 		}                                                             \
 		break;                                                        \
 	default:                                                              \
+		if (sizeof(T) == 4 &&                                         \
+		    ew_f32_fast(fn, (float *)dv, (const float *)a, n))        \
+			break;                                                \
 		for (i = 0; i < n; i++)                                       \
 			d[i] = (T)unary_d(fn, a[i]);                          \
 		break;                                                        \

@@ -10,6 +10,7 @@
 #include "engine_test.h"
 
 #include "../../driver/engine/emath.h"
+#include "../../driver/engine/ew.h"
 
 /* The distance from @got to @want in steps of @want's last place. */
 static double ulps64(double got, double want)
@@ -240,6 +241,79 @@ TEST(pow_within_bounds_and_special_cases)
 	EXPECT_LE(m32, 1.0);
 }
 
+/* The vectorized f32 functions against long double references. */
+static float lexp(float x)
+{
+	return (float)expl((long double)x);
+}
+
+static float ltanh(float x)
+{
+	return (float)tanhl((long double)x);
+}
+
+static float llogistic(float x)
+{
+	return (float)(1.0L / (1.0L + expl(-(long double)x)));
+}
+
+TEST(vectorized_f32_within_bounds)
+{
+	static const struct {
+		const char *name;
+		void (*vm)(float *, const float *, uint32_t);
+		float (*ref)(float);
+		double lo, hi, bound;
+	} f[] = {
+		{ "exp", vm_exp_f32, lexp, -110, 95, 1 },
+		{ "tanh", vm_tanh_f32, ltanh, -12, 12, 2 },
+		{ "logistic", vm_logistic_f32, llogistic, -110, 40, 2 },
+	};
+	static const float special[] = { 0.0f, -0.0f, INFINITY, -INFINITY, NAN, 88.72283f,
+					 88.7228394f, 88.73f, -87.33655f, -103.9f, -104.0f,
+					 0.625f, -0.625f, 0.62499994f, 9.0f, -9.0f, 1e-30f,
+					 -1e-45f, 1e-20f };
+	enum { N = 1 << 20 };
+	static float x[N], y[N];
+	size_t k, i;
+
+	for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		double worst = 0;
+		float wx = 0;
+
+		for (i = 0; i < N; i++) {
+			if (i < sizeof(special) / sizeof(special[0]))
+				x[i] = special[i];
+			else if (i % 3)
+				x[i] = (float)uniform(f[k].lo, f[k].hi);
+			else
+				x[i] = (float)spread(-40, 3) * (i & 8 ? -1 : 1);
+		}
+		xrt_engine_use_avx2 = 0;
+		f[k].vm(y, x, N);
+		if (__builtin_cpu_supports("avx2")) {
+			static float y8[N];
+
+			xrt_engine_use_avx2 = 1;
+			f[k].vm(y8, x, N);
+			xrt_engine_use_avx2 = 0;
+			/* bit for bit, NaNs included */
+			ASSERT_EQ(0, memcmp(y, y8, sizeof(y))) TH_LOG("%s: AVX2 differs", f[k].name);
+		}
+		for (i = 0; i < N; i++) {
+			double e = ulps32(y[i], f[k].ref(x[i]));
+
+			if (e > worst) {
+				worst = e;
+				wx = x[i];
+			}
+		}
+		fprintf(stderr, "# %-9s vectorized f32: max %.2f ulp (bound %.0f)\n", f[k].name,
+			worst, f[k].bound);
+		EXPECT_LE(worst, f[k].bound) TH_LOG("%s(%a)", f[k].name, wx);
+	}
+}
+
 /* The functions reach EWISE: f32 and f16 registers round their results. */
 TEST_F(xrt, through_ewise)
 {
@@ -278,8 +352,19 @@ TEST_F(xrt, through_ewise)
 		cs_ewise(&b, 1, dims, ops, 2, p, 3, 2);
 		RUN_PROGRAM(&b, &r);
 		for (j = 0; j < 300; j++) {
-			float x = xrt_f16_to_f32(in[j]);
-			uint16_t want = xrt_f16_from_f32((float)u[i].f(x));
+			float x = xrt_f16_to_f32(in[j]), v;
+			uint16_t want;
+
+			/* f16 computes in f32: exp, tanh, logistic by the vectorized code */
+			if (u[i].fn == XRT_CS_UN_EXP)
+				vm_exp_f32(&v, &x, 1);
+			else if (u[i].fn == XRT_CS_UN_TANH)
+				vm_tanh_f32(&v, &x, 1);
+			else if (u[i].fn == XRT_CS_UN_LOGISTIC)
+				vm_logistic_f32(&v, &x, 1);
+			else
+				v = (float)u[i].f(x);
+			want = xrt_f16_from_f32(v);
 
 			ASSERT_EQ(want, out[j]) TH_LOG("fn %u of %a", u[i].fn, x);
 		}

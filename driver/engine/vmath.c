@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * exp, tanh and logistic on blocks of f32, branch-free so the compiler
+ * vectorizes them (the other f32 functions go through the f64 ones of
+ * emath.c, one element at a time).  exp is Cody-Waite reduction by
+ * ln 2 and Cephes' minimax polynomial on [-ln2/2, ln2/2], scaled by 2^n
+ * in two steps so subnormal results come out right; tanh is Cephes'
+ * odd polynomial below 0.625 and 1 - 2 / (e^2x + 1) above; logistic is
+ * 1 / (1 + e^-|x|), times e^-|x| for x < 0.  No fused multiply-add (the
+ * engine builds without contraction), so every executor, vector width
+ * and order gives the same bits.  Bounds are measured in
+ * test_engine_math.
+ */
+#include "emath.h"
+#include "ew.h"
+
+static u32 fbits(float x)
+{
+	u32 b;
+
+	memcpy(&b, &x, 4);
+	return b;
+}
+
+static float ffrom(u32 b)
+{
+	float x;
+
+	memcpy(&x, &b, 4);
+	return x;
+}
+
+/* e^x of one element; written so a loop of it vectorizes. */
+static inline __attribute__((always_inline)) float exp1(float x)
+{
+	float c = x == x ? x : 0.0f;	/* NaN must not reach the int conversion */
+	float t, n, r, z, p;
+	s32 k, k1, k2;
+
+	c = c > 88.7228394f ? 88.7228394f : c < -103.972084f ? -103.972084f : c;
+	t = c * 1.44269504f + 12582912.0f;	/* 1.5 * 2^23: rounds to an integer */
+	n = t - 12582912.0f;
+	r = c - n * 0.693359375f - n * -2.12194440e-4f;
+	z = r * r;
+	k = (s32)n;
+	k1 = k / 2;
+	k2 = k - k1;
+
+	p = 1.9875691500e-4f;
+	p = p * r + 1.3981999507e-3f;
+	p = p * r + 8.3334519073e-3f;
+	p = p * r + 4.1665795894e-2f;
+	p = p * r + 1.6666665459e-1f;
+	p = p * r + 5.0000001201e-1f;
+	p = p * z + r + 1.0f;
+	/* 2^k in two factors, each a normal float, so 2^-149 is reachable */
+	p = p * ffrom((u32)(k1 + 127) << 23) * ffrom((u32)(k2 + 127) << 23);
+	p = x > 88.7228394f ? ffrom(0x7f800000u) : p;
+	return x != x ? x : p;
+}
+
+
+static inline __attribute__((always_inline)) float tanh1(float x)
+{
+	float ax = ffrom(fbits(x) & 0x7fffffffu), z = x * x, p, e, big;
+
+	p = -5.70498872745e-3f;
+	p = p * z + 2.06390887954e-2f;
+	p = p * z - 5.37397155531e-2f;
+	p = p * z + 1.33314422036e-1f;
+	p = p * z - 3.33332819422e-1f;
+	p = p * z * x + x;
+	e = exp1(ax > 9.0f ? 18.0f : 2.0f * ax);
+	big = 1.0f - 2.0f / (e + 1.0f);
+	big = ffrom(fbits(big) | (fbits(x) & 0x80000000u));
+	return x != x ? x : ax < 0.625f ? p : big;
+}
+
+
+/* e^-|x| never overflows, so tiny results for x << 0 stay subnormal, not 0. */
+static inline __attribute__((always_inline)) float logistic1(float x)
+{
+	float e = exp1(ffrom(fbits(x) | 0x80000000u));
+	float q = 1.0f / (1.0f + e);
+
+	return x != x ? x : x < 0.0f ? e * q : q;
+}
+
+
+/*
+ * Each function twice: for the baseline vectors and for AVX2 where the
+ * caller allows it (xrt_engine_use_avx2).  The arithmetic is the same
+ * IEEE operations in the same order either way, so both give the same
+ * bits; test_engine_math checks they do.
+ */
+#define VM_LOOP(name, f)                                                       \
+static void name##_base(float *d, const float *a, u32 n)                       \
+{                                                                              \
+	u32 i;                                                                 \
+									       \
+	for (i = 0; i < n; i++)                                                \
+		d[i] = f(a[i]);                                                \
+}                                                                              \
+									       \
+__attribute__((target("avx2")))                                                \
+static void name##_avx2(float *d, const float *a, u32 n)                       \
+{                                                                              \
+	u32 i;                                                                 \
+									       \
+	for (i = 0; i < n; i++)                                                \
+		d[i] = f(a[i]);                                                \
+}                                                                              \
+									       \
+void name(float *d, const float *a, u32 n)                                     \
+{                                                                              \
+	if (xrt_engine_use_avx2)                                               \
+		name##_avx2(d, a, n);                                          \
+	else                                                                   \
+		name##_base(d, a, n);                                          \
+}
+
+VM_LOOP(vm_exp_f32, exp1)
+VM_LOOP(vm_tanh_f32, tanh1)
+VM_LOOP(vm_logistic_f32, logistic1)
+
+int ew_f32_fast(u32 fn, float *d, const float *a, u32 n)
+{
+	switch (fn) {
+	case XRT_CS_UN_EXP:
+		vm_exp_f32(d, a, n);
+		return 1;
+	case XRT_CS_UN_TANH:
+		vm_tanh_f32(d, a, n);
+		return 1;
+	case XRT_CS_UN_LOGISTIC:
+		vm_logistic_f32(d, a, n);
+		return 1;
+	default:
+		return 0;
+	}
+}
