@@ -5,6 +5,7 @@
  * for), a fresh arena, result literals written in place, the engine
  * stepping through the commands.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "../../core/literal_internal.h"
@@ -163,6 +164,15 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 	return st;
 }
 
+/*
+ * The engine's 8-wide kernels where the CPU has AVX2.  They give the same
+ * bits as the 4-wide ones, so this changes speed only.
+ */
+static void detect_cpu(void)
+{
+	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
+}
+
 /* The engine over the whole program: on the pool, or on this thread. */
 static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 			   const struct host_run_options *o, const struct xrt_allocator *a)
@@ -172,8 +182,11 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 	struct xrt_engine_ctx x = { p, slots, shared, o ? o->seed : 0 };
 	xrt_status *st;
 
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
 	if (!shared)
 		return xrt_status_oom(a, "engine workspace");
+	pthread_once(&once, detect_cpu);
 	st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas));
 	xrt_mem_free(a, shared);
 	return st;
