@@ -63,6 +63,14 @@ struct cc {
 	uint32_t num_slots, slot_cap;
 	const struct ir_instr *in;	/* the instruction being lowered */
 	uint32_t base;			/* value of instruction 0 of cc->c */
+	/*
+	 * Per entry instruction whose array is a result leaf: its RESULT
+	 * slot + 1, so cc_alloc places it there and no final copy is
+	 * needed; 0 elsewhere.  Result slots in leaf order.
+	 */
+	uint32_t *placed;
+	uint32_t *result_slots;
+	uint32_t num_results;
 	xrt_status *err;
 };
 

@@ -161,10 +161,10 @@ static void lower_bitcast(struct cc *cc, uint32_t i)
 	if (cc_alloc(cc, v, in->shape.dtype, 1, (int64_t[]){ (int64_t)xrt_shape_byte_size(&in->shape) /
 						     (int64_t)xrt_dtype_size(in->shape.dtype) }))
 		return;
-	phys = cc_layout(0, from);
+	phys = cc_layout(cc->vals[v].buf.slot, from);
 	phys.offset = cc->vals[v].buf.offset;
 	cc_copy(cc, &phys, &cc->vals[cc_opnd(cc, in, 0)].buf);
-	b = cc_layout(0, &in->shape);
+	b = cc_layout(phys.slot, &in->shape);
 	b.offset = phys.offset;
 	cc->vals[v].buf = b;
 }

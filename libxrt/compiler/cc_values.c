@@ -174,6 +174,29 @@ static void arena_give(struct cc *cc, uint64_t off, uint64_t size)
 	cc->num_free++;
 }
 
+/*
+ * A result leaf computed by an entry instruction goes straight to its
+ * result slot when it has the slot's layout (dense, major to minor).
+ */
+static bool take_result_slot(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank,
+			     const int64_t *dims, uint64_t bytes, struct cc_buf *out)
+{
+	const struct ir_comp *e = &cc->m->comps[cc->m->entry];
+	const struct xrt_shape *s;
+	uint32_t slot;
+
+	if (!cc->placed || v >= e->num_instrs || !cc->placed[v])
+		return false;
+	slot = cc->placed[v] - 1;
+	s = &e->instrs[v].shape;
+	if (s->dtype != t || s->rank != rank || cc->slots[slot].size != bytes ||
+	    memcmp(s->dims, dims, rank * sizeof(*dims)))
+		return false;
+	cc->placed[v] = 0;	/* one buffer per slot */
+	*out = cc_dense(slot, 0, t, rank, dims);
+	return true;
+}
+
 int cc_alloc(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank, const int64_t *dims)
 {
 	struct cc_val *x = &cc->vals[v];
@@ -182,14 +205,16 @@ int cc_alloc(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank, const i
 
 	for (d = 0; d < rank; d++)
 		n *= (uint64_t)dims[d];
-	n = (n + CC_ALIGN - 1) / CC_ALIGN * CC_ALIGN;
-	if (!n)
-		n = CC_ALIGN;
 	x->kind = CK_BUF;
 	x->owner = v;
-	x->arena_off = arena_take(cc, n);
-	x->arena_size = n;
-	x->buf = cc_dense(0, (uint64_t)x->arena_off, t, rank, dims);
+	if (take_result_slot(cc, v, t, rank, dims, n, &x->buf)) {
+		x->arena_off = -1;
+	} else {
+		n = n ? (n + CC_ALIGN - 1) / CC_ALIGN * CC_ALIGN : CC_ALIGN;
+		x->arena_off = arena_take(cc, n);
+		x->arena_size = n;
+		x->buf = cc_dense(0, (uint64_t)x->arena_off, t, rank, dims);
+	}
 	cc_hold(cc, v);
 	return cc->err ? -1 : 0;
 }

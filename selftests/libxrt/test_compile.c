@@ -284,4 +284,43 @@ TEST_F(xrt, custom_call_names_its_target)
 	xrt_module_destroy(m);
 }
 
+/*
+ * Results are computed in their result buffers: a fused chain and a dot
+ * are one command each, with no copy after; a parameter passed through
+ * and a transposed (non-default layout) result still get their copy.
+ */
+TEST_F(xrt, results_are_computed_in_place)
+{
+	static const struct { const char *text; uint32_t commands; } t[] = {
+		{ "HloModule a\nENTRY e {\n  %x = f32[64] parameter(0)\n"
+		  "  %c = f32[] constant(2)\n  %b = f32[64] broadcast(%c), dimensions={}\n"
+		  "  %m = f32[64] multiply(%x, %b)\n  ROOT %t = f32[64] tanh(%m)\n}\n", 1 },
+		{ "HloModule d\nENTRY e {\n  %a = f32[8,4] parameter(0)\n"
+		  "  %b = f32[4,8] parameter(1)\n  %d = f32[8,8] dot(%a, %b), "
+		  "lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+		  "  %n = f32[8,8] negate(%d)\n  ROOT %r = (f32[8,8], f32[8,8], f32[8,4]) "
+		  "tuple(%d, %n, %a)\n}\n", 3 },
+		{ "HloModule l\nENTRY e {\n  %x = f32[4,3] parameter(0)\n"
+		  "  ROOT %n = f32[4,3]{0,1} negate(%x)\n}\n", 2 },
+	};
+	struct outcome oc = { 0, 0 };
+	struct host_pool *pool = NULL;
+	size_t i;
+
+	ASSERT_OK(host_pool_create(2, &pool));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct xrt_executable *exe = NULL;
+		xrt_module *m = NULL;
+
+		ASSERT_OK(xrt_hlo_parse(self->a, t[i].text, strlen(t[i].text), &m));
+		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+		EXPECT_EQ(t[i].commands, exe->num_commands) TH_LOG("module %zu", i);
+		differential(_metadata, self->a, "in place", m, &oc, pool);
+		cc_executable_destroy(exe);
+		xrt_module_destroy(m);
+	}
+	host_pool_destroy(pool);
+	EXPECT_EQ(3, oc.compiled);
+}
+
 TEST_HARNESS_MAIN
