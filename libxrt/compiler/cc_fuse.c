@@ -24,7 +24,7 @@ bool cc_is_elementwise(const struct ir_instr *in)
 
 	return xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op) || op == XRT_OP_COMPARE ||
 	       op == XRT_OP_SELECT || op == XRT_OP_CLAMP || op == XRT_OP_CONVERT ||
-	       op == XRT_OP_BITCAST_CONVERT;
+	       op == XRT_OP_BITCAST_CONVERT || op == XRT_OP_REDUCE_PRECISION;
 }
 
 /* Can @in's expression operand @k be computed inside it? */
@@ -48,7 +48,8 @@ struct tree {
 static struct tree tree_of(struct cc *cc, const struct tree *t, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
-	struct tree r = { 1, 0 };
+	/* reduce-precision is some twenty kernel instructions */
+	struct tree r = { in->op == XRT_OP_REDUCE_PRECISION ? 8 : 1, 0 };
 	uint32_t k;
 
 	for (k = 0; k < in->num_operands; k++) {
@@ -196,6 +197,8 @@ static uint32_t operand(struct ewp *e, const struct cc_buf *b, uint8_t flags)
 }
 
 /* Registers a subtree needs (Sethi-Ullman). */
+#define RP_REGS	7	/* registers reduce-precision holds at once */
+
 static uint32_t need(struct cc *cc, uint32_t v)
 {
 	const struct ir_instr *in = &cc->c->instrs[v];
@@ -214,6 +217,8 @@ static uint32_t need(struct cc *cc, uint32_t v)
 		if (n[k] + rank > best)
 			best = n[k] + rank;
 	}
+	if (in->op == XRT_OP_REDUCE_PRECISION && best < RP_REGS)
+		best = RP_REGS;
 	return best;
 }
 
@@ -310,6 +315,79 @@ static uint32_t emit_leaf(struct ewp *e, uint32_t v)
 	return r;
 }
 
+/* @dst (a free register of type @t) = @imm. */
+static void put_const(struct ewp *e, enum xrt_dtype t, uint32_t dst, uint64_t imm)
+{
+	put(e, XRT_CS_EW_CONST, 0, t, dst, 0, 0, 0, &imm, xrt_dtype_size(t));
+}
+
+/*
+ * reduce-precision on the float's bits @x into @d: the mantissa rounded
+ * to nearest even at the kept width, exponents beyond the narrow range
+ * to infinity or signed zero, NaN kept (or infinity with no mantissa).
+ * @d may be @x's register: @x is read only at the start.
+ */
+static void emit_reduce_precision(struct ewp *e, const struct ir_instr *in, uint32_t d,
+				  uint32_t x)
+{
+	enum xrt_dtype f = in->shape.dtype;
+	enum xrt_dtype u = f == XRT_F64 ? XRT_U64 : f == XRT_F32 ? XRT_U32 : XRT_U16;
+	int sm = f == XRT_F16 ? 10 : f == XRT_BF16 ? 7 : f == XRT_F32 ? 23 : 52;
+	int se = f == XRT_F16 ? 5 : f == XRT_F64 ? 11 : 8;
+	int64_t m = ir_instr_attr(in, IR_ATTR_MANTISSA_BITS)->ints[0];
+	int64_t eb = ir_instr_attr(in, IR_ATTR_EXPONENT_BITS)->ints[0];
+	uint64_t sign = 1ull << (sm + se), expmask = ((1ull << se) - 1) << sm;
+	uint32_t o = take_reg(e), v = take_reg(e), t = take_reg(e), c = take_reg(e);
+	uint32_t p = take_reg(e), s = take_reg(e);
+
+	put(e, XRT_CS_EW_BITCAST, 0, u, o, x, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_BITCAST, 0, u, v, x, 0, 0, NULL, 0);
+	if (m < sm) {
+		uint64_t last = 1ull << (sm - m);
+
+		put_const(e, u, c, (uint64_t)(sm - m));
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_SHR_LOGICAL, u, t, v, c, 0, NULL, 0);
+		put_const(e, u, c, 1);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, u, t, t, c, 0, NULL, 0);
+		put_const(e, u, c, (last >> 1) - 1);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, u, t, t, c, 0, NULL, 0);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, u, v, v, t, 0, NULL, 0);
+		put_const(e, u, c, ~(last - 1));
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, u, v, v, c, 0, NULL, 0);
+	}
+	if (eb < se) {
+		uint64_t ebias = (1ull << (se - 1)) - 1, rbias = (1ull << (eb - 1)) - 1;
+
+		put_const(e, u, c, expmask);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, u, t, v, c, 0, NULL, 0);
+		put_const(e, u, c, sign);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, u, s, v, c, 0, NULL, 0);
+		/* too small: the signed zero */
+		put_const(e, u, c, (ebias - rbias) << sm);
+		put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LE, XRT_PRED, p, t, c, 0, NULL, 0);
+		put(e, XRT_CS_EW_SELECT, 0, u, v, p, s, v, NULL, 0);
+		/* too big: the signed infinity */
+		put_const(e, u, c, (ebias + rbias) << sm);
+		put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_GT, XRT_PRED, p, t, c, 0, NULL, 0);
+		put_const(e, u, c, expmask);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_OR, u, s, s, c, 0, NULL, 0);
+		put(e, XRT_CS_EW_SELECT, 0, u, v, p, s, v, NULL, 0);
+	}
+	/* NaN (its bits without the sign above the infinity's) */
+	put_const(e, u, c, ~sign & (sign | (sign - 1)));
+	put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, u, t, o, c, 0, NULL, 0);
+	put_const(e, u, c, expmask);
+	put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_GT, XRT_PRED, p, t, c, 0, NULL, 0);
+	put(e, XRT_CS_EW_SELECT, 0, u, v, p, m > 0 ? o : c, v, NULL, 0);
+	put(e, XRT_CS_EW_BITCAST, 0, f, d, v, 0, 0, NULL, 0);
+	give_reg(e, o);
+	give_reg(e, v);
+	give_reg(e, t);
+	give_reg(e, c);
+	give_reg(e, p);
+	give_reg(e, s);
+}
+
 static uint32_t emit_node(struct ewp *e, uint32_t v)
 {
 	const struct ir_instr *in = &e->cc->c->instrs[v];
@@ -346,6 +424,9 @@ static uint32_t emit_node(struct ewp *e, uint32_t v)
 		break;
 	case XRT_OP_BITCAST_CONVERT:
 		put(e, XRT_CS_EW_BITCAST, 0, t, d, r[0], 0, 0, NULL, 0);
+		break;
+	case XRT_OP_REDUCE_PRECISION:
+		emit_reduce_precision(e, in, d, r[0]);
 		break;
 	default:
 		if (xrt_opcode_is_unary(in->op))
