@@ -69,6 +69,8 @@ struct cc {
 	 * needed; 0 elsewhere.  Result slots in leaf order.
 	 */
 	uint32_t *placed;
+	uint32_t branch_depth;		/* inside while or conditional bodies */
+	uint64_t rng_streams;		/* RNG commands so far */
 	uint32_t *result_slots;
 	uint32_t num_results;
 	xrt_status *err;
@@ -146,6 +148,13 @@ void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_bu
 /* dst (pred) = a == b, one kernel. */
 void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *a,
 			const struct cc_buf *b);
+/*
+ * rng's values from @raw with bounds @a, @b as the evaluator makes them:
+ * floats a + (b - a) u (u in [0, 1) from @raw), below b else a; normal
+ * a + b z (z from @raw); integers a + raw mod (b - a), a if b <= a.
+ */
+void cc_emit_rng_bounds(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *raw,
+			const struct cc_buf *a, const struct cc_buf *b, bool normal);
 /* The REDUCE op of a reducer computation (add, max, ... of its two parameters), or 0. */
 uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t);
 /*
@@ -173,5 +182,6 @@ void cc_lower_reduce_window(struct cc *cc, uint32_t i);
 void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
+void cc_lower_rng(struct cc *cc, uint32_t i);
 
 #endif /* XRT_COMPILER_CC_H */

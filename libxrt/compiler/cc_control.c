@@ -150,6 +150,7 @@ static void lower_while(struct cc *cc, uint32_t i)
 	size_t out;
 
 	assign(cc, state, cc_opnd(cc, in, 0));
+	cc->branch_depth++;
 	top = cc->b.num_commands;
 	p = cc_lower_comp(cc, cond, &state);
 	out = jump(cc, XRT_CS_JUMP_IF_FALSE, 0, p);
@@ -157,6 +158,7 @@ static void lower_while(struct cc *cc, uint32_t i)
 	branch_into(cc, body, state, state);
 	jump(cc, XRT_CS_JUMP_ALWAYS, top, 0);
 	land(cc, out);
+	cc->branch_depth--;
 	cc_alias(cc, cc_iv(cc, i), state);
 	cc_release(cc, state);	/* the loop's value holds the state now */
 }
@@ -196,6 +198,7 @@ static void lower_conditional(struct cc *cc, uint32_t i)
 		preds[k] = index_is(cc, cc_opnd(cc, in, 0), (int32_t)k);
 	if (!br)
 		preds[0] = cc_opnd(cc, in, 0);
+	cc->branch_depth++;
 	for (k = 0; k < n && !cc->err; k++) {
 		const struct ir_comp *f = br ? called(cc, in, IR_ATTR_BRANCH_COMPUTATIONS, k) :
 					  called(cc, in, k ? IR_ATTR_FALSE_COMPUTATION :
@@ -210,6 +213,7 @@ static void lower_conditional(struct cc *cc, uint32_t i)
 		ends[k] = jump(cc, XRT_CS_JUMP_ALWAYS, 0, 0);
 		land(cc, skip);
 	}
+	cc->branch_depth--;
 	for (k = 0; k + 1 < n; k++) {
 		land(cc, ends[k]);
 		if (br)

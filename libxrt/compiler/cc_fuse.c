@@ -486,48 +486,97 @@ void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out)
 	xrt_mem_free(cc->a, e);
 }
 
-void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src)
+/* Emits @e's program over @dst's space, if it has elements, and frees @e. */
+static void emit_small(struct ewp *e, const struct cc_buf *dst, uint32_t num_regs)
 {
 	uint64_t dims[XRT_MAX_RANK];
-	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
 	uint32_t d, n = 1;
 
-	if (!e) {
-		cc_oom(cc);
-		return;
-	}
-	init_ewp(e, cc, dst->rank, dst->dims);
-	put(e, XRT_CS_EW_LOAD, 0, src->dtype, 0, operand(e, src, XRT_CS_OPERAND_IN), 0, 0,
-	    NULL, 0);
-	put(e, XRT_CS_EW_CONVERT, 0, dst->dtype, 1, 0, 0, 0, NULL, 0);
-	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 1, 0, NULL, 0);
 	for (d = 0; d < dst->rank; d++) {
 		dims[d] = (uint64_t)dst->dims[d];
 		n *= (uint32_t)(dst->dims[d] != 0);
 	}
-	if (!cc->err && n)
-		cs_ewise(&cc->b, dst->rank, dims, e->ops, e->num_ops, e->insts, e->num_insts, 2);
-	xrt_mem_free(cc->a, e);
+	if (!e->cc->err && n)
+		cs_ewise(&e->cc->b, dst->rank, dims, e->ops, e->num_ops, e->insts, e->num_insts,
+			 num_regs);
+	xrt_mem_free(e->cc->a, e);
+}
+
+static struct ewp *new_small(struct cc *cc, const struct cc_buf *dst)
+{
+	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
+
+	if (!e)
+		cc_oom(cc);
+	else
+		init_ewp(e, cc, dst->rank, dst->dims);
+	return e;
+}
+
+void cc_emit_convert(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src)
+{
+	struct ewp *e = new_small(cc, dst);
+
+	if (!e)
+		return;
+	put(e, XRT_CS_EW_LOAD, 0, src->dtype, 0, operand(e, src, XRT_CS_OPERAND_IN), 0, 0,
+	    NULL, 0);
+	put(e, XRT_CS_EW_CONVERT, 0, dst->dtype, 1, 0, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 1, 0, NULL, 0);
+	emit_small(e, dst, 2);
 }
 
 void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *a,
 			const struct cc_buf *b)
 {
-	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
+	struct ewp *e = new_small(cc, dst);
 
-	if (!e) {
-		cc_oom(cc);
+	if (!e)
 		return;
-	}
-	init_ewp(e, cc, dst->rank, dst->dims);
 	put(e, XRT_CS_EW_LOAD, 0, a->dtype, 0, operand(e, a, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
 	put(e, XRT_CS_EW_LOAD, 0, b->dtype, 1, operand(e, b, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
 	put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_EQ, XRT_PRED, 2, 0, 1, 0, NULL, 0);
 	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 2, 0, NULL, 0);
-	if (!cc->err)
-		cs_ewise(&cc->b, dst->rank, (uint64_t[XRT_MAX_RANK]){ 0 }, e->ops, e->num_ops,
-			 e->insts, e->num_insts, 3);
-	xrt_mem_free(cc->a, e);
+	emit_small(e, dst, 3);
+}
+
+void cc_emit_rng_bounds(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *raw,
+			const struct cc_buf *a, const struct cc_buf *b, bool normal)
+{
+	enum xrt_dtype t = dst->dtype, w = xrt_dtype_is_float(t) ? XRT_F64 : XRT_U64;
+	struct ewp *e = new_small(cc, dst);
+	uint8_t in = XRT_CS_OPERAND_IN;
+
+	if (!e)
+		return;
+	/* r0 raw, r1 a, r2 b, in the wide type; r3 scratch; r4 the predicate */
+	put(e, XRT_CS_EW_LOAD, 0, raw->dtype, 0, operand(e, raw, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, a->dtype, 1, operand(e, a, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, b->dtype, 2, operand(e, b, in), 0, 0, NULL, 0);
+	/* an empty range (b <= a) or a result rounded up to b gives a */
+	put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LT, XRT_PRED, 4, 1, 2, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONVERT, 0, w, 0, 0, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONVERT, 0, w, 1, 1, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONVERT, 0, w, 3, 2, 0, 0, NULL, 0);
+	if (normal) {		/* a + b z */
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, w, 0, 3, 0, 0, NULL, 0);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, w, 0, 1, 0, 0, NULL, 0);
+		put(e, XRT_CS_EW_CONVERT, 0, t, 0, 0, 0, 0, NULL, 0);
+	} else {		/* a + (b - a) u, or a + bits mod (b - a) */
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_SUB, w, 3, 3, 1, 0, NULL, 0);
+		put(e, XRT_CS_EW_BINARY, w == XRT_F64 ? XRT_CS_BIN_MUL : XRT_CS_BIN_REM, w, 0, 0,
+		    3, 0, NULL, 0);
+		put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, w, 0, 1, 0, 0, NULL, 0);
+		put(e, XRT_CS_EW_CONVERT, 0, t, 0, 0, 0, 0, NULL, 0);
+		if (w == XRT_F64) {
+			put(e, XRT_CS_EW_LOAD, 0, b->dtype, 2, operand(e, b, in), 0, 0, NULL, 0);
+			put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LT, XRT_PRED, 4, 0, 2, 0, NULL, 0);
+		}
+		put(e, XRT_CS_EW_LOAD, 0, a->dtype, 1, operand(e, a, in), 0, 0, NULL, 0);
+		put(e, XRT_CS_EW_SELECT, 0, t, 0, 4, 0, 1, NULL, 0);
+	}
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 0, 0, NULL, 0);
+	emit_small(e, dst, 5);
 }
 
 /* The REDUCE op of a reducer computation, or 0. */

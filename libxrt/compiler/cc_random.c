@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rng: the RNG command, whose element i is Philox-4x32-10 of counter
+ * (i, stream) keyed by the execution's seed.  Streams number the rng
+ * instructions in the order they run, as the reference evaluator counts
+ * its calls, so both give the same numbers.  In a loop body the
+ * evaluator's count moves on every iteration while a command's stream
+ * is fixed, so rng there is not compiled yet.  Constant float bounds
+ * go into the command; other bounds apply to raw numbers in a kernel.
+ */
+#include <string.h>
+
+#include "cc.h"
+
+/* The constant scalar @v as a double, if it is a constant float. */
+static bool const_float(struct cc *cc, uint32_t v, double *f)
+{
+	const void *p = cc_const_elem(cc, v);
+	enum xrt_dtype t = cc->vals[v].buf.dtype;
+	uint16_t h;
+	float x;
+
+	if (!p || !xrt_dtype_is_float(t))
+		return false;
+	if (t == XRT_F64) {
+		memcpy(f, p, 8);
+	} else if (t == XRT_F32) {
+		memcpy(&x, p, 4);
+		*f = x;
+	} else {
+		memcpy(&h, p, 2);
+		*f = t == XRT_F16 ? xrt_f16_to_f32(h) : xrt_bf16_to_f32(h);
+	}
+	return true;
+}
+
+void cc_lower_rng(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_attr *dist = ir_instr_attr(in, IR_ATTR_DISTRIBUTION);
+	bool normal = dist && !strcmp(dist->str, "rng_normal");
+	enum xrt_dtype t = in->shape.dtype, rt;
+	uint32_t v = cc_iv(cc, i), raw, a = cc_opnd(cc, in, 0), b = cc_opnd(cc, in, 1);
+	uint64_t stream = cc->rng_streams++;
+	struct xrt_cs_view dst;
+	double fa, fb;
+
+	if (cc->branch_depth) {
+		cc_unimplemented(cc, "rng inside a while loop or conditional");
+		return;
+	}
+	if (cc_alloc(cc, v, t, in->shape.rank, in->shape.dims))
+		return;
+	dst = cc_csview(&cc->vals[v].buf);
+	if (const_float(cc, a, &fa) && const_float(cc, b, &fb)) {	/* one command */
+		cs_rng(&cc->b, normal ? XRT_CS_RNG_NORMAL : XRT_CS_RNG_UNIFORM, stream, &dst,
+		       fa, fb);
+		return;
+	}
+	/* raw numbers (u in [0, 1), z, or bits), then the bounds applied */
+	rt = !xrt_dtype_is_float(t) ? XRT_U64 : normal || t == XRT_F64 ? XRT_F64 : XRT_F32;
+	raw = cc_new_val(cc);
+	if (cc_alloc(cc, raw, rt, in->shape.rank, in->shape.dims))
+		return;
+	dst = cc_csview(&cc->vals[raw].buf);
+	cs_rng(&cc->b, rt == XRT_U64 ? XRT_CS_RNG_BITS : normal ? XRT_CS_RNG_NORMAL :
+	       XRT_CS_RNG_UNIFORM, stream, &dst, 0, 1);
+	cc_emit_rng_bounds(cc, &cc->vals[v].buf, &cc->vals[raw].buf, &cc->vals[a].buf,
+			   &cc->vals[b].buf, normal);
+	cc_release(cc, raw);
+}
