@@ -174,6 +174,18 @@ void cc_alias(struct cc *cc, uint32_t v, uint32_t e);
  */
 uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *args);
 
+/* Value @v holds @lit: an array in the constants, or a tuple of such. */
+void cc_lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit);
+
+/* Simplification (cc_fold.c). */
+/*
+ * Lowers constants and their views, and folds what computes on them
+ * alone, marking each in @done; @live: what the root needs.
+ */
+void cc_fold(struct cc *cc, const bool *live, bool *done);
+/* The operand @in returns unchanged (an exact identity), or -1. */
+int cc_identity(const struct cc *cc, const struct ir_instr *in);
+
 /* The rest of the opcodes (cc_lower.c, cc_dot.c, cc_control.c). */
 void cc_lower(struct cc *cc, uint32_t i);
 void cc_lower_dot(struct cc *cc, uint32_t i);

@@ -110,7 +110,8 @@ void cc_mark_inline(struct cc *cc, const bool *live)
 		     t[i] = tree_of(cc, t, i))
 			IV(cc, biggest_inline(cc, t, i)).kind = CK_UNSET;
 		/* read once, by a kernel that can host it, and not a result */
-		if (cc_is_elementwise(in) && IV(cc, i).uses == 1 && user[i] && i != c->root)
+		if (cc_is_elementwise(in) && IV(cc, i).uses == 1 && user[i] && i != c->root &&
+		    IV(cc, i).kind == CK_UNSET)
 			IV(cc, i).kind = CK_INLINE;
 	}
 out:
@@ -398,6 +399,9 @@ static uint32_t emit_node(struct ewp *e, uint32_t v)
 
 	if (IV(e->cc, v).kind != CK_INLINE)
 		return emit_leaf(e, v);
+	k = (uint32_t)cc_identity(e->cc, in);
+	if (k != ~0u)	/* the operand unchanged */
+		return emit_node(e, in->operands[k]);
 	emit_operands(e, in, r);
 	for (k = 0; k < in->num_operands; k++)
 		give_reg(e, r[k]);

@@ -45,7 +45,7 @@ static uint64_t add_literal(struct cc *cc, const xrt_literal *lit)
 }
 
 /* Value @v holds @lit: an array in the constants, or a tuple of such. */
-static void lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit)
+void cc_lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit)
 {
 	const struct xrt_shape *s = xrt_literal_shape(lit);
 	uint32_t i;
@@ -70,7 +70,7 @@ static void lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit)
 
 		cc->vals[v].elems[i] = e;
 		cc->vals[v].num_elems = i + 1;
-		lower_literal(cc, e, xrt_literal_element(lit, i));
+		cc_lower_literal(cc, e, xrt_literal_element(lit, i));
 		cc->vals[e].uses = 1;	/* held by the tuple */
 	}
 	cc->vals[v].kind = CK_TUPLE;
@@ -472,7 +472,7 @@ static void lower_map(struct cc *cc, uint32_t i)
 		if (b->op == XRT_OP_PARAMETER)
 			cc_alias(cc, nb + k, base + in->operands[b->parameter]);
 		else if (b->op == XRT_OP_CONSTANT)
-			lower_literal(cc, nb + k, b->literal);
+			cc_lower_literal(cc, nb + k, b->literal);
 		else
 			cc->vals[nb + k].kind = CK_INLINE;
 	}
@@ -490,6 +490,7 @@ void cc_lower(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
 	uint32_t v = cc_iv(cc, i);
+	int k;
 
 	if (cc_is_elementwise(in)) {
 		if (in->op == XRT_OP_BITCAST_CONVERT &&
@@ -498,13 +499,16 @@ void cc_lower(struct cc *cc, uint32_t i)
 			lower_bitcast_convert(cc, i);
 			return;
 		}
-		if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+		k = cc_identity(cc, in);
+		if (k >= 0 && cc->vals[cc_opnd(cc, in, (uint32_t)k)].kind == CK_BUF)
+			cc_alias(cc, v, cc_opnd(cc, in, (uint32_t)k));
+		else if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 			cc_emit_ewise(cc, i, &cc->vals[v].buf);	/* the tree under instruction i */
 		return;
 	}
 	switch (in->op) {
 	case XRT_OP_CONSTANT:
-		lower_literal(cc, v, in->literal);
+		cc_lower_literal(cc, v, in->literal);
 		return;
 	case XRT_OP_BROADCAST:
 	case XRT_OP_TRANSPOSE:

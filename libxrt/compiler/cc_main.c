@@ -147,7 +147,8 @@ static void consume_operands(struct cc *cc, uint32_t i)
 static void lower_body(struct cc *cc, const uint32_t *args)
 {
 	const struct ir_comp *c = cc->c;
-	bool *live = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*live));
+	bool *live = xrt_mem_calloc(cc->a, 2 * (size_t)c->num_instrs + 1, sizeof(*live));
+	bool *done = live + c->num_instrs;	/* lowered before the rest */
 	uint32_t i;
 
 	if (!live) {
@@ -166,9 +167,10 @@ static void lower_body(struct cc *cc, const uint32_t *args)
 			bind_param(cc, cc_iv(cc, i), &in->shape, (uint32_t)in->parameter,
 				   &(uint32_t){ 0 });
 	}
+	cc_fold(cc, live, done);
 	cc_mark_inline(cc, live);
 	for (i = 0; i < c->num_instrs && !cc->err; i++) {
-		if (!live[i] || c->instrs[i].op == XRT_OP_PARAMETER ||
+		if (!live[i] || done[i] || c->instrs[i].op == XRT_OP_PARAMETER ||
 		    cc->vals[cc_iv(cc, i)].kind == CK_INLINE)
 			continue;
 		cc->in = &c->instrs[i];

@@ -33,6 +33,7 @@ struct cc_slot {
 
 struct cc_options {
 	bool no_fusion;		/* one command per elementwise instruction */
+	bool no_folding;	/* constants are not computed on at compile time */
 };
 
 struct xrt_executable {

@@ -155,11 +155,12 @@ TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
  * and the integer corner cases.  Exact cases must be exact here too;
  * the others within their tolerance.
  */
-TEST_F(xrt, evaluator_cases_compiled_give_their_values)
+/* The evaluator's cases compiled with @o; failures logged and counted. */
+static void compiled_cases(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			   const struct cc_options *o, int *ran, int *skipped, int *failures)
 {
 	size_t len = 0;
 	char *text = test_slurp(EVAL_CASES, &len), *p = text;
-	int ran = 0, skipped = 0, failures = 0;
 	struct test_case c;
 
 	ASSERT_NE(NULL, text);
@@ -172,34 +173,52 @@ TEST_F(xrt, evaluator_cases_compiled_give_their_values)
 		xrt_status *st;
 		bool ok;
 
-		ASSERT_OK(xrt_hlo_parse(self->a, c.module, strlen(c.module), &m));
-		st = cc_compile(m, NULL, self->a, &exe);
+		ASSERT_OK(xrt_hlo_parse(a, c.module, strlen(c.module), &m));
+		st = cc_compile(m, o, a, &exe);
 		if (st) {
 			EXPECT_EQ(XRT_UNIMPLEMENTED, xrt_status_code(st))
 				TH_LOG("%s: %s", c.name, xrt_status_message(st));
 			xrt_status_free(st);
 			xrt_module_destroy(m);
-			skipped++;
+			(*skipped)++;
 			continue;
 		}
-		ASSERT_OK(host_run(exe, NULL, 0, &ro, self->a, &got));
-		ASSERT_OK(test_case_expected(self->a, &c, &want));
+		ASSERT_OK(host_run(exe, NULL, 0, &ro, a, &got));
+		ASSERT_OK(test_case_expected(a, &c, &want));
 		ok = c.exact ? xrt_literal_equal(want, got, why, sizeof(why)) :
 			       xrt_literal_near(want, got, &c.tol, why, sizeof(why));
 		if (!ok) {
-			TH_LOG("%s: %s", c.name, why);
-			failures++;
+			TH_LOG("%s%s: %s", o->no_folding ? "" : "folded: ", c.name, why);
+			(*failures)++;
 		}
 		xrt_literal_destroy(want);
 		xrt_literal_destroy(got);
 		cc_executable_destroy(exe);
 		xrt_module_destroy(m);
-		ran++;
+		(*ran)++;
 	}
 	free(text);
+}
+
+/*
+ * The evaluator's cases, compiled.  Their inputs are constants: with
+ * folding off, every instruction runs on the engine and meets NaN,
+ * infinities, signed zeros and the integer corner cases; with it on,
+ * most fold at compile time and must give the same expected values.
+ */
+TEST_F(xrt, evaluator_cases_compiled_give_their_values)
+{
+	static const struct cc_options run = { .no_folding = true }, folded = { 0 };
+	int ran = 0, skipped = 0, failures = 0, fran = 0, fskipped = 0, ffailures = 0;
+
+	compiled_cases(_metadata, self->a, &run, &ran, &skipped, &failures);
 	fprintf(stderr, "# %d evaluator cases compiled and matched, %d not compiled yet\n",
 		ran - failures, skipped);
+	compiled_cases(_metadata, self->a, &folded, &fran, &fskipped, &ffailures);
+	fprintf(stderr, "# folding on: %d matched, %d failed, %d not compiled\n",
+		fran - ffailures, ffailures, fskipped);
 	EXPECT_EQ(0, failures);
+	EXPECT_EQ(0, ffailures);
 	EXPECT_GE(ran, 500);
 }
 
@@ -321,6 +340,65 @@ TEST_F(xrt, results_are_computed_in_place)
 	}
 	host_pool_destroy(pool);
 	EXPECT_EQ(3, oc.compiled);
+}
+
+/*
+ * Constants computed on at compile time and exact identities leave no
+ * commands behind: what remains is counted, and the values are checked
+ * against the evaluator (on the unsimplified module) as everywhere.
+ */
+TEST_F(xrt, simplifier_folds_constants_and_drops_identities)
+{
+	static const struct { const char *text; uint32_t commands; } t[] = {
+		/* 2 * 3 folds; x * 1 and + -0 are x: one kernel, x * 6 */
+		{ "HloModule a\nENTRY e {\n  %x = f32[64] parameter(0)\n"
+		  "  %c2 = f32[] constant(2)\n  %c3 = f32[] constant(3)\n"
+		  "  %s = f32[] multiply(%c2, %c3)\n  %b = f32[64] broadcast(%s), dimensions={}\n"
+		  "  %one = f32[] constant(1)\n  %b1 = f32[64] broadcast(%one), dimensions={}\n"
+		  "  %m = f32[64] multiply(%x, %b1)\n  %z = f32[] constant(-0)\n"
+		  "  %bz = f32[64] broadcast(%z), dimensions={}\n  %a = f32[64] add(%m, %bz)\n"
+		  "  ROOT %r = f32[64] multiply(%a, %b)\n}\n", 1 },
+		/* a dot and a transcendental of constants: only the result copy */
+		{ "HloModule d\nENTRY e {\n  %a = f32[2,3] constant({{1,2,3},{4,5,6}})\n"
+		  "  %b = f32[3,2] constant({{1,0},{0,1},{1,1}})\n"
+		  "  %d = f32[2,2] dot(%a, %b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+		  "  ROOT %t = f32[2,2] tanh(%d)\n}\n", 1 },
+		/* select on a constant predicate, convert to the same type */
+		{ "HloModule s\nENTRY e {\n  %x = s32[5] parameter(0)\n  %y = s32[5] parameter(1)\n"
+		  "  %p = pred[] constant(false)\n  %bp = pred[5] broadcast(%p), dimensions={}\n"
+		  "  %s = s32[5] select(%bp, %x, %y)\n  %c = s32[5] convert(%s)\n"
+		  "  %k = s32[] constant(-1)\n  %bk = s32[5] broadcast(%k), dimensions={}\n"
+		  "  %n = s32[5] and(%c, %bk)\n  ROOT %r = s32[5] negate(%n)\n}\n", 1 },
+		/* x + +0 is not x (-0 + +0 is +0): it stays */
+		{ "HloModule z\nENTRY e {\n  %x = f32[4] parameter(0)\n  %z = f32[] constant(0)\n"
+		  "  %b = f32[4] broadcast(%z), dimensions={}\n"
+		  "  ROOT %r = f32[4] add(%x, %b)\n}\n", 1 },
+		{ "HloModule p\nENTRY e {\n  %x = f32[4] parameter(0)\n  %o = f32[] constant(1)\n"
+		  "  %b = f32[4] broadcast(%o), dimensions={}\n"
+		  "  ROOT %r = f32[4] divide(%x, %b)\n}\n", 1 },
+	};
+	struct outcome oc = { 0, 0 };
+	struct host_pool *pool = NULL;
+	size_t i;
+
+	ASSERT_OK(host_pool_create(2, &pool));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cc_options keep = { .no_folding = true };
+		struct xrt_executable *exe = NULL, *all = NULL;
+		xrt_module *m = NULL;
+
+		ASSERT_OK(xrt_hlo_parse(self->a, t[i].text, strlen(t[i].text), &m));
+		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+		ASSERT_OK(cc_compile(m, &keep, self->a, &all));
+		EXPECT_EQ(t[i].commands, exe->num_commands) TH_LOG("module %zu", i);
+		EXPECT_LE(exe->num_commands, all->num_commands) TH_LOG("module %zu", i);
+		differential(_metadata, self->a, "simplified", m, &oc, pool);
+		cc_executable_destroy(exe);
+		cc_executable_destroy(all);
+		xrt_module_destroy(m);
+	}
+	host_pool_destroy(pool);
+	EXPECT_EQ((int)(sizeof(t) / sizeof(t[0])), oc.compiled);
 }
 
 TEST_HARNESS_MAIN
