@@ -141,6 +141,12 @@ bool cc_is_elementwise(const struct ir_instr *in);
 void cc_mark_inline(struct cc *cc, const bool *live);
 /* Emits the EWISE computing @root (not inline) into @out. */
 void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
+/*
+ * One EWISE computing the @n trees @roots into @outs (over the first's
+ * space); all computed before any is stored, so an out may be an input.
+ */
+void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
+		     const struct cc_buf *outs);
 /* Emits REDUCE of the fused tree under operand 0 of @root. */
 void cc_emit_reduce(struct cc *cc, uint32_t root);
 /* dst = src converted to dst's dtype (one small EWISE). */
@@ -177,6 +183,21 @@ uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *a
 /* Value @v holds @lit: an array in the constants, or a tuple of such. */
 void cc_lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit);
 
+/*
+ * A scalar computation applied elementwise: @f's parameters bound to
+ * the values @args, its constants lowered, its other instructions
+ * inline, ready for cc_emit_ewise_n of its roots (cc->c is @f until
+ * cc_inline_comp_end).  False (the error set) when @f is not all
+ * elementwise or is too big.
+ */
+struct cc_saved {
+	const struct ir_comp *c;
+	uint32_t base;
+};
+bool cc_inline_comp_begin(struct cc *cc, const struct ir_comp *f, const uint32_t *args,
+			  struct cc_saved *sv);
+void cc_inline_comp_end(struct cc *cc, const struct cc_saved *sv);
+
 /* Simplification (cc_fold.c). */
 /*
  * Lowers constants and their views, and folds what computes on them
@@ -195,5 +216,11 @@ void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
+void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
+/* A jump (target set later by cc_land when @target is 0); its place. */
+size_t cc_jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred);
+/* c += 1; p = c < @limit (c s64, p pred, both scalars). */
+void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_buf *p,
+			int64_t limit);
 
 #endif /* XRT_COMPILER_CC_H */

@@ -102,7 +102,7 @@ static void assign(struct cc *cc, uint32_t dst, uint32_t src)
 }
 
 /* A jump whose target is set later: its byte offset in the program. */
-static size_t jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred)
+size_t cc_jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred)
 {
 	struct xrt_cs_scalar p;
 	size_t at = cc->b.len;
@@ -153,10 +153,10 @@ static void lower_while(struct cc *cc, uint32_t i)
 	cc->branch_depth++;
 	top = cc->b.num_commands;
 	p = cc_lower_comp(cc, cond, &state);
-	out = jump(cc, XRT_CS_JUMP_IF_FALSE, 0, p);
+	out = cc_jump(cc, XRT_CS_JUMP_IF_FALSE, 0, p);
 	cc_consume(cc, p);
 	branch_into(cc, body, state, state);
-	jump(cc, XRT_CS_JUMP_ALWAYS, top, 0);
+	cc_jump(cc, XRT_CS_JUMP_ALWAYS, top, 0);
 	land(cc, out);
 	cc->branch_depth--;
 	cc_alias(cc, cc_iv(cc, i), state);
@@ -208,9 +208,9 @@ static void lower_conditional(struct cc *cc, uint32_t i)
 			branch_into(cc, f, cc_opnd(cc, in, 1 + k), res);
 			break;
 		}
-		skip = jump(cc, XRT_CS_JUMP_IF_FALSE, 0, preds[k]);
+		skip = cc_jump(cc, XRT_CS_JUMP_IF_FALSE, 0, preds[k]);
 		branch_into(cc, f, cc_opnd(cc, in, 1 + k), res);
-		ends[k] = jump(cc, XRT_CS_JUMP_ALWAYS, 0, 0);
+		ends[k] = cc_jump(cc, XRT_CS_JUMP_ALWAYS, 0, 0);
 		land(cc, skip);
 	}
 	cc->branch_depth--;

@@ -458,6 +458,9 @@ static uint32_t emit_root(struct ewp *e, uint32_t root)
 	return r;
 }
 
+static void emit_small(struct ewp *e, const struct cc_buf *dst, uint32_t num_regs);
+static struct ewp *new_small(struct cc *cc, const struct cc_buf *dst);
+
 static void init_ewp(struct ewp *e, struct cc *cc, uint32_t rank, const int64_t *dims)
 {
 	memset(e, 0, sizeof(*e));
@@ -466,28 +469,31 @@ static void init_ewp(struct ewp *e, struct cc *cc, uint32_t rank, const int64_t 
 	e->dims = dims;
 }
 
-void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out)
+void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
+		     const struct cc_buf *outs)
 {
-	uint64_t dims[XRT_MAX_RANK];
-	struct ewp *e = xrt_mem_alloc(cc->a, sizeof(*e));
-	uint32_t r, o, d, n = 1;
+	struct ewp *e = new_small(cc, &outs[0]);
+	uint32_t r[8], k;
 
-	if (!e) {
-		cc_oom(cc);
+	if (!e)
+		return;
+	if (n > 8) {
+		cc_unimplemented(cc, "a kernel with more than 8 results");
+		xrt_mem_free(cc->a, e);
 		return;
 	}
-	init_ewp(e, cc, out->rank, out->dims);
-	r = emit_root(e, root);
-	o = operand(e, out, XRT_CS_OPERAND_OUT);
-	put(e, XRT_CS_EW_STORE, 0, 0, 0, o, r, 0, NULL, 0);
-	for (d = 0; d < out->rank; d++) {
-		dims[d] = (uint64_t)out->dims[d];
-		n *= (uint32_t)(out->dims[d] != 0);
-	}
-	if (!cc->err && n)
-		cs_ewise(&cc->b, out->rank, dims, e->ops, e->num_ops, e->insts, e->num_insts,
-			 e->num_regs);
-	xrt_mem_free(cc->a, e);
+	/* every result computed before any is stored: outputs may be inputs */
+	for (k = 0; k < n; k++)
+		r[k] = emit_root(e, roots[k]);
+	for (k = 0; k < n; k++)
+		put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, &outs[k], XRT_CS_OPERAND_OUT), r[k], 0,
+		    NULL, 0);
+	emit_small(e, &outs[0], e->num_regs);
+}
+
+void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out)
+{
+	cc_emit_ewise_n(cc, &root, 1, out);
 }
 
 /* Emits @e's program over @dst's space, if it has elements, and frees @e. */
@@ -581,6 +587,24 @@ void cc_emit_rng_bounds(struct cc *cc, const struct cc_buf *dst, const struct cc
 	}
 	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, dst, XRT_CS_OPERAND_OUT), 0, 0, NULL, 0);
 	emit_small(e, dst, 5);
+}
+
+void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_buf *p,
+			int64_t limit)
+{
+	struct ewp *e = new_small(cc, c);
+	uint64_t one = 1;
+
+	if (!e)
+		return;
+	put(e, XRT_CS_EW_LOAD, 0, XRT_S64, 0, operand(e, c, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONST, 0, XRT_S64, 1, 0, 0, 0, &one, 8);
+	put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, XRT_S64, 0, 0, 1, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONST, 0, XRT_S64, 1, 0, 0, 0, &limit, 8);
+	put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LT, XRT_PRED, 2, 0, 1, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, c, XRT_CS_OPERAND_OUT), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, p, XRT_CS_OPERAND_OUT), 2, 0, NULL, 0);
+	emit_small(e, c, 3);
 }
 
 /* The REDUCE op of a reducer computation, or 0. */

@@ -433,6 +433,57 @@ static void lower_sort(struct cc *cc, uint32_t i)
 	}
 }
 
+bool cc_inline_comp_begin(struct cc *cc, const struct ir_comp *f, const uint32_t *args,
+			  struct cc_saved *sv)
+{
+	uint32_t nb = cc->num_vals, k;
+
+	for (k = 0; k < f->num_instrs; k++) {
+		const struct ir_instr *b = &f->instrs[k];
+
+		if (b->op != XRT_OP_PARAMETER && b->op != XRT_OP_CONSTANT && b->op != XRT_OP_TUPLE &&
+		    !cc_is_elementwise(b)) {
+			cc_fail(cc, XRT_UNIMPLEMENTED, "applying a computation with %s",
+				xrt_opcode_name(b->op));
+			return false;
+		}
+	}
+	if (f->num_instrs > 40) {
+		cc_unimplemented(cc, "applying a computation this big");
+		return false;
+	}
+	for (k = 0; k < f->num_instrs && !cc->err; k++)
+		cc_new_val(cc);
+	sv->c = cc->c;
+	sv->base = cc->base;
+	cc->c = f;
+	cc->base = nb;
+	for (k = 0; k < f->num_instrs && !cc->err; k++) {
+		const struct ir_instr *b = &f->instrs[k];
+
+		if (b->op == XRT_OP_PARAMETER)
+			cc_alias(cc, nb + k, args[b->parameter]);
+		else if (b->op == XRT_OP_CONSTANT)
+			cc_lower_literal(cc, nb + k, b->literal);
+		else if (b->op != XRT_OP_TUPLE)
+			cc->vals[nb + k].kind = CK_INLINE;
+	}
+	return !cc->err;
+}
+
+void cc_inline_comp_end(struct cc *cc, const struct cc_saved *sv)
+{
+	const struct ir_comp *f = cc->c;
+	uint32_t k;
+
+	for (k = 0; k < f->num_instrs; k++) {
+		if (f->instrs[k].op == XRT_OP_PARAMETER || f->instrs[k].op == XRT_OP_CONSTANT)
+			cc_release(cc, cc->base + k);
+	}
+	cc->c = sv->c;
+	cc->base = sv->base;
+}
+
 /*
  * map: its computation's scalar instructions become one fused kernel
  * over the map's shape, its parameters reading the map's operands and
@@ -442,48 +493,23 @@ static void lower_map(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
 	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
-	const struct ir_comp *c = cc->c;
-	uint32_t v = cc_iv(cc, i), base = cc->base, nb = cc->num_vals, k;
+	uint32_t v = cc_iv(cc, i), args[64], k;
+	struct cc_saved sv;
 	struct cc_buf out;
 
-	for (k = 0; k < f->num_instrs; k++) {
-		const struct ir_instr *b = &f->instrs[k];
-
-		if (b->op != XRT_OP_PARAMETER && b->op != XRT_OP_CONSTANT && !cc_is_elementwise(b)) {
-			cc_fail(cc, XRT_UNIMPLEMENTED, "map of a computation with %s",
-				xrt_opcode_name(b->op));
-			return;
-		}
-	}
-	if (f->num_instrs > 40) {
-		cc_unimplemented(cc, "map of a computation this big");
+	if (f->instrs[f->root].op == XRT_OP_TUPLE || in->num_operands > 64) {
+		cc_unimplemented(cc, "map of this computation");
 		return;
 	}
+	for (k = 0; k < in->num_operands; k++)
+		args[k] = cc_opnd(cc, in, k);
 	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 		return;
 	out = cc->vals[v].buf;
-	for (k = 0; k < f->num_instrs && !cc->err; k++)
-		cc_new_val(cc);
-	cc->c = f;
-	cc->base = nb;
-	for (k = 0; k < f->num_instrs && !cc->err; k++) {
-		const struct ir_instr *b = &f->instrs[k];
-
-		if (b->op == XRT_OP_PARAMETER)
-			cc_alias(cc, nb + k, base + in->operands[b->parameter]);
-		else if (b->op == XRT_OP_CONSTANT)
-			cc_lower_literal(cc, nb + k, b->literal);
-		else
-			cc->vals[nb + k].kind = CK_INLINE;
-	}
-	if (!cc->err)
+	if (cc_inline_comp_begin(cc, f, args, &sv)) {
 		cc_emit_ewise(cc, f->root, &out);
-	for (k = 0; k < f->num_instrs; k++) {
-		if (f->instrs[k].op == XRT_OP_PARAMETER || f->instrs[k].op == XRT_OP_CONSTANT)
-			cc_release(cc, nb + k);
+		cc_inline_comp_end(cc, &sv);
 	}
-	cc->c = c;
-	cc->base = base;
 }
 
 void cc_lower(struct cc *cc, uint32_t i)
@@ -551,8 +577,10 @@ void cc_lower(struct cc *cc, uint32_t i)
 		cc_lower_control(cc, i);
 		return;
 	case XRT_OP_REDUCE:
-		if (in->num_operands != 2) {
-			cc_unimplemented(cc, "variadic reduce");
+		if (in->num_operands != 2 ||
+		    !cc_reducer_op(&cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]],
+				   in->shape.dtype)) {
+			cc_lower_reduce_loop(cc, i);
 			return;
 		}
 		if (!cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
