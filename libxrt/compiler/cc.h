@@ -94,6 +94,8 @@ uint32_t cc_new_val(struct cc *cc);	/* an extra value; its index */
 int cc_alloc(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
 /* @v becomes a view @buf of @src's storage. */
 void cc_view(struct cc *cc, uint32_t v, uint32_t src, const struct cc_buf *buf);
+/* A new value viewing @src's storage as @buf; its index. */
+uint32_t cc_new_view(struct cc *cc, uint32_t src, const struct cc_buf *buf);
 /* Storage references of a live value (recursive for tuples). */
 void cc_hold(struct cc *cc, uint32_t v);
 void cc_release(struct cc *cc, uint32_t v);
@@ -147,6 +149,18 @@ void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
  */
 void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		     const struct cc_buf *outs);
+/*
+ * select-and-scatter's steps for window offset @j, over the source's
+ * space, with the select or scatter computation inlined (its root
+ * @sel_root / @root):  where the candidate @c is valid (@m) and no best
+ * is held (@h) or select(best @b, @c) is false, best = @c and its offset
+ * @jb = @j;  then @r = scatter(@r, source) where @jb == @j.
+ */
+void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *h,
+			 const struct cc_buf *b, const struct cc_buf *jb, const struct cc_buf *c,
+			 const struct cc_buf *m, int32_t j);
+void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
+			  const struct cc_buf *jb, int32_t j);
 /* Emits REDUCE of the fused tree under operand 0 of @root. */
 void cc_emit_reduce(struct cc *cc, uint32_t root);
 /* dst = src converted to dst's dtype (one small EWISE). */
@@ -217,6 +231,7 @@ void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
 void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
+void cc_lower_select_and_scatter(struct cc *cc, uint32_t i);
 /* A jump (target set later by cc_land when @target is 0); its place. */
 size_t cc_jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred);
 /* c += 1; p = c < @limit (c s64, p pred, both scalars). */

@@ -607,6 +607,64 @@ void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_b
 	emit_small(e, c, 3);
 }
 
+void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *h,
+			 const struct cc_buf *b, const struct cc_buf *jb, const struct cc_buf *c,
+			 const struct cc_buf *m, int32_t j)
+{
+	struct ewp *e = new_small(cc, h);
+	uint8_t in = XRT_CS_OPERAND_IN, out = XRT_CS_OPERAND_OUT;
+	uint32_t rs, rh, rm, t, rc, rb;
+
+	if (!e)
+		return;
+	rs = emit_root(e, sel_root);	/* select(best, candidate): keep best */
+	rh = take_reg(e);
+	rm = take_reg(e);
+	t = take_reg(e);
+	put(e, XRT_CS_EW_LOAD, 0, XRT_PRED, rh, operand(e, h, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, XRT_PRED, rm, operand(e, m, in), 0, 0, NULL, 0);
+	/* take = valid and (no best yet or not keep) */
+	put(e, XRT_CS_EW_UNARY, XRT_CS_UN_NOT, XRT_PRED, rs, rs, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_UNARY, XRT_CS_UN_NOT, XRT_PRED, t, rh, 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_OR, XRT_PRED, t, t, rs, 0, NULL, 0);
+	put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, XRT_PRED, t, t, rm, 0, NULL, 0);
+	put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_OR, XRT_PRED, rh, rh, rm, 0, NULL, 0);
+	rc = rs;	/* free now */
+	rb = rm;
+	put(e, XRT_CS_EW_LOAD, 0, c->dtype, rc, operand(e, c, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, b->dtype, rb, operand(e, b, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_SELECT, 0, b->dtype, rb, t, rc, rb, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, XRT_S32, rc, operand(e, jb, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONST, 0, XRT_S32, rm = take_reg(e), 0, 0, 0, &j, 4);
+	put(e, XRT_CS_EW_SELECT, 0, XRT_S32, rc, t, rm, rc, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, b, out), rb, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, jb, out), rc, 0, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, h, out), rh, 0, NULL, 0);
+	emit_small(e, h, e->num_regs);
+}
+
+void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
+			  const struct cc_buf *jb, int32_t j)
+{
+	struct ewp *e = new_small(cc, jb);
+	uint8_t in = XRT_CS_OPERAND_IN;
+	uint32_t rn, rj, rk, rr;
+
+	if (!e)
+		return;
+	rn = emit_root(e, root);
+	rj = take_reg(e);
+	rk = take_reg(e);
+	rr = take_reg(e);
+	put(e, XRT_CS_EW_LOAD, 0, XRT_S32, rj, operand(e, jb, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_CONST, 0, XRT_S32, rk, 0, 0, 0, &j, 4);
+	put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_EQ, XRT_PRED, rk, rj, rk, 0, NULL, 0);
+	put(e, XRT_CS_EW_LOAD, 0, r->dtype, rr, operand(e, r, in), 0, 0, NULL, 0);
+	put(e, XRT_CS_EW_SELECT, 0, r->dtype, rr, rk, rn, rr, NULL, 0);
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, r, XRT_CS_OPERAND_OUT), rr, 0, NULL, 0);
+	emit_small(e, jb, e->num_regs);
+}
+
 /* The REDUCE op of a reducer computation, or 0. */
 uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 {

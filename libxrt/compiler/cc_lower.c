@@ -607,6 +607,9 @@ void cc_lower(struct cc *cc, uint32_t i)
 	case XRT_OP_RNG:
 		cc_lower_rng(cc, i);
 		return;
+	case XRT_OP_SELECT_AND_SCATTER:
+		cc_lower_select_and_scatter(cc, i);
+		return;
 	case XRT_OP_CUSTOM_CALL:
 		cc_fail(cc, XRT_UNIMPLEMENTED, "custom-call target '%s' is not available",
 			ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET)->str);

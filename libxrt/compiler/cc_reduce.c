@@ -52,15 +52,6 @@ static void make_results(struct cc *cc, uint32_t i, struct rloop *l)
 	}
 }
 
-/* A new value viewing @src's storage as @b. */
-static uint32_t view_of(struct cc *cc, uint32_t src, const struct cc_buf *b)
-{
-	uint32_t v = cc_new_val(cc);
-
-	cc_view(cc, v, src, b);
-	return v;
-}
-
 /* Input @j copied to [K, M] with the reduced dimensions (@red) outermost. */
 static void transpose_in(struct cc *cc, struct rloop *l, uint32_t j, struct cc_buf xb,
 			 const bool *red)
@@ -102,13 +93,13 @@ static void start(struct cc *cc, const struct ir_instr *in, struct rloop *l)
 		memcpy(init.dims, a.dims, sizeof(init.dims));
 		cc_copy(cc, &a, &init);
 		flat = cc_dense(a.slot, a.offset, a.dtype, 1, &l->m);
-		l->flat[j] = view_of(cc, l->acc[j], &flat);
+		l->flat[j] = cc_new_view(cc, l->acc[j], &flat);
 		l->rows[j] = cc_new_val(cc);
 		if (cc_alloc(cc, l->rows[j], a.dtype, 2, (int64_t[]){ 1, l->m }))
 			return;
 		flat = cc_dense(cc->vals[l->rows[j]].buf.slot, cc->vals[l->rows[j]].buf.offset,
 				a.dtype, 1, &l->m);
-		l->flat[l->n + j] = view_of(cc, l->rows[j], &flat);
+		l->flat[l->n + j] = cc_new_view(cc, l->rows[j], &flat);
 	}
 }
 

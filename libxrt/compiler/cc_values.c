@@ -230,6 +230,16 @@ void cc_view(struct cc *cc, uint32_t v, uint32_t src, const struct cc_buf *buf)
 	cc_hold(cc, v);
 }
 
+uint32_t cc_new_view(struct cc *cc, uint32_t src, const struct cc_buf *buf)
+{
+	struct cc_buf b = *buf;	/* @buf may be in cc->vals, which moves */
+	uint32_t v = cc_new_val(cc);
+
+	if (!cc->err)
+		cc_view(cc, v, src, &b);
+	return v;
+}
+
 void cc_hold(struct cc *cc, uint32_t v)
 {
 	struct cc_val *x = &cc->vals[v];
