@@ -483,6 +483,57 @@ static void sum_lanes(u32 t, const void *vals, u32 n, u64 pos, float *fl,
 	}
 }
 
+typedef int v4i __attribute__((vector_size(16)));
+
+/*
+ * combine() for f32 MIN/MAX on four lanes at once: a NaN held stays, a
+ * NaN met is taken, a better value is taken, and of two zeros MAX keeps
+ * +0 and MIN -0.
+ */
+static v4f pick4(int min, v4f a, v4f x)
+{
+	v4i ai, xi, take;
+
+	memcpy(&ai, &a, 16);
+	memcpy(&xi, &x, 16);
+	take = (min ? x < a : x > a) | (x != x) |
+	       ((x == a) & (a == 0) & (min ? xi < 0 : xi >= 0));
+	take &= a == a;
+	ai = (take & xi) | (~take & ai);
+	memcpy(&a, &ai, 16);
+	return a;
+}
+
+static float pick1(int min, float a, float x)
+{
+	v4f va = { a, a, a, a }, vx = { x, x, x, x };
+
+	return pick4(min, va, vx)[0];
+}
+
+/* Like sum_lanes, for f32 MIN (@min) or MAX. */
+static void pick_lanes(int min, const float *v, u32 n, u64 pos, float *fl)
+{
+	u32 e = 0;
+	v4f a0, a1, x;
+
+	for (; e < n && (pos + e) % LANES; e++)
+		fl[(pos + e) % LANES] = pick1(min, fl[(pos + e) % LANES], v[e]);
+	memcpy(&a0, fl, 16);
+	memcpy(&a1, fl + 4, 16);
+	for (; e + LANES <= n; e += LANES) {
+		__builtin_prefetch(v + e + 512);
+		memcpy(&x, v + e, 16);
+		a0 = pick4(min, a0, x);
+		memcpy(&x, v + e + 4, 16);
+		a1 = pick4(min, a1, x);
+	}
+	memcpy(fl, &a0, 16);
+	memcpy(fl + 4, &a1, 16);
+	for (; e < n; e++)
+		fl[(pos + e) % LANES] = pick1(min, fl[(pos + e) % LANES], v[e]);
+}
+
 /* Segment @s of output @o: the lanes combined as a balanced tree. */
 static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 		    u64 s, u8 *regs, struct acc *out)
@@ -498,11 +549,16 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	/* f32 and f64 sums: lanes in the type itself, the same arithmetic. */
 	int fast = c->op == XRT_CS_RED_SUM &&
 		   (r->vtype == XRT_CS_F32 || r->vtype == XRT_CS_F64);
+	int pick = (c->op == XRT_CS_RED_MIN || c->op == XRT_CS_RED_MAX) &&
+		   r->vtype == XRT_CS_F32;
 	float fl[LANES] = { 0 };
 	double dl[LANES] = { 0 };
 
-	for (i = 0; i < LANES; i++)
+	for (i = 0; i < LANES; i++) {
 		identity(c->op, r->vtype, &lane[i]);
+		if (pick)
+			fl[i] = (float)lane[i].re;
+	}
 	output_base(r, o, base);
 	for (i = 0; i < c->num_operands; i++)
 		for (d = 0; d < r->rr; d++)
@@ -528,6 +584,11 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 				pos += bn;
 				continue;
 			}
+			if (pick) {
+				pick_lanes(c->op == XRT_CS_RED_MIN, at[c->value_reg], bn, pos, fl);
+				pos += bn;
+				continue;
+			}
 			for (e = 0; e < bn; e++, pos++) {
 				read_value(r->vtype, at[c->value_reg], e, &v);
 				v.idx = (s64)(first + pos);
@@ -536,7 +597,7 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 		}
 		row_iter_advance(&it, len);
 	}
-	for (i = 0; fast && i < LANES; i++)
+	for (i = 0; (fast || pick) && i < LANES; i++)
 		lane[i].re = r->vtype == XRT_CS_F32 ? fl[i] : dl[i];
 	for (w = 1; w < LANES; w *= 2)
 		for (i = 0; i + w < LANES; i += 2 * w)

@@ -5,6 +5,7 @@
  * the order cannot matter (integers, min, max, and, or, arg ops).
  */
 #include <complex.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include "engine_test.h"
@@ -286,6 +287,66 @@ TEST_F(xrt, float_max_nan_and_signed_zero)
 	ASSERT_EQ(-INFINITY, mx[2]);
 	ASSERT_EQ(7.0f, mx[3]);
 	ASSERT_EQ(-1.0f, mn[3]);
+}
+
+/* max/min of @n in order: NaN propagates, +0 above -0. */
+static float ref_pick(int min, const float *v, uint64_t n, float init)
+{
+	float a = init;
+	uint64_t i;
+
+	for (i = 0; i < n; i++) {
+		float x = v[i];
+
+		if (isnan(a))
+			break;
+		if (isnan(x) || (min ? x < a : x > a) ||
+		    (x == a && x == 0 && (min ? signbit(x) : !signbit(x))))
+			a = x;
+	}
+	return a;
+}
+
+/* Long rows: the vectorized lanes, segments and leftovers meet NaN and zeros. */
+TEST_F(xrt, float_max_min_long_rows)
+{
+	enum { ROWS = 6, N = 2999 };
+	static float in[ROWS][N];
+	uint64_t dims[2] = { ROWS, N }, i, r, seed = 7;
+	float mx[ROWS], mn[ROWS], ninf = -INFINITY, pinf = INFINITY;
+	int op;
+
+	for (r = 0; r < ROWS; r++)
+		for (i = 0; i < N; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			in[r][i] = (float)((int64_t)(seed >> 33) % 20001 - 10000) / 7.0f;
+		}
+	in[1][1500] = NAN;
+	for (i = 0; i < N; i++)
+		in[2][i] = i % 3 ? -0.0f : 0.0f;
+	for (i = 0; i < N; i++)
+		in[3][i] = -0.0f;
+	in[3][N - 1] = 0.0f;	/* in the leftovers */
+	in[4][2047] = INFINITY;
+	in[4][12] = -INFINITY;
+	in[5][7] = NAN;
+	for (op = 0; op < 2; op++) {
+		float *out = op ? mn : mx;
+
+		run_reduce(_metadata, op ? XRT_CS_RED_MIN : XRT_CS_RED_MAX, XRT_CS_F32,
+			   XRT_CS_F32, dims, 2, 2, in, out, ROWS, op ? &pinf : &ninf, NULL, 0, 0);
+		for (r = 0; r < ROWS; r++) {
+			float want = ref_pick(op, in[r], N, op ? pinf : ninf);
+
+			if (isnan(want)) {
+				EXPECT_TRUE(isnan(out[r])) TH_LOG("op %d row %" PRIu64, op, r);
+			} else {
+				EXPECT_EQ(want, out[r]) TH_LOG("op %d row %" PRIu64, op, r);
+				EXPECT_EQ(signbit(want), signbit(out[r]))
+					TH_LOG("op %d row %" PRIu64 ": the sign of zero", op, r);
+			}
+		}
+	}
 }
 
 TEST_F(xrt, argmax_and_argmin_first_index)
