@@ -25,6 +25,12 @@ uint32_t host_pool_threads(const struct host_pool *p);
  * DOT commands through OpenBLAS when @use_blas and it can.
  */
 xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas);
+/*
+ * The pool's arena, at least @size bytes, kept from run to run so big
+ * programs do not fault their scratch in every time (NULL: no memory).
+ * Like the rest of the pool, for one run at a time.
+ */
+void *host_pool_arena(struct host_pool *p, uint64_t size);
 /* Calls @fn on chunks of [0, @items) over the pool's threads (NULL: inline). */
 void host_pool_for(struct host_pool *p, uint64_t items,
 		   void (*fn)(void *ctx, uint64_t first, uint64_t count, void *ws), void *ctx);

@@ -30,6 +30,8 @@ struct host_pool {
 	pthread_t *threads;
 	void **ws;			/* one engine workspace per thread */
 	uint64_t ws_size;
+	void *arena;			/* kept from run to run */
+	uint64_t arena_size;
 	uint32_t num_threads;		/* workers, the caller not counted */
 	uint64_t generation;		/* bumped per job */
 	struct job *job;
@@ -91,6 +93,7 @@ void host_pool_destroy(struct host_pool *p)
 		pthread_join(p->threads[i], NULL);
 	for (i = 0; i <= p->num_threads; i++)
 		xrt_mem_free(NULL, p->ws[i]);
+	xrt_mem_free(NULL, p->arena);
 	free(p->ws);
 	free(p->threads);
 	pthread_cond_destroy(&p->wake);
@@ -154,6 +157,16 @@ static xrt_status *reserve(struct host_pool *p, uint64_t size)
 	}
 	p->ws_size = size;
 	return NULL;
+}
+
+void *host_pool_arena(struct host_pool *p, uint64_t size)
+{
+	if (size > p->arena_size) {
+		xrt_mem_free(NULL, p->arena);
+		p->arena = xrt_mem_alloc_aligned(NULL, size, 64);
+		p->arena_size = p->arena ? size : 0;
+	}
+	return p->arena;
 }
 
 /* All of @j's items over the threads; returns when every one is done. */

@@ -2,7 +2,7 @@
 /*
  * Running a compiled program on the host: parameter literals bound to
  * their slots (copied only when their layout is not the one compiled
- * for), a fresh arena, result literals written in place, the engine
+ * for), an arena (the pool's, else a fresh one), result literals written in place, the engine
  * stepping through the commands.
  */
 #include <pthread.h>
@@ -132,7 +132,8 @@ static xrt_status *bind_param(const struct xrt_executable *exe, const struct cc_
 }
 
 static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_literal *const *args,
-			      const struct xrt_allocator *a, struct run *r)
+			      const struct host_run_options *o, const struct xrt_allocator *a,
+			      struct run *r)
 {
 	xrt_status *st = NULL;
 	uint32_t s, leaf;
@@ -142,9 +143,11 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 
 		switch (sl->kind) {
 		case CC_SLOT_ARENA:
-			r->arena = xrt_mem_alloc_aligned(a, sl->size, 64);
-			r->slots[s] = r->arena;
-			if (!r->arena)
+			if (o && o->pool)
+				r->slots[s] = host_pool_arena(o->pool, sl->size);
+			else
+				r->slots[s] = r->arena = xrt_mem_alloc_aligned(a, sl->size, 64);
+			if (!r->slots[s])
 				st = xrt_status_oom(a, "the arena");
 			break;
 		case CC_SLOT_CONSTANTS:
@@ -210,7 +213,7 @@ xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const 
 	r.slots = xrt_mem_calloc(a, exe->num_slots + 1, sizeof(*r.slots));
 	r.owned = xrt_mem_calloc(a, exe->num_slots + 1, sizeof(*r.owned));
 	leaves = xrt_mem_calloc(a, exe->num_slots + 1, sizeof(*leaves));
-	st = r.slots && r.owned && leaves ? bind_slots(exe, args, a, &r) :
+	st = r.slots && r.owned && leaves ? bind_slots(exe, args, o, a, &r) :
 					     xrt_status_oom(a, "a run");
 	if (!st)
 		st = execute(exe, r.slots, o, a);
