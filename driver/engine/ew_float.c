@@ -298,6 +298,23 @@ void ew_##S##_binary(u32 fn, void *dv, const T *a, const T *b, u32 n)          \
 		for (i = 0; i < n; i++)                                       \
 			d[i] = a[i] / b[i];                                   \
 		break;                                                        \
+	case XRT_CS_BIN_MAX:                                                  \
+	case XRT_CS_BIN_MIN:                                                  \
+		/* fmax_nan/fmin_nan, branch-free: of equal values (+0 and  \
+		 * -0 among them) max keeps the AND of the bits, min the OR */\
+		for (i = 0; i < n; i++) {                                     \
+			T x = a[i], y = b[i], r;                              \
+			UT bx, by, bz;                                        \
+			memcpy(&bx, &x, sizeof(bx));                          \
+			memcpy(&by, &y, sizeof(by));                          \
+			bz = fn == XRT_CS_BIN_MAX ? bx & by : bx | by;        \
+			memcpy(&r, &bz, sizeof(r));                           \
+			r = x == y ? r : (fn == XRT_CS_BIN_MAX ? x > y : x < y) ? \
+			    x : y;                                            \
+			r = y != y ? y : r;                                   \
+			d[i] = x != x ? x : r;                                \
+		}                                                             \
+		break;                                                        \
 	default:                                                              \
 		for (i = 0; i < n; i++)                                       \
 			d[i] = (T)binary_d(fn, a[i], b[i]);                   \
