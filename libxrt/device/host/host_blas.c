@@ -38,17 +38,32 @@ static uint8_t *base(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix 
 	return x->slots[mx->slot] + mx->offset;
 }
 
-#define BAND 128	/* rows of one call */
-#define COLS 256	/* columns of one call */
-
 struct gemm {
 	const struct xrt_engine_ctx *x;
 	const struct xrt_cs_dot *d;
 	enum CBLAS_TRANSPOSE ta, tb;
 	int64_t lda, ldb, ldc;
+	uint64_t band, width;	/* rows and columns of one call */
 	uint64_t bands, cols;
 	bool f32;
 };
+
+/* The tile for an @m x @n product: from the shape alone, never the threads. */
+static void tile(struct gemm *g, uint64_t m, uint64_t n)
+{
+	g->band = 128;
+	g->width = 256;
+	for (;;) {
+		g->bands = (m + g->band - 1) / g->band;
+		g->cols = (n + g->width - 1) / g->width;
+		if (g->bands * g->cols >= 8 || (g->band <= 32 && g->width <= 64))
+			return;
+		if (g->width > 64 && (g->width >= 2 * g->band || g->band <= 32))
+			g->width /= 2;
+		else
+			g->band /= 2;
+	}
+}
 
 /* Tiles [first, first + count): batch, then row band, then column band. */
 static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
@@ -60,10 +75,10 @@ static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
 
 	(void)ws;
 	for (t = first; t < first + count; t++) {
-		uint64_t b = t / (g->bands * g->cols), r0 = t / g->cols % g->bands * BAND;
-		uint64_t c0 = t % g->cols * COLS;
-		int rows = (int)(d->m - r0 < BAND ? d->m - r0 : BAND);
-		int cols = (int)(d->n - c0 < COLS ? d->n - c0 : COLS);
+		uint64_t b = t / (g->bands * g->cols), r0 = t / g->cols % g->bands * g->band;
+		uint64_t c0 = t % g->cols * g->width;
+		int rows = (int)(d->m - r0 < g->band ? d->m - r0 : g->band);
+		int cols = (int)(d->n - c0 < g->width ? d->n - c0 : g->width);
 		/* row r0 of A, column c0 of B: along or across as they are laid out */
 		int64_t ao = (int64_t)r0 * (g->ta == CblasNoTrans ? g->lda : 1);
 		int64_t bo = (int64_t)c0 * (g->tb == CblasNoTrans ? 1 : g->ldb);
@@ -87,7 +102,7 @@ static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
 bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc)
 {
 	const struct xrt_cs_dot *d = (const void *)(x->prog->base + x->prog->offsets[pc]);
-	struct gemm g = { x, d, CblasNoTrans, CblasNoTrans, 0, 0, 0, 0, false };
+	struct gemm g = { x, d, CblasNoTrans, CblasNoTrans, 0, 0, 0, 0, 0, 0, 0, false };
 	enum CBLAS_TRANSPOSE tc;
 
 	if (d->cmd.op != XRT_CS_OP_DOT || d->cmd.flags || !d->m || !d->n || !d->k)
@@ -101,8 +116,7 @@ bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 	    !layout_of(&d->out, (int64_t)d->m, (int64_t)d->n, &tc, &g.ldc) || tc != CblasNoTrans)
 		return false;
 	openblas_set_num_threads(1);
-	g.bands = (d->m + BAND - 1) / BAND;
-	g.cols = (d->n + COLS - 1) / COLS;
+	tile(&g, d->m, d->n);
 	host_pool_for(p, d->batch * g.bands * g.cols, gemm_bands, &g);
 	return true;
 }
