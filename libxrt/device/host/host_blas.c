@@ -51,8 +51,8 @@ struct gemm {
 /* The tile for an @m x @n product: from the shape alone, never the threads. */
 static void tile(struct gemm *g, uint64_t m, uint64_t n)
 {
-	g->band = 128;
-	g->width = 256;
+	g->band = 1024;
+	g->width = 1024;
 	for (;;) {
 		g->bands = (m + g->band - 1) / g->band;
 		g->cols = (n + g->width - 1) / g->width;
