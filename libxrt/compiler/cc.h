@@ -161,6 +161,21 @@ void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *
 			 const struct cc_buf *m, int32_t j);
 void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
 			  const struct cc_buf *jb, int32_t j);
+/*
+ * Hand-written kernels over @space's iteration space: registers, the
+ * instructions of the command stream (XRT_CS_EW_*), loads and stores of
+ * bufs over the space; cc_ew_emit() emits the EWISE and frees it.
+ */
+struct ewp;
+struct ewp *cc_ew_new(struct cc *cc, const struct cc_buf *space);
+uint32_t cc_ew_reg(struct ewp *e);
+void cc_ew_free(struct ewp *e, uint32_t r);
+void cc_ew_put(struct ewp *e, uint8_t op, uint8_t fn, enum xrt_dtype t, uint32_t dst,
+	       uint32_t a, uint32_t b, uint32_t c);
+void cc_ew_const(struct ewp *e, enum xrt_dtype t, uint32_t dst, uint64_t imm);
+void cc_ew_load(struct ewp *e, uint32_t dst, const struct cc_buf *b);
+void cc_ew_store(struct ewp *e, const struct cc_buf *b, uint32_t src);
+void cc_ew_emit(struct ewp *e, const struct cc_buf *space);
 /* Emits REDUCE of the fused tree under operand 0 of @root. */
 void cc_emit_reduce(struct cc *cc, uint32_t root);
 /* dst = src converted to dst's dtype (one small EWISE). */
@@ -230,6 +245,7 @@ void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
+void cc_lower_rng_bit_generator(struct cc *cc, uint32_t i);
 void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
 void cc_lower_select_and_scatter(struct cc *cc, uint32_t i);
 /* A jump (target set later by cc_land when @target is 0); its place. */

@@ -665,6 +665,47 @@ void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
 	emit_small(e, jb, e->num_regs);
 }
 
+struct ewp *cc_ew_new(struct cc *cc, const struct cc_buf *space)
+{
+	return new_small(cc, space);
+}
+
+uint32_t cc_ew_reg(struct ewp *e)
+{
+	return take_reg(e);
+}
+
+void cc_ew_put(struct ewp *e, uint8_t op, uint8_t fn, enum xrt_dtype t, uint32_t dst,
+	       uint32_t a, uint32_t b, uint32_t c)
+{
+	put(e, op, fn, t, dst, a, b, c, NULL, 0);
+}
+
+void cc_ew_free(struct ewp *e, uint32_t r)
+{
+	give_reg(e, r);
+}
+
+void cc_ew_const(struct ewp *e, enum xrt_dtype t, uint32_t dst, uint64_t imm)
+{
+	put_const(e, t, dst, imm);
+}
+
+void cc_ew_load(struct ewp *e, uint32_t dst, const struct cc_buf *b)
+{
+	put(e, XRT_CS_EW_LOAD, 0, b->dtype, dst, operand(e, b, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+}
+
+void cc_ew_store(struct ewp *e, const struct cc_buf *b, uint32_t src)
+{
+	put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, b, XRT_CS_OPERAND_OUT), src, 0, NULL, 0);
+}
+
+void cc_ew_emit(struct ewp *e, const struct cc_buf *space)
+{
+	emit_small(e, space, e->num_regs);
+}
+
 /* The REDUCE op of a reducer computation, or 0. */
 uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 {

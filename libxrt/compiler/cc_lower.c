@@ -607,6 +607,9 @@ void cc_lower(struct cc *cc, uint32_t i)
 	case XRT_OP_RNG:
 		cc_lower_rng(cc, i);
 		return;
+	case XRT_OP_RNG_BIT_GENERATOR:
+		cc_lower_rng_bit_generator(cc, i);
+		return;
 	case XRT_OP_SELECT_AND_SCATTER:
 		cc_lower_select_and_scatter(cc, i);
 		return;
