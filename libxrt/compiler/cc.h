@@ -209,6 +209,16 @@ void cc_alias(struct cc *cc, uint32_t v, uint32_t e);
  */
 uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *args);
 
+/*
+ * Results (cc_results.c): a slot per result leaf planned before lowering
+ * (a donated parameter's where one matches), then each leaf copied there
+ * unless computed in place.
+ */
+void cc_plan_results(struct cc *cc);
+void cc_bind_results(struct cc *cc);
+/* The same elements of the same slot, in the same order. */
+bool cc_same_buf(const struct cc_buf *a, const struct cc_buf *b);
+
 /* Value @v holds @lit: an array in the constants, or a tuple of such. */
 void cc_lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit);
 

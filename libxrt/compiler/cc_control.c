@@ -52,11 +52,6 @@ static uint32_t leaves(const struct cc *cc, uint32_t v, uint32_t *out, uint32_t 
 	return n;
 }
 
-static bool same_buf(const struct cc_buf *a, const struct cc_buf *b)
-{
-	return !memcmp(a, b, sizeof(*a));
-}
-
 /*
  * The leaves of @dst (fresh buffers) = those of @src.  A source leaf
  * stored in one of @dst's buffers (a body returning its state swapped)
@@ -79,7 +74,7 @@ static void assign(struct cc *cc, uint32_t dst, uint32_t src)
 		const struct cc_val *x = &cc->vals[s[i]];
 
 		t[i] = ~0u;
-		if (same_buf(&x->buf, &cc->vals[d[i]].buf))
+		if (cc_same_buf(&x->buf, &cc->vals[d[i]].buf))
 			continue;
 		for (j = 0; j < n; j++) {
 			if (x->owner == cc->vals[d[j]].owner) {
@@ -94,7 +89,7 @@ static void assign(struct cc *cc, uint32_t dst, uint32_t src)
 		if (t[i] != ~0u) {
 			cc_copy(cc, &cc->vals[d[i]].buf, &cc->vals[t[i]].buf);
 			cc_release(cc, t[i]);
-		} else if (!same_buf(&cc->vals[s[i]].buf, &cc->vals[d[i]].buf)) {
+		} else if (!cc_same_buf(&cc->vals[s[i]].buf, &cc->vals[d[i]].buf)) {
 			cc_copy(cc, &cc->vals[d[i]].buf, &cc->vals[s[i]].buf);
 		}
 	}

@@ -67,66 +67,6 @@ static void bind_param(struct cc *cc, uint32_t v, const struct xrt_shape *s, uin
 	}
 }
 
-/*
- * A RESULT slot per leaf of the root's shape @s, in order; the entry
- * instruction @i computing a leaf (through the root's tuples), if any,
- * is placed in its slot when the slot has the dense layout it computes.
- */
-static void plan_results(struct cc *cc, int64_t i, const struct xrt_shape *s)
-{
-	const struct ir_comp *c = cc->c;
-	uint32_t k, slot;
-	struct cc_buf b;
-
-	if (xrt_shape_is_tuple(s)) {
-		bool direct = i >= 0 && c->instrs[i].op == XRT_OP_TUPLE;
-
-		for (k = 0; k < s->tuple_count && !cc->err; k++)
-			plan_results(cc, direct ? (int64_t)c->instrs[i].operands[k] : -1,
-				     &s->tuple[k]);
-		return;
-	}
-	slot = cc_add_slot(cc, CC_SLOT_RESULT, xrt_shape_byte_size(s),
-			   XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
-	if (cc->err)
-		return;
-	cc->slots[slot].leaf = cc->num_results;
-	cc->result_slots[cc->num_results++] = slot;
-	b = cc_layout(slot, s);
-	if (i >= 0 && !cc->placed[i] && c->instrs[i].op != XRT_OP_PARAMETER && cc_is_dense(&b))
-		cc->placed[i] = slot + 1;
-}
-
-static bool same_buf(const struct cc_buf *a, const struct cc_buf *b)
-{
-	uint32_t d;
-
-	if (a->slot != b->slot || a->offset != b->offset || a->dtype != b->dtype ||
-	    a->rank != b->rank)
-		return false;
-	for (d = 0; d < a->rank; d++) {
-		if (a->dims[d] != b->dims[d] || (a->dims[d] > 1 && a->strides[d] != b->strides[d]))
-			return false;
-	}
-	return true;
-}
-
-/* Copies result leaf @v (shape @s) to its slot, unless it was computed there. */
-static void bind_result(struct cc *cc, uint32_t v, const struct xrt_shape *s, uint32_t *leaf)
-{
-	uint32_t i;
-	struct cc_buf dst;
-
-	if (xrt_shape_is_tuple(s)) {
-		for (i = 0; i < s->tuple_count && !cc->err; i++)
-			bind_result(cc, cc->vals[v].elems[i], &s->tuple[i], leaf);
-		return;
-	}
-	dst = cc_layout(cc->result_slots[(*leaf)++], s);
-	if (!same_buf(&dst, &cc->vals[v].buf))
-		cc_copy(cc, &dst, &cc->vals[v].buf);
-}
-
 static void consume_operands(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -163,7 +103,7 @@ static void lower_body(struct cc *cc, const uint32_t *args)
 			continue;
 		if (args)
 			cc_alias(cc, cc_iv(cc, i), args[in->parameter]);
-		else
+		else if (cc->vals[cc_iv(cc, i)].kind == CK_UNSET)
 			bind_param(cc, cc_iv(cc, i), &in->shape, (uint32_t)in->parameter,
 				   &(uint32_t){ 0 });
 	}
@@ -209,20 +149,18 @@ uint32_t cc_lower_comp(struct cc *cc, const struct ir_comp *f, const uint32_t *a
 static void lower_entry(struct cc *cc)
 {
 	const struct ir_comp *c = cc->c;
-	uint32_t leaf = 0;
+	uint32_t i;
 
-	cc->placed = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*cc->placed));
-	cc->result_slots = xrt_mem_calloc(cc->a, xrt_shape_leaf_count(&c->instrs[c->root].shape) + 1,
-					  sizeof(*cc->result_slots));
-	if (!cc->placed || !cc->result_slots) {
-		cc_oom(cc);
-		return;
+	/* parameters first: donated ones may hold results */
+	for (i = 0; i < c->num_instrs && !cc->err; i++) {
+		if (c->instrs[i].op == XRT_OP_PARAMETER)
+			bind_param(cc, cc_iv(cc, i), &c->instrs[i].shape,
+				   (uint32_t)c->instrs[i].parameter, &(uint32_t){ 0 });
 	}
-	plan_results(cc, c->root, &c->instrs[c->root].shape);
+	cc_plan_results(cc);
 	lower_body(cc, NULL);
 	cc->in = NULL;
-	if (!cc->err)
-		bind_result(cc, cc_iv(cc, cc->c->root), &cc->c->instrs[cc->c->root].shape, &leaf);
+	cc_bind_results(cc);
 }
 
 void cc_executable_destroy(struct xrt_executable *exe)

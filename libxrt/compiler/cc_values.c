@@ -66,6 +66,7 @@ uint32_t cc_add_slot(struct cc *cc, enum cc_slot_kind kind, uint64_t size, uint3
 		return s;
 	cc->slots[s].kind = kind;
 	cc->slots[s].size = size;
+	cc->slots[s].result_leaf = -1;
 	cc->num_slots = s + 1;
 	return s;
 }

@@ -29,11 +29,22 @@ struct cc_slot {
 	uint32_t param;		/* PARAM: the parameter number */
 	uint32_t leaf;		/* PARAM, RESULT: the leaf, in tuple order */
 	uint64_t size;		/* bytes */
+	/*
+	 * PARAM of a donated parameter: the result leaf its buffer also
+	 * holds when the program ends, or -1.  The program reads the
+	 * parameter before it writes the result there.
+	 */
+	int64_t result_leaf;
 };
 
 struct cc_options {
 	bool no_fusion;		/* one command per elementwise instruction */
 	bool no_folding;	/* constants are not computed on at compile time */
+	/*
+	 * Bit p: parameter p is donated, its buffers may hold results of
+	 * the same shape (parameters 0 to 63).
+	 */
+	uint64_t donated;
 };
 
 struct xrt_executable {

@@ -401,4 +401,70 @@ TEST_F(xrt, simplifier_folds_constants_and_drops_identities)
 	EXPECT_EQ((int)(sizeof(t) / sizeof(t[0])), oc.compiled);
 }
 
+/*
+ * Donated parameters hold results of their shape: no RESULT slot for
+ * them, and the values still the evaluator's when results read the
+ * donated inputs after the program wrote others (swaps, transposes,
+ * pass-throughs) or are computed from them.
+ */
+TEST_F(xrt, donated_parameters_hold_results)
+{
+	static const struct { const char *text; uint64_t donated; uint32_t result_slots; } t[] = {
+		{ "HloModule a\nENTRY e {\n  %x = f32[8] parameter(0)\n"
+		  "  ROOT %t = f32[8] tanh(%x)\n}\n", 1, 0 },
+		/* swapped, both donated: each read before the other is written */
+		{ "HloModule s\nENTRY e {\n  %a = s32[4] parameter(0)\n  %b = s32[4] parameter(1)\n"
+		  "  ROOT %r = (s32[4], s32[4]) tuple(%b, %a)\n}\n", 3, 0 },
+		/* a transposed copy of itself into itself */
+		{ "HloModule t\nENTRY e {\n  %a = s32[3,3] parameter(0)\n"
+		  "  ROOT %r = s32[3,3] transpose(%a), dimensions={1,0}\n}\n", 1, 0 },
+		/* the donated input also returned unchanged: one result takes it */
+		{ "HloModule p\nENTRY e {\n  %a = f32[5] parameter(0)\n  %n = f32[5] negate(%a)\n"
+		  "  ROOT %r = (f32[5], f32[5]) tuple(%n, %a)\n}\n", 1, 1 },
+		/* shapes that do not match are not reused; undonated never are */
+		{ "HloModule m\nENTRY e {\n  %a = f32[5] parameter(0)\n  %b = f32[5] parameter(1)\n"
+		  "  %c = f32[5,1] reshape(%a)\n  %s = f32[5] add(%a, %b)\n"
+		  "  ROOT %r = (f32[5,1], f32[5]) tuple(%c, %s)\n}\n", 1, 1 },
+	};
+	struct outcome oc = { 0, 0 };
+	struct host_pool *pool = NULL;
+	size_t i;
+
+	ASSERT_OK(host_pool_create(2, &pool));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cc_options o = { .donated = t[i].donated };
+		struct xrt_executable *exe = NULL;
+		xrt_literal *args[2] = { NULL }, *want = NULL, *got = NULL;
+		uint64_t state = 99;
+		uint32_t s, results = 0, n, k;
+		xrt_module *m = NULL;
+		char why[256];
+
+		ASSERT_OK(xrt_hlo_parse(self->a, t[i].text, strlen(t[i].text), &m));
+		ASSERT_OK(cc_compile(m, &o, self->a, &exe));
+		for (s = 0; s < exe->num_slots; s++)
+			results += exe->slots[s].kind == CC_SLOT_RESULT;
+		EXPECT_EQ(t[i].result_slots, results) TH_LOG("module %zu", i);
+		n = xrt_module_num_params(m);
+		for (k = 0; k < n; k++) {
+			ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, k), &args[k]));
+			fill(args[k], &state);
+		}
+		ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, NULL, self->a,
+					  &want));
+		ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, n,
+				   &(struct host_run_options){ 0, pool }, self->a, &got));
+		EXPECT_TRUE(xrt_literal_near(want, got, &(struct xrt_tolerance){ 2e-5, 1e-6 },
+					     why, sizeof(why))) TH_LOG("module %zu: %s", i, why);
+		for (k = 0; k < n; k++)
+			xrt_literal_destroy(args[k]);
+		xrt_literal_destroy(want);
+		xrt_literal_destroy(got);
+		cc_executable_destroy(exe);
+		differential(_metadata, self->a, "donation", m, &oc, pool);
+		xrt_module_destroy(m);
+	}
+	host_pool_destroy(pool);
+}
+
 TEST_HARNESS_MAIN

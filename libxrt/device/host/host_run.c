@@ -131,6 +131,27 @@ static xrt_status *bind_param(const struct xrt_executable *exe, const struct cc_
 	return NULL;
 }
 
+/*
+ * A donated parameter leaf that ends as result leaf sl->result_leaf: the
+ * caller's literal is const here, so the result literal starts as a copy
+ * of it and the program works in that.  (Devices owning their buffers
+ * use the donated buffer itself.)
+ */
+static xrt_status *bind_donated(const struct xrt_executable *exe, const struct cc_slot *sl,
+				const xrt_literal *const *args, const struct xrt_allocator *a,
+				uint8_t **slot, xrt_literal **owned)
+{
+	uint32_t leaf = sl->leaf, rleaf = (uint32_t)sl->result_leaf;
+	const xrt_literal *p = nth_leaf(args[sl->param], &leaf);
+	xrt_status *st = xrt_literal_create(a, nth_shape(&exe->result, &rleaf), owned);
+
+	if (st)
+		return st;
+	relayout(*owned, p);
+	*slot = xrt_literal_mutable_data(*owned);
+	return NULL;
+}
+
 static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_literal *const *args,
 			      const struct host_run_options *o, const struct xrt_allocator *a,
 			      struct run *r)
@@ -154,7 +175,10 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 			r->slots[s] = exe->constants;
 			break;
 		case CC_SLOT_PARAM:
-			st = bind_param(exe, sl, args, a, &r->slots[s], &r->owned[s]);
+			if (sl->result_leaf >= 0)
+				st = bind_donated(exe, sl, args, a, &r->slots[s], &r->owned[s]);
+			else
+				st = bind_param(exe, sl, args, a, &r->slots[s], &r->owned[s]);
 			break;
 		case CC_SLOT_RESULT:
 			leaf = sl->leaf;
@@ -218,9 +242,12 @@ xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const 
 	if (!st)
 		st = execute(exe, r.slots, o, a);
 	for (s = 0; !st && s < exe->num_slots; s++) {
-		if (exe->slots[s].kind == CC_SLOT_RESULT) {
-			leaves[n++] = r.owned[s];
+		const struct cc_slot *sl = &exe->slots[s];
+
+		if (sl->kind == CC_SLOT_RESULT || sl->result_leaf >= 0) {
+			leaves[sl->kind == CC_SLOT_RESULT ? sl->leaf : sl->result_leaf] = r.owned[s];
 			r.owned[s] = NULL;
+			n++;
 		}
 	}
 	if (!st)
