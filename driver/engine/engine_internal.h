@@ -117,6 +117,23 @@ void row_iter_advance(struct row_iter *it, u64 len);
 s64 row_iter_offset(const struct row_iter *it, const s64 *strides);
 
 /* Pointer to element 0 of a view or operand. */
+/* A float's bits and back (memcpy: no aliasing games). */
+static inline u32 engine_f32_bits(float f)
+{
+	u32 b;
+
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+static inline float engine_bits_f32(u32 b)
+{
+	float f;
+
+	memcpy(&f, &b, 4);
+	return f;
+}
+
 static inline u8 *engine_ptr(const struct xrt_engine_ctx *x, u32 slot,
 			     u64 offset)
 {

@@ -8,25 +8,9 @@
  */
 #include "engine_internal.h"
 
-static u32 f32_bits(float f)
-{
-	u32 b;
-
-	memcpy(&b, &f, 4);
-	return b;
-}
-
-static float bits_f32(u32 b)
-{
-	float f;
-
-	memcpy(&f, &b, 4);
-	return f;
-}
-
 u16 engine_f32_to_f16(float f)
 {
-	u32 b = f32_bits(f), sign = (b >> 16) & 0x8000, abs = b & 0x7fffffff;
+	u32 b = engine_f32_bits(f), sign = (b >> 16) & 0x8000, abs = b & 0x7fffffff;
 	u32 m, shift, rest, half, q;
 
 	if (abs >= 0x7f800000)		/* inf or NaN */
@@ -58,19 +42,19 @@ float engine_f16_to_f32(u16 h)
 	u32 sign = (u32)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
 
 	if (e == 0x1f)
-		return bits_f32(sign | 0x7f800000 | (m << 13));
+		return engine_bits_f32(sign | 0x7f800000 | (m << 13));
 	float v;
 
 	if (e)
-		return bits_f32(sign | ((e + 112) << 23) | (m << 13));
+		return engine_bits_f32(sign | ((e + 112) << 23) | (m << 13));
 	/* Subnormal or zero: m * 2^-24, exact in float. */
-	v = (float)m * bits_f32(0x33800000);
+	v = (float)m * engine_bits_f32(0x33800000);
 	return sign ? -v : v;
 }
 
 u16 engine_f32_to_bf16(float f)
 {
-	u32 b = f32_bits(f);
+	u32 b = engine_f32_bits(f);
 
 	if ((b & 0x7fffffff) > 0x7f800000)	/* NaN: keep it quiet */
 		return (u16)((b >> 16) | 0x40);
@@ -80,7 +64,7 @@ u16 engine_f32_to_bf16(float f)
 
 float engine_bf16_to_f32(u16 h)
 {
-	return bits_f32((u32)h << 16);
+	return engine_bits_f32((u32)h << 16);
 }
 
 /*
@@ -94,11 +78,11 @@ static float to_float_sticky(double d)
 
 	if ((double)f == d || f != f)
 		return f;
-	b = f32_bits(f);
+	b = engine_f32_bits(f);
 	/* Make the last bit record that the double was not exactly f. */
 	if (!(b & 1))
 		b += ((double)f < d) == !(b >> 31) ? 1 : -1u;
-	return bits_f32(b);
+	return engine_bits_f32(b);
 }
 
 u16 engine_f64_to_f16(double d)

@@ -14,22 +14,6 @@
 #include "emath.h"
 #include "ew.h"
 
-static u32 fbits(float x)
-{
-	u32 b;
-
-	memcpy(&b, &x, 4);
-	return b;
-}
-
-static float ffrom(u32 b)
-{
-	float x;
-
-	memcpy(&x, &b, 4);
-	return x;
-}
-
 /* e^x of one element; written so a loop of it vectorizes. */
 static inline __attribute__((always_inline)) float exp1(float x)
 {
@@ -54,15 +38,15 @@ static inline __attribute__((always_inline)) float exp1(float x)
 	p = p * r + 5.0000001201e-1f;
 	p = p * z + r + 1.0f;
 	/* 2^k in two factors, each a normal float, so 2^-149 is reachable */
-	p = p * ffrom((u32)(k1 + 127) << 23) * ffrom((u32)(k2 + 127) << 23);
-	p = x > 88.7228394f ? ffrom(0x7f800000u) : p;
+	p = p * engine_bits_f32((u32)(k1 + 127) << 23) * engine_bits_f32((u32)(k2 + 127) << 23);
+	p = x > 88.7228394f ? engine_bits_f32(0x7f800000u) : p;
 	return x != x ? x : p;
 }
 
 
 static inline __attribute__((always_inline)) float tanh1(float x)
 {
-	float ax = ffrom(fbits(x) & 0x7fffffffu), z = x * x, p, e, big;
+	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu), z = x * x, p, e, big;
 
 	p = -5.70498872745e-3f;
 	p = p * z + 2.06390887954e-2f;
@@ -72,7 +56,7 @@ static inline __attribute__((always_inline)) float tanh1(float x)
 	p = p * z * x + x;
 	e = exp1(ax > 9.0f ? 18.0f : 2.0f * ax);
 	big = 1.0f - 2.0f / (e + 1.0f);
-	big = ffrom(fbits(big) | (fbits(x) & 0x80000000u));
+	big = engine_bits_f32(engine_f32_bits(big) | (engine_f32_bits(x) & 0x80000000u));
 	return x != x ? x : ax < 0.625f ? p : big;
 }
 
@@ -80,7 +64,7 @@ static inline __attribute__((always_inline)) float tanh1(float x)
 /* e^-|x| never overflows, so tiny results for x << 0 stay subnormal, not 0. */
 static inline __attribute__((always_inline)) float logistic1(float x)
 {
-	float e = exp1(ffrom(fbits(x) | 0x80000000u));
+	float e = exp1(engine_bits_f32(engine_f32_bits(x) | 0x80000000u));
 	float q = 1.0f / (1.0f + e);
 
 	return x != x ? x : x < 0.0f ? e * q : q;

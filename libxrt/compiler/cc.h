@@ -94,6 +94,10 @@ uint32_t cc_new_val(struct cc *cc);	/* an extra value; its index */
 int cc_alloc(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
 /* @v becomes a view @buf of @src's storage. */
 void cc_view(struct cc *cc, uint32_t v, uint32_t src, const struct cc_buf *buf);
+/* @v becomes a tuple of room for @n elements, none yet (false: out of memory). */
+bool cc_tuple_init(struct cc *cc, uint32_t v, uint32_t n);
+/* A new value appended to tuple @v; its index. */
+uint32_t cc_tuple_add(struct cc *cc, uint32_t v);
 /* A new value viewing @src's storage as @buf; its index. */
 uint32_t cc_new_view(struct cc *cc, uint32_t src, const struct cc_buf *buf);
 /* Storage references of a live value (recursive for tuples). */

@@ -23,12 +23,8 @@ static uint32_t fresh(struct cc *cc, const struct xrt_shape *s)
 		cc_alloc(cc, v, s->dtype, s->rank, s->dims);
 		return v;
 	}
-	cc->vals[v].elems = xrt_mem_calloc(cc->a, s->tuple_count + 1, sizeof(uint32_t));
-	if (!cc->vals[v].elems) {
-		cc_oom(cc);
+	if (!cc_tuple_init(cc, v, s->tuple_count))
 		return v;
-	}
-	cc->vals[v].kind = CK_TUPLE;
 	for (i = 0; i < s->tuple_count && !cc->err; i++) {
 		e = fresh(cc, &s->tuple[i]);
 		cc->vals[v].elems[i] = e;

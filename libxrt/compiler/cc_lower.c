@@ -60,20 +60,14 @@ void cc_lower_literal(struct cc *cc, uint32_t v, const xrt_literal *lit)
 		cc_hold(cc, v);
 		return;
 	}
-	cc->vals[v].elems = xrt_mem_calloc(cc->a, s->tuple_count + 1, sizeof(uint32_t));
-	if (!cc->vals[v].elems) {
-		cc_oom(cc);
+	if (!cc_tuple_init(cc, v, s->tuple_count))
 		return;
-	}
 	for (i = 0; i < s->tuple_count && !cc->err; i++) {
-		uint32_t e = cc_new_val(cc);
+		uint32_t e = cc_tuple_add(cc, v);
 
-		cc->vals[v].elems[i] = e;
-		cc->vals[v].num_elems = i + 1;
 		cc_lower_literal(cc, e, xrt_literal_element(lit, i));
 		cc->vals[e].uses = 1;	/* held by the tuple */
 	}
-	cc->vals[v].kind = CK_TUPLE;
 }
 
 /* A value with @src's array dense and row-major: @src, or a new copy. */

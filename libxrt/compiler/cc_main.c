@@ -53,16 +53,10 @@ static void bind_param(struct cc *cc, uint32_t v, const struct xrt_shape *s, uin
 		x->holds = 1;	/* never freed */
 		return;
 	}
-	cc->vals[v].elems = xrt_mem_calloc(cc->a, s->tuple_count + 1, sizeof(uint32_t));
-	if (!cc->vals[v].elems) {
-		cc_oom(cc);
+	if (!cc_tuple_init(cc, v, s->tuple_count))
 		return;
-	}
-	cc->vals[v].kind = CK_TUPLE;
 	for (i = 0; i < s->tuple_count && !cc->err; i++) {
-		e = cc_new_val(cc);
-		cc->vals[v].elems[i] = e;
-		cc->vals[v].num_elems = i + 1;
+		e = cc_tuple_add(cc, v);
 		bind_param(cc, e, &s->tuple[i], p, leaf);
 	}
 }

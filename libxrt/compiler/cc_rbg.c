@@ -267,12 +267,8 @@ void cc_lower_rng_bit_generator(struct cc *cc, uint32_t i)
 		cc_release(cc, io);
 	}
 	advance(cc, philox, &sb, n_state, ((uint64_t)n * words + (philox ? 3 : 1)) / (philox ? 4 : 2));
-	cc->vals[v].elems = xrt_mem_calloc(cc->a, 3, sizeof(uint32_t));
-	if (!cc->vals[v].elems) {
-		cc_oom(cc);
+	if (!cc_tuple_init(cc, v, 2))
 		return;
-	}
-	cc->vals[v].kind = CK_TUPLE;
 	cc->vals[v].elems[0] = st;
 	cc->vals[v].elems[1] = bits;
 	cc->vals[v].num_elems = 2;

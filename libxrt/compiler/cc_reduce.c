@@ -36,18 +36,12 @@ static void make_results(struct cc *cc, uint32_t i, struct rloop *l)
 		cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims);
 		return;
 	}
-	cc->vals[v].elems = xrt_mem_calloc(cc->a, l->n + 1, sizeof(uint32_t));
-	if (!cc->vals[v].elems) {
-		cc_oom(cc);
+	if (!cc_tuple_init(cc, v, l->n))
 		return;
-	}
-	cc->vals[v].kind = CK_TUPLE;
 	for (j = 0; j < l->n && !cc->err; j++) {
 		const struct xrt_shape *s = &in->shape.tuple[j];
 
-		l->acc[j] = cc_new_val(cc);
-		cc->vals[v].elems[j] = l->acc[j];
-		cc->vals[v].num_elems = j + 1;
+		l->acc[j] = cc_tuple_add(cc, v);
 		cc_alloc(cc, l->acc[j], s->dtype, s->rank, s->dims);
 	}
 }

@@ -241,6 +241,27 @@ uint32_t cc_new_view(struct cc *cc, uint32_t src, const struct cc_buf *buf)
 	return v;
 }
 
+bool cc_tuple_init(struct cc *cc, uint32_t v, uint32_t n)
+{
+	cc->vals[v].elems = xrt_mem_calloc(cc->a, n + 1, sizeof(uint32_t));
+	if (!cc->vals[v].elems) {
+		cc_oom(cc);
+		return false;
+	}
+	cc->vals[v].kind = CK_TUPLE;
+	cc->vals[v].num_elems = 0;
+	return true;
+}
+
+uint32_t cc_tuple_add(struct cc *cc, uint32_t v)
+{
+	uint32_t e = cc_new_val(cc);
+
+	if (!cc->err)
+		cc->vals[v].elems[cc->vals[v].num_elems++] = e;
+	return e;
+}
+
 void cc_hold(struct cc *cc, uint32_t v)
 {
 	struct cc_val *x = &cc->vals[v];
