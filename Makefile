@@ -57,6 +57,7 @@ check: build asan
 # OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE force slow kernels on some machines:
 # unset for benchmark runs only, never for tests.
 bench: build
+	@$(DEPS) --bench --check || $(DEPS) --bench
 	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(BUILD)/tools/xrt-bench/xrt-bench
 
 install: build

@@ -9,6 +9,8 @@
 #   tools/install-deps.sh           install what is missing
 #   tools/install-deps.sh --check   exit 0 if nothing is missing, 1 otherwise
 #   tools/install-deps.sh --print-cache   print the cache folder
+#   tools/install-deps.sh --bench   also the benchmarks' peers (PyTorch),
+#                                   which building and testing do not need
 set -euo pipefail
 
 packages=(
@@ -46,6 +48,11 @@ missing_kfiles() {
 	done
 }
 
+if [ "${1:-}" = --bench ]; then
+	packages+=(python3-torch)
+	shift
+fi
+
 case "${1:-}" in
 --print-cache)
 	echo "$cache"
@@ -57,7 +64,7 @@ case "${1:-}" in
 	;;
 "") ;;
 *)
-	echo "usage: $0 [--check|--print-cache]" >&2
+	echo "usage: $0 [--bench] [--check|--print-cache]" >&2
 	exit 2
 	;;
 esac
