@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Running one HLO file: read it, give each parameter random values from
- * the seed, run it on the chosen device, print the result.
+ * Running one HLO file: read it, give each parameter its --input file or
+ * random values from the seed, run it on the chosen device, print the
+ * result.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,14 +87,23 @@ static void fill_random(xrt_literal *lit, uint64_t *state)
 		random_element(s->dtype, next_random(state), d + k * size);
 }
 
-static xrt_status *make_args(const xrt_module *m, uint64_t seed, xrt_literal **args)
+/* Parameters from the --input files, the rest random from the seed. */
+static xrt_status *make_args(const struct run_options *o, const xrt_module *m,
+			     xrt_literal **args)
 {
 	uint32_t i, n = xrt_module_num_params(m);
 	xrt_status *st = NULL;
 
+	if (o->num_inputs > n)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				      "%u --input files for %u parameters", o->num_inputs, n);
 	for (i = 0; i < n && !st; i++) {
-		uint64_t state = seed * 0x100000001B3ull + i;
+		uint64_t state = o->seed * 0x100000001B3ull + i;
 
+		if (i < o->num_inputs) {
+			st = run_read_input(o->inputs[i], xrt_module_param_shape(m, i), &args[i]);
+			continue;
+		}
 		st = xrt_literal_create(NULL, xrt_module_param_shape(m, i), &args[i]);
 		if (!st)
 			fill_random(args[i], &state);
@@ -101,7 +111,7 @@ static xrt_status *make_args(const xrt_module *m, uint64_t seed, xrt_literal **a
 	return st;
 }
 
-static char *read_file(const char *path, size_t *len)
+char *run_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	char *text = NULL;
@@ -179,7 +189,7 @@ int run_module(const struct run_options *o)
 	xrt_status *st;
 	uint32_t i, n = 0;
 	size_t len = 0;
-	char *text = read_file(o->path, &len);
+	char *text = run_read_file(o->path, &len);
 	int rc;
 
 	if (!text) {
@@ -194,7 +204,7 @@ int run_module(const struct run_options *o)
 		dump_ir(m);
 	n = xrt_module_num_params(m);
 	args = calloc(n + 1, sizeof(*args));
-	st = args ? make_args(m, o->seed, args) : xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
+	st = args ? make_args(o, m, args) : xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
 								 "out of memory");
 	if (!st && !strcmp(o->device, "reference"))
 		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);

@@ -137,6 +137,9 @@ static void usage(FILE *f)
 		   "  --dump-ir             print the module as read\n"
 		   "  --dump-program        print the compiled command stream\n"
 		   "  --no-fusion           one command per elementwise instruction\n"
+		   "  --input=FILE          the next parameter's value: a literal as printed\n"
+		   "                        here (\"f32[2] {1, 2}\") or an xrt.Literal message;\n"
+		   "                        parameters without one are random\n"
 		   "  --seed=N              seed of the random parameters and of rng (default 0)\n"
 		   "  --max-iterations=N    fail a while loop running longer (default: no limit)\n"
 		   "  --show-inputs         print the parameters too\n"
@@ -155,7 +158,8 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !*end;
 }
 
-int main(int argc, char **argv)
+/* Parses the options into @o and runs; the exit status. */
+static int parse_and_run(int argc, char **argv, struct run_options *o)
 {
 	static const struct option opts[] = {
 		{ "demo", no_argument, NULL, 'd' },
@@ -168,9 +172,9 @@ int main(int argc, char **argv)
 		{ "dump-ir", no_argument, NULL, 'I' },
 		{ "dump-program", no_argument, NULL, 'P' },
 		{ "no-fusion", no_argument, NULL, 'F' },
+		{ "input", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_options o = { NULL, "host", 0, 0, 0, false, false, false, false };
 	uint64_t threads;
 	int c, want_demo = 0;
 
@@ -183,18 +187,18 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'D':
-			o.device = optarg;
+			o->device = optarg;
 			break;
 		case 's':
 		case 'm':
-			if (!parse_u64(optarg, c == 's' ? &o.seed : &o.max_iterations)) {
+			if (!parse_u64(optarg, c == 's' ? &o->seed : &o->max_iterations)) {
 				fprintf(stderr, "xrt-run: --%s wants a number, not '%s'\n",
 					c == 's' ? "seed" : "max-iterations", optarg);
 				return 2;
 			}
 			break;
 		case 'i':
-			o.show_inputs = true;
+			o->show_inputs = true;
 			break;
 		case 't':
 			if (!parse_u64(optarg, &threads) || !threads || threads > 1024) {
@@ -202,16 +206,19 @@ int main(int argc, char **argv)
 					optarg);
 				return 2;
 			}
-			o.threads = (uint32_t)threads;
+			o->threads = (uint32_t)threads;
 			break;
 		case 'I':
-			o.dump_ir = true;
+			o->dump_ir = true;
 			break;
 		case 'P':
-			o.dump_program = true;
+			o->dump_program = true;
 			break;
 		case 'F':
-			o.no_fusion = true;
+			o->no_fusion = true;
+			break;
+		case 'n':	/* argv outlives o: keep pointers into it */
+			o->inputs[o->num_inputs++] = optarg;
 			break;
 		default:
 			usage(stderr);
@@ -224,12 +231,27 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(o.device, "reference") && strcmp(o.device, "host") &&
-	    strcmp(o.device, "host:0")) {
+	if (strcmp(o->device, "reference") && strcmp(o->device, "host") &&
+	    strcmp(o->device, "host:0")) {
 		fprintf(stderr, "xrt-run: no device '%s'; available: host, reference\n",
-			o.device);
+			o->device);
 		return 2;
 	}
-	o.path = argv[optind];
-	return run_module(&o);
+	o->path = argv[optind];
+	return run_module(o);
+}
+
+int main(int argc, char **argv)
+{
+	struct run_options o = { NULL, "host", 0, 0, 0, false, false, false, false, NULL, 0 };
+	int rc;
+
+	o.inputs = calloc((size_t)argc, sizeof(*o.inputs));	/* at most one per argument */
+	if (!o.inputs) {
+		fprintf(stderr, "xrt-run: out of memory\n");
+		return 1;
+	}
+	rc = parse_and_run(argc, argv, &o);
+	free(o.inputs);
+	return rc;
 }

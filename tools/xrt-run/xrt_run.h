@@ -21,12 +21,18 @@ struct run_options {
 	bool dump_ir;			/* print the module as read */
 	bool dump_program;		/* print the command stream (host) */
 	bool no_fusion;
+	const char **inputs;		/* --input files, parameter by parameter */
+	uint32_t num_inputs;
 };
 
 /* Prints "xrt-run: WHAT: CODE: message", frees @st; returns exit status 1. */
 int run_fail(xrt_status *st, const char *what);
 /* Prints "LABEL VALUE" on one line. */
 void run_print_literal(const char *label, const xrt_literal *lit);
+/* The whole of @path, NUL-terminated, its length in @len; NULL if unreadable. */
+char *run_read_file(const char *path, size_t *len);
+/* A parameter of shape @want from @path (text or xrt.Literal proto). */
+xrt_status *run_read_input(const char *path, const struct xrt_shape *want, xrt_literal **out);
 /* Runs o->path on o->device and prints the result; the exit status. */
 int run_module(const struct run_options *o);
 

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# xrt-run --input: values read from files reach the module on both
+# devices, and bad files fail with exit status 1 and a message naming
+# the file.  Usage: test_inputs.sh XRT_RUN DATA_DIR
+set -u
+run=$1
+d=$2
+fails=0
+
+expect() {	# expect WANT_RC WANT_TEXT ARGS...
+	want_rc=$1
+	want=$2
+	shift 2
+	out=$("$run" "$@" 2>&1)
+	rc=$?
+	case "$out" in
+	*"$want"*) ;;
+	*) echo "FAIL: $*: wanted '$want', got '$out'"; fails=$((fails + 1)); return ;;
+	esac
+	if [ "$rc" -ne "$want_rc" ]; then
+		echo "FAIL: $*: exit status $rc, wanted $want_rc"
+		fails=$((fails + 1))
+	fi
+}
+
+want='result     (f32[2,3] {{-3, -6, -9}, {-12, -15, -18}}, s32[] -3)'
+expect 0 "$want" --input="$d/x.txt" --input="$d/k.txt" "$d/affine.hlo"
+expect 0 "$want" --device=reference --input="$d/x.txt" --input="$d/k.txt" "$d/affine.hlo"
+expect 0 'parameter  f32[2,3] {{1, 2, 3}, {4, 5, 6}}' --show-inputs --input="$d/x.txt" \
+	"$d/affine.hlo"
+expect 1 "wrong_shape.txt: holds f32[3,2]{1,0}, the parameter is f32[2,3]{1,0}" \
+	--input="$d/wrong_shape.txt" "$d/affine.hlo"
+expect 1 "ragged.txt: not a literal:" --input="$d/ragged.txt" "$d/affine.hlo"
+expect 1 "no-such-file: cannot read it" --input="$d/no-such-file" "$d/affine.hlo"
+expect 1 "3 --input files for 2 parameters" --input="$d/x.txt" --input="$d/k.txt" \
+	--input="$d/k.txt" "$d/affine.hlo"
+echo "$fails failures"
+[ "$fails" -eq 0 ]
