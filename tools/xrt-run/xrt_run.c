@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * xrt-run: runs an HLO module and prints its result.  Parameters get
- * random values from --seed.  The module is compiled and run on the host
+ * xrt-run: runs an HLO module and prints its result.  Parameters come
+ * from --input files, or get random values from --seed.  The module is compiled and run on the host
  * (--device=host, the default) or evaluated by the reference evaluator
  * (--device=reference).  --demo lists the devices and round-trips a
  * literal through the wire format.
