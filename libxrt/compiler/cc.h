@@ -153,6 +153,9 @@ void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
  */
 void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		     const struct cc_buf *outs);
+/* Like cc_emit_ewise_n, but each out keeps its value where @mask is false. */
+void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
+		      const struct cc_buf *outs, const struct cc_buf *mask);
 /*
  * select-and-scatter's steps for window offset @j, over the source's
  * space, with the select or scatter computation inlined (its root
@@ -255,6 +258,8 @@ void cc_lower(struct cc *cc, uint32_t i);
 void cc_lower_dot(struct cc *cc, uint32_t i);
 void cc_lower_control(struct cc *cc, uint32_t i);
 void cc_lower_reduce_window(struct cc *cc, uint32_t i);
+/* reduce-window offset by offset, for what one REDUCE cannot do. */
+void cc_lower_window_general(struct cc *cc, uint32_t i);
 void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);

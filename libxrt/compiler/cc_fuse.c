@@ -607,6 +607,35 @@ void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_b
 	emit_small(e, c, 3);
 }
 
+void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
+		      const struct cc_buf *outs, const struct cc_buf *mask)
+{
+	struct ewp *e = new_small(cc, &outs[0]);
+	uint32_t r[8], m, o, k;
+
+	if (!e)
+		return;
+	if (n > 8) {
+		cc_unimplemented(cc, "a kernel with more than 8 results");
+		xrt_mem_free(cc->a, e);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		r[k] = emit_root(e, roots[k]);
+	m = take_reg(e);
+	o = take_reg(e);
+	put(e, XRT_CS_EW_LOAD, 0, XRT_PRED, m, operand(e, mask, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+	for (k = 0; k < n; k++) {
+		put(e, XRT_CS_EW_LOAD, 0, outs[k].dtype, o, operand(e, &outs[k], XRT_CS_OPERAND_IN),
+		    0, 0, NULL, 0);
+		put(e, XRT_CS_EW_SELECT, 0, outs[k].dtype, r[k], m, r[k], o, NULL, 0);
+	}
+	for (k = 0; k < n; k++)
+		put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, &outs[k], XRT_CS_OPERAND_OUT), r[k], 0,
+		    NULL, 0);
+	emit_small(e, &outs[0], e->num_regs);
+}
+
 void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *h,
 			 const struct cc_buf *b, const struct cc_buf *jb, const struct cc_buf *c,
 			 const struct cc_buf *m, int32_t j)
