@@ -157,6 +157,14 @@ void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		      const struct cc_buf *outs, const struct cc_buf *mask);
 /*
+ * One compare-exchange step of a sort over @n operands: where the
+ * comparator (root @root, inlined, its parameters bound to b_0, a_0,
+ * b_1, a_1, ...) says @b[0] goes before @a[0], every @a[k] and @b[k]
+ * swap.
+ */
+void cc_emit_swap_step(struct cc *cc, uint32_t root, const struct cc_buf *a,
+		       const struct cc_buf *b, uint32_t n);
+/*
  * select-and-scatter's steps for window offset @j, over the source's
  * space, with the select or scatter computation inlined (its root
  * @sel_root / @root):  where the candidate @c is valid (@m) and no best
@@ -264,6 +272,7 @@ void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
+void cc_lower_sort(struct cc *cc, uint32_t i);
 void cc_lower_rng_bit_generator(struct cc *cc, uint32_t i);
 void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
 void cc_lower_select_and_scatter(struct cc *cc, uint32_t i);

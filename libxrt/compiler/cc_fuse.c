@@ -636,6 +636,37 @@ void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 	emit_small(e, &outs[0], e->num_regs);
 }
 
+void cc_emit_swap_step(struct cc *cc, uint32_t root, const struct cc_buf *a,
+		       const struct cc_buf *b, uint32_t n)
+{
+	struct ewp *e = new_small(cc, &a[0]);
+	uint32_t s, ra[8], rb[8], t, k;
+
+	if (!e)
+		return;
+	s = emit_root(e, root);
+	for (k = 0; k < n && k < 8; k++) {
+		ra[k] = take_reg(e);
+		rb[k] = take_reg(e);
+		t = take_reg(e);
+		put(e, XRT_CS_EW_LOAD, 0, a[k].dtype, ra[k], operand(e, &a[k], XRT_CS_OPERAND_IN),
+		    0, 0, NULL, 0);
+		put(e, XRT_CS_EW_LOAD, 0, b[k].dtype, rb[k], operand(e, &b[k], XRT_CS_OPERAND_IN),
+		    0, 0, NULL, 0);
+		put(e, XRT_CS_EW_SELECT, 0, a[k].dtype, t, s, rb[k], ra[k], NULL, 0);
+		put(e, XRT_CS_EW_SELECT, 0, a[k].dtype, rb[k], s, ra[k], rb[k], NULL, 0);
+		give_reg(e, ra[k]);
+		ra[k] = t;
+	}
+	for (k = 0; k < n && k < 8; k++) {
+		put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, &a[k], XRT_CS_OPERAND_OUT), ra[k], 0,
+		    NULL, 0);
+		put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, &b[k], XRT_CS_OPERAND_OUT), rb[k], 0,
+		    NULL, 0);
+	}
+	emit_small(e, &a[0], e->num_regs);
+}
+
 void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *h,
 			 const struct cc_buf *b, const struct cc_buf *jb, const struct cc_buf *c,
 			 const struct cc_buf *m, int32_t j)

@@ -349,84 +349,6 @@ static void lower_bitcast_convert(struct cc *cc, uint32_t i)
 		cc_release(cc, n);
 }
 
-/*
- * The order a sort comparator asks for: compare(p0, p1) with LT (1, up)
- * or GT (-1, down), either way round; 0 for anything else (ties broken
- * by other operands, custom orders).
- */
-static int sort_order(const struct ir_comp *f)
-{
-	const struct ir_instr *r = &f->instrs[f->root];
-	const struct ir_attr *d = ir_instr_attr(r, IR_ATTR_DIRECTION);
-	const struct ir_instr *a, *b;
-	int up;
-
-	if (r->op != XRT_OP_COMPARE)
-		return 0;
-	a = &f->instrs[r->operands[0]];
-	b = &f->instrs[r->operands[1]];
-	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
-	    a->parameter + b->parameter != 1)
-		return 0;
-	if (!strcmp(d->str, "LT"))
-		up = 1;
-	else if (!strcmp(d->str, "GT"))
-		up = -1;
-	else
-		return 0;
-	return a->parameter == 0 ? up : -up;
-}
-
-/* sort: the operands copied out, sorted in place, stable, by operand 0. */
-static void lower_sort(struct cc *cc, uint32_t i)
-{
-	const struct ir_instr *in = &cc->c->instrs[i];
-	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
-	const struct xrt_shape *s0 = &cc->c->instrs[in->operands[0]].shape;
-	uint32_t v = cc_iv(cc, i), n = in->num_operands, k, d, res;
-	struct xrt_cs_operand ops[8];
-	uint64_t dims[XRT_MAX_RANK];
-	int order = sort_order(f);
-
-	if (!order || n > 8) {
-		cc_unimplemented(cc, "sort with this comparator");
-		return;
-	}
-	res = n == 1 ? v : cc_new_val(cc);
-	for (k = 0; k < n && !cc->err; k++) {
-		uint32_t o = n == 1 ? v : cc_new_val(cc);
-		const struct cc_buf *src = &cc->vals[cc_opnd(cc, in, k)].buf;
-
-		if (cc_alloc(cc, o, src->dtype, src->rank, src->dims))
-			return;
-		cc_copy(cc, &cc->vals[o].buf, &cc->vals[cc_opnd(cc, in, k)].buf);
-		ops[k] = cs_operand(cc->vals[o].buf.slot, cc->vals[o].buf.dtype,
-				    XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, cc->vals[o].buf.offset,
-				    s0->rank, cc->vals[o].buf.strides);
-		if (n > 1) {
-			if (!k) {
-				cc->vals[res].elems = xrt_mem_calloc(cc->a, n + 1, sizeof(uint32_t));
-				if (!cc->vals[res].elems) {
-					cc_oom(cc);
-					return;
-				}
-				cc->vals[res].kind = CK_TUPLE;
-			}
-			cc->vals[res].elems[k] = o;
-			cc->vals[res].num_elems = k + 1;
-		}
-	}
-	for (d = 0; d < s0->rank; d++)
-		dims[d] = (uint64_t)s0->dims[d];
-	if (!cc->err && xrt_shape_element_count(s0))
-		cs_sort(&cc->b, order < 0 ? XRT_CS_SORT_DESCENDING : 0, s0->rank, dims,
-			(uint32_t)ir_instr_attr(in, IR_ATTR_DIMENSIONS)->ints[0], ops, n, 1);
-	if (n > 1 && !cc->err) {	/* the tuple takes over the buffers' holds */
-		cc_alias(cc, v, res);
-		cc_release(cc, res);
-	}
-}
-
 bool cc_inline_comp_begin(struct cc *cc, const struct ir_comp *f, const uint32_t *args,
 			  struct cc_saved *sv)
 {
@@ -581,7 +503,7 @@ void cc_lower(struct cc *cc, uint32_t i)
 			cc_emit_reduce(cc, i);
 		return;
 	case XRT_OP_SORT:
-		lower_sort(cc, i);
+		cc_lower_sort(cc, i);
 		return;
 	case XRT_OP_REDUCE_WINDOW:
 		cc_lower_reduce_window(cc, i);

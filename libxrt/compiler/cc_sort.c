@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sort.  Its operands are copied out and sorted in place.  A comparator
+ * that orders operand 0 alone, by value (LT or GT of its two parameters,
+ * either way round: integers, or floats compared in total order), is
+ * one stable SORT command.  Any other elementwise comparator (several
+ * keys, NaN or signed-zero rules of its own, a float LT that calls -0
+ * and +0 equal) sorts by odd-even transposition: as many steps as the
+ * sorted dimension is long, each one kernel exchanging neighbours where
+ * the comparator puts the right one first.  That is stable, as the
+ * evaluator's merge sort is, so a strict weak order gives the same
+ * result; it costs n^2 / 2 comparisons a row, so dimensions over 1024
+ * are refused.
+ */
+#include <string.h>
+
+#include "cc.h"
+
+#define NETWORK_MAX	1024
+
+/*
+ * The order a comparator asks for: compare(p0, p1) with LT (1, up) or
+ * GT (-1, down), either way round; 0 for anything else.  Floats must
+ * compare in total order, as the SORT command does.
+ */
+static int sort_order(const struct ir_comp *f, enum xrt_dtype key)
+{
+	const struct ir_instr *r = &f->instrs[f->root];
+	const struct ir_attr *d = ir_instr_attr(r, IR_ATTR_DIRECTION);
+	const struct ir_attr *ty = ir_instr_attr(r, IR_ATTR_TYPE);
+	const struct ir_instr *a, *b;
+	int up;
+
+	if (r->op != XRT_OP_COMPARE)
+		return 0;
+	if ((xrt_dtype_is_float(key) || xrt_dtype_is_complex(key)) &&
+	    !(ty && !strcmp(ty->str, "TOTALORDER")))
+		return 0;
+	a = &f->instrs[r->operands[0]];
+	b = &f->instrs[r->operands[1]];
+	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
+	    a->parameter + b->parameter != 1)
+		return 0;
+	if (!strcmp(d->str, "LT"))
+		up = 1;
+	else if (!strcmp(d->str, "GT"))
+		up = -1;
+	else
+		return 0;
+	return a->parameter == 0 ? up : -up;
+}
+
+/* @x with dimension @dim cut to @len elements from @first, every @step-th. */
+static struct cc_buf along(struct cc_buf x, uint32_t dim, int64_t first, int64_t len,
+			   int64_t step)
+{
+	x.offset += (uint64_t)(first * x.strides[dim]) * xrt_dtype_size(x.dtype);
+	x.dims[dim] = len;
+	x.strides[dim] *= step;
+	return x;
+}
+
+/*
+ * Odd-even transposition over dimension @dim of the copies @o[0..n).
+ * Each operand is split into its even and odd positions (two buffers),
+ * so a step's pairs (even i with odd i, then odd i with even i + 1) are
+ * views of different buffers and each is written only over itself.
+ */
+static void network(struct cc *cc, const struct ir_comp *f, const uint32_t *o, uint32_t n,
+		    uint32_t dim)
+{
+	int64_t len = cc->vals[o[0]].buf.dims[dim], ne = (len + 1) / 2, no = len / 2, step, pairs;
+	uint32_t ev[8], od[8], args[16], k;
+	struct cc_buf a[8], b[8], x;
+	struct cc_saved sv;
+
+	for (k = 0; k < n && !cc->err; k++) {
+		x = cc->vals[o[k]].buf;
+		ev[k] = cc_new_val(cc);
+		od[k] = cc_new_val(cc);
+		x.dims[dim] = ne;
+		if (cc_alloc(cc, ev[k], x.dtype, x.rank, x.dims))
+			return;
+		x.dims[dim] = no;
+		if (cc_alloc(cc, od[k], x.dtype, x.rank, x.dims))
+			return;
+		x = cc->vals[o[k]].buf;
+		a[0] = along(x, dim, 0, ne, 2);
+		b[0] = along(x, dim, 1, no, 2);
+		cc_copy(cc, &cc->vals[ev[k]].buf, &a[0]);
+		cc_copy(cc, &cc->vals[od[k]].buf, &b[0]);
+	}
+	for (step = 0; step < len && !cc->err; step++) {
+		pairs = step % 2 ? ne - 1 : no;
+		if (pairs <= 0)
+			continue;
+		for (k = 0; k < n; k++) {
+			a[k] = along(cc->vals[step % 2 ? od[k] : ev[k]].buf, dim, 0, pairs, 1);
+			b[k] = along(cc->vals[step % 2 ? ev[k] : od[k]].buf, dim, step % 2, pairs, 1);
+			args[2 * k] = cc_new_view(cc, step % 2 ? ev[k] : od[k], &b[k]);
+			args[2 * k + 1] = cc_new_view(cc, step % 2 ? od[k] : ev[k], &a[k]);
+		}
+		if (!cc->err && cc_inline_comp_begin(cc, f, args, &sv)) {
+			cc_emit_swap_step(cc, f->root, a, b, n);
+			cc_inline_comp_end(cc, &sv);
+		}
+		for (k = 0; k < 2 * n; k++)
+			cc_release(cc, args[k]);
+	}
+	for (k = 0; k < n && !cc->err; k++) {
+		x = cc->vals[o[k]].buf;
+		a[0] = along(x, dim, 0, ne, 2);
+		b[0] = along(x, dim, 1, no, 2);
+		cc_copy(cc, &a[0], &cc->vals[ev[k]].buf);
+		cc_copy(cc, &b[0], &cc->vals[od[k]].buf);
+		cc_release(cc, ev[k]);
+		cc_release(cc, od[k]);
+	}
+}
+
+void cc_lower_sort(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	const struct xrt_shape *s0 = &cc->c->instrs[in->operands[0]].shape;
+	uint32_t v = cc_iv(cc, i), n = in->num_operands, k, d, o[8];
+	uint32_t dim = (uint32_t)ir_instr_attr(in, IR_ATTR_DIMENSIONS)->ints[0];
+	struct xrt_cs_operand ops[8];
+	uint64_t dims[XRT_MAX_RANK];
+	int order = sort_order(f, s0->dtype);
+
+	if (n > 8) {
+		cc_unimplemented(cc, "sort of more than 8 operands");
+		return;
+	}
+	if (!order && s0->dims[dim] > NETWORK_MAX) {
+		cc_unimplemented(cc, "sort over more than 1024 elements with this comparator");
+		return;
+	}
+	if (n > 1 && !cc_tuple_init(cc, v, n))
+		return;
+	for (k = 0; k < n && !cc->err; k++) {
+		struct cc_buf src = cc->vals[cc_opnd(cc, in, k)].buf;
+
+		o[k] = n == 1 ? v : cc_tuple_add(cc, v);
+		if (cc_alloc(cc, o[k], src.dtype, src.rank, src.dims))
+			return;
+		cc_copy(cc, &cc->vals[o[k]].buf, &src);
+		ops[k] = cs_operand(cc->vals[o[k]].buf.slot, cc->vals[o[k]].buf.dtype,
+				    XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, cc->vals[o[k]].buf.offset,
+				    s0->rank, cc->vals[o[k]].buf.strides);
+	}
+	if (cc->err || !xrt_shape_element_count(s0))
+		return;
+	if (!order) {
+		network(cc, f, o, n, dim);
+		return;
+	}
+	for (d = 0; d < s0->rank; d++)
+		dims[d] = (uint64_t)s0->dims[d];
+	cs_sort(&cc->b, order < 0 ? XRT_CS_SORT_DESCENDING : 0, s0->rank, dims, dim, ops, n, 1);
+}
