@@ -109,6 +109,18 @@ static bool pad_input(struct cc *cc, struct conv *c, uint32_t *p)
 	return true;
 }
 
+/* An f32 copy of f16 or bf16 @b (its value in @v); @b if out of memory. */
+static struct cc_buf widened(struct cc *cc, const struct cc_buf *b, uint32_t *v)
+{
+	struct cc_buf src = *b;
+
+	*v = cc_new_val(cc);
+	if (cc_alloc(cc, *v, XRT_F32, src.rank, src.dims))
+		return src;
+	cc_emit_convert(cc, &cc->vals[*v].buf, &src);
+	return cc->vals[*v].buf;
+}
+
 void cc_lower_convolution(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -117,9 +129,10 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	int64_t fgc = fa ? fa->ints[0] : 1, bgc = ba ? ba->ints[0] : 1, groups, g, n = 1;
 	int64_t kp[XRT_MAX_RANK] = { 0 }, qd[XRT_MAX_RANK];
 	uint32_t v = cc_iv(cc, i), d, pad = ~0u, q = ~0u;
+	uint32_t win = ~0u, wk = ~0u;
 	struct cc_buf out, qv;
 	struct conv c;
-	bool first;
+	bool first, half = false;
 
 	memset(&c, 0, sizeof(c));
 	c.in = cc->vals[cc_opnd(cc, in, 0)].buf;
@@ -127,8 +140,7 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	ir_parse_conv_labels(ir_instr_attr(in, IR_ATTR_DIM_LABELS)->str, &c.L, c.in.rank);
 	c.w = ir_instr_attr(in, IR_ATTR_WINDOW)->ints;
 	c.nsp = c.L.nsp;
-	if (in->shape.dtype != c.in.dtype || c.in.dtype == XRT_F16 || c.in.dtype == XRT_BF16 ||
-	    c.in.dtype == XRT_PRED) {
+	if (in->shape.dtype != c.in.dtype || c.in.dtype == XRT_PRED) {
 		cc_unimplemented(cc, "convolution of this element type");
 		return;
 	}
@@ -152,6 +164,11 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 		cc_fill_value(cc, &out, (uint8_t[16]){ 0 });
 		return;
 	}
+	if (c.in.dtype == XRT_F16 || c.in.dtype == XRT_BF16) {	/* in f32, rounded once */
+		half = true;
+		c.in = widened(cc, &c.in, &win);
+		c.k = widened(cc, &c.k, &wk);
+	}
 	if (!pad_input(cc, &c, &pad))
 		return;
 	/* Q = [batch, out spatial..., out features], and the window copies' buffer */
@@ -161,7 +178,7 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	qd[1 + c.nsp] = c.of;
 	q = cc_new_val(cc);
 	c.tmp = cc_new_val(cc);
-	if (cc_alloc(cc, q, out.dtype, c.nsp + 2, qd))
+	if (cc_alloc(cc, q, c.in.dtype, c.nsp + 2, qd))
 		return;
 	qd[1 + c.nsp] = c.icg;
 	if (cc_alloc(cc, c.tmp, c.in.dtype, c.nsp + 2, qd))
@@ -187,9 +204,16 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 		qv.strides[c.L.osp[d]] = c.q.strides[1 + d];
 	qv.strides[c.L.of] = c.q.strides[1 + c.nsp];
 	memcpy(qv.dims, out.dims, sizeof(qv.dims));
-	cc_copy(cc, &out, &qv);
+	if (half)
+		cc_emit_convert(cc, &out, &qv);
+	else
+		cc_copy(cc, &out, &qv);
 	cc_release(cc, q);
 	cc_release(cc, c.tmp);
 	if (pad != ~0u)
 		cc_release(cc, pad);
+	if (win != ~0u)
+		cc_release(cc, win);
+	if (wk != ~0u)
+		cc_release(cc, wk);
 }
