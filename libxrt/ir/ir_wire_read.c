@@ -224,6 +224,9 @@ static xrt_status *read_instr(struct reader *r, const Xrt__IrInstruction *msg,
 	} else if (msg->parameter_number) {
 		return bad(r, "a %s has a parameter number", xrt_opcode_name(in->op));
 	}
+	/* their text forms, parameter(N) and constant(values), have no room for operands */
+	if ((in->op == XRT_OP_PARAMETER || in->op == XRT_OP_CONSTANT) && msg->n_operands)
+		return bad(r, "a %s has operands", xrt_opcode_name(in->op));
 	st = read_operands(r, msg, index, in);
 	if (!st)
 		st = read_attrs(r, msg, in);
