@@ -194,3 +194,16 @@ void xrt_elem_print(struct fmtbuf *f, enum xrt_dtype t, const void *p)
 		print_real(f, t, load_real(t, p));
 	}
 }
+
+void xrt_elems_relayout(void *dst, const struct xrt_shape *ds, const void *src,
+			const struct xrt_shape *ss)
+{
+	size_t es = xrt_dtype_size(ss->dtype);
+	uint64_t n = xrt_shape_element_count(ss), k;
+	struct elem_iter a, b;
+
+	elem_iter_init(&a, ss);
+	elem_iter_init(&b, ds);
+	for (k = 0; k < n; k++, elem_iter_next(&a), elem_iter_next(&b))
+		memcpy((uint8_t *)dst + b.offset * es, (const uint8_t *)src + a.offset * es, es);
+}

@@ -42,6 +42,13 @@ struct elem_iter {
 void elem_iter_init(struct elem_iter *it, const struct xrt_shape *shape);
 /* Advances; returns the innermost dimension that did not wrap, or -1 at the end. */
 int elem_iter_next(struct elem_iter *it);
+/*
+ * Copies the elements of array @src (shape @ss) to @dst (shape @ds, the
+ * same dims and type, any layout), each to its place in @ds's layout.
+ */
+void xrt_elems_relayout(void *dst, const struct xrt_shape *ds, const void *src,
+			const struct xrt_shape *ss);
+
 /* Prints the current index as "{1,0}". */
 void elem_iter_print_index(const struct elem_iter *it, struct fmtbuf *f);
 

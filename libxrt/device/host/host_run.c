@@ -32,15 +32,8 @@ static const xrt_literal *nth_leaf(const xrt_literal *lit, uint32_t *leaf)
 /* @src's elements in @dst's layout (same dims and type). */
 static void relayout(xrt_literal *dst, const xrt_literal *src)
 {
-	const struct xrt_shape *s = xrt_literal_shape(src);
-	size_t es = xrt_dtype_size(s->dtype), n = xrt_literal_size(src) / es, k;
-	struct elem_iter a, b;
-
-	elem_iter_init(&a, s);
-	elem_iter_init(&b, xrt_literal_shape(dst));
-	for (k = 0; k < n; k++, elem_iter_next(&a), elem_iter_next(&b))
-		memcpy((uint8_t *)xrt_literal_mutable_data(dst) + b.offset * es,
-		       (const uint8_t *)xrt_literal_data(src) + a.offset * es, es);
+	xrt_elems_relayout(xrt_literal_mutable_data(dst), xrt_literal_shape(dst),
+			   xrt_literal_data(src), xrt_literal_shape(src));
 }
 
 /* The result literal of shape @s from the leaves, in order. */

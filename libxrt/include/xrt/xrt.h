@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The XRT API: sessions on a device, allocations behind handles.
+ *
+ * A session is bound to one device and owns a table of handles; a handle
+ * names an allocation (an array or a tuple tree of them, resident on the
+ * device) and means nothing to another session.  Handles are 64-bit and
+ * never reused within a session: a released or unknown one gives
+ * NOT_FOUND, never a crash.  Sessions may be used from several threads at
+ * once.  Compilation and execution join this header in the next steps of
+ * the XRT API issue.
+ */
+#ifndef XRT_XRT_H
+#define XRT_XRT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xrt/alloc.h>
+#include <xrt/api.h>
+#include <xrt/literal.h>
+#include <xrt/shape.h>
+#include <xrt/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** typedef xrt_session - a session on one device (opaque) */
+typedef struct xrt_session xrt_session;
+
+/** typedef xrt_handle - an allocation (or, later, a compilation) of a session */
+typedef int64_t xrt_handle;
+
+/**
+ * struct xrt_session_options - how a session is made
+ * @device: "host" or "host:0"; NULL: the XRT_DEVICE environment
+ *          variable, else "host:0"
+ * @memory_limit: bytes this session may hold on the device at once
+ *                (0: no limit of its own); above it, RESOURCE_EXHAUSTED
+ */
+struct xrt_session_options {
+	const char *device;
+	uint64_t memory_limit;
+};
+
+/**
+ * xrt_session_create() - open a session on a device
+ * @options: NULL for the defaults
+ * @alloc: allocator for everything the session holds (NULL: system)
+ * @out: receives the session
+ *
+ * Return: NULL, NOT_FOUND naming a device that is not there (and the
+ * ones that are), INVALID_ARGUMENT for a malformed name, or
+ * RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_session_create(const struct xrt_session_options *options,
+				       const struct xrt_allocator *alloc, xrt_session **out);
+
+/**
+ * xrt_session_destroy() - release every handle and close the session
+ * @s: a session, or NULL
+ *
+ * No other call may be using @s.
+ */
+XRT_API void xrt_session_destroy(xrt_session *s);
+
+/**
+ * xrt_session_device() - the name of the session's device ("host:0")
+ * @s: a session
+ */
+XRT_API const char *xrt_session_device(const xrt_session *s);
+
+/**
+ * xrt_session_memory_in_use() - bytes of device memory the session holds
+ * @s: a session
+ */
+XRT_API uint64_t xrt_session_memory_in_use(const xrt_session *s);
+
+/**
+ * xrt_allocate() - copy a literal onto the device
+ * @s: a session
+ * @value: an array or tuple literal; its layouts are kept
+ * @out: receives the allocation's handle
+ *
+ * Return: NULL, INVALID_ARGUMENT (NULL arguments), or RESOURCE_EXHAUSTED
+ * (host memory, or the session's memory limit).
+ */
+XRT_API xrt_status *xrt_allocate(xrt_session *s, const xrt_literal *value, xrt_handle *out);
+
+/**
+ * xrt_allocate_data() - copy raw host data of an array shape onto the device
+ * @s: a session
+ * @shape: an array shape; @data is in its layout
+ * @data: xrt_shape_byte_size(@shape) bytes
+ * @size: their number, checked against the shape
+ * @out: receives the allocation's handle
+ *
+ * Return: NULL, INVALID_ARGUMENT (a tuple shape, a size that does not
+ * match, NULL arguments), or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_allocate_data(xrt_session *s, const struct xrt_shape *shape,
+				      const void *data, size_t size, xrt_handle *out);
+
+/**
+ * xrt_allocate_uninitialized() - room for a value of a shape, contents unset
+ * @s: a session
+ * @shape: any valid shape, tuples included
+ * @out: receives the allocation's handle
+ *
+ * Return: NULL, INVALID_ARGUMENT, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_allocate_uninitialized(xrt_session *s, const struct xrt_shape *shape,
+					       xrt_handle *out);
+
+/**
+ * xrt_write_literal() - overwrite an allocation's contents in place
+ * @s: a session
+ * @h: an allocation
+ * @value: a literal of the allocation's shape (layouts may differ)
+ *
+ * Every handle sharing the buffers (sub-tuples, tuples made of it) sees
+ * the new values.
+ *
+ * Return: NULL, NOT_FOUND, or INVALID_ARGUMENT when the shapes differ
+ * (both named).
+ */
+XRT_API xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *value);
+
+/**
+ * xrt_read_literal() - copy an allocation back to the host
+ * @s: a session
+ * @h: an allocation
+ * @release: release @h once read; on failure @h stays
+ * @out: receives the literal, in the allocation's layouts
+ *
+ * Return: NULL, NOT_FOUND, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release,
+				     xrt_literal **out);
+
+/**
+ * xrt_read_data() - copy an array allocation's bytes to host memory
+ * @s: a session
+ * @h: an array allocation
+ * @dst: where to put xrt_shape_byte_size() bytes, in its layout
+ * @size: room at @dst, checked
+ *
+ * Return: NULL, NOT_FOUND, or INVALID_ARGUMENT (a tuple, a size that
+ * does not match).
+ */
+XRT_API xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size);
+
+/**
+ * xrt_allocation_shape() - the shape of an allocation
+ * @s: a session
+ * @h: an allocation
+ * @alloc: allocator for the copy (NULL: system)
+ * @out: receives a copy; release it with xrt_shape_deinit()
+ *
+ * Return: NULL, NOT_FOUND, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_allocation_shape(xrt_session *s, xrt_handle h,
+					 const struct xrt_allocator *alloc, struct xrt_shape *out);
+
+/**
+ * xrt_sub_tuple() - a new handle on an element of a tuple allocation
+ * @s: a session
+ * @h: a tuple allocation
+ * @index: the path of element numbers, outermost first
+ * @n: its length, at least 1
+ * @release: release @h afterwards (the seed's SubTupleAndRelease: the
+ *           element moves out, the rest of @h goes)
+ * @out: receives the element's handle; it shares the buffers (aliases)
+ *
+ * Return: NULL, NOT_FOUND, or INVALID_ARGUMENT naming the step of
+ * @index that is out of range or indexes an array.
+ */
+XRT_API xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index,
+				  uint32_t n, bool release, xrt_handle *out);
+
+/**
+ * struct xrt_tuple_node - how to build one level of a tuple (the seed's
+ *                         TupleNode)
+ * @input_index: for a leaf of the description: which input allocation
+ *               goes here (shared, not copied)
+ * @release_input: for such a leaf: release that input once the tuple is
+ *                 made
+ * @children: the elements, when this node is a tuple
+ * @num_children: their number; 0 makes this node a leaf
+ */
+struct xrt_tuple_node {
+	int64_t input_index;
+	bool release_input;
+	const struct xrt_tuple_node *children;
+	uint32_t num_children;
+};
+
+/**
+ * xrt_make_tuple() - a new allocation built from existing ones
+ * @s: a session
+ * @desc: the description; its root must be a tuple or a leaf
+ * @inputs: the input handles the leaves index
+ * @num_inputs: their number
+ * @out: receives the new allocation's handle
+ *
+ * An input used more than once is shared each time; one marked released
+ * in one place and used again elsewhere is an error, as in the seed.
+ * Nothing is released unless the whole tuple is made.
+ *
+ * Return: NULL, NOT_FOUND, INVALID_ARGUMENT (an index out of range, a
+ * released repeated input, a tree too deep, an empty description), or
+ * RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
+				   const xrt_handle *inputs, uint32_t num_inputs,
+				   xrt_handle *out);
+
+/**
+ * xrt_release_allocations() - release allocation handles
+ * @s: a session
+ * @h: @n handles
+ * @n: their number
+ *
+ * Buffers shared with other live handles stay.  Every known handle is
+ * released even when another is not known.
+ *
+ * Return: NULL, or NOT_FOUND naming the first unknown handle.
+ */
+XRT_API xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n);
+
+/**
+ * xrt_release_all_allocations() - release every allocation of the session
+ * @s: a session
+ */
+XRT_API void xrt_release_all_allocations(xrt_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XRT_XRT_H */

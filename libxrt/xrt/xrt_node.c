@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Allocation trees.  Array buffers are host memory for the host device,
+ * 64-byte aligned, counted against the session's memory limit before
+ * they are taken; a tree either comes out whole or leaves nothing.
+ */
+#include <string.h>
+
+#include "../core/literal_internal.h"
+#include "../core/mem.h"
+#include "xrt_internal.h"
+
+/* Counts @bytes against the session's limit; false if they do not fit. */
+static bool charge(xrt_session *s, uint64_t bytes)
+{
+	uint64_t have = atomic_load(&s->memory_in_use);
+
+	do {
+		if (s->memory_limit && (bytes > s->memory_limit ||
+					have > s->memory_limit - bytes))
+			return false;
+	} while (!atomic_compare_exchange_weak(&s->memory_in_use, &have, have + bytes));
+	return true;
+}
+
+static xrt_status *new_node(xrt_session *s, const struct xrt_shape *shape, struct xnode **out)
+{
+	struct xnode *n = xrt_mem_calloc(s->a, 1, sizeof(*n));
+	xrt_status *st;
+
+	*out = NULL;
+	if (!n)
+		return xrt_status_oom(s->a, "an allocation");
+	atomic_init(&n->refs, 1);
+	st = xrt_shape_copy(&n->shape, s->a, shape);
+	if (st) {
+		xrt_mem_free(s->a, n);
+		return st;
+	}
+	*out = n;
+	return NULL;
+}
+
+/* An array node with an uninitialized buffer. */
+static xrt_status *new_array(xrt_session *s, const struct xrt_shape *shape, struct xnode **out)
+{
+	uint64_t bytes = xrt_shape_byte_size(shape);
+	xrt_status *st = new_node(s, shape, out);
+
+	if (st)
+		return st;
+	if (!charge(s, bytes)) {
+		xnode_unref(s, *out);
+		*out = NULL;
+		return xrt_status_new(s->a, XRT_RESOURCE_EXHAUSTED,
+				      "%s: %llu more bytes would pass the session's limit of %llu "
+				      "(%llu in use)", s->device, (unsigned long long)bytes,
+				      (unsigned long long)s->memory_limit,
+				      (unsigned long long)atomic_load(&s->memory_in_use));
+	}
+	(*out)->bytes = bytes;
+	(*out)->data = xrt_mem_alloc_aligned(s->a, bytes ? bytes : 1, 64);
+	if (!(*out)->data) {
+		xnode_unref(s, *out);
+		*out = NULL;
+		return xrt_status_oom(s->a, "device memory");
+	}
+	return NULL;
+}
+
+xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
+			     struct xnode **out)
+{
+	xrt_status *st;
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(shape))
+		return new_array(s, shape, out);
+	st = new_node(s, shape, out);
+	if (st)
+		return st;
+	(*out)->kids = xrt_mem_calloc(s->a, shape->tuple_count + 1, sizeof(*(*out)->kids));
+	if (!(*out)->kids)
+		st = xrt_status_oom(s->a, "an allocation");
+	for (i = 0; !st && i < shape->tuple_count; i++)
+		st = xnode_from_shape(s, &shape->tuple[i], &(*out)->kids[i]);
+	if (st) {
+		xnode_unref(s, *out);
+		*out = NULL;
+	}
+	return st;
+}
+
+void xnode_write(struct xnode *n, const xrt_literal *lit)
+{
+	const struct xrt_shape *ls = xrt_literal_shape(lit);
+	uint32_t i;
+
+	if (n->kids) {
+		for (i = 0; i < n->shape.tuple_count; i++)
+			xnode_write(n->kids[i], xrt_literal_element(lit, i));
+		return;
+	}
+	if (xrt_shape_equal(ls, &n->shape))
+		memcpy(n->data, xrt_literal_data(lit), n->bytes);
+	else
+		xrt_elems_relayout(n->data, &n->shape, xrt_literal_data(lit), ls);
+}
+
+xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xnode **out)
+{
+	xrt_status *st = xnode_from_shape(s, xrt_literal_shape(lit), out);
+
+	if (!st)
+		xnode_write(*out, lit);
+	return st;
+}
+
+xrt_status *xnode_tuple(xrt_session *s, struct xnode *const *kids, uint32_t n,
+			struct xnode **out)
+{
+	struct xrt_shape *shapes = xrt_mem_calloc(s->a, n + 1, sizeof(*shapes)), tuple;
+	xrt_status *st;
+	uint32_t i;
+
+	*out = NULL;
+	if (!shapes)
+		return xrt_status_oom(s->a, "a tuple");
+	for (i = 0; i < n; i++)
+		shapes[i] = kids[i]->shape;	/* shallow: only read */
+	st = xrt_shape_init_tuple(&tuple, s->a, shapes, n);
+	xrt_mem_free(s->a, shapes);
+	if (st)
+		return st;
+	st = new_node(s, &tuple, out);
+	xrt_shape_deinit(&tuple);
+	if (st)
+		return st;
+	(*out)->kids = xrt_mem_calloc(s->a, n + 1, sizeof(*(*out)->kids));
+	if (!(*out)->kids) {
+		xnode_unref(s, *out);
+		*out = NULL;
+		return xrt_status_oom(s->a, "a tuple");
+	}
+	for (i = 0; i < n; i++) {
+		xnode_ref(kids[i]);
+		(*out)->kids[i] = kids[i];
+	}
+	return NULL;
+}
+
+void xnode_ref(struct xnode *n)
+{
+	atomic_fetch_add(&n->refs, 1);
+}
+
+void xnode_unref(xrt_session *s, struct xnode *n)
+{
+	uint32_t i;
+
+	if (!n || atomic_fetch_sub(&n->refs, 1) != 1)
+		return;
+	for (i = 0; n->kids && i < n->shape.tuple_count; i++)
+		xnode_unref(s, n->kids[i]);
+	if (n->data)
+		atomic_fetch_sub(&s->memory_in_use, n->bytes);
+	xrt_mem_free(s->a, n->data);
+	xrt_mem_free(s->a, n->kids);
+	xrt_shape_deinit(&n->shape);
+	xrt_mem_free(s->a, n);
+}
+
+static void read_into(const struct xnode *n, xrt_literal *lit)
+{
+	uint32_t i;
+
+	if (n->kids) {
+		for (i = 0; i < n->shape.tuple_count; i++)
+			read_into(n->kids[i], xrt_literal_element(lit, i));
+		return;
+	}
+	memcpy(xrt_literal_mutable_data(lit), n->data, n->bytes);
+}
+
+xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal **out)
+{
+	xrt_status *st = xrt_literal_create_uninit(s->a, &n->shape, out);
+
+	if (!st)
+		read_into(n, *out);
+	return st;
+}
