@@ -25,7 +25,7 @@ xrt_status *xrt_allocate(xrt_session *s, const xrt_literal *value, xrt_handle *o
 	if (!s || !value || !out)
 		return null_arg(s, "allocate", !s ? "the session" : !value ? "value" : "out");
 	st = xnode_from_literal(s, value, &n);
-	return st ? st : xhandle_add(s, n, out);
+	return st ? st : xalloc_add(s, n, out);
 }
 
 xrt_status *xrt_allocate_data(xrt_session *s, const struct xrt_shape *shape, const void *data,
@@ -53,7 +53,7 @@ xrt_status *xrt_allocate_data(xrt_session *s, const struct xrt_shape *shape, con
 		return st;
 	if (size)
 		memcpy(n->data, data, size);
-	return xhandle_add(s, n, out);
+	return xalloc_add(s, n, out);
 }
 
 xrt_status *xrt_allocate_uninitialized(xrt_session *s, const struct xrt_shape *shape,
@@ -67,7 +67,7 @@ xrt_status *xrt_allocate_uninitialized(xrt_session *s, const struct xrt_shape *s
 	st = xrt_shape_validate(shape);
 	if (!st)
 		st = xnode_from_shape(s, shape, &n);
-	return st ? st : xhandle_add(s, n, out);
+	return st ? st : xalloc_add(s, n, out);
 }
 
 xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *value)
@@ -78,7 +78,7 @@ xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *v
 
 	if (!s || !value)
 		return null_arg(s, "write literal", !s ? "the session" : "value");
-	st = xhandle_get(s, h, &n);
+	st = xalloc_get(s, h, &n);
 	if (st)
 		return st;
 	if (!xrt_shape_compatible(xrt_literal_shape(value), &n->shape)) {
@@ -97,7 +97,7 @@ xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *v
 /* Releases @h if it is still there (another thread may have done it). */
 static void drop(xrt_session *s, xrt_handle h)
 {
-	xnode_unref(s, xhandle_take(s, h));
+	xnode_unref(s, xalloc_take(s, h));
 }
 
 xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_literal **out)
@@ -108,7 +108,7 @@ xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_lit
 	if (!s || !out)
 		return null_arg(s, "read literal", !s ? "the session" : "out");
 	*out = NULL;
-	st = xhandle_get(s, h, &n);
+	st = xalloc_get(s, h, &n);
 	if (st)
 		return st;
 	st = xnode_to_literal(s, n, out);
@@ -125,7 +125,7 @@ xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
 
 	if (!s || (!dst && size))
 		return null_arg(s, "read data", !s ? "the session" : "dst");
-	st = xhandle_get(s, h, &n);
+	st = xalloc_get(s, h, &n);
 	if (st)
 		return st;
 	if (n->kids)
@@ -149,7 +149,7 @@ xrt_status *xrt_allocation_shape(xrt_session *s, xrt_handle h, const struct xrt_
 
 	if (!s || !out)
 		return null_arg(s, "allocation shape", !s ? "the session" : "out");
-	st = xhandle_get(s, h, &n);
+	st = xalloc_get(s, h, &n);
 	if (st)
 		return st;
 	st = xrt_shape_copy(out, a, &n->shape);
@@ -168,7 +168,7 @@ xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index, ui
 		return null_arg(s, "sub-tuple", !s ? "the session" : !out ? "out" : "index");
 	if (!len)
 		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "sub-tuple: an empty index");
-	st = xhandle_get(s, h, &root);
+	st = xalloc_get(s, h, &root);
 	if (st)
 		return st;
 	for (n = root, k = 0; k < len; k++) {
@@ -184,7 +184,7 @@ xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index, ui
 	}
 	xnode_ref(n);
 	xnode_unref(s, root);
-	st = xhandle_add(s, n, out);
+	st = xalloc_add(s, n, out);
 	if (!st && release)
 		drop(s, h);
 	return st;
@@ -264,12 +264,12 @@ static xrt_status *make_tuple(struct mt *m, const struct xrt_tuple_node *desc, x
 					    "make tuple: input %u is used %u times and released",
 					    k, m->uses[k]);
 		else if (m->uses[k])
-			st = xhandle_get(m->s, m->inputs[k], &m->in[k]);
+			st = xalloc_get(m->s, m->inputs[k], &m->in[k]);
 	}
 	if (!st)
 		st = build(m, desc, &root);
 	if (!st)
-		st = xhandle_add(m->s, root, out);
+		st = xalloc_add(m->s, root, out);
 	for (k = 0; !st && k < m->n; k++) {
 		if (m->released[k])
 			drop(m->s, m->inputs[k]);
@@ -311,11 +311,11 @@ xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_
 	if (!s || (!h && n))
 		return null_arg(s, "release", !s ? "the session" : "the handles");
 	for (k = 0; k < n; k++) {
-		node = xhandle_take(s, h[k]);
+		node = xalloc_take(s, h[k]);
 		if (node)
 			xnode_unref(s, node);
 		else if (!st)
-			st = xhandle_not_found(s, h[k]);
+			st = xhandle_not_found(s, h[k], HK_ALLOC);
 	}
 	return st;
 }

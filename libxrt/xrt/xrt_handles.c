@@ -43,29 +43,38 @@ static bool rebuild(xrt_session *s)
 	return true;
 }
 
-xrt_status *xhandle_add(xrt_session *s, struct xnode *node, xrt_handle *out)
+void xhandle_unref(xrt_session *s, enum hkind kind, void *obj)
+{
+	if (kind == HK_ALLOC)
+		xnode_unref(s, obj);
+	else
+		centry_unref(obj);
+}
+
+xrt_status *xhandle_add(xrt_session *s, enum hkind kind, void *obj, xrt_handle *out)
 {
 	uint64_t j;
 
 	pthread_mutex_lock(&s->lock);
 	if (2 * (s->used + 1) > s->cap && !rebuild(s)) {
 		pthread_mutex_unlock(&s->lock);
-		xnode_unref(s, node);
+		xhandle_unref(s, kind, obj);
 		return xrt_status_oom(s->a, "the handle table");
 	}
 	*out = s->next++;
 	for (j = slot_of(*out, s->cap); s->tab[j].h; j = (j + 1) & (s->cap - 1))
 		;
 	s->tab[j].h = *out;
-	s->tab[j].node = node;
+	s->tab[j].kind = kind;
+	s->tab[j].obj = obj;
 	s->used++;
 	s->live++;
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
 
-/* The slot of @h, or NULL (locked). */
-static struct hslot *find(xrt_session *s, xrt_handle h)
+/* The slot of @h if it holds a @kind, or NULL (locked). */
+static struct hslot *find(xrt_session *s, xrt_handle h, enum hkind kind)
 {
 	uint64_t j;
 
@@ -73,44 +82,46 @@ static struct hslot *find(xrt_session *s, xrt_handle h)
 		return NULL;
 	for (j = slot_of(h, s->cap); s->tab[j].h; j = (j + 1) & (s->cap - 1)) {
 		if (s->tab[j].h == h)
-			return &s->tab[j];
+			return s->tab[j].kind == kind ? &s->tab[j] : NULL;
 	}
 	return NULL;
 }
 
-xrt_status *xhandle_not_found(xrt_session *s, xrt_handle h)
+xrt_status *xhandle_not_found(xrt_session *s, xrt_handle h, enum hkind kind)
 {
 	return xrt_status_new(s->a, XRT_NOT_FOUND,
-			      "no allocation %lld in this session (released, or never made here)",
-			      (long long)h);
+			      "no %s %lld in this session (released, or never made here)",
+			      kind == HK_ALLOC ? "allocation" : "compilation", (long long)h);
 }
 
-xrt_status *xhandle_get(xrt_session *s, xrt_handle h, struct xnode **out)
+xrt_status *xhandle_get(xrt_session *s, xrt_handle h, enum hkind kind, void **out)
 {
 	struct hslot *e;
 
 	pthread_mutex_lock(&s->lock);
-	e = find(s, h);
-	*out = e ? e->node : NULL;
-	if (*out)
+	e = find(s, h, kind);
+	*out = e ? e->obj : NULL;
+	if (*out && kind == HK_ALLOC)
 		xnode_ref(*out);
+	else if (*out)
+		centry_ref(*out);
 	pthread_mutex_unlock(&s->lock);
-	return *out ? NULL : xhandle_not_found(s, h);
+	return *out ? NULL : xhandle_not_found(s, h, kind);
 }
 
-struct xnode *xhandle_take(xrt_session *s, xrt_handle h)
+void *xhandle_take(xrt_session *s, xrt_handle h, enum hkind kind)
 {
-	struct xnode *n = NULL;
 	struct hslot *e;
+	void *obj = NULL;
 
 	pthread_mutex_lock(&s->lock);
-	e = find(s, h);
+	e = find(s, h, kind);
 	if (e) {
-		n = e->node;
+		obj = e->obj;
 		e->h = DELETED;
-		e->node = NULL;
+		e->obj = NULL;
 		s->live--;
 	}
 	pthread_mutex_unlock(&s->lock);
-	return n;
+	return obj;
 }

@@ -27,9 +27,12 @@ struct xnode {
 	struct xnode **kids;		/* tuples: shape.tuple_count elements */
 };
 
+enum hkind { HK_ALLOC = 1, HK_COMPILE = 2 };
+
 struct hslot {
 	xrt_handle h;			/* 0 empty, -1 deleted */
-	struct xnode *node;
+	enum hkind kind;
+	void *obj;			/* struct xnode or struct centry */
 };
 
 struct xrt_session {
@@ -41,7 +44,23 @@ struct xrt_session {
 	xrt_handle next;		/* never reused */
 	uint64_t memory_limit;
 	atomic_uint_fast64_t memory_in_use;
+	pthread_mutex_t run_lock;	/* executions, one at a time on the pool */
+	struct host_pool *pool;		/* made at the first execution */
 };
+
+/* The process's compile cache (xrt_cache.c). */
+struct centry;
+struct xrt_executable;
+void centry_ref(struct centry *e);
+void centry_unref(struct centry *e);
+/*
+ * The compilation of @m for the host device, from the cache or compiled
+ * now (once, however many threads ask at the same time); a reference
+ * on success.  A failed compilation is cached and its error returned
+ * (a copy, allocated with @a) to whoever asks again.
+ */
+xrt_status *ccache_get(const xrt_module *m, const struct xrt_allocator *a, struct centry **out);
+const struct xrt_executable *centry_exe(const struct centry *e);
 
 /* Nodes (xrt_node.c).  Each "new" returns a node holding one reference. */
 xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
@@ -56,13 +75,31 @@ xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal 
 /* Copies @lit (a compatible shape) into @n's buffers. */
 void xnode_write(struct xnode *n, const xrt_literal *lit);
 
-/* Handles (xrt_handles.c). */
-/* A new handle for @node, which it takes over (its one reference). */
-xrt_status *xhandle_add(xrt_session *s, struct xnode *node, xrt_handle *out);
-/* The node of @h with a reference taken, or NOT_FOUND naming @h. */
-xrt_status *xhandle_get(xrt_session *s, xrt_handle h, struct xnode **out);
-/* Drops @h from the table; its node (reference and all), or NULL. */
-struct xnode *xhandle_take(xrt_session *s, xrt_handle h);
-xrt_status *xhandle_not_found(xrt_session *s, xrt_handle h);
+/* Handles (xrt_handles.c), of allocations (nodes) and compilations (entries). */
+/* A new handle for @obj of @kind, which it takes over (its one reference). */
+xrt_status *xhandle_add(xrt_session *s, enum hkind kind, void *obj, xrt_handle *out);
+/* The object of @h with a reference taken, or NOT_FOUND naming @h. */
+xrt_status *xhandle_get(xrt_session *s, xrt_handle h, enum hkind kind, void **out);
+/* Drops @h from the table; its object (reference and all), or NULL. */
+void *xhandle_take(xrt_session *s, xrt_handle h, enum hkind kind);
+xrt_status *xhandle_not_found(xrt_session *s, xrt_handle h, enum hkind kind);
+/* Drops a reference on a handle's object of @kind. */
+void xhandle_unref(xrt_session *s, enum hkind kind, void *obj);
+
+/* Allocation handles, typed. */
+static inline xrt_status *xalloc_add(xrt_session *s, struct xnode *n, xrt_handle *out)
+{
+	return xhandle_add(s, HK_ALLOC, n, out);
+}
+
+static inline xrt_status *xalloc_get(xrt_session *s, xrt_handle h, struct xnode **out)
+{
+	return xhandle_get(s, h, HK_ALLOC, (void **)out);
+}
+
+static inline struct xnode *xalloc_take(xrt_session *s, xrt_handle h)
+{
+	return xhandle_take(s, h, HK_ALLOC);
+}
 
 #endif /* XRT_XRT_INTERNAL_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/mem.h"
+#include "../device/host/host_device.h"
 #include "xrt_internal.h"
 
 /* "host" or "host:0": the host device, named "host:0". */
@@ -44,6 +45,11 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 		xrt_mem_free(a, s);
 		return xrt_status_oom(a, "a session's lock");
 	}
+	if (pthread_mutex_init(&s->run_lock, NULL)) {
+		pthread_mutex_destroy(&s->lock);
+		xrt_mem_free(a, s);
+		return xrt_status_oom(a, "a session's lock");
+	}
 	s->a = a;
 	memcpy(s->device, dev, sizeof(dev));
 	s->next = 1;
@@ -53,31 +59,38 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 	return NULL;
 }
 
+/* Releases every handle of @kind (0: all kinds). */
+static void release_kind(xrt_session *s, enum hkind kind)
+{
+	uint64_t i;
+
+	/* nothing here takes the session's lock: unref under it */
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->cap; i++) {
+		if (s->tab[i].h > 0 && (!kind || s->tab[i].kind == kind)) {
+			xhandle_unref(s, s->tab[i].kind, s->tab[i].obj);
+			s->tab[i].h = -1;
+			s->tab[i].obj = NULL;
+			s->live--;
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
 void xrt_release_all_allocations(xrt_session *s)
 {
-	struct hslot *tab;
-	uint64_t cap, i;
-
-	if (!s)
-		return;
-	pthread_mutex_lock(&s->lock);
-	tab = s->tab;
-	cap = s->cap;
-	s->tab = NULL;
-	s->cap = s->used = s->live = 0;
-	pthread_mutex_unlock(&s->lock);
-	for (i = 0; i < cap; i++) {
-		if (tab[i].h > 0)
-			xnode_unref(s, tab[i].node);
-	}
-	xrt_mem_free(s->a, tab);
+	if (s)
+		release_kind(s, HK_ALLOC);
 }
 
 void xrt_session_destroy(xrt_session *s)
 {
 	if (!s)
 		return;
-	xrt_release_all_allocations(s);
+	release_kind(s, 0);
+	xrt_mem_free(s->a, s->tab);
+	host_pool_destroy(s->pool);
+	pthread_mutex_destroy(&s->run_lock);
 	pthread_mutex_destroy(&s->lock);
 	xrt_mem_free(s->a, s);
 }

@@ -44,6 +44,14 @@ struct host_run_options {
 };
 
 /*
+ * Runs @exe with the buffers of its PARAM and RESULT slots already in
+ * @slots (exe->num_slots of them, laid out as compiled); the arena and
+ * the constants are bound here.
+ */
+xrt_status *host_run_bound(const struct xrt_executable *exe, uint8_t **slots,
+			   const struct host_run_options *o, const struct xrt_allocator *a);
+
+/*
  * Runs @exe on @num_args literals (any layouts); the result literal in
  * the layouts of the module's root.
  */

@@ -7,8 +7,8 @@
  * device) and means nothing to another session.  Handles are 64-bit and
  * never reused within a session: a released or unknown one gives
  * NOT_FOUND, never a crash.  Sessions may be used from several threads at
- * once.  Compilation and execution join this header in the next steps of
- * the XRT API issue.
+ * once.  A compilation handle names an entry of the process's compile
+ * cache; executing it on allocation handles gives a new allocation.
  */
 #ifndef XRT_XRT_H
 #define XRT_XRT_H
@@ -19,6 +19,7 @@
 
 #include <xrt/alloc.h>
 #include <xrt/api.h>
+#include <xrt/ir.h>
 #include <xrt/literal.h>
 #include <xrt/shape.h>
 #include <xrt/status.h>
@@ -235,6 +236,141 @@ XRT_API xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h,
  * @s: a session
  */
 XRT_API void xrt_release_all_allocations(xrt_session *s);
+
+/**
+ * struct xrt_program_shape - what a compiled program takes and gives
+ * @num_params: parameters
+ * @params: their shapes, layouts included
+ * @result: the result's shape
+ * @alloc: what the arrays were allocated with
+ */
+struct xrt_program_shape {
+	uint32_t num_params;
+	struct xrt_shape *params;
+	struct xrt_shape result;
+	const struct xrt_allocator *alloc;
+};
+
+/** xrt_program_shape_deinit() - free what a program shape holds */
+XRT_API void xrt_program_shape_deinit(struct xrt_program_shape *ps);
+
+/**
+ * xrt_compile_module() - compile a module for the session's device
+ * @s: a session
+ * @m: a module (verified here)
+ * @out: receives the compilation handle
+ *
+ * The process's compile cache is keyed by the module's fingerprint and
+ * the device kind: a module compiled before (by any session) is not
+ * compiled again, threads compiling one module at once compile it once,
+ * and a module that failed to compile fails again at once with the same
+ * error.
+ *
+ * Return: NULL, INVALID_ARGUMENT (the module does not verify),
+ * UNIMPLEMENTED naming the instruction the compiler cannot lower, or
+ * RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_compile_module(xrt_session *s, const xrt_module *m, xrt_handle *out);
+
+/**
+ * xrt_compile_hlo() - compile HLO text for the session's device
+ * @s: a session
+ * @text: the module's text (need not be NUL-terminated)
+ * @len: its length
+ * @out: receives the compilation handle
+ *
+ * Return: as xrt_compile_module(), INVALID_ARGUMENT also for text that
+ * does not parse (line and column named).
+ */
+XRT_API xrt_status *xrt_compile_hlo(xrt_session *s, const char *text, size_t len,
+				    xrt_handle *out);
+
+/**
+ * xrt_compilation_shape() - the program shape of a compilation
+ * @s: a session
+ * @h: a compilation handle
+ * @alloc: allocator for the copy (NULL: system)
+ * @out: receives it; release it with xrt_program_shape_deinit()
+ *
+ * Return: NULL, NOT_FOUND, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h,
+					  const struct xrt_allocator *alloc,
+					  struct xrt_program_shape *out);
+
+/**
+ * xrt_release_compilations() - release compilation handles
+ * @s: a session
+ * @h: @n handles
+ * @n: their number
+ *
+ * The cache keeps the compiled program (until evicted).
+ *
+ * Return: NULL, or NOT_FOUND naming the first unknown handle (the known
+ * ones are released).
+ */
+XRT_API xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n);
+
+/**
+ * struct xrt_execution_config - how one execution runs (the seed's
+ *                               ExecutionConfig)
+ * @device_ordinal: must be the session device's ordinal (0)
+ * @rng_seed: the seed of the program's random numbers; 0 picks a fresh
+ *            odd seed for each run
+ * @release_inputs: release the argument handles after a successful run
+ * @release_compilation: release the compilation handle after it
+ */
+struct xrt_execution_config {
+	int32_t device_ordinal;
+	uint32_t rng_seed;
+	bool release_inputs;
+	bool release_compilation;
+};
+
+/**
+ * xrt_execute() - run a compiled program on allocations
+ * @s: a session
+ * @compilation: a compilation handle
+ * @args: one allocation handle per parameter
+ * @num_args: their number
+ * @config: NULL for the defaults (all zero)
+ * @out: receives the result's allocation handle
+ *
+ * Arguments are checked against the program shape first: their number,
+ * then each one's element type and dimensions, the parameter named
+ * (layouts may differ; such an argument is relaid out for the run).
+ *
+ * Return: NULL, NOT_FOUND (a handle), INVALID_ARGUMENT (the arguments,
+ * the device ordinal), RESOURCE_EXHAUSTED, or the run's error.
+ */
+XRT_API xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+				uint32_t num_args, const struct xrt_execution_config *config,
+				xrt_handle *out);
+
+/**
+ * struct xrt_compile_cache_stats - the process's compile cache
+ * @entries: programs (and failures) cached now
+ * @bytes: their size, as counted against the byte limit
+ * @compiles: compilations run so far
+ * @hits: requests the cache answered (waiting for a compile included)
+ * @evictions: entries evicted so far
+ */
+struct xrt_compile_cache_stats {
+	uint64_t entries, bytes, compiles, hits, evictions;
+};
+
+/** xrt_compile_cache_stats() - read the cache's counters */
+XRT_API void xrt_compile_cache_stats(struct xrt_compile_cache_stats *out);
+
+/**
+ * xrt_compile_cache_limits() - bound the compile cache
+ * @max_entries: entries kept at most (default 1024)
+ * @max_bytes: bytes of programs kept at most (default 256 MiB)
+ *
+ * Least recently used entries beyond either limit are evicted at once;
+ * one still held by a handle lives on, and comes back if compiled again.
+ */
+XRT_API void xrt_compile_cache_limits(uint64_t max_entries, uint64_t max_bytes);
 
 #ifdef __cplusplus
 }

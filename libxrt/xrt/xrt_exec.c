@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Compilation handles and execution (the seed's XRTCompile,
+ * XRTReleaseCompilationHandle, XRTExecute).  A compilation handle holds
+ * a reference on a compile cache entry.  An execution checks its
+ * arguments against the program shape, binds each parameter leaf's
+ * buffer (or a relaid copy) and a fresh result tree's buffers to the
+ * program's slots, and runs it on the session's thread pool.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "../compiler/compiler.h"
+#include "../core/literal_internal.h"
+#include "../core/mem.h"
+#include "../device/host/host_device.h"
+#include "xrt_internal.h"
+
+void xrt_program_shape_deinit(struct xrt_program_shape *ps)
+{
+	uint32_t i;
+
+	if (!ps)
+		return;
+	for (i = 0; ps->params && i < ps->num_params; i++)
+		xrt_shape_deinit(&ps->params[i]);
+	xrt_mem_free(ps->alloc, ps->params);
+	xrt_shape_deinit(&ps->result);
+	memset(ps, 0, sizeof(*ps));
+}
+
+xrt_status *xrt_compile_module(xrt_session *s, const xrt_module *m, xrt_handle *out)
+{
+	struct centry *e;
+	xrt_status *st;
+
+	if (!s || !m || !out)
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT, "compile: %s is NULL",
+				      !s ? "the session" : !m ? "the module" : "out");
+	st = ccache_get(m, s->a, &e);
+	return st ? st : xhandle_add(s, HK_COMPILE, e, out);
+}
+
+xrt_status *xrt_compile_hlo(xrt_session *s, const char *text, size_t len, xrt_handle *out)
+{
+	xrt_module *m = NULL;
+	xrt_status *st;
+
+	if (!s || !text || !out)
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT, "compile: %s is NULL",
+				      !s ? "the session" : !text ? "the text" : "out");
+	st = xrt_hlo_parse(s->a, text, len, &m);
+	if (!st)
+		st = xrt_compile_module(s, m, out);
+	xrt_module_destroy(m);
+	return st;
+}
+
+xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h, const struct xrt_allocator *a,
+				  struct xrt_program_shape *out)
+{
+	const struct xrt_executable *exe;
+	struct centry *e;
+	xrt_status *st;
+	uint32_t i;
+
+	if (!s || !out)
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT,
+				      "compilation shape: %s is NULL", !s ? "the session" : "out");
+	memset(out, 0, sizeof(*out));
+	st = xhandle_get(s, h, HK_COMPILE, (void **)&e);
+	if (st)
+		return st;
+	exe = centry_exe(e);
+	out->alloc = a;
+	out->params = xrt_mem_calloc(a, exe->num_params + 1, sizeof(*out->params));
+	st = out->params ? xrt_shape_copy(&out->result, a, &exe->result) :
+			   xrt_status_oom(a, "a program shape");
+	for (i = 0; !st && i < exe->num_params; i++) {
+		st = xrt_shape_copy(&out->params[i], a, &exe->params[i]);
+		out->num_params = i + 1;
+	}
+	centry_unref(e);
+	if (st)
+		xrt_program_shape_deinit(out);
+	return st;
+}
+
+xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
+{
+	xrt_status *st = NULL;
+	struct centry *e;
+	uint32_t k;
+
+	if (!s || (!h && n))
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT,
+				      "release compilations: %s is NULL",
+				      !s ? "the session" : "the handles");
+	for (k = 0; k < n; k++) {
+		e = xhandle_take(s, h[k], HK_COMPILE);
+		if (e)
+			centry_unref(e);
+		else if (!st)
+			st = xhandle_not_found(s, h[k], HK_COMPILE);
+	}
+	return st;
+}
+
+/* The @leaf-th array node under @n, depth first (@leaf counts down). */
+static struct xnode *nth_leaf(struct xnode *n, uint32_t *leaf)
+{
+	struct xnode *r;
+	uint32_t i;
+
+	if (!n->kids)
+		return (*leaf)-- ? NULL : n;
+	for (i = 0; i < n->shape.tuple_count; i++) {
+		r = nth_leaf(n->kids[i], leaf);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* The shape of the @leaf-th array of @s. */
+static const struct xrt_shape *nth_shape(const struct xrt_shape *s, uint32_t *leaf)
+{
+	const struct xrt_shape *r;
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(s))
+		return (*leaf)-- ? NULL : s;
+	for (i = 0; i < s->tuple_count; i++) {
+		r = nth_shape(&s->tuple[i], leaf);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+struct run {
+	xrt_session *s;
+	const struct xrt_executable *exe;
+	struct xnode **args, *result;
+	uint8_t **slots, **copies;	/* per slot: a relaid argument leaf to free */
+};
+
+static xrt_status *check_args(struct run *r, const xrt_handle *args, uint32_t n)
+{
+	char have[128], want[128];
+	xrt_status *st;
+	uint32_t i;
+
+	if (n != r->exe->num_params)
+		return xrt_status_new(r->s->a, XRT_INVALID_ARGUMENT,
+				      "execute: %u arguments for a program of %u parameters", n,
+				      r->exe->num_params);
+	for (i = 0; i < n; i++) {
+		st = xalloc_get(r->s, args[i], &r->args[i]);
+		if (st)
+			return xrt_status_annotate(st, "execute: argument %u", i);
+		if (!xrt_shape_compatible(&r->args[i]->shape, &r->exe->params[i])) {
+			xrt_shape_format(&r->args[i]->shape, have, sizeof(have));
+			xrt_shape_format(&r->exe->params[i], want, sizeof(want));
+			return xrt_status_new(r->s->a, XRT_INVALID_ARGUMENT,
+					      "execute: argument %u is %s, parameter %u takes %s", i,
+					      have, i, want);
+		}
+	}
+	return NULL;
+}
+
+/* Each PARAM and RESULT slot's buffer: an argument leaf (or its relaid copy), a result leaf. */
+static xrt_status *bind(struct run *r)
+{
+	const struct xrt_executable *exe = r->exe;
+	uint32_t s, leaf, leaf2;
+
+	for (s = 0; s < exe->num_slots; s++) {
+		const struct cc_slot *sl = &exe->slots[s];
+		const struct xrt_shape *want;
+		struct xnode *n;
+
+		if (sl->kind == CC_SLOT_RESULT) {
+			leaf = sl->leaf;
+			r->slots[s] = nth_leaf(r->result, &leaf)->data;
+			continue;
+		}
+		if (sl->kind != CC_SLOT_PARAM)
+			continue;
+		leaf = leaf2 = sl->leaf;
+		n = nth_leaf(r->args[sl->param], &leaf);
+		want = nth_shape(&exe->params[sl->param], &leaf2);
+		if (xrt_shape_equal(&n->shape, want)) {
+			r->slots[s] = n->data;
+			continue;
+		}
+		r->copies[s] = xrt_mem_alloc_aligned(r->s->a, n->bytes ? n->bytes : 1, 64);
+		if (!r->copies[s])
+			return xrt_status_oom(r->s->a, "a relaid argument");
+		xrt_elems_relayout(r->copies[s], want, n->data, &n->shape);
+		r->slots[s] = r->copies[s];
+	}
+	return NULL;
+}
+
+/* A fresh odd seed per run when the caller gives none. */
+static uint64_t fresh_seed(void)
+{
+	static atomic_uint_fast64_t counter;
+	uint64_t z = atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15ull +
+		     (uint64_t)getpid() * 0xBF58476D1CE4E5B9ull;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return (z ^ (z >> 31)) | 1;
+}
+
+static xrt_status *run_on_pool(struct run *r, uint64_t seed)
+{
+	struct host_run_options o = { seed, NULL, false };
+	xrt_status *st = NULL;
+
+	pthread_mutex_lock(&r->s->run_lock);
+	if (!r->s->pool) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		st = host_pool_create(cpus > 0 ? (uint32_t)cpus : 1, &r->s->pool);
+	}
+	o.pool = r->s->pool;
+	if (!st)
+		st = host_run_bound(r->exe, r->slots, &o, r->s->a);
+	pthread_mutex_unlock(&r->s->run_lock);
+	return st;
+}
+
+static xrt_status *execute(struct run *r, const xrt_handle *args, uint32_t n,
+			   const struct xrt_execution_config *c)
+{
+	xrt_status *st = check_args(r, args, n);
+
+	if (!st)
+		st = xnode_from_shape(r->s, &r->exe->result, &r->result);
+	if (!st)
+		st = bind(r);
+	if (!st)
+		st = run_on_pool(r, c && c->rng_seed ? c->rng_seed : fresh_seed());
+	return st;
+}
+
+xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+			uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
+{
+	struct run r = { s, NULL, NULL, NULL, NULL, NULL };
+	struct centry *e = NULL;
+	xrt_status *st;
+	uint32_t i;
+
+	if (!s || !out || (!args && n))
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT, "execute: %s is NULL",
+				      !s ? "the session" : !out ? "out" : "args");
+	if (c && c->device_ordinal)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				      "execute: device ordinal %d, the session's device is %s",
+				      c->device_ordinal, s->device);
+	st = xhandle_get(s, compilation, HK_COMPILE, (void **)&e);
+	if (st)
+		return st;
+	r.exe = centry_exe(e);
+	r.args = xrt_mem_calloc(s->a, n + 1, sizeof(*r.args));
+	r.slots = xrt_mem_calloc(s->a, 2 * (size_t)r.exe->num_slots + 1, sizeof(*r.slots));
+	if (!r.args || !r.slots) {
+		st = xrt_status_oom(s->a, "an execution");
+	} else {
+		r.copies = r.slots + r.exe->num_slots;
+		st = execute(&r, args, n, c);
+	}
+	if (!st) {
+		st = xalloc_add(s, r.result, out);
+		r.result = NULL;	/* the handle has it, or freed it */
+	}
+	for (i = 0; !st && c && c->release_inputs && i < n; i++)
+		xnode_unref(s, xalloc_take(s, args[i]));
+	if (!st && c && c->release_compilation)
+		centry_unref(xhandle_take(s, compilation, HK_COMPILE));
+	for (i = 0; r.args && i < n; i++)
+		xnode_unref(s, r.args[i]);
+	for (i = 0; r.copies && i < r.exe->num_slots; i++)
+		xrt_mem_free(s->a, r.copies[i]);
+	xnode_unref(s, r.result);
+	xrt_mem_free(s->a, r.args);
+	xrt_mem_free(s->a, r.slots);
+	centry_unref(e);
+	return st;
+}

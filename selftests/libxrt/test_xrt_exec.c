@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The XRT API's compilations and executions: the seed's CompileAndExecute
+ * and CompileAndExecuteReturnTuple with its values, the compile cache
+ * (hits, failures cached, eight threads compiling one module once,
+ * eviction with live handles), argument checking, and releases.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "xrt_test.h"
+
+#include <xrt/xrt.h>
+
+static const char add_and_scale[] =
+	"HloModule AddAndScale\nENTRY e {\n  p0 = f32[2] parameter(0)\n  p1 = f32[2] parameter(1)\n"
+	"  sum = f32[2] add(p0, p1)\n  c = f32[] constant(3)\n"
+	"  cb = f32[2] broadcast(c), dimensions={}\n  ROOT r = f32[2] multiply(sum, cb)\n}\n";
+
+static const char add_and_tuple[] =
+	"HloModule AddAndTuple\nENTRY e {\n  p0 = f32[2] parameter(0)\n  p1 = f32[2] parameter(1)\n"
+	"  sum = f32[2] add(p0, p1)\n  ROOT r = (f32[2]) tuple(sum)\n}\n";
+
+static xrt_handle put(struct __test_metadata *_metadata, xrt_session *s, float a, float b)
+{
+	const float v[2] = { a, b };
+	struct xrt_shape shape;
+	xrt_handle h = 0;
+
+	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 2 }));
+	ASSERT_OK(xrt_allocate_data(s, &shape, v, sizeof(v), &h));
+	return h;
+}
+
+/* Reads the f32[2] at index path @idx (length @n) of @h into @got. */
+static void get2(struct __test_metadata *_metadata, xrt_session *s, xrt_handle h,
+		 const int64_t *idx, uint32_t n, float *got)
+{
+	xrt_handle e = h;
+
+	if (n)
+		ASSERT_OK(xrt_sub_tuple(s, h, idx, n, true, &e));
+	ASSERT_OK(xrt_read_data(s, e, got, 8));
+	ASSERT_OK(xrt_release_allocations(s, &e, 1));
+}
+
+TEST_F(xrt, compile_and_execute)
+{
+	const struct xrt_execution_config cfg = { 0, 0, true, true };
+	xrt_session *s = NULL;
+	xrt_handle c, args[2], r;
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &c));
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute(s, c, args, 2, &cfg, &r));
+	get2(_metadata, s, r, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	EXPECT_EQ(21.0f, got[1]);
+	/* released by the run, as the config asked */
+	ASSERT_ERR(xrt_release_allocations(s, args, 1), XRT_NOT_FOUND, "no allocation");
+	ASSERT_ERR(xrt_release_compilations(s, &c, 1), XRT_NOT_FOUND, "no compilation");
+	EXPECT_EQ(0u, xrt_session_memory_in_use(s));
+	xrt_session_destroy(s);
+}
+
+TEST_F(xrt, compile_and_execute_return_tuple)
+{
+	static const int64_t i0[] = { 0 };
+	xrt_session *s = NULL;
+	struct xrt_program_shape ps;
+	xrt_handle c, args[2], r;
+	float got[2];
+	char text[64];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_tuple, sizeof(add_and_tuple) - 1, &c));
+	ASSERT_OK(xrt_compilation_shape(s, c, self->a, &ps));
+	ASSERT_EQ(2u, ps.num_params);
+	xrt_shape_format(&ps.result, text, sizeof(text));
+	EXPECT_STREQ("(f32[2]{0})", text);
+	xrt_program_shape_deinit(&ps);
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute(s, c, args, 2, NULL, &r));
+	get2(_metadata, s, r, i0, 1, got);
+	EXPECT_EQ(9.0f, got[0]);
+	EXPECT_EQ(7.0f, got[1]);
+	/* not released this time: run again on the same inputs */
+	ASSERT_OK(xrt_execute(s, c, args, 2, NULL, &r));
+	get2(_metadata, s, r, i0, 1, got);
+	EXPECT_EQ(9.0f, got[0]);
+	ASSERT_OK(xrt_release_allocations(s, args, 2));
+	ASSERT_OK(xrt_release_compilations(s, &c, 1));
+	xrt_session_destroy(s);
+}
+
+TEST_F(xrt, arguments_are_checked_against_the_program)
+{
+	xrt_session *s = NULL;
+	struct xrt_shape shape;
+	struct xrt_execution_config cfg = { 3, 0, false, false };
+	xrt_handle c, args[2], wrong, r = 99;
+	int32_t iv[2] = { 1, 2 };
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &c));
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 3, 4);
+	ASSERT_ERR(xrt_execute(s, c, args, 1, NULL, &r), XRT_INVALID_ARGUMENT,
+		   "1 arguments for a program of 2 parameters");
+	ASSERT_OK(xrt_shape_init_array(&shape, XRT_S32, 1, (int64_t[]){ 2 }));
+	ASSERT_OK(xrt_allocate_data(s, &shape, iv, sizeof(iv), &wrong));
+	args[1] = wrong;
+	ASSERT_ERR(xrt_execute(s, c, args, 2, NULL, &r), XRT_INVALID_ARGUMENT,
+		   "argument 1 is s32[2]{0}, parameter 1 takes f32[2]{0}");
+	args[1] = 4242;
+	ASSERT_ERR(xrt_execute(s, c, args, 2, NULL, &r), XRT_NOT_FOUND,
+		   "argument 1: no allocation 4242");
+	ASSERT_ERR(xrt_execute(s, args[0], args, 2, NULL, &r), XRT_NOT_FOUND,
+		   "no compilation 2");
+	ASSERT_ERR(xrt_execute(s, c, args, 2, &cfg, &r), XRT_INVALID_ARGUMENT,
+		   "device ordinal 3");
+	EXPECT_EQ(99, r);
+	/* a compilation handle is no allocation */
+	ASSERT_ERR(xrt_release_allocations(s, &c, 1), XRT_NOT_FOUND, "no allocation 1");
+	xrt_session_destroy(s);	/* releases what is left */
+}
+
+TEST_F(xrt, compile_errors_name_the_instruction_and_are_cached)
+{
+	static const char bad[] =
+		"HloModule bad\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		"  ROOT r = f32[2] custom-call(x), custom_call_target=\"nope\"\n}\n";
+	struct xrt_compile_cache_stats before, after;
+	xrt_session *s = NULL;
+	xrt_handle c = 5;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_ERR(xrt_compile_hlo(s, "HloModule", 9, &c), XRT_INVALID_ARGUMENT, "line 1");
+	ASSERT_ERR(xrt_compile_hlo(s, bad, sizeof(bad) - 1, &c), XRT_UNIMPLEMENTED,
+		   "instruction 'r' (custom-call)");
+	xrt_compile_cache_stats(&before);
+	ASSERT_ERR(xrt_compile_hlo(s, bad, sizeof(bad) - 1, &c), XRT_UNIMPLEMENTED,
+		   "custom-call target 'nope'");
+	xrt_compile_cache_stats(&after);
+	EXPECT_EQ(before.compiles, after.compiles);	/* the failure came from the cache */
+	EXPECT_EQ(before.hits + 1, after.hits);
+	EXPECT_EQ(5, c);
+	xrt_session_destroy(s);
+}
+
+struct compiler_thread {
+	xrt_session *s;
+	const char *text;
+	xrt_status *st;
+	xrt_handle h;
+};
+
+static void *compile_one(void *arg)
+{
+	struct compiler_thread *t = arg;
+
+	t->st = xrt_compile_hlo(t->s, t->text, strlen(t->text), &t->h);
+	return NULL;
+}
+
+/* Eight threads ask for one new module at once: one compilation. */
+TEST_F(xrt, concurrent_compiles_of_one_module_compile_once)
+{
+	char text[512];
+	struct xrt_compile_cache_stats before, after;
+	struct compiler_thread t[8];
+	pthread_t th[8];
+	xrt_session *s = NULL;
+	int i;
+
+	/* a module no other test compiled */
+	snprintf(text, sizeof(text), "HloModule once\nENTRY e {\n  x = f32[64] parameter(0)\n"
+		 "  c = f32[] constant(%d.5)\n  b = f32[64] broadcast(c), dimensions={}\n"
+		 "  ROOT r = f32[64] multiply(x, b)\n}\n", (int)getpid() % 1000);
+	ASSERT_OK(xrt_session_create(NULL, NULL, &s));
+	xrt_compile_cache_stats(&before);
+	for (i = 0; i < 8; i++) {
+		t[i] = (struct compiler_thread){ s, text, NULL, 0 };
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, compile_one, &t[i]));
+	}
+	for (i = 0; i < 8; i++) {
+		pthread_join(th[i], NULL);
+		ASSERT_EQ(NULL, t[i].st);
+	}
+	xrt_compile_cache_stats(&after);
+	EXPECT_EQ(before.compiles + 1, after.compiles);
+	EXPECT_EQ(before.hits + 7, after.hits);
+	for (i = 1; i < 8; i++)
+		EXPECT_NE(t[0].h, t[i].h);	/* eight handles on one entry */
+	xrt_session_destroy(s);
+}
+
+/* Over the limits the oldest entries go; one still held lives and comes back. */
+TEST_F(xrt, eviction_keeps_what_handles_hold)
+{
+	struct xrt_compile_cache_stats st0, st1, st2;
+	xrt_session *s = NULL;
+	xrt_handle held, other, again, args[2], r;
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &held));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_tuple, sizeof(add_and_tuple) - 1, &other));
+	ASSERT_OK(xrt_release_compilations(s, &other, 1));
+	xrt_compile_cache_stats(&st0);
+	xrt_compile_cache_limits(0, 0);	/* evict everything */
+	xrt_compile_cache_stats(&st1);
+	EXPECT_EQ(0u, st1.entries);
+	EXPECT_GE(st1.evictions, st0.evictions + 2);
+	/* the held program still runs */
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute(s, held, args, 2, NULL, &r));
+	get2(_metadata, s, r, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	xrt_compile_cache_limits(1024, 256ull << 20);
+	/* compiled again: the held entry comes back, no compilation */
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &again));
+	xrt_compile_cache_stats(&st2);
+	EXPECT_EQ(st1.compiles, st2.compiles);
+	EXPECT_EQ(1u, st2.entries);
+	ASSERT_OK(xrt_release_allocations(s, args, 2));
+	xrt_session_destroy(s);
+}
+
+/* CompileAndExecute end to end; the first error ends it (returned). */
+static xrt_status *scenario(const struct xrt_allocator *a)
+{
+	static const float v0[2] = { 1, 2 }, v1[2] = { 8, 5 };
+	const struct xrt_execution_config cfg = { 0, 0, true, true };
+	xrt_handle c = 0, args[2] = { 0, 0 }, r = 0;
+	struct xrt_shape shape;
+	xrt_session *s = NULL;
+	float got[2];
+	xrt_status *st = xrt_session_create(NULL, a, &s);
+
+	if (!st)
+		st = xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 2 });
+	if (!st)
+		st = xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &c);
+	if (!st)
+		st = xrt_allocate_data(s, &shape, v0, 8, &args[0]);
+	if (!st)
+		st = xrt_allocate_data(s, &shape, v1, 8, &args[1]);
+	if (!st)
+		st = xrt_execute(s, c, args, 2, &cfg, &r);
+	if (!st)
+		st = xrt_read_data(s, r, got, 8);
+	if (!st && (got[0] != 27 || got[1] != 21))
+		st = xrt_status_new(NULL, XRT_INTERNAL, "wrong result");
+	xrt_session_destroy(s);
+	return st;
+}
+
+TEST_F(xrt, every_allocation_failing_in_turn_fails_cleanly)
+{
+	long n;
+
+	for (n = 1; n < 10000; n++) {
+		xrt_status *st;
+		enum xrt_code code;
+
+		test_alloc_fail_at(&self->ta, n);
+		st = scenario(self->a);
+		code = xrt_status_code(st);
+		xrt_status_free(st);
+		ASSERT_EQ(0, self->ta.live) TH_LOG("leak with allocation %ld failing", n);
+		if (!self->ta.failed) {
+			ASSERT_EQ(XRT_OK, code);
+			break;
+		}
+		ASSERT_EQ(XRT_RESOURCE_EXHAUSTED, code) TH_LOG("allocation %ld failing", n);
+	}
+	test_alloc_fail_at(&self->ta, 0);
+	EXPECT_GT(n, 10);
+}
+
+TEST_HARNESS_MAIN
