@@ -309,12 +309,31 @@ static xrt_status *read_module(struct reader *r, const Xrt__IrModule *msg)
 	return NULL;
 }
 
+xrt_status *ir_module_from_msg(const struct xrt_allocator *alloc, const Xrt__IrModule *msg,
+			       xrt_module **out)
+{
+	struct reader r = { .a = alloc };
+	xrt_status *st;
+
+	*out = NULL;
+	r.m = xrt_mem_calloc(alloc, 1, sizeof(*r.m));
+	if (!r.m)
+		return xrt_status_oom(alloc, "a module");
+	r.m->alloc = alloc;
+	st = read_module(&r, msg);
+	if (st) {
+		xrt_module_destroy(r.m);
+		return xrt_status_annotate(st, "module deserialize");
+	}
+	*out = r.m;
+	return NULL;
+}
+
 xrt_status *xrt_module_deserialize(const struct xrt_allocator *alloc,
 				   const void *data, size_t size, xrt_module **out)
 {
 	struct wire_alloc w;
 	ProtobufCMessage *base;
-	struct reader r = { .a = alloc };
 	xrt_status *st;
 
 	if (!out || (!data && size))
@@ -325,18 +344,7 @@ xrt_status *xrt_module_deserialize(const struct xrt_allocator *alloc,
 	st = wire_unpack(&w, &xrt__ir_module__descriptor, data, size, "module", &base);
 	if (st)
 		return st;
-	r.m = xrt_mem_calloc(alloc, 1, sizeof(*r.m));
-	if (!r.m) {
-		st = xrt_status_oom(alloc, "a module");
-	} else {
-		r.m->alloc = alloc;
-		st = read_module(&r, (const Xrt__IrModule *)base);
-	}
+	st = ir_module_from_msg(alloc, (const Xrt__IrModule *)base, out);
 	protobuf_c_message_free_unpacked(base, &w.pb);
-	if (st) {
-		xrt_module_destroy(r.m);
-		return xrt_status_annotate(st, "module deserialize");
-	}
-	*out = r.m;
-	return NULL;
+	return st;
 }

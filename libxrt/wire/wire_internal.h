@@ -67,4 +67,9 @@ xrt_status *wire_literal_from_msg(const struct xrt_allocator *alloc,
 				  const Xrt__Literal *msg, const char *path,
 				  xrt_literal **out);
 
+/* A module from an unpacked xrt.IrModule message (ir_wire_read.c). */
+struct xrt_module;
+xrt_status *ir_module_from_msg(const struct xrt_allocator *alloc, const Xrt__IrModule *msg,
+			       struct xrt_module **out);
+
 #endif /* XRT_WIRE_INTERNAL_H */

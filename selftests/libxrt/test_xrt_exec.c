@@ -12,7 +12,10 @@
 
 #include "xrt_test.h"
 
+#include <xrt/wire.h>
 #include <xrt/xrt.h>
+
+#include "xrt.pb-c.h"
 
 static const char add_and_scale[] =
 	"HloModule AddAndScale\nENTRY e {\n  p0 = f32[2] parameter(0)\n  p1 = f32[2] parameter(1)\n"
@@ -284,6 +287,102 @@ TEST_F(xrt, every_allocation_failing_in_turn_fails_cleanly)
 	}
 	test_alloc_fail_at(&self->ta, 0);
 	EXPECT_GT(n, 10);
+}
+
+/* Packs a protobuf-c message into malloc'ed bytes. */
+static void *pack(const ProtobufCMessage *m, size_t *n)
+{
+	void *b;
+
+	*n = protobuf_c_message_get_packed_size(m);
+	b = malloc(*n + 1);
+	if (b)
+		protobuf_c_message_pack(m, b);
+	return b;
+}
+
+TEST_F(xrt, the_wire_forms_of_the_seed_ops)
+{
+	static const float v0[2] = { 1, 2 }, v1[2] = { 8, 5 };
+	Xrt__Computation comp = XRT__COMPUTATION__INIT;
+	Xrt__ComputationConfig cc = XRT__COMPUTATION_CONFIG__INIT;
+	Xrt__Allocation al = XRT__ALLOCATION__INIT;
+	Xrt__ExecutionConfig ec = XRT__EXECUTION_CONFIG__INIT;
+	Xrt__TupleNode leaf = XRT__TUPLE_NODE__INIT, root = XRT__TUPLE_NODE__INIT, *kids[2];
+	xrt_literal *lit = NULL, *back = NULL;
+	struct xrt_shape shape;
+	xrt_session *s = NULL;
+	xrt_handle c, args[2], r, t;
+	void *b, *lb;
+	size_t n, ln;
+	char why[128];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	/* compile: HLO text body; the config's signature checked; replicas refused */
+	comp.body_case = XRT__COMPUTATION__BODY_HLO_TEXT;
+	comp.hlo_text = (char *)add_and_scale;
+	comp.config = &cc;
+	cc.num_replicas = 2;
+	b = pack(&comp.base, &n);
+	ASSERT_ERR(xrt_compile_proto(s, b, n, &c), XRT_UNIMPLEMENTED, "2 replicas");
+	free(b);
+	cc.num_replicas = 1;
+	b = pack(&comp.base, &n);
+	ASSERT_OK(xrt_compile_proto(s, b, n, &c));
+	free(b);
+	ASSERT_ERR(xrt_compile_proto(s, "\xff\xff\xff", 3, &c), XRT_INVALID_ARGUMENT,
+		   "computation");
+	comp.body_case = XRT__COMPUTATION__BODY__NOT_SET;
+	b = pack(&comp.base, &n);
+	ASSERT_ERR(xrt_compile_proto(s, b, n, &c), XRT_INVALID_ARGUMENT, "has no body");
+	free(b);
+	/* allocate from Allocation messages */
+	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 2 }));
+	ASSERT_OK(xrt_literal_create_from(self->a, &shape, v0, 8, &lit));
+	ASSERT_OK(xrt_literal_serialize(lit, self->a, &lb, &ln));
+	al.value = xrt__literal__unpack(NULL, ln, lb);
+	ASSERT_NE(NULL, al.value);
+	b = pack(&al.base, &n);
+	ASSERT_OK(xrt_allocate_proto(s, b, n, &args[0]));
+	free(b);
+	al.device_ordinal = 1;
+	b = pack(&al.base, &n);
+	ASSERT_ERR(xrt_allocate_proto(s, b, n, &t), XRT_INVALID_ARGUMENT, "device ordinal 1");
+	free(b);
+	xrt__literal__free_unpacked(al.value, NULL);
+	xrt_free(self->a, lb);
+	xrt_literal_destroy(lit);
+	ASSERT_OK(xrt_allocate_data(s, &shape, v1, 8, &args[1]));
+	/* execute with an ExecutionConfig message that releases the inputs */
+	ec.release_input_handles = true;
+	b = pack(&ec.base, &n);
+	ASSERT_OK(xrt_execute_proto(s, c, args, 2, b, n, &r));
+	free(b);
+	ASSERT_ERR(xrt_release_allocations(s, args, 1), XRT_NOT_FOUND, "no allocation");
+	/* a tuple of the result from a TupleNode, read back as a Literal message */
+	leaf.input_index = 0;
+	kids[0] = kids[1] = &leaf;
+	root.n_children = 2;
+	root.children = kids;
+	b = pack(&root.base, &n);
+	ASSERT_OK(xrt_make_tuple_proto(s, b, n, &r, 1, &t));
+	free(b);
+	ASSERT_OK(xrt_read_proto(s, t, true, self->a, &lb, &ln));
+	ASSERT_OK(xrt_literal_deserialize(self->a, lb, ln, &back));
+	xrt_free(self->a, lb);
+	{
+		static const float w[2] = { 27, 21 };
+		xrt_literal *e[2] = { NULL, NULL }, *want = NULL;
+
+		ASSERT_OK(xrt_literal_create_from(self->a, &shape, w, 8, &e[0]));
+		ASSERT_OK(xrt_literal_create_from(self->a, &shape, w, 8, &e[1]));
+		ASSERT_OK(xrt_literal_make_tuple(self->a, e, 2, &want));
+		EXPECT_TRUE(xrt_literal_equal(want, back, why, sizeof(why))) TH_LOG("%s", why);
+		xrt_literal_destroy(want);
+	}
+	xrt_literal_destroy(back);
+	ASSERT_ERR(xrt_read_proto(s, t, false, self->a, &lb, &ln), XRT_NOT_FOUND, "no allocation");
+	xrt_session_destroy(s);
 }
 
 TEST_HARNESS_MAIN

@@ -372,6 +372,87 @@ XRT_API void xrt_compile_cache_stats(struct xrt_compile_cache_stats *out);
  */
 XRT_API void xrt_compile_cache_limits(uint64_t max_entries, uint64_t max_bytes);
 
+/*
+ * The same over the wire format (proto/xrt.proto), as the seed's ops take
+ * them.  Messages are checked (nesting, then every field) before
+ * anything happens; errors name the field.
+ */
+
+/**
+ * xrt_compile_proto() - compile an xrt.Computation message
+ * @s: a session
+ * @data: the message (its body an IrModule or HLO text)
+ * @size: its length
+ * @out: receives the compilation handle
+ *
+ * A config asking for more than one replica or core is UNIMPLEMENTED; a
+ * config's program shape, when given, must match the computation's.
+ *
+ * Return: as xrt_compile_module(), INVALID_ARGUMENT also for a
+ * malformed message.
+ */
+XRT_API xrt_status *xrt_compile_proto(xrt_session *s, const void *data, size_t size,
+				      xrt_handle *out);
+
+/**
+ * xrt_allocate_proto() - allocate from an xrt.Allocation message
+ * @s: a session
+ * @data: the message; its device ordinal must be 0
+ * @size: its length
+ * @out: receives the allocation handle
+ *
+ * Return: as xrt_allocate(), INVALID_ARGUMENT also for a malformed
+ * message.
+ */
+XRT_API xrt_status *xrt_allocate_proto(xrt_session *s, const void *data, size_t size,
+				       xrt_handle *out);
+
+/**
+ * xrt_read_proto() - read an allocation back as an xrt.Literal message
+ * @s: a session
+ * @h: an allocation
+ * @release: release @h once read
+ * @alloc: allocator for the bytes (NULL: system)
+ * @out: receives the bytes; free them with xrt_free(@alloc, *@out)
+ * @out_size: receives their length
+ *
+ * Return: NULL, NOT_FOUND, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_read_proto(xrt_session *s, xrt_handle h, bool release,
+				   const struct xrt_allocator *alloc, void **out,
+				   size_t *out_size);
+
+/**
+ * xrt_make_tuple_proto() - xrt_make_tuple() from an xrt.TupleNode message
+ * @s: a session
+ * @data: the message
+ * @size: its length
+ * @inputs: the input handles its leaves index
+ * @num_inputs: their number
+ * @out: receives the new allocation's handle
+ *
+ * Return: as xrt_make_tuple().
+ */
+XRT_API xrt_status *xrt_make_tuple_proto(xrt_session *s, const void *data, size_t size,
+					 const xrt_handle *inputs, uint32_t num_inputs,
+					 xrt_handle *out);
+
+/**
+ * xrt_execute_proto() - xrt_execute() with an xrt.ExecutionConfig message
+ * @s: a session
+ * @compilation: a compilation handle
+ * @args: one allocation handle per parameter
+ * @num_args: their number
+ * @config: the message (0 bytes: the defaults)
+ * @config_size: its length
+ * @out: receives the result's allocation handle
+ *
+ * Return: as xrt_execute(); a core index other than 0 is UNIMPLEMENTED.
+ */
+XRT_API xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation,
+				      const xrt_handle *args, uint32_t num_args,
+				      const void *config, size_t config_size, xrt_handle *out);
+
 #ifdef __cplusplus
 }
 #endif
