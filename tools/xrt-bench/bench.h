@@ -26,5 +26,7 @@ static inline unsigned int bench_threads(void)
 
 /* The host device's benchmarks into @r (room for 16); how many. */
 int bench_host(struct result *r, bool quick);
+/* The XRT API's own costs into @r (room for 4); how many. */
+int bench_xrt(struct result *r, bool quick);
 
 #endif /* XRT_BENCH_H */

@@ -254,6 +254,7 @@ int main(int argc, char **argv)
 	bench_stream(n, reps, &res[0], &res[1]);
 	bench_dot(reps > 2 ? 1024 : 256, reps, &res[2]);
 	count = 3 + (size_t)bench_host(res + 3, reps <= 2);
+	count += (size_t)bench_xrt(res + count, reps <= 2);
 	if (json) {
 		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
 		       openblas_get_corename(), xrt_engine_use_avx2);
