@@ -17,7 +17,7 @@ static xrt_status *null_arg(xrt_session *s, const char *fn, const char *what)
 	return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT, "%s: %s is NULL", fn, what);
 }
 
-xrt_status *xrt_allocate(xrt_session *s, const xrt_literal *value, xrt_handle *out)
+static xrt_status *do_allocate(xrt_session *s, const xrt_literal *value, xrt_handle *out)
 {
 	struct xnode *n;
 	xrt_status *st;
@@ -28,7 +28,16 @@ xrt_status *xrt_allocate(xrt_session *s, const xrt_literal *value, xrt_handle *o
 	return st ? st : xalloc_add(s, n, out);
 }
 
-xrt_status *xrt_allocate_data(xrt_session *s, const struct xrt_shape *shape, const void *data,
+xrt_status *xrt_allocate(xrt_session *s, const xrt_literal *value, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_allocate(s, value, out);
+
+	xstat_record(s, XRT_STAT_ALLOCATE, t0, st);
+	return st;
+}
+
+static xrt_status *do_allocate_data(xrt_session *s, const struct xrt_shape *shape, const void *data,
 			      size_t size, xrt_handle *out)
 {
 	struct xnode *n;
@@ -56,7 +65,17 @@ xrt_status *xrt_allocate_data(xrt_session *s, const struct xrt_shape *shape, con
 	return xalloc_add(s, n, out);
 }
 
-xrt_status *xrt_allocate_uninitialized(xrt_session *s, const struct xrt_shape *shape,
+xrt_status *xrt_allocate_data(xrt_session *s, const struct xrt_shape *shape, const void *data,
+			      size_t size, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_allocate_data(s, shape, data, size, out);
+
+	xstat_record(s, XRT_STAT_ALLOCATE, t0, st);
+	return st;
+}
+
+static xrt_status *do_allocate_uninitialized(xrt_session *s, const struct xrt_shape *shape,
 				       xrt_handle *out)
 {
 	struct xnode *n;
@@ -70,7 +89,17 @@ xrt_status *xrt_allocate_uninitialized(xrt_session *s, const struct xrt_shape *s
 	return st ? st : xalloc_add(s, n, out);
 }
 
-xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *value)
+xrt_status *xrt_allocate_uninitialized(xrt_session *s, const struct xrt_shape *shape,
+				       xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_allocate_uninitialized(s, shape, out);
+
+	xstat_record(s, XRT_STAT_ALLOCATE, t0, st);
+	return st;
+}
+
+static xrt_status *do_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *value)
 {
 	char have[128], want[128];
 	struct xnode *n;
@@ -94,13 +123,22 @@ xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *v
 	return st;
 }
 
+xrt_status *xrt_write_literal(xrt_session *s, xrt_handle h, const xrt_literal *value)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_write_literal(s, h, value);
+
+	xstat_record(s, XRT_STAT_WRITE, t0, st);
+	return st;
+}
+
 /* Releases @h if it is still there (another thread may have done it). */
 static void drop(xrt_session *s, xrt_handle h)
 {
 	xnode_unref(s, xalloc_take(s, h));
 }
 
-xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_literal **out)
+static xrt_status *do_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_literal **out)
 {
 	struct xnode *n;
 	xrt_status *st;
@@ -118,7 +156,16 @@ xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_lit
 	return st;
 }
 
-xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
+xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_literal **out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_read_literal(s, h, release, out);
+
+	xstat_record(s, XRT_STAT_READ, t0, st);
+	return st;
+}
+
+static xrt_status *do_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
 {
 	struct xnode *n;
 	xrt_status *st;
@@ -141,6 +188,15 @@ xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
 	return st;
 }
 
+xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_read_data(s, h, dst, size);
+
+	xstat_record(s, XRT_STAT_READ, t0, st);
+	return st;
+}
+
 xrt_status *xrt_allocation_shape(xrt_session *s, xrt_handle h, const struct xrt_allocator *a,
 				 struct xrt_shape *out)
 {
@@ -157,7 +213,7 @@ xrt_status *xrt_allocation_shape(xrt_session *s, xrt_handle h, const struct xrt_
 	return st;
 }
 
-xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index, uint32_t len,
+static xrt_status *do_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index, uint32_t len,
 			  bool release, xrt_handle *out)
 {
 	struct xnode *root, *n;
@@ -187,6 +243,16 @@ xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index, ui
 	st = xalloc_add(s, n, out);
 	if (!st && release)
 		drop(s, h);
+	return st;
+}
+
+xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *index, uint32_t len,
+			  bool release, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_sub_tuple(s, h, index, len, release, out);
+
+	xstat_record(s, XRT_STAT_SUB_TUPLE, t0, st);
 	return st;
 }
 
@@ -277,7 +343,7 @@ static xrt_status *make_tuple(struct mt *m, const struct xrt_tuple_node *desc, x
 	return st;
 }
 
-xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
+static xrt_status *do_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
 			   const xrt_handle *inputs, uint32_t num_inputs, xrt_handle *out)
 {
 	struct mt m = { s, inputs, NULL, NULL, NULL, num_inputs };
@@ -302,7 +368,17 @@ xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
 	return st;
 }
 
-xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)
+xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
+			   const xrt_handle *inputs, uint32_t num_inputs, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_make_tuple(s, desc, inputs, num_inputs, out);
+
+	xstat_record(s, XRT_STAT_MAKE_TUPLE, t0, st);
+	return st;
+}
+
+static xrt_status *do_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)
 {
 	xrt_status *st = NULL;
 	struct xnode *node;
@@ -317,5 +393,14 @@ xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_
 		else if (!st)
 			st = xhandle_not_found(s, h[k], HK_ALLOC);
 	}
+	return st;
+}
+
+xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_release_allocations(s, h, n);
+
+	xstat_record(s, XRT_STAT_RELEASE, t0, st);
 	return st;
 }

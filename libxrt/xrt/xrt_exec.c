@@ -29,7 +29,7 @@ void xrt_program_shape_deinit(struct xrt_program_shape *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-xrt_status *xrt_compile_module(xrt_session *s, const xrt_module *m, xrt_handle *out)
+static xrt_status *do_compile_module(xrt_session *s, const xrt_module *m, xrt_handle *out)
 {
 	struct centry *e;
 	xrt_status *st;
@@ -39,6 +39,15 @@ xrt_status *xrt_compile_module(xrt_session *s, const xrt_module *m, xrt_handle *
 				      !s ? "the session" : !m ? "the module" : "out");
 	st = ccache_get(m, s->a, &e);
 	return st ? st : xhandle_add(s, HK_COMPILE, e, out);
+}
+
+xrt_status *xrt_compile_module(xrt_session *s, const xrt_module *m, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_compile_module(s, m, out);
+
+	xstat_record(s, XRT_STAT_COMPILE, t0, st);
+	return st;
 }
 
 xrt_status *xrt_compile_hlo(xrt_session *s, const char *text, size_t len, xrt_handle *out)
@@ -86,7 +95,7 @@ xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h, const struct xrt
 	return st;
 }
 
-xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
+static xrt_status *do_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
 {
 	xrt_status *st = NULL;
 	struct centry *e;
@@ -103,6 +112,15 @@ xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32
 		else if (!st)
 			st = xhandle_not_found(s, h[k], HK_COMPILE);
 	}
+	return st;
+}
+
+xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_release_compilations(s, h, n);
+
+	xstat_record(s, XRT_STAT_RELEASE, t0, st);
 	return st;
 }
 
@@ -248,7 +266,7 @@ static xrt_status *execute(struct run *r, const xrt_handle *args, uint32_t n,
 	return st;
 }
 
-xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
 			uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
 {
 	struct run r = { s, NULL, NULL, NULL, NULL, NULL };
@@ -291,5 +309,15 @@ xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle
 	xrt_mem_free(s->a, r.args);
 	xrt_mem_free(s->a, r.slots);
 	centry_unref(e);
+	return st;
+}
+
+xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+			uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_execute(s, compilation, args, n, c, out);
+
+	xstat_record(s, XRT_STAT_EXECUTE, t0, st);
 	return st;
 }

@@ -35,6 +35,14 @@ struct hslot {
 	void *obj;			/* struct xnode or struct centry */
 };
 
+#define XSTAT_BUCKETS 128	/* quarter powers of two of nanoseconds */
+
+/* One operation kind's counters; updated without the session's lock. */
+struct xstat {
+	atomic_uint_fast64_t calls, errors, max_ns;
+	atomic_uint_fast64_t bucket[XSTAT_BUCKETS];
+};
+
 struct xrt_session {
 	const struct xrt_allocator *a;
 	char device[32];
@@ -44,9 +52,14 @@ struct xrt_session {
 	xrt_handle next;		/* never reused */
 	uint64_t memory_limit;
 	atomic_uint_fast64_t memory_in_use;
+	struct xstat stats[XRT_STAT_COUNT];
 	pthread_mutex_t run_lock;	/* executions, one at a time on the pool */
 	struct host_pool *pool;		/* made at the first execution */
 };
+
+/* Operation counters (xrt_stats.c): a clock, and a call's outcome. */
+uint64_t xstat_now(void);
+void xstat_record(xrt_session *s, enum xrt_op_kind op, uint64_t t0, const xrt_status *st);
 
 /* The process's compile cache (xrt_cache.c). */
 struct centry;

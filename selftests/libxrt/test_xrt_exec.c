@@ -385,4 +385,41 @@ TEST_F(xrt, the_wire_forms_of_the_seed_ops)
 	xrt_session_destroy(s);
 }
 
+TEST_F(xrt, operations_are_counted_and_timed)
+{
+	struct xrt_op_stats ex, rel, bad;
+	struct xrt_memory_info mem;
+	xrt_session *s = NULL;
+	xrt_handle c, args[2], r;
+	int i;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &c));
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 8, 5);
+	for (i = 0; i < 20; i++) {
+		ASSERT_OK(xrt_execute(s, c, args, 2, NULL, &r));
+		ASSERT_OK(xrt_release_allocations(s, &r, 1));
+	}
+	ASSERT_ERR(xrt_release_allocations(s, &r, 1), XRT_NOT_FOUND, "no allocation");
+	ASSERT_OK(xrt_session_stats(s, XRT_STAT_EXECUTE, &ex));
+	ASSERT_OK(xrt_session_stats(s, XRT_STAT_RELEASE, &rel));
+	EXPECT_EQ(20u, ex.calls);
+	EXPECT_EQ(0u, ex.errors);
+	EXPECT_EQ(21u, rel.calls);
+	EXPECT_EQ(1u, rel.errors);
+	EXPECT_GT(ex.p50_ns, 0u);
+	EXPECT_LE(ex.p50_ns, ex.p90_ns);
+	EXPECT_LE(ex.p90_ns, ex.p99_ns);
+	EXPECT_LE(ex.p99_ns, ex.max_ns);
+	EXPECT_STREQ("execute", xrt_op_kind_name(XRT_STAT_EXECUTE));
+	ASSERT_ERR(xrt_session_stats(s, XRT_STAT_COUNT, &bad), XRT_INVALID_ARGUMENT,
+		   "unknown operation kind");
+	ASSERT_OK(xrt_session_memory(s, &mem));
+	EXPECT_EQ(16u, mem.in_use);	/* the two f32[2] arguments */
+	EXPECT_GT(mem.total, mem.in_use);
+	EXPECT_EQ(0u, mem.limit);
+	xrt_session_destroy(s);
+}
+
 TEST_HARNESS_MAIN

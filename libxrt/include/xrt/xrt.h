@@ -453,6 +453,76 @@ XRT_API xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation,
 				      const xrt_handle *args, uint32_t num_args,
 				      const void *config, size_t config_size, xrt_handle *out);
 
+/**
+ * enum xrt_op_kind - the operations a session counts
+ * @XRT_STAT_ALLOCATE: the xrt_allocate*() calls
+ * @XRT_STAT_READ: xrt_read_literal(), xrt_read_data() (and the proto form)
+ * @XRT_STAT_WRITE: xrt_write_literal()
+ * @XRT_STAT_SUB_TUPLE: xrt_sub_tuple()
+ * @XRT_STAT_MAKE_TUPLE: xrt_make_tuple() (and the proto form)
+ * @XRT_STAT_RELEASE: releases of allocations and compilations
+ * @XRT_STAT_COMPILE: compilations, cache hits included
+ * @XRT_STAT_EXECUTE: executions
+ * @XRT_STAT_COUNT: the number of kinds
+ */
+enum xrt_op_kind {
+	XRT_STAT_ALLOCATE,
+	XRT_STAT_READ,
+	XRT_STAT_WRITE,
+	XRT_STAT_SUB_TUPLE,
+	XRT_STAT_MAKE_TUPLE,
+	XRT_STAT_RELEASE,
+	XRT_STAT_COMPILE,
+	XRT_STAT_EXECUTE,
+	XRT_STAT_COUNT,
+};
+
+/**
+ * struct xrt_op_stats - one operation kind's calls and latencies
+ * @calls: calls so far
+ * @errors: those that returned an error
+ * @p50_ns: median latency, in nanoseconds (from buckets: at most a quarter high)
+ * @p90_ns: 90th percentile
+ * @p99_ns: 99th percentile
+ * @max_ns: the slowest call
+ */
+struct xrt_op_stats {
+	uint64_t calls, errors, p50_ns, p90_ns, p99_ns, max_ns;
+};
+
+/** xrt_op_kind_name() - "allocate", "execute", ...; "unknown" out of range */
+XRT_API const char *xrt_op_kind_name(enum xrt_op_kind op);
+
+/**
+ * xrt_session_stats() - a session's counters for one operation kind
+ * @s: a session
+ * @op: the kind
+ * @out: receives the figures
+ *
+ * Return: NULL, or INVALID_ARGUMENT for a NULL argument or unknown kind.
+ */
+XRT_API xrt_status *xrt_session_stats(xrt_session *s, enum xrt_op_kind op,
+				      struct xrt_op_stats *out);
+
+/**
+ * struct xrt_memory_info - device memory, as a session sees it
+ * @total: the device's memory (host: physical memory)
+ * @in_use: bytes this session's allocations hold
+ * @limit: the session's limit (0: none)
+ */
+struct xrt_memory_info {
+	uint64_t total, in_use, limit;
+};
+
+/**
+ * xrt_session_memory() - the device's memory and the session's share
+ * @s: a session
+ * @out: receives the figures
+ *
+ * Return: NULL, or INVALID_ARGUMENT for a NULL argument.
+ */
+XRT_API xrt_status *xrt_session_memory(xrt_session *s, struct xrt_memory_info *out);
+
 #ifdef __cplusplus
 }
 #endif
