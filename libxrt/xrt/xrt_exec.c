@@ -163,10 +163,10 @@ struct run {
 	uint8_t **slots, **copies;	/* per slot: a relaid argument leaf to free */
 };
 
-static xrt_status *check_args(struct run *r, const xrt_handle *args, uint32_t n)
+/* The argument nodes against the program's parameters. */
+static xrt_status *check_shapes(struct run *r, uint32_t n)
 {
 	char have[128], want[128];
-	xrt_status *st;
 	uint32_t i;
 
 	if (n != r->exe->num_params)
@@ -174,9 +174,6 @@ static xrt_status *check_args(struct run *r, const xrt_handle *args, uint32_t n)
 				      "execute: %u arguments for a program of %u parameters", n,
 				      r->exe->num_params);
 	for (i = 0; i < n; i++) {
-		st = xalloc_get(r->s, args[i], &r->args[i]);
-		if (st)
-			return xrt_status_annotate(st, "execute: argument %u", i);
 		if (!xrt_shape_compatible(&r->args[i]->shape, &r->exe->params[i])) {
 			xrt_shape_format(&r->args[i]->shape, have, sizeof(have));
 			xrt_shape_format(&r->exe->params[i], want, sizeof(want));
@@ -252,24 +249,39 @@ static xrt_status *run_on_pool(struct run *r, uint64_t seed)
 	return st;
 }
 
-static xrt_status *execute(struct run *r, const xrt_handle *args, uint32_t n,
-			   const struct xrt_execution_config *c)
+xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
+			uint32_t n, uint64_t seed, struct xnode **result)
 {
-	xrt_status *st = check_args(r, args, n);
+	struct run r = { s, exe, args, NULL, NULL, NULL };
+	xrt_status *st = check_shapes(&r, n);
+	uint32_t i;
 
+	*result = NULL;
+	if (st)
+		return st;
+	r.slots = xrt_mem_calloc(s->a, 2 * (size_t)exe->num_slots + 1, sizeof(*r.slots));
+	if (!r.slots)
+		return xrt_status_oom(s->a, "an execution");
+	r.copies = r.slots + exe->num_slots;
+	st = xnode_from_shape(s, &exe->result, &r.result);
 	if (!st)
-		st = xnode_from_shape(r->s, &r->exe->result, &r->result);
+		st = bind(&r);
 	if (!st)
-		st = bind(r);
-	if (!st)
-		st = run_on_pool(r, c && c->rng_seed ? c->rng_seed : fresh_seed());
+		st = run_on_pool(&r, seed ? seed : fresh_seed());
+	for (i = 0; i < exe->num_slots; i++)
+		xrt_mem_free(s->a, r.copies[i]);
+	xrt_mem_free(s->a, r.slots);
+	if (st)
+		xnode_unref(s, r.result);
+	else
+		*result = r.result;
 	return st;
 }
 
 static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
-			uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
+			      uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
 {
-	struct run r = { s, NULL, NULL, NULL, NULL, NULL };
+	struct xnode **nodes, *result = NULL;
 	struct centry *e = NULL;
 	xrt_status *st;
 	uint32_t i;
@@ -284,30 +296,24 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 	st = xhandle_get(s, compilation, HK_COMPILE, (void **)&e);
 	if (st)
 		return st;
-	r.exe = centry_exe(e);
-	r.args = xrt_mem_calloc(s->a, n + 1, sizeof(*r.args));
-	r.slots = xrt_mem_calloc(s->a, 2 * (size_t)r.exe->num_slots + 1, sizeof(*r.slots));
-	if (!r.args || !r.slots) {
-		st = xrt_status_oom(s->a, "an execution");
-	} else {
-		r.copies = r.slots + r.exe->num_slots;
-		st = execute(&r, args, n, c);
+	nodes = xrt_mem_calloc(s->a, n + 1, sizeof(*nodes));
+	st = nodes ? NULL : xrt_status_oom(s->a, "an execution");
+	for (i = 0; !st && i < n; i++) {
+		st = xalloc_get(s, args[i], &nodes[i]);
+		if (st)
+			st = xrt_status_annotate(st, "execute: argument %u", i);
 	}
-	if (!st) {
-		st = xalloc_add(s, r.result, out);
-		r.result = NULL;	/* the handle has it, or freed it */
-	}
+	if (!st)
+		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0, &result);
+	if (!st)
+		st = xalloc_add(s, result, out);	/* the handle takes the result */
 	for (i = 0; !st && c && c->release_inputs && i < n; i++)
 		xnode_unref(s, xalloc_take(s, args[i]));
 	if (!st && c && c->release_compilation)
 		centry_unref(xhandle_take(s, compilation, HK_COMPILE));
-	for (i = 0; r.args && i < n; i++)
-		xnode_unref(s, r.args[i]);
-	for (i = 0; r.copies && i < r.exe->num_slots; i++)
-		xrt_mem_free(s->a, r.copies[i]);
-	xnode_unref(s, r.result);
-	xrt_mem_free(s->a, r.args);
-	xrt_mem_free(s->a, r.slots);
+	for (i = 0; nodes && i < n; i++)
+		xnode_unref(s, nodes[i]);
+	xrt_mem_free(s->a, nodes);
 	centry_unref(e);
 	return st;
 }

@@ -75,6 +75,13 @@ void centry_unref(struct centry *e);
 xrt_status *ccache_get(const xrt_module *m, const struct xrt_allocator *a, struct centry **out);
 const struct xrt_executable *centry_exe(const struct centry *e);
 
+/*
+ * Runs @exe on argument nodes (checked against its parameters) with the
+ * rng @seed (0: a fresh one); the result node, one reference (xrt_exec.c).
+ */
+xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
+			uint32_t n, uint64_t seed, struct xnode **result);
+
 /* Nodes (xrt_node.c).  Each "new" returns a node holding one reference. */
 xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
 			     struct xnode **out);

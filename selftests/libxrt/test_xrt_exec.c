@@ -422,4 +422,54 @@ TEST_F(xrt, operations_are_counted_and_timed)
 	xrt_session_destroy(s);
 }
 
+TEST_F(xrt, chained_execution_frees_intermediates)
+{
+	xrt_session *s = NULL;
+	xrt_handle tup, scale, x, y, out[2] = { 0, 0 };
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_tuple, sizeof(add_and_tuple) - 1, &tup));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &scale));
+	x = put(_metadata, s, 1, 2);
+	y = put(_metadata, s, 8, 5);
+	{
+		const struct xrt_chain_ref in2[] = { { 0, -1 }, { 1, -1 } };
+		const struct xrt_chain_ref in3[] = { { 2, 0 }, { 0, -1 } };
+		const struct xrt_chain_ref in4[] = { { 3, -1 }, { 3, -1 } };
+		const struct xrt_chain_step steps[] = {
+			{ x, 0, NULL, 0, 0 },
+			{ y, 0, NULL, 0, 0 },
+			{ 0, tup, in2, 2, 0 },		/* (x + y) = (9, 7) */
+			{ 0, scale, in3, 2, 0 },	/* (9 + 1, 7 + 2) * 3 = (30, 27) */
+			{ 0, scale, in4, 2, 0 },	/* (30 + 30) * 3 = 180, (27 + 27) * 3 = 162 */
+		};
+		const struct xrt_chain_ref results[] = { { 4, -1 }, { 2, 0 } };
+		const struct xrt_chain_ref bad_in[] = { { 3, -1 }, { 0, -1 } };
+		const struct xrt_chain_step bad[] = {
+			{ x, 0, NULL, 0, 0 },
+			{ 0, scale, bad_in, 2, 0 },
+		};
+		const struct xrt_chain_ref elem[] = { { 0, 5 } };
+
+		ASSERT_OK(xrt_execute_chained(s, steps, 5, results, 2, out));
+		/* x and y, and the two results: step 3's value went after its reader */
+		EXPECT_EQ(32u, xrt_session_memory_in_use(s));
+		get2(_metadata, s, out[0], NULL, 0, got);
+		EXPECT_EQ(180.0f, got[0]);
+		EXPECT_EQ(162.0f, got[1]);
+		get2(_metadata, s, out[1], NULL, 0, got);
+		EXPECT_EQ(9.0f, got[0]);
+		EXPECT_EQ(7.0f, got[1]);
+		out[0] = out[1] = 0;
+		ASSERT_ERR(xrt_execute_chained(s, bad, 2, results, 0, out), XRT_INVALID_ARGUMENT,
+			   "step 1 reads step 3, which does not come before it");
+		ASSERT_ERR(xrt_execute_chained(s, steps, 5, elem, 1, out), XRT_INVALID_ARGUMENT,
+			   "reads element 5 of step 0, which has 0");
+		EXPECT_EQ(0, out[0]);
+		EXPECT_EQ(16u, xrt_session_memory_in_use(s));	/* nothing left behind */
+	}
+	xrt_session_destroy(s);
+}
+
 TEST_HARNESS_MAIN

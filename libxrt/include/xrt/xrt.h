@@ -454,6 +454,53 @@ XRT_API xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation,
 				      const void *config, size_t config_size, xrt_handle *out);
 
 /**
+ * struct xrt_chain_ref - a value of a chain: a step's result, or an element
+ * @step: the step's number in the plan
+ * @element: -1 for the whole result, else its tuple element
+ */
+struct xrt_chain_ref {
+	uint32_t step;
+	int64_t element;
+};
+
+/**
+ * struct xrt_chain_step - one step of a chained execution
+ * @data: with no @computation: an existing allocation this step stands for
+ * @computation: a compilation handle to run, or 0
+ * @inputs: its arguments, each a value of an earlier step
+ * @num_inputs: their number (at most 64)
+ * @rng_seed: as in struct xrt_execution_config
+ */
+struct xrt_chain_step {
+	xrt_handle data;
+	xrt_handle computation;
+	const struct xrt_chain_ref *inputs;
+	uint32_t num_inputs;
+	uint32_t rng_seed;
+};
+
+/**
+ * xrt_execute_chained() - run a plan of executions in one call
+ * @s: a session
+ * @steps: the plan, in order; a step reads only earlier steps
+ * @n: its length
+ * @results: the values to return
+ * @num_results: their number
+ * @out: receives one allocation handle per result
+ *
+ * Each intermediate value is freed right after its last reader runs;
+ * the handles named as data stay as they are.  On error no result
+ * handle is left.
+ *
+ * Return: NULL, NOT_FOUND, INVALID_ARGUMENT naming the step (a read of
+ * a later step, an element out of range, argument shapes), or a run's
+ * error.
+ */
+XRT_API xrt_status *xrt_execute_chained(xrt_session *s, const struct xrt_chain_step *steps,
+					uint32_t n, const struct xrt_chain_ref *results,
+					uint32_t num_results, xrt_handle *out);
+
+/**
  * enum xrt_op_kind - the operations a session counts
  * @XRT_STAT_ALLOCATE: the xrt_allocate*() calls
  * @XRT_STAT_READ: xrt_read_literal(), xrt_read_data() (and the proto form)
