@@ -6,7 +6,8 @@
 #   make               install missing packages, build everything
 #   make run           the main job (for now: xrt-run --demo)
 #   make test          quick: unit tests of the normal build only
-#   make check         everything: unit tests, ASan+UBSan build, fuzzing
+#   make check         everything: unit tests, ASan+UBSan build, fuzzing,
+#                      the threaded tests under ThreadSanitizer
 #   make bench         benchmarks against peers, as ratios
 #   make install PREFIX=/usr/local
 #   make driver KDIR=/lib/modules/$(uname -r)/build
@@ -14,6 +15,7 @@
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 60
 
@@ -23,8 +25,9 @@ KSELFTEST := $(CACHE)/linux/tools/testing/selftests
 MESON_OPTS := -Dkselftest_dir=$(KSELFTEST)
 ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 	      -Dbuildtype=debug -Dfuzz=true -Dfuzz_seconds=$(FUZZ_SECONDS)
+TSAN_OPTS  := $(MESON_OPTS) -Db_sanitize=thread -Db_lundef=false
 
-.PHONY: all deps build run test check asan bench install clean driver driver-clean
+.PHONY: all deps build run test check asan tsan bench install clean driver driver-clean
 
 all: build
 
@@ -38,11 +41,18 @@ $(BUILD)/build.ninja: | deps
 $(ASAN_BUILD)/build.ninja: | deps
 	CC=clang meson setup $(ASAN_BUILD) $(ASAN_OPTS)
 
+$(TSAN_BUILD)/build.ninja: | deps
+	meson setup $(TSAN_BUILD) $(TSAN_OPTS)
+
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
 asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
+
+# ThreadSanitizer: the tests that start threads (suite 'threads').
+tsan: deps $(TSAN_BUILD)/build.ninja
+	ninja -C $(TSAN_BUILD)
 
 run: build
 	$(BUILD)/tools/xrt-run/xrt-run --seed=1 --show-inputs examples/hlo/classifier.hlo
@@ -51,8 +61,8 @@ run: build
 test: build
 	tools/run-selftests --suite unit $(BUILD)
 
-check: build asan
-	tools/run-selftests $(BUILD) $(ASAN_BUILD)
+check: build asan tsan
+	tools/run-selftests $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)=threads
 
 # OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE force slow kernels on some machines:
 # unset for benchmark runs only, never for tests.
@@ -65,7 +75,7 @@ install: build
 	meson install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
 
 # The kernel module: Kbuild at the top level descends into driver/.
 driver:

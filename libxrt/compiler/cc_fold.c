@@ -84,7 +84,7 @@ static xrt_literal *evaluate(struct cc *cc, const struct ir_instr *in)
 	struct xrt_module m;
 	struct ir_comp c = { "fold", ins, in->num_operands + 1, in->num_operands,
 			     in->num_operands };
-	char names[FOLD_MAX_OPS][8];
+	char names[FOLD_MAX_OPS][16];
 	xrt_status *st = NULL;
 
 	memset(&m, 0, sizeof(m));
