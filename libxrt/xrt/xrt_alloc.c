@@ -380,20 +380,7 @@ xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
 
 static xrt_status *do_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)
 {
-	xrt_status *st = NULL;
-	struct xnode *node;
-	uint32_t k;
-
-	if (!s || (!h && n))
-		return null_arg(s, "release", !s ? "the session" : "the handles");
-	for (k = 0; k < n; k++) {
-		node = xalloc_take(s, h[k]);
-		if (node)
-			xnode_unref(s, node);
-		else if (!st)
-			st = xhandle_not_found(s, h[k], HK_ALLOC);
-	}
-	return st;
+	return xhandle_release(s, h, n, HK_ALLOC);
 }
 
 xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)

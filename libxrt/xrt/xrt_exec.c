@@ -97,22 +97,7 @@ xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h, const struct xrt
 
 static xrt_status *do_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
 {
-	xrt_status *st = NULL;
-	struct centry *e;
-	uint32_t k;
-
-	if (!s || (!h && n))
-		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT,
-				      "release compilations: %s is NULL",
-				      !s ? "the session" : "the handles");
-	for (k = 0; k < n; k++) {
-		e = xhandle_take(s, h[k], HK_COMPILE);
-		if (e)
-			centry_unref(e);
-		else if (!st)
-			st = xhandle_not_found(s, h[k], HK_COMPILE);
-	}
-	return st;
+	return xhandle_release(s, h, n, HK_COMPILE);
 }
 
 xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)

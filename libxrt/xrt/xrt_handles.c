@@ -125,3 +125,22 @@ void *xhandle_take(xrt_session *s, xrt_handle h, enum hkind kind)
 	pthread_mutex_unlock(&s->lock);
 	return obj;
 }
+
+xrt_status *xhandle_release(xrt_session *s, const xrt_handle *h, uint32_t n, enum hkind kind)
+{
+	xrt_status *st = NULL;
+	uint32_t k;
+	void *obj;
+
+	if (!s || (!h && n))
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT,
+				      "release: %s is NULL", !s ? "the session" : "the handles");
+	for (k = 0; k < n; k++) {
+		obj = xhandle_take(s, h[k], kind);
+		if (obj)
+			xhandle_unref(s, kind, obj);
+		else if (!st)
+			st = xhandle_not_found(s, h[k], kind);
+	}
+	return st;
+}

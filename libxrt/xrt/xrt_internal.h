@@ -103,6 +103,8 @@ xrt_status *xhandle_get(xrt_session *s, xrt_handle h, enum hkind kind, void **ou
 /* Drops @h from the table; its object (reference and all), or NULL. */
 void *xhandle_take(xrt_session *s, xrt_handle h, enum hkind kind);
 xrt_status *xhandle_not_found(xrt_session *s, xrt_handle h, enum hkind kind);
+/* Releases @n handles of @kind; NOT_FOUND names the first unknown one. */
+xrt_status *xhandle_release(xrt_session *s, const xrt_handle *h, uint32_t n, enum hkind kind);
 /* Drops a reference on a handle's object of @kind. */
 void xhandle_unref(xrt_session *s, enum hkind kind, void *obj);
 
