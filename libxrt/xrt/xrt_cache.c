@@ -27,7 +27,9 @@
 enum cstate { C_COMPILING, C_READY, C_FAILED };
 
 struct centry {
-	uint64_t key[3];
+	uint64_t key[4];	/* fingerprint, device kind, donated parameters */
+	void *module;		/* the module's canonical bytes, for variants */
+	size_t module_size;
 	unsigned refs;		/* handles and waiters; under the cache's lock */
 	enum cstate state;
 	struct xrt_executable *exe;
@@ -50,7 +52,7 @@ static struct {
 
 static struct centry **bucket(const uint64_t *key)
 {
-	return &cache.buckets[(key[0] ^ key[1] ^ key[2]) % BUCKETS];
+	return &cache.buckets[(key[0] ^ key[1] ^ key[2] ^ key[3]) % BUCKETS];
 }
 
 static void unlist(struct centry *e)
@@ -99,6 +101,7 @@ static void destroy(struct centry *e)
 		p = &(*p)->hnext;
 	*p = e->hnext;
 	cc_executable_destroy(e->exe);
+	xrt_free(NULL, e->module);
 	xrt_mem_free(NULL, e->msg);
 	xrt_mem_free(NULL, e);
 }
@@ -142,12 +145,38 @@ const struct xrt_executable *centry_exe(const struct centry *e)
 	return e->exe;
 }
 
+xrt_status *ccache_variant(const struct centry *e, uint64_t donated,
+			   const struct xrt_allocator *a, struct centry **out)
+{
+	xrt_module *m = NULL;
+	xrt_status *st;
+
+	*out = NULL;
+	if (!e->module)
+		return xrt_status_new(a, XRT_RESOURCE_EXHAUSTED, "compile: no module kept");
+	st = xrt_module_deserialize(NULL, e->module, e->module_size, &m);
+	if (!st)
+		st = ccache_get(m, donated, a, out);
+	xrt_module_destroy(m);
+	return st;
+}
+
 /* Compiles @e's module outside the lock; then publishes the outcome. */
 static void compile(struct centry *e, const xrt_module *m)
 {
+	struct cc_options o = { .donated = e->key[3] };
 	struct xrt_executable *exe = NULL;
-	xrt_status *st = cc_compile(m, NULL, NULL, &exe);
+	xrt_status *st = cc_compile(m, &o, NULL, &exe);
 	char *msg = NULL;
+
+	/* kept for variants (donation): a failure to keep it only costs those */
+	if (!st) {
+		xrt_status *keep = xrt_module_serialize(m, NULL, &e->module, &e->module_size);
+
+		if (keep)
+			e->module = NULL;
+		xrt_status_free(keep);
+	}
 
 	if (st) {
 		const char *t = xrt_status_message(st);
@@ -164,7 +193,7 @@ static void compile(struct centry *e, const xrt_module *m)
 	e->msg = msg;
 	e->state = st ? C_FAILED : C_READY;
 	e->bytes = sizeof(*e) + (exe ? exe->program_size + exe->constants_size : 0) +
-		   (msg ? strlen(msg) : 0);
+		   (msg ? strlen(msg) : 0) + (e->module ? e->module_size : 0);
 	list_front(e);
 	evict(e);
 	cache.compiles++;
@@ -181,9 +210,10 @@ static xrt_status *outcome(struct centry *e, const struct xrt_allocator *a)
 	return xrt_status_new(a, e->code, "%s", e->msg ? e->msg : "compile: failed");
 }
 
-xrt_status *ccache_get(const xrt_module *m, const struct xrt_allocator *a, struct centry **out)
+xrt_status *ccache_get(const xrt_module *m, uint64_t donated, const struct xrt_allocator *a,
+		       struct centry **out)
 {
-	uint64_t key[3] = { 0, 0, XRT_DEVICE_HOST };
+	uint64_t key[4] = { 0, 0, XRT_DEVICE_HOST, donated };
 	struct centry *e;
 	xrt_status *st = xrt_module_fingerprint(m, key);
 

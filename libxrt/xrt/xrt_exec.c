@@ -37,7 +37,7 @@ static xrt_status *do_compile_module(xrt_session *s, const xrt_module *m, xrt_ha
 	if (!s || !m || !out)
 		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT, "compile: %s is NULL",
 				      !s ? "the session" : !m ? "the module" : "out");
-	st = ccache_get(m, s->a, &e);
+	st = ccache_get(m, 0, s->a, &e);
 	return st ? st : xhandle_add(s, HK_COMPILE, e, out);
 }
 
@@ -234,6 +234,45 @@ static xrt_status *run_on_pool(struct run *r, uint64_t seed)
 	return st;
 }
 
+/*
+ * The result tree, the buffers of leaves held by donated parameters left
+ * out: those come from the parameters after the run.
+ */
+static xrt_status *result_tree(struct run *r)
+{
+	const struct xrt_executable *exe = r->exe;
+	uint32_t n = (uint32_t)xrt_shape_leaf_count(&exe->result), s, leaf = 0;
+	bool *skip = xrt_mem_calloc(r->s->a, n + 1, sizeof(*skip));
+	xrt_status *st;
+
+	if (!skip)
+		return xrt_status_oom(r->s->a, "an execution");
+	for (s = 0; s < exe->num_slots; s++) {
+		if (exe->slots[s].kind == CC_SLOT_PARAM && exe->slots[s].result_leaf >= 0)
+			skip[exe->slots[s].result_leaf] = true;
+	}
+	st = xnode_from_shape_skip(r->s, &exe->result, skip, &leaf, &r->result);
+	xrt_mem_free(r->s->a, skip);
+	return st;
+}
+
+/* Each donated parameter leaf's buffer, written by the run, becomes its result leaf's. */
+static void take_donations(struct run *r)
+{
+	const struct xrt_executable *exe = r->exe;
+	uint32_t s, leaf, rleaf;
+
+	for (s = 0; s < exe->num_slots; s++) {
+		const struct cc_slot *sl = &exe->slots[s];
+
+		if (sl->kind != CC_SLOT_PARAM || sl->result_leaf < 0)
+			continue;
+		leaf = sl->leaf;
+		rleaf = (uint32_t)sl->result_leaf;
+		xnode_move_buffer(nth_leaf(r->result, &rleaf), nth_leaf(r->args[sl->param], &leaf));
+	}
+}
+
 xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
 			uint32_t n, uint64_t seed, struct xnode **result)
 {
@@ -248,7 +287,7 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	if (!r.slots)
 		return xrt_status_oom(s->a, "an execution");
 	r.copies = r.slots + exe->num_slots;
-	st = xnode_from_shape(s, &exe->result, &r.result);
+	st = result_tree(&r);
 	if (!st)
 		st = bind(&r);
 	if (!st)
@@ -256,11 +295,45 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	for (i = 0; i < exe->num_slots; i++)
 		xrt_mem_free(s->a, r.copies[i]);
 	xrt_mem_free(s->a, r.slots);
-	if (st)
+	if (st) {
 		xnode_unref(s, r.result);
-	else
-		*result = r.result;
-	return st;
+		return st;
+	}
+	take_donations(&r);
+	*result = r.result;
+	return NULL;
+}
+
+/*
+ * With release_inputs, the argument handles leave the table before the
+ * run (so nothing else can reach their buffers), and each argument no
+ * one else shares, of exactly its parameter's shape, is donated: the
+ * program is the module compiled with those parameters donated, and a
+ * result of the same shape is computed in the argument's buffer.
+ */
+static xrt_status *donate(xrt_session *s, struct centry **e, const xrt_handle *args,
+			  struct xnode **nodes, uint32_t n)
+{
+	const struct xrt_executable *exe = centry_exe(*e);
+	struct centry *variant = NULL;
+	uint64_t mask = 0;
+	xrt_status *st;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		xnode_unref(s, xalloc_take(s, args[i]));	/* our reference stays */
+	for (i = 0; i < n && i < 64; i++) {
+		if (xnode_exclusive(nodes[i], 1) && xrt_shape_equal(&nodes[i]->shape, &exe->params[i]))
+			mask |= 1ull << i;
+	}
+	if (!mask)
+		return NULL;
+	st = ccache_variant(*e, mask, s->a, &variant);
+	if (st)
+		return st;
+	centry_unref(*e);
+	*e = variant;
+	return NULL;
 }
 
 static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
@@ -268,6 +341,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 {
 	struct xnode **nodes, *result = NULL;
 	struct centry *e = NULL;
+	struct run r = { s, NULL, NULL, NULL, NULL, NULL };
 	xrt_status *st;
 	uint32_t i;
 
@@ -288,12 +362,16 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 		if (st)
 			st = xrt_status_annotate(st, "execute: argument %u", i);
 	}
+	r.exe = centry_exe(e);
+	r.args = nodes;
+	if (!st)
+		st = check_shapes(&r, n);	/* before anything is released */
+	if (!st && c && c->release_inputs)
+		st = donate(s, &e, args, nodes, n);
 	if (!st)
 		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0, &result);
 	if (!st)
 		st = xalloc_add(s, result, out);	/* the handle takes the result */
-	for (i = 0; !st && c && c->release_inputs && i < n; i++)
-		xnode_unref(s, xalloc_take(s, args[i]));
 	if (!st && c && c->release_compilation)
 		centry_unref(xhandle_take(s, compilation, HK_COMPILE));
 	for (i = 0; nodes && i < n; i++)

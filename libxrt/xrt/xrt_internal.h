@@ -69,10 +69,15 @@ void centry_unref(struct centry *e);
 /*
  * The compilation of @m for the host device, from the cache or compiled
  * now (once, however many threads ask at the same time); a reference
- * on success.  A failed compilation is cached and its error returned
+ * on success; @donated as in struct cc_options.  A failed compilation
+ * is cached and its error returned
  * (a copy, allocated with @a) to whoever asks again.
  */
-xrt_status *ccache_get(const xrt_module *m, const struct xrt_allocator *a, struct centry **out);
+xrt_status *ccache_get(const xrt_module *m, uint64_t donated, const struct xrt_allocator *a,
+		       struct centry **out);
+/* The same module compiled with parameters @donated donated (bit p: parameter p). */
+xrt_status *ccache_variant(const struct centry *e, uint64_t donated,
+			   const struct xrt_allocator *a, struct centry **out);
 const struct xrt_executable *centry_exe(const struct centry *e);
 
 /*
@@ -86,6 +91,13 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
 			     struct xnode **out);
 xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xnode **out);
+/* Like xnode_from_shape, leaving out the buffers of leaves @skip marks (@leaf counts). */
+xrt_status *xnode_from_shape_skip(xrt_session *s, const struct xrt_shape *shape,
+				  const bool *skip, uint32_t *leaf, struct xnode **out);
+/* @n has @refs references and its subtree is shared with nothing. */
+bool xnode_exclusive(const struct xnode *n, unsigned refs);
+/* @to takes @from's buffer (and its memory charge); @from has none left. */
+void xnode_move_buffer(struct xnode *to, struct xnode *from);
 /* A tuple of @kids (each gets a reference). */
 xrt_status *xnode_tuple(xrt_session *s, struct xnode *const *kids, uint32_t n,
 			struct xnode **out);

@@ -68,14 +68,17 @@ static xrt_status *new_array(xrt_session *s, const struct xrt_shape *shape, stru
 	return NULL;
 }
 
-xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
-			     struct xnode **out)
+xrt_status *xnode_from_shape_skip(xrt_session *s, const struct xrt_shape *shape,
+				  const bool *skip, uint32_t *leaf, struct xnode **out)
 {
 	xrt_status *st;
 	uint32_t i;
 
-	if (!xrt_shape_is_tuple(shape))
+	if (!xrt_shape_is_tuple(shape)) {
+		if (skip && skip[(*leaf)++])
+			return new_node(s, shape, out);	/* its buffer comes later */
 		return new_array(s, shape, out);
+	}
 	st = new_node(s, shape, out);
 	if (st)
 		return st;
@@ -83,12 +86,41 @@ xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
 	if (!(*out)->kids)
 		st = xrt_status_oom(s->a, "an allocation");
 	for (i = 0; !st && i < shape->tuple_count; i++)
-		st = xnode_from_shape(s, &shape->tuple[i], &(*out)->kids[i]);
+		st = xnode_from_shape_skip(s, &shape->tuple[i], skip, leaf, &(*out)->kids[i]);
 	if (st) {
 		xnode_unref(s, *out);
 		*out = NULL;
 	}
 	return st;
+}
+
+xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
+			     struct xnode **out)
+{
+	uint32_t leaf = 0;
+
+	return xnode_from_shape_skip(s, shape, NULL, &leaf, out);
+}
+
+bool xnode_exclusive(const struct xnode *n, unsigned refs)
+{
+	uint32_t i;
+
+	if (atomic_load(&((struct xnode *)n)->refs) != refs)
+		return false;
+	for (i = 0; n->kids && i < n->shape.tuple_count; i++) {
+		if (!xnode_exclusive(n->kids[i], 1))
+			return false;
+	}
+	return true;
+}
+
+void xnode_move_buffer(struct xnode *to, struct xnode *from)
+{
+	to->data = from->data;
+	to->bytes = from->bytes;	/* its charge moves with it */
+	from->data = NULL;
+	from->bytes = 0;
 }
 
 void xnode_write(struct xnode *n, const xrt_literal *lit)

@@ -472,4 +472,49 @@ TEST_F(xrt, chained_execution_frees_intermediates)
 	xrt_session_destroy(s);
 }
 
+/*
+ * Released inputs give their buffers to the results: with a memory
+ * limit the inputs fill, a run that needs new memory fails and one that
+ * donates works.  An input shared with another allocation is not
+ * donated, and what shares it keeps its values.
+ */
+TEST_F(xrt, released_inputs_are_donated_to_the_results)
+{
+	static const int64_t i0[] = { 0 };
+	static const struct xrt_tuple_node one[] = { { 0, false, NULL, 0 } };
+	static const struct xrt_tuple_node wrap = { 0, false, one, 1 };
+	const struct xrt_execution_config keep = { 0, 0, false, false };
+	const struct xrt_execution_config give = { 0, 0, true, false };
+	struct xrt_session_options o = { NULL, 16 };	/* room for two f32[2] */
+	xrt_session *s = NULL;
+	xrt_handle c, args[2], r, r2, tup;
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &c));
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_ERR(xrt_execute(s, c, args, 2, &keep, &r), XRT_RESOURCE_EXHAUSTED,
+		   "would pass the session's limit of 16");
+	ASSERT_OK(xrt_execute(s, c, args, 2, &give, &r));
+	EXPECT_EQ(8u, xrt_session_memory_in_use(s));	/* an input became the result */
+	ASSERT_ERR(xrt_release_allocations(s, args, 1), XRT_NOT_FOUND, "no allocation");
+	get2(_metadata, s, r, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	EXPECT_EQ(21.0f, got[1]);
+	/* x shared with a tuple: only y is donated, and the tuple still holds (1, 2) */
+	args[0] = put(_metadata, s, 1, 2);
+	ASSERT_OK(xrt_make_tuple(s, &wrap, args, 1, &tup));
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute(s, c, args, 2, &give, &r2));
+	EXPECT_EQ(16u, xrt_session_memory_in_use(s));
+	get2(_metadata, s, r2, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	get2(_metadata, s, tup, i0, 1, got);
+	EXPECT_EQ(1.0f, got[0]);
+	EXPECT_EQ(2.0f, got[1]);
+	EXPECT_EQ(0u, xrt_session_memory_in_use(s));
+	xrt_session_destroy(s);
+}
+
 TEST_HARNESS_MAIN
