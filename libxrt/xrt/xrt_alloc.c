@@ -165,7 +165,8 @@ xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release, xrt_lit
 	return st;
 }
 
-static xrt_status *do_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
+static xrt_status *do_read_data(xrt_session *s, xrt_handle h, bool release, void *dst,
+				size_t size)
 {
 	struct xnode *n;
 	xrt_status *st;
@@ -185,13 +186,15 @@ static xrt_status *do_read_data(xrt_session *s, xrt_handle h, void *dst, size_t 
 	else if (size)
 		memcpy(dst, n->data, size);
 	xnode_unref(s, n);
+	if (!st && release)
+		drop(s, h);
 	return st;
 }
 
-xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size)
+xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, bool release, void *dst, size_t size)
 {
 	uint64_t t0 = xstat_now();
-	xrt_status *st = do_read_data(s, h, dst, size);
+	xrt_status *st = do_read_data(s, h, release, dst, size);
 
 	xstat_record(s, XRT_STAT_READ, t0, st);
 	return st;

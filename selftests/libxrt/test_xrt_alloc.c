@@ -257,8 +257,8 @@ TEST_F(xrt, misuse_gets_clear_errors_and_changes_nothing)
 		   "an empty index");
 	ASSERT_ERR(xrt_write_literal(s, h, c), XRT_INVALID_ARGUMENT,
 		   "a f32[] literal into allocation 1 of (f32[2]");
-	ASSERT_ERR(xrt_read_data(s, h, buf, sizeof(buf)), XRT_INVALID_ARGUMENT, "is a tuple");
-	ASSERT_ERR(xrt_read_data(s, h2, buf, sizeof(buf)), XRT_INVALID_ARGUMENT,
+	ASSERT_ERR(xrt_read_data(s, h, true, buf, sizeof(buf)), XRT_INVALID_ARGUMENT, "is a tuple");
+	ASSERT_ERR(xrt_read_data(s, h2, true, buf, sizeof(buf)), XRT_INVALID_ARGUMENT,
 		   "room for 12 bytes, allocation 2 has 4");
 	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 3 }));
 	ASSERT_ERR(xrt_allocate_data(s, &shape, buf, 8, &out), XRT_INVALID_ARGUMENT,

@@ -45,8 +45,8 @@ static void get2(struct __test_metadata *_metadata, xrt_session *s, xrt_handle h
 
 	if (n)
 		ASSERT_OK(xrt_sub_tuple(s, h, idx, n, true, &e));
-	ASSERT_OK(xrt_read_data(s, e, got, 8));
-	ASSERT_OK(xrt_release_allocations(s, &e, 1));
+	ASSERT_OK(xrt_read_data(s, e, true, got, 8));
+	ASSERT_ERR(xrt_release_allocations(s, &e, 1), XRT_NOT_FOUND, "no allocation");
 }
 
 TEST_F(xrt, compile_and_execute)
@@ -259,7 +259,7 @@ static xrt_status *scenario(const struct xrt_allocator *a)
 	if (!st)
 		st = xrt_execute(s, c, args, 2, &cfg, &r);
 	if (!st)
-		st = xrt_read_data(s, r, got, 8);
+		st = xrt_read_data(s, r, false, got, 8);
 	if (!st && (got[0] != 27 || got[1] != 21))
 		st = xrt_status_new(NULL, XRT_INTERNAL, "wrong result");
 	xrt_session_destroy(s);

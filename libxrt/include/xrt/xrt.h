@@ -145,13 +145,15 @@ XRT_API xrt_status *xrt_read_literal(xrt_session *s, xrt_handle h, bool release,
  * xrt_read_data() - copy an array allocation's bytes to host memory
  * @s: a session
  * @h: an array allocation
+ * @release: release @h once read; on failure @h stays
  * @dst: where to put xrt_shape_byte_size() bytes, in its layout
  * @size: room at @dst, checked
  *
  * Return: NULL, NOT_FOUND, or INVALID_ARGUMENT (a tuple, a size that
  * does not match).
  */
-XRT_API xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, void *dst, size_t size);
+XRT_API xrt_status *xrt_read_data(xrt_session *s, xrt_handle h, bool release, void *dst,
+				  size_t size);
 
 /**
  * xrt_allocation_shape() - the shape of an allocation
