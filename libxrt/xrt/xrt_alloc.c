@@ -276,6 +276,9 @@ static xrt_status *scan(struct mt *m, const struct xrt_tuple_node *d, int depth)
 	if (depth > MAX_DEPTH)
 		return xrt_status_new(m->s->a, XRT_INVALID_ARGUMENT,
 				      "make tuple: the description nests deeper than %d", MAX_DEPTH);
+	if (d->children && !d->num_children)
+		return xrt_status_new(m->s->a, XRT_INVALID_ARGUMENT,
+				      "make tuple: an empty tuple in the description");
 	if (d->num_children) {
 		if (!d->children)
 			return xrt_status_new(m->s->a, XRT_INVALID_ARGUMENT,

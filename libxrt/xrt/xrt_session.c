@@ -18,6 +18,8 @@ static xrt_status *pick_device(const struct xrt_allocator *a, const char *name, 
 		name = getenv("XRT_DEVICE");
 	if (!name || !*name)
 		name = "host:0";
+	if (!strcmp(name, "0"))		/* by ordinal in the device list */
+		name = "host:0";
 	if (strcmp(name, "host") && strcmp(name, "host:0"))
 		return xrt_status_new(a, XRT_NOT_FOUND,
 				      "no device '%.64s' (devices here: host:0)", name);

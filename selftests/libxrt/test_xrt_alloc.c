@@ -229,6 +229,7 @@ TEST_F(xrt, misuse_gets_clear_errors_and_changes_nothing)
 						     { 0, false, NULL, 0 } };
 	static const struct xrt_tuple_node repeated_released = { 0, false, rep, 2 };
 	static const struct xrt_tuple_node no_children = { 0, false, NULL, 3 };
+	static const struct xrt_tuple_node empty = { 0, false, rep, 0 };
 	xrt_session *s = open_session(_metadata, self->a);
 	xrt_literal *t = two_element_tuple(self->a), *c = scalar_f32(self->a, 1), *got = NULL;
 	struct xrt_shape shape;
@@ -245,6 +246,8 @@ TEST_F(xrt, misuse_gets_clear_errors_and_changes_nothing)
 		   "input 0 is used 2 times and released");
 	ASSERT_ERR(xrt_make_tuple(s, &no_children, in, 2, &out), XRT_INVALID_ARGUMENT,
 		   "3 children and no array");
+	ASSERT_ERR(xrt_make_tuple(s, &empty, in, 2, &out), XRT_INVALID_ARGUMENT,
+		   "an empty tuple in the description");
 	ASSERT_ERR(xrt_make_tuple(s, &leaf0, in, 0, &out), XRT_INVALID_ARGUMENT,
 		   "input index 0 with 0 inputs");
 	ASSERT_ERR(xrt_make_tuple(s, NULL, in, 2, &out), XRT_INVALID_ARGUMENT,
@@ -291,6 +294,12 @@ TEST_F(xrt, handles_are_per_session_and_devices_by_name)
 	ASSERT_ERR(xrt_session_create(&o, self->a, &a), XRT_NOT_FOUND,
 		   "no device 'tpu:3' (devices here: host:0)");
 	EXPECT_EQ(NULL, a);
+	o.device = "1";
+	ASSERT_ERR(xrt_session_create(&o, self->a, &a), XRT_NOT_FOUND, "no device '1'");
+	o.device = "0";
+	ASSERT_OK(xrt_session_create(&o, self->a, &a));
+	EXPECT_STREQ("host:0", xrt_session_device(a));
+	xrt_session_destroy(a);
 	o.device = "host";
 	ASSERT_OK(xrt_session_create(&o, self->a, &a));
 	EXPECT_STREQ("host:0", xrt_session_device(a));

@@ -36,8 +36,8 @@ typedef int64_t xrt_handle;
 
 /**
  * struct xrt_session_options - how a session is made
- * @device: "host" or "host:0"; NULL: the XRT_DEVICE environment
- *          variable, else "host:0"
+ * @device: "host" or "host:0", or an ordinal in the device list ("0");
+ *          NULL: the XRT_DEVICE environment variable, else "host:0"
  * @memory_limit: bytes this session may hold on the device at once
  *                (0: no limit of its own); above it, RESOURCE_EXHAUSTED
  */
@@ -191,7 +191,8 @@ XRT_API xrt_status *xrt_sub_tuple(xrt_session *s, xrt_handle h, const int64_t *i
  * @release_input: for such a leaf: release that input once the tuple is
  *                 made
  * @children: the elements, when this node is a tuple
- * @num_children: their number; 0 makes this node a leaf
+ * @num_children: their number; a node with no @children is a leaf (an
+ *                array of none is an error: an empty tuple)
  */
 struct xrt_tuple_node {
 	int64_t input_index;
