@@ -490,7 +490,7 @@ typedef int v4i __attribute__((vector_size(16)));
  * NaN met is taken, a better value is taken, and of two zeros MAX keeps
  * +0 and MIN -0.
  */
-static inline __attribute__((always_inline)) v4f pick4(int min, v4f a, v4f x)
+static __always_inline v4f pick4(int min, v4f a, v4f x)
 {
 	v4i ai, xi, take;
 

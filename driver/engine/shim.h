@@ -46,6 +46,11 @@ void *memset(void *dst, int c, size_t n);
 #define XRT_ENGINE_FPU_BEGIN()	do { } while (0)
 #define XRT_ENGINE_FPU_END()	do { } while (0)
 
+/* The kernel's spelling (linux/compiler_attributes.h) */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
 #endif
 
 #define ENGINE_MIN(a, b)	((a) < (b) ? (a) : (b))

@@ -15,7 +15,7 @@
 #include "ew.h"
 
 /* e^x of one element; written so a loop of it vectorizes. */
-static inline __attribute__((always_inline)) float exp1(float x)
+static __always_inline float exp1(float x)
 {
 	float c = x == x ? x : 0.0f;	/* NaN must not reach the int conversion */
 	float t, n, r, z, p;
@@ -43,8 +43,7 @@ static inline __attribute__((always_inline)) float exp1(float x)
 	return x != x ? x : p;
 }
 
-
-static inline __attribute__((always_inline)) float tanh1(float x)
+static __always_inline float tanh1(float x)
 {
 	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu), z = x * x, p, e, big;
 
@@ -60,16 +59,14 @@ static inline __attribute__((always_inline)) float tanh1(float x)
 	return x != x ? x : ax < 0.625f ? p : big;
 }
 
-
 /* e^-|x| never overflows, so tiny results for x << 0 stay subnormal, not 0. */
-static inline __attribute__((always_inline)) float logistic1(float x)
+static __always_inline float logistic1(float x)
 {
 	float e = exp1(engine_bits_f32(engine_f32_bits(x) | 0x80000000u));
 	float q = 1.0f / (1.0f + e);
 
 	return x != x ? x : x < 0.0f ? e * q : q;
 }
-
 
 /*
  * Each function twice: for the baseline vectors and for AVX2 where the
