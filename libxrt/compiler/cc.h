@@ -153,7 +153,7 @@ void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out);
  */
 void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		     const struct cc_buf *outs);
-/* Like cc_emit_ewise_n, but each out keeps its value where @mask is false. */
+/* Like cc_emit_ewise_n, but each out keeps its value where @mask (if any) is false. */
 void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		      const struct cc_buf *outs, const struct cc_buf *mask);
 /*

@@ -472,23 +472,7 @@ static void init_ewp(struct ewp *e, struct cc *cc, uint32_t rank, const int64_t 
 void cc_emit_ewise_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		     const struct cc_buf *outs)
 {
-	struct ewp *e = new_small(cc, &outs[0]);
-	uint32_t r[8], k;
-
-	if (!e)
-		return;
-	if (n > 8) {
-		cc_unimplemented(cc, "a kernel with more than 8 results");
-		xrt_mem_free(cc->a, e);
-		return;
-	}
-	/* every result computed before any is stored: outputs may be inputs */
-	for (k = 0; k < n; k++)
-		r[k] = emit_root(e, roots[k]);
-	for (k = 0; k < n; k++)
-		put(e, XRT_CS_EW_STORE, 0, 0, 0, operand(e, &outs[k], XRT_CS_OPERAND_OUT), r[k], 0,
-		    NULL, 0);
-	emit_small(e, &outs[0], e->num_regs);
+	cc_emit_masked_n(cc, roots, n, outs, NULL);
 }
 
 void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out)
@@ -620,12 +604,16 @@ void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		xrt_mem_free(cc->a, e);
 		return;
 	}
+	/* every result computed before any is stored: outputs may be inputs */
 	for (k = 0; k < n; k++)
 		r[k] = emit_root(e, roots[k]);
-	m = take_reg(e);
-	o = take_reg(e);
-	put(e, XRT_CS_EW_LOAD, 0, XRT_PRED, m, operand(e, mask, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
-	for (k = 0; k < n; k++) {
+	if (mask) {
+		m = take_reg(e);
+		o = take_reg(e);
+		put(e, XRT_CS_EW_LOAD, 0, XRT_PRED, m, operand(e, mask, XRT_CS_OPERAND_IN), 0, 0,
+		    NULL, 0);
+	}
+	for (k = 0; mask && k < n; k++) {
 		put(e, XRT_CS_EW_LOAD, 0, outs[k].dtype, o, operand(e, &outs[k], XRT_CS_OPERAND_IN),
 		    0, 0, NULL, 0);
 		put(e, XRT_CS_EW_SELECT, 0, outs[k].dtype, r[k], m, r[k], o, NULL, 0);

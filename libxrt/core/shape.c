@@ -354,3 +354,18 @@ xrt_status *xrt_shape_subshape(const struct xrt_shape *shape,
 	*out = shape;
 	return NULL;
 }
+
+const struct xrt_shape *xrt_shape_nth_leaf(const struct xrt_shape *shape, uint32_t *leaf)
+{
+	const struct xrt_shape *r;
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(shape))
+		return (*leaf)-- == 0 ? shape : NULL;
+	for (i = 0; i < shape->tuple_count; i++) {
+		r = xrt_shape_nth_leaf(&shape->tuple[i], leaf);
+		if (r)
+			return r;
+	}
+	return NULL;
+}

@@ -13,6 +13,12 @@ xrt_status *xrt_shape_check_array(enum xrt_dtype dtype, uint32_t rank,
 xrt_status *xrt_shape_check_layout(uint32_t rank,
 				   const int64_t *minor_to_major);
 
+/*
+ * The @leaf-th array shape of @shape, tuples walked depth first (@leaf
+ * counts down past the earlier ones); NULL when there are fewer.
+ */
+const struct xrt_shape *xrt_shape_nth_leaf(const struct xrt_shape *shape, uint32_t *leaf);
+
 /* Tuple nesting depth: 0 for an array, 1 for a tuple of arrays. */
 uint32_t xrt_shape_depth(const struct xrt_shape *shape);
 

@@ -13,6 +13,7 @@
 #include "../compiler/compiler.h"
 #include "../core/literal_internal.h"
 #include "../core/mem.h"
+#include "../core/shape_internal.h"
 #include "../device/host/host_device.h"
 #include "xrt_internal.h"
 
@@ -125,22 +126,6 @@ static struct xnode *nth_leaf(struct xnode *n, uint32_t *leaf)
 	return NULL;
 }
 
-/* The shape of the @leaf-th array of @s. */
-static const struct xrt_shape *nth_shape(const struct xrt_shape *s, uint32_t *leaf)
-{
-	const struct xrt_shape *r;
-	uint32_t i;
-
-	if (!xrt_shape_is_tuple(s))
-		return (*leaf)-- ? NULL : s;
-	for (i = 0; i < s->tuple_count; i++) {
-		r = nth_shape(&s->tuple[i], leaf);
-		if (r)
-			return r;
-	}
-	return NULL;
-}
-
 struct run {
 	xrt_session *s;
 	const struct xrt_executable *exe;
@@ -190,7 +175,7 @@ static xrt_status *bind(struct run *r)
 			continue;
 		leaf = leaf2 = sl->leaf;
 		n = nth_leaf(r->args[sl->param], &leaf);
-		want = nth_shape(&exe->params[sl->param], &leaf2);
+		want = xrt_shape_nth_leaf(&exe->params[sl->param], &leaf2);
 		if (xrt_shape_equal(&n->shape, want)) {
 			r->slots[s] = n->data;
 			continue;

@@ -10,6 +10,7 @@
 
 #include "../../core/literal_internal.h"
 #include "../../core/mem.h"
+#include "../../core/shape_internal.h"
 #include "host_device.h"
 
 /* The @leaf-th array of @lit, tuples walked depth first. */
@@ -81,22 +82,6 @@ static xrt_status *check_args(const struct xrt_executable *exe, const xrt_litera
 	return NULL;
 }
 
-/* The @leaf-th array shape of @s, depth first. */
-static const struct xrt_shape *nth_shape(const struct xrt_shape *s, uint32_t *leaf)
-{
-	uint32_t i;
-
-	if (!xrt_shape_is_tuple(s))
-		return (*leaf)-- == 0 ? s : NULL;
-	for (i = 0; i < s->tuple_count; i++) {
-		const struct xrt_shape *r = nth_shape(&s->tuple[i], leaf);
-
-		if (r)
-			return r;
-	}
-	return NULL;
-}
-
 struct run {
 	uint8_t **slots;
 	xrt_literal **owned;	/* per slot: a relaid-out parameter or a result leaf */
@@ -109,7 +94,7 @@ static xrt_status *bind_param(const struct xrt_executable *exe, const struct cc_
 {
 	uint32_t leaf = sl->leaf, leaf2 = sl->leaf;
 	const xrt_literal *p = nth_leaf(args[sl->param], &leaf);
-	const struct xrt_shape *want = nth_shape(&exe->params[sl->param], &leaf2);
+	const struct xrt_shape *want = xrt_shape_nth_leaf(&exe->params[sl->param], &leaf2);
 	xrt_status *st;
 
 	if (xrt_shape_equal(xrt_literal_shape(p), want)) {
@@ -136,7 +121,7 @@ static xrt_status *bind_donated(const struct xrt_executable *exe, const struct c
 {
 	uint32_t leaf = sl->leaf, rleaf = (uint32_t)sl->result_leaf;
 	const xrt_literal *p = nth_leaf(args[sl->param], &leaf);
-	xrt_status *st = xrt_literal_create(a, nth_shape(&exe->result, &rleaf), owned);
+	xrt_status *st = xrt_literal_create(a, xrt_shape_nth_leaf(&exe->result, &rleaf), owned);
 
 	if (st)
 		return st;
@@ -175,7 +160,7 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 			break;
 		case CC_SLOT_RESULT:
 			leaf = sl->leaf;
-			st = xrt_literal_create(a, nth_shape(&exe->result, &leaf), &r->owned[s]);
+			st = xrt_literal_create(a, xrt_shape_nth_leaf(&exe->result, &leaf), &r->owned[s]);
 			if (!st)
 				r->slots[s] = xrt_literal_mutable_data(r->owned[s]);
 			break;
