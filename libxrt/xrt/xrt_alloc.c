@@ -384,15 +384,10 @@ xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *desc,
 	return st;
 }
 
-static xrt_status *do_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)
-{
-	return xhandle_release(s, h, n, HK_ALLOC);
-}
-
 xrt_status *xrt_release_allocations(xrt_session *s, const xrt_handle *h, uint32_t n)
 {
 	uint64_t t0 = xstat_now();
-	xrt_status *st = do_release_allocations(s, h, n);
+	xrt_status *st = xhandle_release(s, h, n, HK_ALLOC);
 
 	xstat_record(s, XRT_STAT_RELEASE, t0, st);
 	return st;

@@ -169,8 +169,9 @@ static void compile(struct centry *e, const xrt_module *m)
 	xrt_status *st = cc_compile(m, &o, NULL, &exe);
 	char *msg = NULL;
 
-	/* kept for variants (donation): a failure to keep it only costs those */
-	if (!st) {
+	/* kept for variants (donation) by the undonated entry: a failure to
+	 * keep it only costs those */
+	if (!st && !e->key[3]) {
 		xrt_status *keep = xrt_module_serialize(m, NULL, &e->module, &e->module_size);
 
 		if (keep)

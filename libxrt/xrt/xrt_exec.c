@@ -96,15 +96,10 @@ xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h, const struct xrt
 	return st;
 }
 
-static xrt_status *do_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
-{
-	return xhandle_release(s, h, n, HK_COMPILE);
-}
-
 xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n)
 {
 	uint64_t t0 = xstat_now();
-	xrt_status *st = do_release_compilations(s, h, n);
+	xrt_status *st = xhandle_release(s, h, n, HK_COMPILE);
 
 	xstat_record(s, XRT_STAT_RELEASE, t0, st);
 	return st;
@@ -296,8 +291,8 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
  * program is the module compiled with those parameters donated, and a
  * result of the same shape is computed in the argument's buffer.
  */
-static xrt_status *donate(xrt_session *s, struct centry **e, const xrt_handle *args,
-			  struct xnode **nodes, uint32_t n)
+static void donate(xrt_session *s, struct centry **e, const xrt_handle *args,
+		   struct xnode **nodes, uint32_t n)
 {
 	const struct xrt_executable *exe = centry_exe(*e);
 	struct centry *variant = NULL;
@@ -312,13 +307,14 @@ static xrt_status *donate(xrt_session *s, struct centry **e, const xrt_handle *a
 			mask |= 1ull << i;
 	}
 	if (!mask)
-		return NULL;
+		return;
 	st = ccache_variant(*e, mask, s->a, &variant);
-	if (st)
-		return st;
+	if (st) {	/* no variant (out of memory): run undonated */
+		xrt_status_free(st);
+		return;
+	}
 	centry_unref(*e);
 	*e = variant;
-	return NULL;
 }
 
 static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
@@ -349,10 +345,11 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 	}
 	r.exe = centry_exe(e);
 	r.args = nodes;
-	if (!st)
+	if (!st && c && c->release_inputs) {
 		st = check_shapes(&r, n);	/* before anything is released */
-	if (!st && c && c->release_inputs)
-		st = donate(s, &e, args, nodes, n);
+		if (!st)
+			donate(s, &e, args, nodes, n);
+	}
 	if (!st)
 		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0, &result);
 	if (!st)
