@@ -9,35 +9,8 @@
 
 #include <xrt/wire.h>
 
-typedef xrt_status *(*scenario_fn)(const struct xrt_allocator *a);
 
 static const char *const nested = "((f32[2,3], ()), s8[], ((u16[3]{0})), pred[2])";
-
-static void sweep(struct __test_metadata *_metadata, struct test_alloc *ta,
-		  scenario_fn fn)
-{
-	long n;
-
-	for (n = 1;; n++) {
-		xrt_status *st;
-
-		test_alloc_fail_at(ta, n);
-		st = fn(&ta->base);
-		if (!ta->failed) {
-			ASSERT_OK(st);
-			break;
-		}
-		if (xrt_status_code(st) != XRT_RESOURCE_EXHAUSTED)
-			TH_LOG("failing allocation %ld: %s: %s", n,
-			       xrt_code_name(xrt_status_code(st)),
-			       xrt_status_message(st));
-		ASSERT_EQ(XRT_RESOURCE_EXHAUSTED, xrt_status_code(st));
-		xrt_status_free(st);
-		ASSERT_EQ(0, ta->live) TH_LOG("leak after failing allocation %ld", n);
-	}
-	ASSERT_GT(n, 1) TH_LOG("the scenario allocated nothing");
-	test_alloc_fail_at(ta, 0);
-}
 
 static xrt_status *parse_and_copy(const struct xrt_allocator *a)
 {
@@ -138,27 +111,27 @@ static xrt_status *shape_wire(const struct xrt_allocator *a)
 
 TEST_F(xrt, shape_parse_and_copy)
 {
-	sweep(_metadata, &self->ta, parse_and_copy);
+	test_fail_sweep(_metadata, &self->ta, parse_and_copy, NULL);
 }
 
 TEST_F(xrt, literal_create_and_clone)
 {
-	sweep(_metadata, &self->ta, create_and_clone);
+	test_fail_sweep(_metadata, &self->ta, create_and_clone, NULL);
 }
 
 TEST_F(xrt, literal_make_tuple_and_decompose)
 {
-	sweep(_metadata, &self->ta, compose);
+	test_fail_sweep(_metadata, &self->ta, compose, NULL);
 }
 
 TEST_F(xrt, literal_serialize_and_deserialize)
 {
-	sweep(_metadata, &self->ta, literal_wire);
+	test_fail_sweep(_metadata, &self->ta, literal_wire, NULL);
 }
 
 TEST_F(xrt, shape_serialize_and_deserialize)
 {
-	sweep(_metadata, &self->ta, shape_wire);
+	test_fail_sweep(_metadata, &self->ta, shape_wire, NULL);
 }
 
 TEST_HARNESS_MAIN

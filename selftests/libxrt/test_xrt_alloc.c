@@ -364,26 +364,10 @@ static xrt_status *scenarios(const struct xrt_allocator *a)
 
 TEST_F(xrt, every_allocation_failing_in_turn_fails_cleanly)
 {
-	long n;
+	long runs = 0;
 
-	for (n = 1; n < 10000; n++) {
-		xrt_status *st;
-
-		enum xrt_code code;
-
-		test_alloc_fail_at(&self->ta, n);
-		st = scenarios(self->a);
-		code = xrt_status_code(st);
-		xrt_status_free(st);	/* it may come from the allocator too */
-		ASSERT_EQ(0, self->ta.live) TH_LOG("leak with allocation %ld failing", n);
-		if (!self->ta.failed) {
-			ASSERT_EQ(XRT_OK, code);
-			break;
-		}
-		ASSERT_EQ(XRT_RESOURCE_EXHAUSTED, code) TH_LOG("allocation %ld failing", n);
-	}
-	test_alloc_fail_at(&self->ta, 0);
-	EXPECT_GT(n, 20);
+	test_fail_sweep(_metadata, &self->ta, scenarios, &runs);
+	EXPECT_GT(runs, 20);
 }
 
 struct worker {

@@ -66,6 +66,41 @@ FIXTURE_TEARDOWN(xrt)
 		ASSERT_NE(NULL, strstr(_m, (needle)));                        \
 	} while (0)
 
+/*
+ * Runs @fn with allocation 1, 2, ... of @ta failing in turn until a run
+ * passes untouched (which must succeed).  Every failing run must end in
+ * RESOURCE_EXHAUSTED with nothing left allocated; the status is freed
+ * first, since it may come from @ta too.  *@runs (if given) gets the
+ * number of runs: the allocations the scenario makes, plus one.
+ */
+static inline void test_fail_sweep(struct __test_metadata *_metadata, struct test_alloc *ta,
+				   xrt_status *(*fn)(const struct xrt_allocator *a), long *runs)
+{
+	enum xrt_code code;
+	xrt_status *st;
+	long n;
+
+	for (n = 1;; n++) {
+		test_alloc_fail_at(ta, n);
+		st = fn(&ta->base);
+		code = xrt_status_code(st);
+		if (st && code != XRT_RESOURCE_EXHAUSTED)
+			TH_LOG("failing allocation %ld: %s: %s", n, xrt_code_name(code),
+			       xrt_status_message(st));
+		xrt_status_free(st);
+		ASSERT_EQ(0, ta->live) TH_LOG("leak after failing allocation %ld", n);
+		if (!ta->failed) {
+			ASSERT_EQ(XRT_OK, code);
+			break;
+		}
+		ASSERT_EQ(XRT_RESOURCE_EXHAUSTED, code) TH_LOG("failing allocation %ld", n);
+	}
+	test_alloc_fail_at(ta, 0);
+	if (runs)
+		*runs = n;
+	ASSERT_GT(n, 1) TH_LOG("the scenario allocated nothing");
+}
+
 /* A shape from HLO text, or the test fails. */
 #define SHAPE(var, text) ASSERT_OK(xrt_shape_parse(&(var), self->a, (text)))
 
