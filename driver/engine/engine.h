@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * The soft engine: validates and runs command-stream programs
- * (uapi/drm/xrt_accel.h).  The same sources run in the kernel module's
+ * (uapi/drm/xrt_accel_cs.h).  The same sources run in the kernel module's
  * job worker and in libxrt's host device.
  *
  * Validation happens once per program and checks everything; execution
@@ -18,7 +18,7 @@
 #define XRT_ENGINE_H
 
 #include "shim.h"
-#include "../../uapi/drm/xrt_accel.h"
+#include "../../uapi/drm/xrt_accel_cs.h"
 
 /**
  * xrt_engine_use_avx2 - let kernels use 8-wide AVX2 vectors

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Building, checking and printing command-stream programs
- * (uapi/drm/xrt_accel.h).  Used by the compiler and the tests.
+ * (uapi/drm/xrt_accel_cs.h).  Used by the compiler and the tests.
  *
  * A builder collects slots and commands; errors are sticky, so a
  * sequence of calls needs one check, at cs_finish().

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The xrt_accel kernel ABI.
+ * The xrt_accel kernel ABI: the command stream.
  *
  * This part defines the command stream: the program format the compiler
  * emits and every executor (the kernel's soft engine, the host device,
@@ -22,8 +22,8 @@
  *
  * See Documentation/command-stream.rst for the field-by-field reference.
  */
-#ifndef _UAPI_DRM_XRT_ACCEL_H
-#define _UAPI_DRM_XRT_ACCEL_H
+#ifndef _UAPI_DRM_XRT_ACCEL_CS_H
+#define _UAPI_DRM_XRT_ACCEL_CS_H
 
 #include <linux/types.h>
 
@@ -91,8 +91,8 @@ struct xrt_cs_header {
 	__u64 reserved[3];
 };
 
-#define XRT_CS_SLOT_READ	(1u << 0)	/* commands may read the slot */
-#define XRT_CS_SLOT_WRITE	(1u << 1)	/* commands may write the slot */
+#define XRT_CS_SLOT_READ	0x1u	/* commands may read the slot */
+#define XRT_CS_SLOT_WRITE	0x2u	/* commands may write the slot */
 #define XRT_CS_SLOT_FLAGS	(XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE)
 
 /**
@@ -330,9 +330,11 @@ enum xrt_cs_ew_binary {
 	XRT_CS_BIN_SHR_ARITH = 16,	/* shifts >= width give the sign fill */
 };
 
-/** enum xrt_cs_ew_compare - comparisons; floats use IEEE order, or the
- *  total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN) with
- *  XRT_CS_CMP_TOTAL_ORDER added */
+/**
+ * enum xrt_cs_ew_compare - comparisons; floats use IEEE order, or the
+ * total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN) with
+ * XRT_CS_CMP_TOTAL_ORDER added
+ */
 enum xrt_cs_ew_compare {
 	XRT_CS_CMP_EQ = 1,
 	XRT_CS_CMP_NE = 2,
@@ -479,7 +481,7 @@ struct xrt_cs_matrix {
 	__s64 col_stride;
 };
 
-#define XRT_CS_DOT_ACCUMULATE	(1u << 0)	/* out += lhs x rhs */
+#define XRT_CS_DOT_ACCUMULATE	0x1u	/* out += lhs x rhs */
 
 /**
  * struct xrt_cs_dot - batched matrix multiply
@@ -595,7 +597,7 @@ struct xrt_cs_dynamic_slice {
 	struct xrt_cs_scalar starts[XRT_CS_MAX_RANK];
 };
 
-#define XRT_CS_SORT_DESCENDING	(1u << 0)
+#define XRT_CS_SORT_DESCENDING	0x1u
 
 /**
  * struct xrt_cs_sort - stable sort along one dimension, in place
@@ -677,4 +679,4 @@ struct xrt_cs_jump {
 }
 #endif
 
-#endif /* _UAPI_DRM_XRT_ACCEL_H */
+#endif /* _UAPI_DRM_XRT_ACCEL_CS_H */

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The xrt_accel kernel ABI: the ioctls of the render node.
+ *
+ * Buffers are GEM objects (closed with DRM_IOCTL_GEM_CLOSE, shared with
+ * the PRIME ioctls); completion is signalled through DRM syncobjs.  A
+ * job runs a command-stream program (xrt_accel_cs.h) kept in a buffer
+ * object, over the buffers bound to the program's slots, on a queue.
+ *
+ * Rules every ioctl follows: padding and reserved fields must be zero,
+ * unknown flag bits are rejected (EINVAL), user pointers are __u64,
+ * timeouts are absolute CLOCK_MONOTONIC nanoseconds.  Userspace learns
+ * what the device supports from DRM_XRT_GET_PARAM, not from versions.
+ *
+ * See Documentation/driver.rst for every ioctl and its errors.
+ */
+#ifndef _UAPI_DRM_XRT_ACCEL_H
+#define _UAPI_DRM_XRT_ACCEL_H
+
+#include "drm.h"
+#include "xrt_accel_cs.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* Never reordered, reused or removed: new ioctls go at the end. */
+#define DRM_XRT_GET_PARAM	0x00
+#define DRM_XRT_BO_CREATE	0x01
+#define DRM_XRT_BO_INFO		0x02
+#define DRM_XRT_BO_WAIT		0x03
+#define DRM_XRT_QUEUE_CREATE	0x04
+#define DRM_XRT_QUEUE_DESTROY	0x05
+#define DRM_XRT_SUBMIT		0x06
+#define DRM_XRT_QUEUE_STATUS	0x07
+
+#define DRM_IOCTL_XRT_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_GET_PARAM, struct drm_xrt_get_param)
+#define DRM_IOCTL_XRT_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_BO_CREATE, struct drm_xrt_bo_create)
+#define DRM_IOCTL_XRT_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_BO_INFO, struct drm_xrt_bo_info)
+#define DRM_IOCTL_XRT_BO_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_XRT_BO_WAIT, struct drm_xrt_bo_wait)
+#define DRM_IOCTL_XRT_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_QUEUE_CREATE, struct drm_xrt_queue_create)
+#define DRM_IOCTL_XRT_QUEUE_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_XRT_QUEUE_DESTROY, struct drm_xrt_queue_destroy)
+#define DRM_IOCTL_XRT_SUBMIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_XRT_SUBMIT, struct drm_xrt_submit)
+#define DRM_IOCTL_XRT_QUEUE_STATUS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_QUEUE_STATUS, struct drm_xrt_queue_status)
+
+/* The interface version GET_PARAM reports; bumped when ioctls are added. */
+#define DRM_XRT_ABI_VERSION	1
+
+/**
+ * enum drm_xrt_param - what DRM_XRT_GET_PARAM can report
+ * @DRM_XRT_PARAM_ABI_VERSION: DRM_XRT_ABI_VERSION of the driver
+ * @DRM_XRT_PARAM_CS_VERSION: newest command-stream version accepted
+ * @DRM_XRT_PARAM_MEMORY_SIZE: bytes of device memory (all buffers together)
+ * @DRM_XRT_PARAM_MEMORY_USED: bytes of device memory in use now
+ * @DRM_XRT_PARAM_MAX_BO_SIZE: largest buffer object, bytes
+ * @DRM_XRT_PARAM_MAX_SLOTS: most slots a job may bind
+ * @DRM_XRT_PARAM_MAX_PROGRAM_SIZE: largest program, bytes
+ * @DRM_XRT_PARAM_MAX_IN_SYNCS: most in-syncobjs of one job
+ * @DRM_XRT_PARAM_MAX_QUEUES: most queues one open file may hold
+ * @DRM_XRT_PARAM_CAPABILITIES: DRM_XRT_CAP_* bits
+ * @DRM_XRT_PARAM_JOB_TIMEOUT_MS: how long a job may run before its queue
+ *                                is reset
+ * @DRM_XRT_PARAM_COUNT: number of parameters; not a parameter
+ */
+enum drm_xrt_param {
+	DRM_XRT_PARAM_ABI_VERSION = 0,
+	DRM_XRT_PARAM_CS_VERSION = 1,
+	DRM_XRT_PARAM_MEMORY_SIZE = 2,
+	DRM_XRT_PARAM_MEMORY_USED = 3,
+	DRM_XRT_PARAM_MAX_BO_SIZE = 4,
+	DRM_XRT_PARAM_MAX_SLOTS = 5,
+	DRM_XRT_PARAM_MAX_PROGRAM_SIZE = 6,
+	DRM_XRT_PARAM_MAX_IN_SYNCS = 7,
+	DRM_XRT_PARAM_MAX_QUEUES = 8,
+	DRM_XRT_PARAM_CAPABILITIES = 9,
+	DRM_XRT_PARAM_JOB_TIMEOUT_MS = 10,
+	DRM_XRT_PARAM_COUNT
+};
+
+/* The engine uses AVX2 vectors (the results are the same bits without). */
+#define DRM_XRT_CAP_AVX2		0x1ull
+/* Buffers can be exported and imported as dma-bufs. */
+#define DRM_XRT_CAP_PRIME		0x2ull
+/* Queues report resets through DRM_XRT_QUEUE_STATUS. */
+#define DRM_XRT_CAP_QUEUE_STATUS	0x4ull
+
+/**
+ * struct drm_xrt_get_param - read one device parameter
+ * @param: in, an enum drm_xrt_param
+ * @pad: 0
+ * @value: out
+ */
+struct drm_xrt_get_param {
+	__u32 param;
+	__u32 pad;
+	__u64 value;
+};
+
+/**
+ * struct drm_xrt_bo_create - allocate a buffer object
+ * @size: in, bytes (> 0); out, the size given, rounded up to pages
+ * @flags: in, none defined; 0
+ * @handle: out, the GEM handle
+ *
+ * The buffer is zero-filled and counts against the device memory
+ * (ENOSPC when it would not fit).
+ */
+struct drm_xrt_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+};
+
+/**
+ * struct drm_xrt_bo_info - describe a buffer object
+ * @handle: in, the GEM handle
+ * @pad: 0
+ * @size: out, bytes
+ * @mmap_offset: out, the offset to pass to mmap() on the device file
+ */
+struct drm_xrt_bo_info {
+	__u32 handle;
+	__u32 pad;
+	__u64 size;
+	__u64 mmap_offset;
+};
+
+/**
+ * struct drm_xrt_bo_wait - wait until no job uses a buffer
+ * @handle: in, the GEM handle
+ * @flags: in, none defined; 0
+ * @timeout_ns: in, absolute CLOCK_MONOTONIC time to give up at
+ *
+ * Returns 0 when idle, ETIMEDOUT when still busy at @timeout_ns (a
+ * timeout in the past polls).
+ */
+struct drm_xrt_bo_wait {
+	__u32 handle;
+	__u32 flags;
+	__s64 timeout_ns;
+};
+
+#define DRM_XRT_PRIORITY_NORMAL	0
+#define DRM_XRT_PRIORITY_HIGH	1	/* jobs run on high-priority workers */
+
+/**
+ * struct drm_xrt_queue_create - make an execution queue
+ * @priority: in, DRM_XRT_PRIORITY_*
+ * @flags: in, none defined; 0
+ * @queue_id: out, the queue's id within this open file (never 0)
+ * @pad: 0
+ *
+ * Jobs of one queue run one after another in submission order; jobs of
+ * different queues run concurrently.
+ */
+struct drm_xrt_queue_create {
+	__u32 priority;
+	__u32 flags;
+	__u32 queue_id;
+	__u32 pad;
+};
+
+/**
+ * struct drm_xrt_queue_destroy - destroy a queue
+ * @queue_id: in
+ * @pad: 0
+ *
+ * Jobs still queued are cancelled; a running one is stopped at its next
+ * chunk.  Their out-syncobjs signal with an error.
+ */
+struct drm_xrt_queue_destroy {
+	__u32 queue_id;
+	__u32 pad;
+};
+
+/**
+ * struct drm_xrt_submit - run a program on a queue
+ * @queue_id: in, the queue
+ * @flags: in, none defined; 0
+ * @program_handle: in, the buffer object holding the program
+ * @num_slots: in, entries of @slots_ptr; the program's num_slots
+ * @program_offset: in, byte offset of the program (8-byte aligned)
+ * @program_size: in, bytes of the program (its header's size)
+ * @slots_ptr: in, user pointer to __u32 GEM handles, one per slot; each
+ *             buffer at least as large as its slot
+ * @in_syncs_ptr: in, user pointer to __u32 syncobj handles the job waits
+ *                for
+ * @num_in_syncs: in, entries of @in_syncs_ptr
+ * @out_sync: in, a syncobj to receive the job's fence, or 0
+ * @rng_seed: in, seed of the program's random numbers
+ *
+ * The program is copied and validated before the ioctl returns (EINVAL
+ * when malformed); later writes to its buffer do not affect the job.
+ * The job holds references on every buffer until it is freed.  A job
+ * that fails or is stopped signals @out_sync with an error.
+ */
+struct drm_xrt_submit {
+	__u32 queue_id;
+	__u32 flags;
+	__u32 program_handle;
+	__u32 num_slots;
+	__u64 program_offset;
+	__u64 program_size;
+	__u64 slots_ptr;
+	__u64 in_syncs_ptr;
+	__u32 num_in_syncs;
+	__u32 out_sync;
+	__u64 rng_seed;
+};
+
+/**
+ * struct drm_xrt_queue_status - how a queue stands
+ * @queue_id: in
+ * @flags: out, DRM_XRT_QUEUE_*
+ * @resets: out, jobs of this queue stopped for running too long
+ * @last_error: out, the negative errno of the last failed job, or 0
+ * @submitted: out, jobs submitted to this queue
+ * @completed: out, jobs that ran to the end without error
+ *
+ * After a reset the queue refuses new jobs (ECANCELED): destroy it and
+ * create another.
+ */
+struct drm_xrt_queue_status {
+	__u32 queue_id;
+	__u32 flags;
+	__u32 resets;
+	__s32 last_error;
+	__u64 submitted;
+	__u64 completed;
+};
+
+/* The queue had a job stopped by a timeout and takes no more jobs. */
+#define DRM_XRT_QUEUE_GUILTY	0x1u
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_DRM_XRT_ACCEL_H */
