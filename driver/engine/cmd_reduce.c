@@ -17,6 +17,9 @@
  */
 #include "ew.h"
 
+/* Workspace past the registers: reduced-axis strides per operand. */
+#define RSTR_BYTES	(sizeof(s64) * XRT_CS_MAX_OPERANDS * XRT_CS_MAX_RANK)
+
 #define SEG		XRT_CS_REDUCE_SEGMENT
 #define LANES		XRT_CS_REDUCE_LANES
 #define SEGS_PER_ITEM	16
@@ -206,7 +209,7 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 	    (is_arg(c->op) && !engine_zero(c->init, sizeof(c->init))) ||
 	    (r.vtype == XRT_CS_PRED && c->init[0] > 1))
 		return engine_fail(v, ~0u, "REDUCE: bad init bytes", c->init[0], c->init[1]);
-	ws = (u64)(c->num_regs + 1) * EW_REG_BYTES;
+	ws = (u64)(c->num_regs + 1) * EW_REG_BYTES + RSTR_BYTES;
 	if (ws > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = ws;
 	if (r.segments > 1) {
@@ -539,7 +542,10 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 		    u64 s, u8 *regs, struct acc *out)
 {
 	const struct xrt_cs_reduce *c = r->c;
-	s64 base[XRT_CS_MAX_OPERANDS], rstr[XRT_CS_MAX_OPERANDS][XRT_CS_MAX_RANK];
+	s64 base[XRT_CS_MAX_OPERANDS];
+	/* In the workspace: the kernel's stack is small. */
+	s64 (*rstr)[XRT_CS_MAX_RANK] =
+		(void *)(regs + (size_t)(c->num_regs + 1) * EW_REG_BYTES);
 	u64 first = s * SEG, n = ENGINE_MIN(SEG, r->reduced - first), pos = 0, len, off;
 	const void *at[XRT_CS_MAX_REGS];
 	struct acc lane[LANES], v;

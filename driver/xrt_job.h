@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A job: one validated program bound to its buffers, from SUBMIT to
+ * free_job.  Shared by the submit ioctl and the scheduler callbacks.
+ */
+#ifndef XRT_JOB_H
+#define XRT_JOB_H
+
+#include <linux/dma-fence.h>
+#include <linux/iosys-map.h>
+#include <linux/workqueue.h>
+#include <drm/gpu_scheduler.h>
+
+#include "engine/engine.h"
+#include "xrt_drv.h"
+
+/**
+ * struct xrt_hw_fence - the fence the engine worker signals
+ * @base: the fence
+ * @lock: its lock; its own, so the fence may outlive its queue
+ */
+struct xrt_hw_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's; nothing else */
+};
+
+/**
+ * struct xrt_job - a submitted program
+ * @base: the scheduler's job
+ * @queue: the queue it runs on (alive while the job is)
+ * @bos: the buffer bound to each slot, referenced
+ * @maps: the kernel mapping of each slot's buffer
+ * @vaddrs: the engine's view of @maps
+ * @num_slots: entries of @bos, @maps and @vaddrs
+ * @program: the private copy of the program
+ * @offsets: the validator's command offsets
+ * @prog: the validated program
+ * @workspace: the engine's workspace, thread part then shared part
+ * @thread_ws: 64-byte aligned thread part of @workspace
+ * @shared_ws: 64-byte aligned shared part of @workspace
+ * @rng_seed: the seed SUBMIT gave
+ * @fence_mem: the hardware fence, allocated at submit
+ * @hw_fence: @fence_mem once initialized by run_job; referenced
+ * @work: runs the program on the queue's workers
+ * @stop: 0, or the negative errno to stop the job with
+ */
+struct xrt_job {
+	struct drm_sched_job base;
+	struct xrt_queue *queue;
+	struct drm_gem_object **bos;
+	struct iosys_map *maps;
+	u8 **vaddrs;
+	u32 num_slots;
+	u8 *program;
+	u32 *offsets;
+	struct xrt_engine_prog prog;
+	void *workspace;
+	void *thread_ws;
+	void *shared_ws;
+	u64 rng_seed;
+	struct xrt_hw_fence *fence_mem;
+	struct dma_fence *hw_fence;
+	struct work_struct work;
+	atomic_t stop;
+};
+
+static inline struct xrt_job *to_xrt_job(struct drm_sched_job *j)
+{
+	return container_of(j, struct xrt_job, base);
+}
+
+/* xrt_job.c */
+void xrt_job_free(struct xrt_job *job);
+void xrt_job_work(struct work_struct *work);
+
+#endif /* XRT_JOB_H */
