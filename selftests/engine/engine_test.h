@@ -3,7 +3,9 @@
  * Helpers for the engine selftests: build a program, load it through the
  * validator, run it over caller buffers in two schedules (sequential in
  * steps of one item, and every phase's items in reverse) and check the
- * schedules agree.
+ * schedules agree.  When XRT_TEST_ACCEL names an xrt_accel device (its
+ * index; the VM stage sets it), every program also runs in the kernel
+ * and must give the same bytes.
  */
 #ifndef XRT_ENGINE_TEST_H
 #define XRT_ENGINE_TEST_H
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "xrt_test.h"
+#include "accel.h"
 
 #include "cstream/cs_builder.h"
 #include "../../driver/engine/engine_internal.h"
@@ -77,6 +80,35 @@ static inline void run_reversed(const struct xrt_engine_prog *prog,
 	}
 }
 
+/* The kernel device to run programs on too: -1 for none, -2 if it is missing. */
+static inline int test_accel_fd(void)
+{
+	const char *e = getenv("XRT_TEST_ACCEL");
+	static int fd = -1;
+
+	if (!e)
+		return -1;
+	if (fd < 0)
+		fd = accel_open((unsigned int)atoi(e));
+	return fd < 0 ? -2 : fd;
+}
+
+/* Runs the program in the kernel over @kin (input copies); compares with @r. */
+#define RUN_IN_KERNEL(kprog, ksize, kin, r)                                   \
+	do {                                                                  \
+		int _fd = test_accel_fd();                                    \
+		uint32_t _k;                                                  \
+		if (_fd == -1)                                                \
+			break;                                                \
+		ASSERT_NE(-2, _fd) TH_LOG("XRT_TEST_ACCEL set, no device");   \
+		ASSERT_EQ(0, accel_run(_fd, kprog, ksize, 1234, kin, (r)->size,\
+				       (r)->n));                              \
+		for (_k = 0; _k < (r)->n; _k++)                               \
+			EXPECT_EQ(0, memcmp(kin[_k], (r)->slot[_k],           \
+					    (r)->size[_k]))                   \
+				TH_LOG("slot %u differs in the kernel", _k);  \
+	} while (0)
+
 /*
  * Loads @b's program and runs it on @r's buffers twice, from the same
  * inputs; fails the test if the two schedules' outputs differ.
@@ -84,7 +116,7 @@ static inline void run_reversed(const struct xrt_engine_prog *prog,
 #define RUN_PROGRAM(b, r)                                                     \
 	do {                                                                  \
 		struct cs_program _p;                                         \
-		uint8_t *_copy[MAX_SLOTS];                                    \
+		uint8_t *_copy[MAX_SLOTS], *_kin[MAX_SLOTS];                  \
 		void *_prog, *_ws, *_sh;                                      \
 		size_t _size;                                                 \
 		uint32_t _i;                                                  \
@@ -95,14 +127,18 @@ static inline void run_reversed(const struct xrt_engine_prog *prog,
 		for (_i = 0; _i < (r)->n; _i++) {                             \
 			_copy[_i] = aligned_buf((r)->size[_i]);               \
 			memcpy(_copy[_i], (r)->slot[_i], (r)->size[_i]);      \
+			_kin[_i] = aligned_buf((r)->size[_i]);                \
+			memcpy(_kin[_i], (r)->slot[_i], (r)->size[_i]);       \
 		}                                                             \
 		run_sequential(&_p.prog, (r)->slot, _ws, _sh);                \
+		RUN_IN_KERNEL(_prog, _size, _kin, r);                         \
 		run_reversed(&_p.prog, _copy, _ws, _sh);                      \
 		for (_i = 0; _i < (r)->n; _i++) {                             \
 			EXPECT_EQ(0, memcmp(_copy[_i], (r)->slot[_i],         \
 					    (r)->size[_i]))                   \
 				TH_LOG("slot %u differs between schedules", _i); \
 			free(_copy[_i]);                                      \
+			free(_kin[_i]);                                       \
 		}                                                             \
 		free(_ws);                                                    \
 		free(_sh);                                                    \
