@@ -7,7 +7,11 @@
 #   make run           the main job (for now: xrt-run --demo)
 #   make test          quick: unit tests of the normal build only
 #   make check         everything: unit tests, ASan+UBSan build, fuzzing,
-#                      the threaded tests under ThreadSanitizer
+#                      the threaded tests under ThreadSanitizer, the VM
+#                      stage (XRT_SKIP_VM=1 skips it, and says so)
+#   make vmtest        the VM stage alone: the driver and its selftests
+#                      in Debian's kernel under QEMU
+#   make checkpatch    the kernel's checkpatch.pl --strict on driver/, uapi/
 #   make bench         benchmarks against peers, as ratios
 #   make install PREFIX=/usr/local
 #   make driver KDIR=/lib/modules/$(uname -r)/build
@@ -27,7 +31,8 @@ ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 	      -Dbuildtype=debug -Dfuzz=true -Dfuzz_seconds=$(FUZZ_SECONDS)
 TSAN_OPTS  := $(MESON_OPTS) -Db_sanitize=thread -Db_lundef=false
 
-.PHONY: all deps build run test check asan tsan bench install clean driver driver-clean
+.PHONY: all deps build run test check asan tsan bench install clean driver driver-clean \
+	vmtest checkpatch
 
 all: build
 
@@ -63,6 +68,19 @@ test: build
 
 check: build asan tsan
 	tools/run-selftests $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)=threads
+ifeq ($(XRT_SKIP_VM),)
+	tools/vm/vmtest.sh $(BUILD)
+else
+	@echo "check: the VM stage was SKIPPED (XRT_SKIP_VM is set): the driver is untested"
+endif
+
+vmtest: build
+	tools/vm/vmtest.sh $(BUILD)
+
+KERNEL_SOURCES := $(wildcard driver/*.[ch] driver/engine/*.[ch] uapi/drm/*.h)
+checkpatch: deps
+	perl $(CACHE)/linux/scripts/checkpatch.pl --strict --no-tree --quiet --terse --no-summary \
+		-f $(filter-out %.mod.c,$(KERNEL_SOURCES))
 
 # OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE force slow kernels on some machines:
 # unset for benchmark runs only, never for tests.

@@ -19,6 +19,7 @@ packages=(
 	clang llvm libclang-rt-14-dev
 	python3 python3-numpy libopenblas-dev
 	linux-source-6.1 xz-utils
+	qemu-system-x86 busybox-static cpio kmod binutils linux-headers-amd64
 )
 
 cache="${XRT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xrt}"

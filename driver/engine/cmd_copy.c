@@ -59,7 +59,7 @@ static void copy_run(const struct xrt_engine_ctx *x, const void *cmd,
 	u64 len;
 
 	row_iter_init(&it, r, c->dst.dims, start,
-		      ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - start));
+		      engine_min(count * ENGINE_ITEM_ELEMS, n - start));
 	while (row_iter_next(&it, &len)) {
 		engine_copy_strided(dst + row_iter_offset(&it, c->dst.strides) * es, ds,
 				    src + row_iter_offset(&it, c->src.strides) * es, ss,

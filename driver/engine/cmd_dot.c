@@ -158,8 +158,9 @@ static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *m
 
 int xrt_engine_use_avx2;
 
-typedef float v4f __attribute__((vector_size(16)));
-typedef float v8f __attribute__((vector_size(32)));
+/* Four and eight 32-bit float lanes. */
+typedef float v4f __attribute__((vector_size(4 * sizeof(u32))));
+typedef float v8f __attribute__((vector_size(8 * sizeof(u32))));
 
 /*
  * C[2][16] += A[2][kb] * B[kb][16] with 4-wide vectors held in
@@ -203,6 +204,16 @@ static void micro_sse(const float *a, const float *bm, u32 ldb, u32 kb, float *c
 	ST4(cm + ldc + 12, c13);
 }
 
+/* One row of micro6_avx2: (*c0, *c1) += s * (b0, b1). */
+__attribute__((target("avx2")))
+static __always_inline void row6_avx2(float s, const v8f *b0, const v8f *b1, v8f *c0, v8f *c1)
+{
+	v8f x = { s, s, s, s, s, s, s, s };
+
+	*c0 = *c0 + x * *b0;
+	*c1 = *c1 + x * *b1;
+}
+
 /* C[6][16] with 8-wide vectors (AVX2, still no FMA): 12 accumulators. */
 __attribute__((target("avx2")))
 static void micro6_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *cm,
@@ -218,21 +229,15 @@ static void micro6_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float 
 
 	for (k = 0; k < kb; k++) {
 		const float *b = bm + (size_t)k * ldb;
-		v8f b0 = LD8(b), b1 = LD8(b + 8), x;
-		float s;
+		const float *ak = a + 6 * k;
+		v8f b0 = LD8(b), b1 = LD8(b + 8);
 
-#define ROW(r, c0, c1)                                                        \
-		s = a[6 * k + (r)];                                           \
-		x = (v8f){ s, s, s, s, s, s, s, s };                          \
-		c0 = c0 + x * b0;                                             \
-		c1 = c1 + x * b1
-		ROW(0, c00, c01);
-		ROW(1, c10, c11);
-		ROW(2, c20, c21);
-		ROW(3, c30, c31);
-		ROW(4, c40, c41);
-		ROW(5, c50, c51);
-#undef ROW
+		row6_avx2(ak[0], &b0, &b1, &c00, &c01);
+		row6_avx2(ak[1], &b0, &b1, &c10, &c11);
+		row6_avx2(ak[2], &b0, &b1, &c20, &c21);
+		row6_avx2(ak[3], &b0, &b1, &c30, &c31);
+		row6_avx2(ak[4], &b0, &b1, &c40, &c41);
+		row6_avx2(ak[5], &b0, &b1, &c50, &c51);
 	}
 	ST8(cm, c00);
 	ST8(cm + 8, c01);
@@ -305,7 +310,7 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 	for (k0 = 0; k0 < c->k; k0 += BLOCK_K) {
 		u32 p, h;
 
-		kb = (u32)ENGINE_MIN(c->k - k0, BLOCK_K);
+		kb = (u32)engine_min(c->k - k0, BLOCK_K);
 		pack_a(x, &c->lhs, b, i0, mb, k0, kb, pa, mp);
 		/*
 		 * B panel by panel: NR columns of every k side by side, so a
@@ -411,8 +416,8 @@ static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 	for (it = first; it < first + count; it++) {
 		u64 b = it / per_batch, t = it % per_batch;
 		u64 i0 = t / tiles_n(c) * TILE_M, j0 = t % tiles_n(c) * TILE_N;
-		u32 mb = (u32)ENGINE_MIN(c->m - i0, TILE_M);
-		u32 nb = (u32)ENGINE_MIN(c->n - j0, TILE_N);
+		u32 mb = (u32)engine_min(c->m - i0, TILE_M);
+		u32 nb = (u32)engine_min(c->n - j0, TILE_N);
 		u64 i, j;
 
 		if (fast_path(c->lhs.dtype)) {

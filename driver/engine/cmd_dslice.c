@@ -12,7 +12,8 @@ static int dslice_check(struct vctx *v, const void *cmd, u32 size, int update)
 	u32 d, r = c->operand.rank;
 
 	if (size != sizeof(*c))
-		return engine_fail(v, ~0u, "DYNAMIC_SLICE: size is not sizeof(struct xrt_cs_dynamic_slice)",
+		return engine_fail(v, ~0u,
+				   "DYNAMIC_SLICE: size is not sizeof(struct xrt_cs_dynamic_slice)",
 				   size, sizeof(*c));
 	if (c->cmd.flags || c->reserved)
 		return engine_fail(v, ~0u, "DYNAMIC_SLICE: flags or reserved not 0", 0, 0);
@@ -22,12 +23,14 @@ static int dslice_check(struct vctx *v, const void *cmd, u32 size, int update)
 			      update ? XRT_CS_SLOT_READ : XRT_CS_SLOT_WRITE))
 		return -1;
 	if (c->slice.rank != r || c->slice.dtype != c->operand.dtype)
-		return engine_fail(v, 1, "DYNAMIC_SLICE: slice rank or type differs from the operand's",
+		return engine_fail(v, 1,
+				   "DYNAMIC_SLICE: slice rank or type differs from the operand's",
 				   c->slice.rank, c->slice.dtype);
 	for (d = 0; d < XRT_CS_MAX_RANK; d++) {
 		if (d >= r) {
 			if (!engine_zero(&c->starts[d], sizeof(c->starts[d])))
-				return engine_fail(v, 2 + d, "DYNAMIC_SLICE: start past the rank not 0",
+				return engine_fail(v, 2 + d,
+						   "DYNAMIC_SLICE: start past the rank not 0",
 						   d, 0);
 			continue;
 		}
@@ -50,7 +53,8 @@ static int dslice_check(struct vctx *v, const void *cmd, u32 size, int update)
 
 		if (update ? engine_overlap(s->slot, lo, hi, c->operand.slot, olo, ohi) :
 			     engine_overlap(s->slot, lo, hi, c->slice.slot, slo, shi))
-			return engine_fail(v, 2 + d, "DYNAMIC_SLICE: a start is in the written view",
+			return engine_fail(v, 2 + d,
+					   "DYNAMIC_SLICE: a start is in the written view",
 					   d, 0);
 	}
 	return 0;
@@ -90,7 +94,7 @@ static void dslice_run_both(const struct xrt_engine_ctx *x,
 
 		base += engine_clamp_start(start, op->dims[d], sl->dims[d]) * op->strides[d];
 	}
-	row_iter_init(&it, r, sl->dims, s0, ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - s0));
+	row_iter_init(&it, r, sl->dims, s0, engine_min(count * ENGINE_ITEM_ELEMS, n - s0));
 	while (row_iter_next(&it, &len)) {
 		u8 *o = engine_ptr(x, op->slot, op->offset) +
 			(base + row_iter_offset(&it, op->strides)) * (s64)es;

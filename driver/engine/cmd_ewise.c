@@ -144,7 +144,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 		row.stride[i] = r ? ops[i].strides[r - 1] : 0;
 	ew_prepare_row(ops, c->num_operands, insts(c), c->num_insts, r, &row);
 	row_iter_init(&it, r, c->dims, start,
-		      ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - start));
+		      engine_min(count * ENGINE_ITEM_ELEMS, n - start));
 	while (row_iter_next(&it, &len)) {
 		for (i = 0; i < c->num_operands; i++) {
 			u32 es = engine_dtype_size(ops[i].dtype);
@@ -154,7 +154,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 		}
 		for (off = 0; off < len; off += EW_BLOCK)
 			ew_run_block(ops, insts(c), c->num_insts, &row, off,
-				     (u32)ENGINE_MIN(len - off, EW_BLOCK), ws,
+				     (u32)engine_min(len - off, EW_BLOCK), ws,
 				     c->num_regs, at);
 		row_iter_advance(&it, len);
 	}

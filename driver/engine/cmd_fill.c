@@ -108,7 +108,7 @@ static void fill_run(const struct xrt_engine_ctx *x, const void *cmd,
 	u64 len, j;
 
 	row_iter_init(&it, r, c->dst.dims, start,
-		      ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - start));
+		      engine_min(count * ENGINE_ITEM_ELEMS, n - start));
 	while (row_iter_next(&it, &len)) {
 		u8 *p = base + row_iter_offset(&it, c->dst.strides) * es;
 

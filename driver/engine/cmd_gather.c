@@ -116,7 +116,7 @@ static void gather_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phas
 	u64 len;
 
 	row_iter_init(&it, out->rank, out->dims, s0,
-		      ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - s0));
+		      engine_min(count * ENGINE_ITEM_ELEMS, n - s0));
 	while (row_iter_next(&it, &len)) {
 		window_start(x, &c->indices, c->num_index_dims, c->index_map,
 			     it.index[0], start);
@@ -224,7 +224,7 @@ static void combine_row(u32 combiner, u32 t, u8 *dst, s64 ds, const u8 *src,
 		return;
 	}
 	for (off = 0; off < n; off += EW_BLOCK) {
-		u32 bn = (u32)ENGINE_MIN(n - off, EW_BLOCK), fn = combiner_fn(combiner);
+		u32 bn = (u32)engine_min(n - off, EW_BLOCK), fn = combiner_fn(combiner);
 		u8 *dp = dst + (s64)off * ds * (s64)es;
 
 		ew_load(t, a, dp, ds, bn);
@@ -262,7 +262,7 @@ static void scatter_run(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 	struct row_iter it;
 	u64 len;
 
-	row_iter_init(&it, up->rank, up->dims, s0, ENGINE_MIN(ENGINE_ITEM_ELEMS, n - s0));
+	row_iter_init(&it, up->rank, up->dims, s0, engine_min(ENGINE_ITEM_ELEMS, n - s0));
 	while (row_iter_next(&it, &len)) {
 		int skip = 0;
 

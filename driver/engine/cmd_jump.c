@@ -37,12 +37,14 @@ static u32 no_phases(const void *cmd)
 u32 engine_jump_next(const struct xrt_engine_ctx *x, const void *cmd, u32 pc)
 {
 	const struct xrt_cs_jump *c = cmd;
+	int want;
 	u8 p;
 
 	if (c->mode == XRT_CS_JUMP_ALWAYS)
 		return c->target;
 	p = *engine_ptr(x, c->pred.slot, c->pred.offset);
-	if ((p != 0) == (c->mode == XRT_CS_JUMP_IF_TRUE))
+	want = c->mode == XRT_CS_JUMP_IF_TRUE;
+	if (!!p == want)
 		return c->target;
 	return pc + 1;
 }

@@ -73,8 +73,10 @@ static void red_init(struct red *r, const struct xrt_cs_reduce *c)
 	r->ops = red_operands(c);
 	r->insts = (const void *)(r->ops + c->num_operands);
 	r->vtype = value_type(c, r->insts);
-	r->kr = r->rr = 0;
-	r->outputs = r->reduced = 1;
+	r->kr = 0;
+	r->rr = 0;
+	r->outputs = 1;
+	r->reduced = 1;
 	for (d = 0; d < c->rank; d++) {
 		if (c->reduce_mask & (1u << d)) {
 			r->raxis[r->rr] = d;
@@ -86,7 +88,8 @@ static void red_init(struct red *r, const struct xrt_cs_reduce *c)
 			r->outputs *= c->dims[d];
 		}
 	}
-	r->out = r->out_idx = 0;
+	r->out = 0;
+	r->out_idx = 0;
 	for (i = 0; i < c->num_operands; i++) {
 		if (r->ops[i].flags != XRT_CS_OPERAND_OUT)
 			continue;
@@ -138,7 +141,8 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 	if (!c->num_operands || c->num_operands > XRT_CS_MAX_OPERANDS ||
 	    !c->num_regs || c->num_regs > XRT_CS_MAX_REGS ||
 	    !c->num_insts || c->num_insts > XRT_CS_MAX_INSTS)
-		return engine_fail(v, ~0u, "REDUCE: operand, register or instruction count out of range",
+		return engine_fail(v, ~0u,
+				   "REDUCE: operand, register or instruction count out of range",
 				   c->num_operands, c->num_insts);
 	need = sizeof(*c) + c->num_operands * sizeof(*ops) +
 	       (u64)c->num_insts * sizeof(struct xrt_cs_ew_inst);
@@ -174,7 +178,8 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 		outs++;
 		for (d = 0; d < c->rank; d++) {
 			if ((c->reduce_mask & (1u << d)) && ops[i].strides[d])
-				return engine_fail(v, i, "REDUCE: output stride along a reduced dimension",
+				return engine_fail(v, i,
+						   "REDUCE: output stride along a reduced dimension",
 						   d, 0);
 		}
 		if (engine_check_span(v, i, ops[i].slot, ops[i].dtype, ops[i].offset,
@@ -388,7 +393,8 @@ static void combine(u32 op, u32 t, struct acc *a, const struct acc *b)
 /* Reads element @e of a value register block into an accumulator. */
 static void read_value(u32 t, const void *reg, u32 e, struct acc *a)
 {
-	a->re = a->im = 0;
+	a->re = 0;
+	a->im = 0;
 	a->i = 0;
 	switch (ew_class_of(t)) {
 	case EW_INT:
@@ -435,8 +441,8 @@ static void output_base(const struct red *r, u64 o, s64 *base)
  * Adds @n values to the lanes, element j of the segment (j from @pos)
  * to lane j % LANES; whole groups of LANES vectorize.
  */
-typedef float v4f __attribute__((vector_size(16)));
-typedef double v2d __attribute__((vector_size(16)));
+typedef float v4f __attribute__((vector_size(4 * sizeof(u32))));
+typedef double v2d __attribute__((vector_size(2 * sizeof(u64))));
 
 static void sum_lanes(u32 t, const void *vals, u32 n, u64 pos, float *fl,
 		      double *dl)
@@ -486,7 +492,7 @@ static void sum_lanes(u32 t, const void *vals, u32 n, u64 pos, float *fl,
 	}
 }
 
-typedef int v4i __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(4 * sizeof(s32))));
 
 /*
  * combine() for f32 MIN/MAX on four lanes at once: a NaN held stays, a
@@ -546,7 +552,7 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	/* In the workspace: the kernel's stack is small. */
 	s64 (*rstr)[XRT_CS_MAX_RANK] =
 		(void *)(regs + (size_t)(c->num_regs + 1) * EW_REG_BYTES);
-	u64 first = s * SEG, n = ENGINE_MIN(SEG, r->reduced - first), pos = 0, len, off;
+	u64 first = s * SEG, n = engine_min(SEG, r->reduced - first), pos = 0, len, off;
 	const void *at[XRT_CS_MAX_REGS];
 	struct acc lane[LANES], v;
 	struct row_iter it;
@@ -581,7 +587,7 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)es;
 		}
 		for (off = 0; off < len; off += EW_BLOCK) {
-			u32 bn = (u32)ENGINE_MIN(len - off, EW_BLOCK);
+			u32 bn = (u32)engine_min(len - off, EW_BLOCK);
 
 			ew_run_block(r->ops, r->insts, c->num_insts, &row, off, bn,
 				     regs, c->num_regs, at);
@@ -677,7 +683,7 @@ static void reduce_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phas
 	red_init(&r, cmd);
 	if (r.segments <= 1) {
 		per = outputs_per_item(&r);
-		for (o = first * per; o < ENGINE_MIN((first + count) * per, r.outputs); o++) {
+		for (o = first * per; o < engine_min((first + count) * per, r.outputs); o++) {
 			if (r.segments)
 				segment(x, &r, o, 0, ws, &seg);
 			finish(x, &r, o, &seg, r.segments);
@@ -685,7 +691,7 @@ static void reduce_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phas
 		return;
 	}
 	if (phase == 1) {
-		for (o = first * 64; o < ENGINE_MIN((first + count) * 64, r.outputs); o++)
+		for (o = first * 64; o < engine_min((first + count) * 64, r.outputs); o++)
 			finish(x, &r, o, shared + o * r.segments, r.segments);
 		return;
 	}
@@ -693,7 +699,7 @@ static void reduce_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phas
 	for (it = first; it < first + count; it++) {
 		o = it / groups;
 		s0 = it % groups * SEGS_PER_ITEM;
-		s1 = ENGINE_MIN(s0 + SEGS_PER_ITEM, r.segments);
+		s1 = engine_min(s0 + SEGS_PER_ITEM, r.segments);
 		for (s = s0; s < s1; s++)
 			segment(x, &r, o, s, ws, &shared[o * r.segments + s]);
 	}

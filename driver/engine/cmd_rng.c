@@ -18,6 +18,10 @@
 #include "emath.h"
 #include "ew.h"
 
+/* 2^-53 and 2^-24: random bits to a fraction in [0, 1), exactly. */
+#define TWO_M53	(1.0 / (1ull << 53))
+#define TWO_M24	(1.0 / (1u << 24))
+
 static int is_float(u32 t)
 {
 	return t >= XRT_CS_F16 && t <= XRT_CS_F64;
@@ -150,14 +154,14 @@ static void element(const struct xrt_cs_rng *c, u64 seed, u64 i, u8 *p)
 		return;
 	}
 	if (c->distribution == XRT_CS_RNG_UNIFORM) {
-		u = t == XRT_CS_F64 ? (double)((w[0] | (u64)w[1] << 32) >> 11) * 0x1p-53 :
-				      (double)(w[0] >> 8) * 0x1p-24;
+		u = t == XRT_CS_F64 ? (double)((w[0] | (u64)w[1] << 32) >> 11) * TWO_M53 :
+				      (double)(w[0] >> 8) * TWO_M24;
 		v = rounded(t, lo + (hi - lo) * u);
 		if (v >= hi)
 			v = below(t, hi);
 	} else {
-		u1 = (double)(((w[0] | (u64)w[1] << 32) >> 11) + 1) * 0x1p-53;
-		u2 = (double)((w[2] | (u64)w[3] << 32) >> 11) * 0x1p-53;
+		u1 = (double)(((w[0] | (u64)w[1] << 32) >> 11) + 1) * TWO_M53;
+		u2 = (double)((w[2] | (u64)w[3] << 32) >> 11) * TWO_M53;
 		v = lo + hi * (__builtin_sqrt(-2.0 * em_log(u1)) *
 			       em_cos(6.283185307179586 * u2));
 		v = rounded(t, v);
@@ -180,7 +184,7 @@ static void rng_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 	struct row_iter it;
 	u64 len;
 
-	row_iter_init(&it, r, d->dims, s0, ENGINE_MIN(count * ENGINE_ITEM_ELEMS, n - s0));
+	row_iter_init(&it, r, d->dims, s0, engine_min(count * ENGINE_ITEM_ELEMS, n - s0));
 	lin = s0;
 	while (row_iter_next(&it, &len)) {
 		u8 *p = engine_ptr(x, d->slot, d->offset) +

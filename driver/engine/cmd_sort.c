@@ -6,7 +6,7 @@
  */
 #include "ew.h"
 
-#define SORT_MAX_LEN	(1ull << 26)
+#define SORT_MAX_LEN	BIT_ULL(26)
 
 static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 {
@@ -145,7 +145,7 @@ static void merge_sort(const struct fiber *f, u32 *p, u32 *tmp, u32 n)
 
 	for (w = 1; w < n; w *= 2) {
 		for (i = 0; i < n; i += 2 * w) {
-			u32 a = i, am = ENGINE_MIN(i + w, n), b = am, bm = ENGINE_MIN(i + 2 * w, n);
+			u32 a = i, am = engine_min(i + w, n), b = am, bm = engine_min(i + 2 * w, n);
 			u32 o = i;
 
 			while (a < am && b < bm)
@@ -213,7 +213,7 @@ static void sort_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 		     u64 first, u64 count, void *ws)
 {
 	const struct xrt_cs_sort *c = cmd;
-	u64 per = fibers_per_item(c), f, end = ENGINE_MIN((first + count) * per, fibers(c));
+	u64 per = fibers_per_item(c), f, end = engine_min((first + count) * per, fibers(c));
 
 	for (f = first * per; f < end; f++)
 		sort_fiber(x, c, f, ws);

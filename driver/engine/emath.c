@@ -54,11 +54,11 @@ static double round_half_away(double x)
 	return (double)(s64)(x < 0 ? x - 0.5 : x + 0.5);
 }
 
-#define LN2_HI	6.93147180369123816490e-01	/* ln 2, 33 bits */
-#define LN2_LO	1.90821492927058770002e-10	/* ln 2 - LN2_HI */
-#define INV_LN2	1.44269504088896338700e+00
-#define LN2_DD_HI 6.93147180559945286227e-01	/* ln 2 rounded to double */
-#define LN2_DD_LO 2.31904681384629955842e-17	/* ln 2 - LN2_DD_HI */
+#define LN2_HI	0.693147180369123816490	/* ln 2, 33 bits */
+#define LN2_LO	0.000000000190821492927058770002	/* ln 2 - LN2_HI */
+#define INV_LN2	1.44269504088896338700
+#define LN2_DD_HI 0.693147180559945286227	/* ln 2 rounded to double */
+#define LN2_DD_LO 0.0000000000000000231904681384629955842	/* ln 2 - LN2_DD_HI */
 
 /* e^r - 1 for |r| <= 0.35, Taylor to degree 14. */
 static double expm1_small(double r)
@@ -215,7 +215,7 @@ double em_tanh(double x)
 		return x + x;
 	if (ax > 22)
 		return x > 0 ? 1.0 : -1.0;
-	if (ax < 3.725290298461914e-09)	/* 2^-28 */
+	if (ax < 0.000000003725290298461914)	/* 2^-28 */
 		return x;
 	if (ax >= 1) {
 		t = em_expm1(2 * ax);
@@ -264,8 +264,8 @@ static double exp_neg_sq(double x)
 	return em_exp(-hi) * (1.0 - lo);
 }
 
-#define TWO_OVER_SQRT_PI 1.12837916709551257390e+00
-#define ONE_OVER_SQRT_PI 5.64189583547756286948e-01
+#define TWO_OVER_SQRT_PI 1.12837916709551257390
+#define ONE_OVER_SQRT_PI 0.564189583547756286948
 
 double em_erf(double x)
 {
@@ -274,7 +274,7 @@ double em_erf(double x)
 
 	if (isnan_d(x))
 		return x + x;
-	if (ax < 1e-300)
+	if (ax < em_from_bits(0x1a56e1fc2f8f359ull))	/* 1e-300 */
 		return x * TWO_OVER_SQRT_PI;
 	if (ax < 1) {
 		/* 2/sqrt(pi) x sum (-1)^n x^2n / (n! (2n+1)), by Horner. */
@@ -303,13 +303,13 @@ double em_erf(double x)
 }
 
 /* pi/2 in three pieces of 33 bits, and the tails of each (fdlibm's). */
-#define PIO2_1	1.57079632673412561417e+00
-#define PIO2_1T	6.07710050650619224932e-11
-#define PIO2_2	6.07710050630396597660e-11
-#define PIO2_2T	2.02226624879595063154e-21
-#define PIO2_3	2.02226624871116645580e-21
-#define PIO2_3T	8.47842766036889956997e-32
-#define INV_PIO2 6.36619772367581382433e-01
+#define PIO2_1	1.57079632673412561417
+#define PIO2_1T	0.0000000000607710050650619224932
+#define PIO2_2	0.0000000000607710050630396597660
+#define PIO2_2T	0.00000000000000000000202226624879595063154
+#define PIO2_3	0.00000000000000000000202226624871116645580
+#define PIO2_3T	0.0000000000000000000000000000000847842766036889956997
+#define INV_PIO2 0.636619772367581382433
 
 /* 2/pi in binary, 32 bits a word, from the first bit after the point. */
 static const u32 two_over_pi[42] = {
@@ -397,10 +397,11 @@ static int rem_pio2_large(double x, double *y0, double *y1)
 	hi = f[2];
 	lo = f[1];
 	fa = (double)(hi >> 11) * em_from_bits((u64)(1023 - 53 - lz) << 52);
-	fb = (double)(((hi & 0x7ff) << 42) | (lo >> 22)) * em_from_bits((u64)(1023 - 106 - lz) << 52);
-	/* (fa + fb) pi/2, pi/2 as 1.5707963267948966 + 6.123233995736766e-17 */
+	fb = (double)(((hi & 0x7ff) << 42) | (lo >> 22)) *
+	     em_from_bits((u64)(1023 - 106 - lz) << 52);
+	/* (fa + fb) pi/2, pi/2 as 1.5707963267948966 + 0.00000000000000006123233995736766 */
 	two_prod(fa, 1.5707963267948966, &ph, &pl);
-	pl += fa * 6.123233995736766e-17 + fb * 1.5707963267948966;
+	pl += fa * 0.00000000000000006123233995736766 + fb * 1.5707963267948966;
 	t = ph + pl;
 	*y1 = pl - (t - ph);
 	*y0 = t;
@@ -466,7 +467,7 @@ static double sin_kernel(double x, double y)
 	p = -1.0 / 5040.0 + z * p;
 	p = 1.0 / 120.0 + z * p;
 	/* x - x^3/6 + x^5 p + y cos x ~ y (1 - x^2/2) */
-	return x - ((z * (0.5 * y - v * p) - y) - v * (-1.0 / 6.0)) ;
+	return x - ((z * (0.5 * y - v * p) - y) - v * (-1.0 / 6.0));
 }
 
 /* cos(y0 + y1) for |y0| <= pi/4. */
@@ -528,7 +529,7 @@ double em_tan(double x)
 
 	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
-	if (fabs_d(x) < 3.725290298461914e-09)
+	if (fabs_d(x) < 0.000000003725290298461914)
 		return x;
 	if (rem_pio2(x, &y0, &y1) & 1) {
 		s = cos_kernel(y0, y1);
@@ -540,10 +541,10 @@ double em_tan(double x)
 	return s / c;
 }
 
-#define PI_HI	3.14159265358979311600e+00
-#define PI_LO	1.22464679914735317723e-16
-#define PIO2_HI	1.57079632679489655800e+00
-#define PIO2_LO	6.12323399573676588613e-17
+#define PI_HI	3.14159265358979311600
+#define PI_LO	0.000000000000000122464679914735317723
+#define PIO2_HI	1.57079632679489655800
+#define PIO2_LO	0.0000000000000000612323399573676588613
 
 /*
  * atan(t) for 0 <= t <= 1: above tan(pi/8), halve the angle once
@@ -574,17 +575,17 @@ double em_atan2(double y, double x)
 
 	if (isnan_d(x) || isnan_d(y))
 		return x + y;
-	if (ay == 0)
+	if (ay == 0) {
 		a = neg_x ? PI_HI + PI_LO : 0.0;
-	else if (ax == 0)
+	} else if (ax == 0) {
 		a = PIO2_HI + PIO2_LO;
-	else if (ax == inf && ay == inf)
+	} else if (ax == inf && ay == inf) {
 		a = neg_x ? 3 * (PIO2_HI / 2) + 3 * (PIO2_LO / 2) : PIO2_HI / 2 + PIO2_LO / 2;
-	else if (ax == inf)
+	} else if (ax == inf) {
 		a = neg_x ? PI_HI + PI_LO : 0.0;
-	else if (ay == inf || ay > ax * 1.8014398509481984e16)
+	} else if (ay == inf || ay > ax * 18014398509481984.0) {
 		a = PIO2_HI + PIO2_LO;
-	else {
+	} else {
 		a = ay <= ax ? atan_unit(ay / ax) :
 			       PIO2_HI - (atan_unit(ax / ay) - PIO2_LO);
 		if (neg_x)
@@ -700,11 +701,11 @@ double em_pow(double x, double y)
 	two_prod(y, lh, &ph, &pl);
 	pl += y * ll;
 	r = ph + pl;
-	if (r > 709.79)
+	if (r > 709.79) {
 		res = inf;
-	else if (r < -745.2)
+	} else if (r < -745.2) {
 		res = 0.0;
-	else {
+	} else {
 		pl = pl - (r - ph);
 		r = exp_reduce(r, pl, &k);
 		res = scale(1.0 + expm1_small(r), k);

@@ -66,37 +66,37 @@ static int unary_one(u32 fn, struct ew_cplx a, struct ew_cplx *c, double *real)
 	}
 }
 
-#define COMPLEX_OPS(T, S)                                                      \
-void ew_##S##_unary(u32 fn, void *dv, const T *a, u32 n)                       \
-{                                                                             \
-	T *d = dv;                                                            \
-	u32 i;                                                                \
-									      \
-	for (i = 0; i < n; i++) {                                             \
-		struct ew_cplx x = { a[2 * i], a[2 * i + 1] }, c;                \
-		double r;                                                     \
-									      \
-		if (unary_one(fn, x, &c, &r)) {                               \
-			d[2 * i] = (T)c.re;                                   \
-			d[2 * i + 1] = (T)c.im;                               \
-		} else {                                                      \
-			d[i] = (T)r;                                          \
-		}                                                             \
-	}                                                                     \
-}                                                                             \
-									      \
-void ew_##S##_binary(u32 fn, T *d, const T *a, const T *b, u32 n)              \
-{                                                                             \
-	u32 i;                                                                \
-									      \
-	for (i = 0; i < n; i++) {                                             \
-		struct ew_cplx x = { a[2 * i], a[2 * i + 1] };                   \
-		struct ew_cplx y = { b[2 * i], b[2 * i + 1] }, r;                \
-									      \
-		r = binary_one(fn, x, y);                                     \
-		d[2 * i] = (T)r.re;                                           \
-		d[2 * i + 1] = (T)r.im;                                       \
-	}                                                                     \
+#define COMPLEX_OPS(type, S)							\
+void ew_##S##_unary(u32 fn, void *dv, const type a[], u32 n)			\
+{										\
+	type *d = dv;								\
+	u32 i;									\
+										\
+	for (i = 0; i < n; i++) {						\
+		struct ew_cplx x = { a[2 * i], a[2 * i + 1] }, c;		\
+		double r;							\
+										\
+		if (unary_one(fn, x, &c, &r)) {					\
+			d[2 * i] = (type)c.re;					\
+			d[2 * i + 1] = (type)c.im;				\
+		} else {							\
+			d[i] = (type)r;						\
+		}								\
+	}									\
+}										\
+										\
+void ew_##S##_binary(u32 fn, type *d, const type *a, const type *b, u32 n)	\
+{										\
+	u32 i;									\
+										\
+	for (i = 0; i < n; i++) {						\
+		struct ew_cplx x = { a[2 * i], a[2 * i + 1] };			\
+		struct ew_cplx y = { b[2 * i], b[2 * i + 1] }, r;		\
+										\
+		r = binary_one(fn, x, y);					\
+		d[2 * i] = (type)r.re;						\
+		d[2 * i + 1] = (type)r.im;					\
+	}									\
 }
 
 COMPLEX_OPS(float, c64)

@@ -32,13 +32,13 @@ static int is_unsigned(u32 t)
 }
 
 /* Loads of one integer width into s64 registers. */
-#define LOAD_INT(T)                                                           \
-	do {                                                                  \
-		for (i = 0; i < n; i++, src += st) {                          \
-			T v;                                                  \
-			memcpy(&v, src, sizeof(v));                           \
-			r[i] = (s64)v;                                        \
-		}                                                             \
+#define LOAD_INT(T)								\
+	do {									\
+		for (i = 0; i < n; i++, src += st) {				\
+			T v;							\
+			memcpy(&v, src, sizeof(v));				\
+			r[i] = (s64)v;						\
+		}								\
 	} while (0)
 
 void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
@@ -122,12 +122,12 @@ void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 }
 
 /* Stores of s64 registers to one integer width (the low bytes). */
-#define STORE_INT(T)                                                          \
-	do {                                                                  \
-		for (i = 0; i < n; i++, dst += st) {                          \
-			T v = (T)r[i];                                        \
-			memcpy(dst, &v, sizeof(v));                           \
-		}                                                             \
+#define STORE_INT(type)								\
+	do {									\
+		for (i = 0; i < n; i++, dst += st) {				\
+			type v = (type)r[i];					\
+			memcpy(dst, &v, sizeof(v));				\
+		}								\
 	} while (0)
 
 void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)

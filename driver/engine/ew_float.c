@@ -227,111 +227,117 @@ static s64 compare_one(u32 fn, double a, double b)
 	}
 }
 
-/*
- * The same loops for float and double: T is the type, S the suffix,
- * SQRT its square root, EXP_MASK/BITS for is-finite.
- */
-#define FLOAT_OPS(T, S, SQRT, UT, EXP_MASK)                                    \
-void ew_##S##_unary(u32 fn, u32 dtype, void *dv, const T *a, u32 n)            \
-{                                                                             \
-	T *d = dv;                                                            \
-	s64 *p = dv;                                                          \
-	u32 i;                                                                \
-									      \
-	switch (fn) {                                                         \
-	case XRT_CS_UN_ABS:                                                   \
-		for (i = 0; i < n; i++) {                                     \
-			UT b;                                                 \
-			memcpy(&b, &a[i], sizeof(b));                         \
-			b &= ~((UT)1 << (sizeof(UT) * 8 - 1));                \
-			memcpy(&d[i], &b, sizeof(b));                         \
-		}                                                             \
-		break;                                                        \
-	case XRT_CS_UN_NEG:                                                   \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = -a[i];                                         \
-		break;                                                        \
-	case XRT_CS_UN_SQRT:                                                  \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = SQRT(a[i]);                                    \
-		break;                                                        \
-	case XRT_CS_UN_RSQRT:                                                 \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = 1 / SQRT(a[i]);                                \
-		break;                                                        \
-	case XRT_CS_UN_IS_FINITE:                                             \
-		for (i = 0; i < n; i++) {                                     \
-			UT b;                                                 \
-			memcpy(&b, &a[i], sizeof(b));                         \
-			p[i] = (b & EXP_MASK) != EXP_MASK;                    \
-		}                                                             \
-		break;                                                        \
-	default:                                                              \
-		if (sizeof(T) == 4 &&                                         \
-		    ew_f32_fast(fn, (float *)dv, (const float *)a, n))        \
-			break;                                                \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = (T)unary_d(fn, a[i]);                          \
-		break;                                                        \
-	}                                                                     \
-}                                                                             \
-									      \
-void ew_##S##_binary(u32 fn, void *dv, const T *a, const T *b, u32 n)          \
-{                                                                             \
-	T *d = dv;                                                            \
-	u32 i;                                                                \
-									      \
-	switch (fn) {                                                         \
-	case XRT_CS_BIN_ADD:                                                  \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = a[i] + b[i];                                   \
-		break;                                                        \
-	case XRT_CS_BIN_SUB:                                                  \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = a[i] - b[i];                                   \
-		break;                                                        \
-	case XRT_CS_BIN_MUL:                                                  \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = a[i] * b[i];                                   \
-		break;                                                        \
-	case XRT_CS_BIN_DIV:                                                  \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = a[i] / b[i];                                   \
-		break;                                                        \
-	case XRT_CS_BIN_MAX:                                                  \
-	case XRT_CS_BIN_MIN:                                                  \
-		/* fmax_nan/fmin_nan, branch-free: of equal values (+0 and  \
-		 * -0 among them) max keeps the AND of the bits, min the OR */\
-		for (i = 0; i < n; i++) {                                     \
-			T x = a[i], y = b[i], r;                              \
-			UT bx, by, bz;                                        \
-			memcpy(&bx, &x, sizeof(bx));                          \
-			memcpy(&by, &y, sizeof(by));                          \
-			bz = fn == XRT_CS_BIN_MAX ? bx & by : bx | by;        \
-			memcpy(&r, &bz, sizeof(r));                           \
+/* Per type: the unsigned integer of its width, square root, exponent bits. */
+#define f32_uint	u32
+#define f64_uint	u64
+#define f32_sqrt	__builtin_sqrtf
+#define f64_sqrt	__builtin_sqrt
+#define f32_exp_mask	0x7f800000u
+#define f64_exp_mask	0x7ff0000000000000ull
+
+/* The same loops for float and double: @type is the type, S its prefix. */
+#define FLOAT_OPS(type, S)							\
+void ew_##S##_unary(u32 fn, u32 dtype, void *dv, const type a[], u32 n)		\
+{										\
+	type *d = dv;								\
+	s64 *p = dv;								\
+	u32 i;									\
+										\
+	switch (fn) {								\
+	case XRT_CS_UN_ABS:							\
+		for (i = 0; i < n; i++) {					\
+			S##_uint b;						\
+			memcpy(&b, &a[i], sizeof(b));				\
+			b &= ~((S##_uint)1 << (sizeof(S##_uint) * 8 - 1));	\
+			memcpy(&d[i], &b, sizeof(b));				\
+		}								\
+		break;								\
+	case XRT_CS_UN_NEG:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = -a[i];						\
+		break;								\
+	case XRT_CS_UN_SQRT:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = S##_sqrt(a[i]);					\
+		break;								\
+	case XRT_CS_UN_RSQRT:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = 1 / S##_sqrt(a[i]);				\
+		break;								\
+	case XRT_CS_UN_IS_FINITE:						\
+		for (i = 0; i < n; i++) {					\
+			S##_uint b;						\
+			memcpy(&b, &a[i], sizeof(b));				\
+			p[i] = (b & S##_exp_mask) != S##_exp_mask;		\
+		}								\
+		break;								\
+	default:								\
+		if (sizeof(type) == 4 &&					\
+		    ew_f32_fast(fn, (float *)dv, (const float *)a, n))		\
+			break;							\
+		for (i = 0; i < n; i++)						\
+			d[i] = (type)unary_d(fn, a[i]);				\
+		break;								\
+	}									\
+}										\
+										\
+void ew_##S##_binary(u32 fn, void *dv, const type *a, const type *b, u32 n)	\
+{										\
+	type *d = dv;								\
+	u32 i;									\
+										\
+	switch (fn) {								\
+	case XRT_CS_BIN_ADD:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = a[i] + b[i];					\
+		break;								\
+	case XRT_CS_BIN_SUB:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = a[i] - b[i];					\
+		break;								\
+	case XRT_CS_BIN_MUL:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = a[i] * b[i];					\
+		break;								\
+	case XRT_CS_BIN_DIV:							\
+		for (i = 0; i < n; i++)						\
+			d[i] = a[i] / b[i];					\
+		break;								\
+	case XRT_CS_BIN_MAX:							\
+	case XRT_CS_BIN_MIN:							\
+		/* fmax_nan/fmin_nan, branch-free: of equal values (+0   */	\
+		/* and -0 among them) max keeps the AND of the bits, min */	\
+		/* the OR                                                */	\
+		for (i = 0; i < n; i++) {					\
+			type x = a[i], y = b[i], r;				\
+			S##_uint bx, by, bz;					\
+			memcpy(&bx, &x, sizeof(bx));				\
+			memcpy(&by, &y, sizeof(by));				\
+			bz = fn == XRT_CS_BIN_MAX ? bx & by : bx | by;		\
+			memcpy(&r, &bz, sizeof(r));				\
 			r = x == y ? r : (fn == XRT_CS_BIN_MAX ? x > y : x < y) ? \
-			    x : y;                                            \
-			r = y != y ? y : r;                                   \
-			d[i] = x != x ? x : r;                                \
-		}                                                             \
-		break;                                                        \
-	default:                                                              \
-		for (i = 0; i < n; i++)                                       \
-			d[i] = (T)binary_d(fn, a[i], b[i]);                   \
-		break;                                                        \
-	}                                                                     \
-}                                                                             \
-									      \
-void ew_##S##_compare(u32 fn, s64 *d, const T *a, const T *b, u32 n)           \
-{                                                                             \
-	u32 i;                                                                \
-									      \
-	for (i = 0; i < n; i++)                                               \
-		d[i] = compare_one(fn, a[i], b[i]);                           \
+			    x : y;						\
+			r = y != y ? y : r;					\
+			d[i] = x != x ? x : r;					\
+		}								\
+		break;								\
+	default:								\
+		for (i = 0; i < n; i++)						\
+			d[i] = (type)binary_d(fn, a[i], b[i]);			\
+		break;								\
+	}									\
+}										\
+										\
+void ew_##S##_compare(u32 fn, s64 *d, const type *a, const type *b, u32 n)	\
+{										\
+	u32 i;									\
+										\
+	for (i = 0; i < n; i++)							\
+		d[i] = compare_one(fn, a[i], b[i]);				\
 }
 
-FLOAT_OPS(float, f32, __builtin_sqrtf, u32, 0x7f800000u)
-FLOAT_OPS(double, f64, __builtin_sqrt, u64, 0x7ff0000000000000ull)
+FLOAT_OPS(float, f32)
+FLOAT_OPS(double, f64)
 
 void ew_round_half(u32 dtype, float *d, u32 n)
 {

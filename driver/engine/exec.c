@@ -62,7 +62,7 @@ int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 
 		while (c->phase < phases) {
 			u64 items = xrt_engine_items(x, c->pc, c->phase);
-			u64 k = ENGINE_MIN(items - c->item, budget);
+			u64 k = engine_min(items - c->item, budget);
 
 			xrt_engine_run_items(x, c->pc, c->phase, c->item, k,
 					     thread_ws);

@@ -14,7 +14,8 @@ u16 engine_f32_to_f16(float f)
 	u32 m, shift, rest, half, q;
 
 	if (abs >= 0x7f800000)		/* inf or NaN */
-		return (u16)(sign | 0x7c00 | (abs > 0x7f800000 ? 0x200 | ((abs >> 13) & 0x3ff) : 0));
+		return (u16)(sign | 0x7c00 |
+			     (abs > 0x7f800000 ? 0x200 | ((abs >> 13) & 0x3ff) : 0));
 	if (abs >= 0x477ff000)		/* rounds to 65536 or more */
 		return (u16)(sign | 0x7c00);
 	if (abs >= 0x38800000) {	/* normal in f16 */

@@ -11,6 +11,8 @@
 
 #ifdef __KERNEL__
 
+#include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/types.h>
 #include <linux/string.h>
 #include <asm/fpu/api.h>
@@ -20,6 +22,7 @@
 
 #else /* userspace */
 
+#include <stddef.h>	/* the compiler's, for size_t: no libc here */
 #include <linux/types.h>
 
 typedef __u8 u8;
@@ -30,7 +33,6 @@ typedef __s8 s8;
 typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
-typedef __SIZE_TYPE__ size_t;
 
 /* The compiler may emit calls to these even in freestanding code. */
 void *memcpy(void *dst, const void *src, size_t n);
@@ -46,14 +48,23 @@ void *memset(void *dst, int c, size_t n);
 #define XRT_ENGINE_FPU_BEGIN()	do { } while (0)
 #define XRT_ENGINE_FPU_END()	do { } while (0)
 
-/* The kernel's spelling (linux/compiler_attributes.h) */
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
+/* The kernel's linux/bits.h and linux/kernel.h */
+#define BIT_ULL(nr)	(1ull << (nr))
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
+
+/*
+ * __always_inline, the kernel's spelling (linux/compiler_attributes.h),
+ * comes from the build's command line.
+ */
 
 #endif
 
-#define ENGINE_MIN(a, b)	((a) < (b) ? (a) : (b))
-#define ENGINE_MAX(a, b)	((a) > (b) ? (a) : (b))
+/* The smaller of two sizes or counts. */
+static inline u64 engine_min(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
 
 #endif /* XRT_ENGINE_SHIM_H */

@@ -22,7 +22,7 @@ static const struct cmd_ops *const cmd_table[] = {
 
 const struct cmd_ops *engine_cmd_ops(u32 op)
 {
-	if (op >= sizeof(cmd_table) / sizeof(cmd_table[0]))
+	if (op >= ARRAY_SIZE(cmd_table))
 		return 0;
 	return cmd_table[op];
 }

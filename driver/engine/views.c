@@ -5,7 +5,7 @@
  */
 #include "engine_internal.h"
 
-#define LIMIT (1ull << 62)
+#define LIMIT BIT_ULL(62)
 
 u32 engine_dtype_size(u32 dtype)
 {
@@ -154,7 +154,7 @@ u64 row_iter_next(struct row_iter *it, u64 *len)
 	if (!it->rank)
 		return *len = 1;
 	inner = it->dims[it->rank - 1];
-	n = ENGINE_MIN(inner - it->index[it->rank - 1], it->left);
+	n = engine_min(inner - it->index[it->rank - 1], it->left);
 	*len = n;
 	return n;
 }

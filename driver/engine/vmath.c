@@ -24,18 +24,18 @@ static __always_inline float exp1(float x)
 	c = c > 88.7228394f ? 88.7228394f : c < -103.972084f ? -103.972084f : c;
 	t = c * 1.44269504f + 12582912.0f;	/* 1.5 * 2^23: rounds to an integer */
 	n = t - 12582912.0f;
-	r = c - n * 0.693359375f - n * -2.12194440e-4f;
+	r = c - n * 0.693359375f - n * -0.000212194440f;
 	z = r * r;
 	k = (s32)n;
 	k1 = k / 2;
 	k2 = k - k1;
 
-	p = 1.9875691500e-4f;
-	p = p * r + 1.3981999507e-3f;
-	p = p * r + 8.3334519073e-3f;
-	p = p * r + 4.1665795894e-2f;
-	p = p * r + 1.6666665459e-1f;
-	p = p * r + 5.0000001201e-1f;
+	p = 0.00019875691500f;
+	p = p * r + 0.0013981999507f;
+	p = p * r + 0.0083334519073f;
+	p = p * r + 0.041665795894f;
+	p = p * r + 0.16666665459f;
+	p = p * r + 0.50000001201f;
 	p = p * z + r + 1.0f;
 	/* 2^k in two factors, each a normal float, so 2^-149 is reachable */
 	p = p * engine_bits_f32((u32)(k1 + 127) << 23) * engine_bits_f32((u32)(k2 + 127) << 23);
@@ -47,11 +47,11 @@ static __always_inline float tanh1(float x)
 {
 	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu), z = x * x, p, e, big;
 
-	p = -5.70498872745e-3f;
-	p = p * z + 2.06390887954e-2f;
-	p = p * z - 5.37397155531e-2f;
-	p = p * z + 1.33314422036e-1f;
-	p = p * z - 3.33332819422e-1f;
+	p = -0.00570498872745f;
+	p = p * z + 0.0206390887954f;
+	p = p * z - 0.0537397155531f;
+	p = p * z + 0.133314422036f;
+	p = p * z - 0.333332819422f;
 	p = p * z * x + x;
 	e = exp1(ax > 9.0f ? 18.0f : 2.0f * ax);
 	big = 1.0f - 2.0f / (e + 1.0f);
@@ -74,30 +74,35 @@ static __always_inline float logistic1(float x)
  * IEEE operations in the same order either way, so both give the same
  * bits; test_engine_math checks they do.
  */
-#define VM_LOOP(name, f)                                                       \
-static void name##_base(float *d, const float *a, u32 n)                       \
-{                                                                              \
-	u32 i;                                                                 \
-									       \
-	for (i = 0; i < n; i++)                                                \
-		d[i] = f(a[i]);                                                \
-}                                                                              \
-									       \
-__attribute__((target("avx2")))                                                \
-static void name##_avx2(float *d, const float *a, u32 n)                       \
-{                                                                              \
-	u32 i;                                                                 \
-									       \
-	for (i = 0; i < n; i++)                                                \
-		d[i] = f(a[i]);                                                \
-}                                                                              \
-									       \
-void name(float *d, const float *a, u32 n)                                     \
-{                                                                              \
-	if (xrt_engine_use_avx2)                                               \
-		name##_avx2(d, a, n);                                          \
-	else                                                                   \
-		name##_base(d, a, n);                                          \
+#define VM_LOOP(name, f)							\
+static __always_inline float name##_elem(float x)				\
+{										\
+	return f(x);								\
+}										\
+										\
+static void name##_base(float *d, const float *a, u32 n)			\
+{										\
+	u32 i;									\
+										\
+	for (i = 0; i < n; i++)							\
+		d[i] = name##_elem(a[i]);					\
+}										\
+										\
+__attribute__((target("avx2")))							\
+static void name##_avx2(float *d, const float *a, u32 n)			\
+{										\
+	u32 i;									\
+										\
+	for (i = 0; i < n; i++)							\
+		d[i] = name##_elem(a[i]);					\
+}										\
+										\
+void name(float *d, const float *a, u32 n)					\
+{										\
+	if (xrt_engine_use_avx2)						\
+		name##_avx2(d, a, n);						\
+	else									\
+		name##_base(d, a, n);						\
 }
 
 VM_LOOP(vm_exp_f32, exp1)
