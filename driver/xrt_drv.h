@@ -25,7 +25,8 @@
 #define XRT_MAX_SLOTS		4096
 #define XRT_MAX_IN_SYNCS	64
 #define XRT_MAX_QUEUES		16
-#define XRT_MAX_PROGRAM_SIZE	(16u << 20)
+/* Validation runs in one FPU section: this bounds how long. */
+#define XRT_MAX_PROGRAM_SIZE	(4u << 20)
 /* Workspace one job may ask the kernel for (thread + shared). */
 #define XRT_MAX_WORKSPACE	(256ull << 20)
 
@@ -139,6 +140,8 @@ static inline struct xrt_device *to_xrt_device(struct drm_device *drm)
 }
 
 /* xrt_gem.c */
+int xrt_memory_charge(struct xrt_device *xdev, u64 bytes);
+void xrt_memory_uncharge(struct xrt_device *xdev, u64 bytes);
 struct drm_gem_object *xrt_gem_create_object(struct drm_device *drm,
 					     size_t size);
 int xrt_ioctl_bo_create(struct drm_device *drm, void *data,

@@ -32,7 +32,7 @@ static void xrt_bo_free(struct drm_gem_object *obj)
 	struct xrt_device *xdev = to_xrt_device(obj->dev);
 	struct xrt_bo *bo = to_xrt_bo(obj);
 
-	atomic64_sub(bo->charged, &xdev->memory_used);
+	xrt_memory_uncharge(xdev, bo->charged);
 	atomic_dec(&xdev->live_bos);
 	drm_gem_shmem_free(&bo->base);
 }
@@ -62,13 +62,19 @@ struct drm_gem_object *xrt_gem_create_object(struct drm_device *drm,
 	return &bo->base.base;
 }
 
-static int charge(struct xrt_device *xdev, u64 size)
+/* Device memory: buffers, and the program copies and workspace of jobs. */
+int xrt_memory_charge(struct xrt_device *xdev, u64 bytes)
 {
-	if (atomic64_add_return(size, &xdev->memory_used) > xdev->memory_size) {
-		atomic64_sub(size, &xdev->memory_used);
+	if (atomic64_add_return(bytes, &xdev->memory_used) > xdev->memory_size) {
+		atomic64_sub(bytes, &xdev->memory_used);
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+void xrt_memory_uncharge(struct xrt_device *xdev, u64 bytes)
+{
+	atomic64_sub(bytes, &xdev->memory_used);
 }
 
 int xrt_ioctl_bo_create(struct drm_device *drm, void *data,
@@ -85,12 +91,12 @@ int xrt_ioctl_bo_create(struct drm_device *drm, void *data,
 	size = PAGE_ALIGN(a->size);
 	if (atomic_add_unless(&xdev->fault.fail_alloc, -1, 0))
 		return -ENOMEM;
-	ret = charge(xdev, size);
+	ret = xrt_memory_charge(xdev, size);
 	if (ret)
 		return ret;
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem)) {
-		atomic64_sub(size, &xdev->memory_used);
+		xrt_memory_uncharge(xdev, size);
 		return PTR_ERR(shmem);
 	}
 	to_xrt_bo(&shmem->base)->charged = size;

@@ -48,6 +48,7 @@ void xrt_job_free(struct xrt_job *job)
 	kvfree(job->program);
 	kvfree(job->offsets);
 	kvfree(job->workspace);
+	xrt_memory_uncharge(job->queue->xfile->xdev, job->charged);
 	if (job->hw_fence)
 		dma_fence_put(job->hw_fence);
 	else

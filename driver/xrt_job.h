@@ -43,6 +43,7 @@ struct xrt_hw_fence {
  * @hw_fence: @fence_mem once initialized by run_job; referenced
  * @work: runs the program on the queue's workers
  * @stop: 0, or the negative errno to stop the job with
+ * @charged: device memory counted for the program copy and workspace
  */
 struct xrt_job {
 	struct drm_sched_job base;
@@ -62,6 +63,7 @@ struct xrt_job {
 	struct dma_fence *hw_fence;
 	struct work_struct work;
 	atomic_t stop;
+	u64 charged;
 };
 
 static inline struct xrt_job *to_xrt_job(struct drm_sched_job *j)

@@ -36,6 +36,16 @@ static int check_args(const struct drm_xrt_submit *a)
 	return 0;
 }
 
+/* Counts @bytes more of the job's kernel memory as device memory. */
+static int charge(struct xrt_job *job, u64 bytes)
+{
+	int ret = xrt_memory_charge(job->queue->xfile->xdev, bytes);
+
+	if (!ret)
+		job->charged += bytes;
+	return ret;
+}
+
 /* A private copy, so that userspace cannot change what was validated. */
 static int copy_program(struct xrt_job *job, struct drm_file *file,
 			const struct drm_xrt_submit *a)
@@ -52,6 +62,9 @@ static int copy_program(struct xrt_job *job, struct drm_file *file,
 	ret = -EINVAL;
 	if (check_add_overflow(a->program_offset, a->program_size, &end) ||
 	    end > obj->size)
+		goto out;
+	ret = charge(job, a->program_size);
+	if (ret)
 		goto out;
 	ret = -ENOMEM;
 	job->program = kvmalloc(a->program_size, GFP_KERNEL);
@@ -146,11 +159,15 @@ static int alloc_workspace(struct xrt_job *job)
 {
 	u64 t = job->prog.thread_ws_size, s = job->prog.shared_ws_size;
 	u8 *base;
+	int ret;
 
 	if (t > XRT_MAX_WORKSPACE || s > XRT_MAX_WORKSPACE ||
 	    ALIGN(t, 64) + s > XRT_MAX_WORKSPACE)
 		return -ENOSPC;
 	t = ALIGN(t, 64);
+	ret = charge(job, t + s);
+	if (ret)
+		return ret;
 	/* Zeroed: no stale kernel memory can reach a result. */
 	job->workspace = kvzalloc(t + s + 64, GFP_KERNEL);
 	if (!job->workspace)

@@ -115,6 +115,47 @@ TEST_F(dev, memory_limit_gives_enospc_and_recovers)
 		ASSERT_EQ(0, accel_bo_close(self->fd, h[i]));
 }
 
+/* Sorts slot 0, 2^18 u32 keys: the engine needs 6 MiB of workspace. */
+static int prog_big_sort(int fd, struct prog *p)
+{
+	uint64_t n = 1 << 18;
+	int64_t stride = 1;
+	struct xrt_cs_operand op;
+	struct cs_builder b;
+
+	cs_builder_init(&b, NULL);
+	cs_add_slot(&b, n * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	op = cs_operand(0, XRT_CS_U32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1,
+			&stride);
+	cs_sort(&b, 0, 1, &n, 0, &op, 1, 1);
+	return prog_upload(fd, &b, p);
+}
+
+TEST_F(dev, job_workspace_counts_against_device_memory)
+{
+	uint32_t big[5], keys, q, out;
+	struct prog p = { 0 };
+	int i;
+
+	ASSERT_EQ(0, prog_big_sort(self->fd, &p));
+	ASSERT_EQ(0, accel_bo_create(self->fd, 1 << 20, &keys));
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out));
+	/* 252 MiB of buffers leave less than the sort's 6 MiB... */
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, accel_bo_create(self->fd, 60ull << 20, &big[i]));
+	ASSERT_EQ(0, accel_bo_create(self->fd, 12ull << 20, &big[4]));
+	EXPECT_EQ(-ENOSPC, submit(self->fd, q, &p, &keys, 1, out));
+	/* ...and 15 MiB are enough. */
+	ASSERT_EQ(0, accel_bo_close(self->fd, big[4]));
+	ASSERT_EQ(0, submit(self->fd, q, &p, &keys, 1, out));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 60000));
+	EXPECT_EQ(0, accel_syncobj_error(self->fd, out));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, accel_bo_close(self->fd, big[i]));
+	prog_free(self->fd, &p);
+}
+
 TEST_F(dev, bo_info_and_wait_reject_bad_arguments)
 {
 	struct drm_xrt_bo_info info = { .handle = 12345 };
@@ -202,6 +243,54 @@ TEST_F(dev, submit_runs_a_program_and_signals)
 	EXPECT_EQ(1, st.submitted);
 	EXPECT_EQ(1, st.completed);
 	EXPECT_EQ(0, st.last_error);
+	prog_free(self->fd, &p);
+}
+
+/* The number after @key in this process's fdinfo of @fd, or -1. */
+static long long fdinfo_value(int fd, const char *key, char *text, size_t size)
+{
+	char path[64], line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, n) || line[n] != ':')
+			continue;
+		v = atoll(line + n + 1);
+		if (text)
+			snprintf(text, size, "%s", line + n + 1);
+	}
+	fclose(f);
+	return v;
+}
+
+TEST_F(dev, fdinfo_reports_engine_time_and_memory)
+{
+	uint32_t q, out, buf;
+	struct prog p = { 0 };
+	char text[64];
+	long long t0, mem0;
+
+	ASSERT_EQ(0, fdinfo_value(self->fd, "drm-engine-compute", NULL, 0));
+	ASSERT_LE(0, fdinfo_value(self->fd, "drm-client-id", NULL, 0));
+	fdinfo_value(self->fd, "drm-driver", text, sizeof(text));
+	EXPECT_NE(NULL, strstr(text, "xrt_accel"));
+	mem0 = fdinfo_value(self->fd, "drm-memory-device", text, sizeof(text));
+	EXPECT_NE(NULL, strstr(text, "KiB"));
+	ASSERT_EQ(0, accel_bo_create(self->fd, 1 << 20, &buf));
+	EXPECT_EQ(mem0 + 1024, fdinfo_value(self->fd, "drm-memory-device", NULL, 0));
+	ASSERT_EQ(0, prog_fill(self->fd, 1 << 18, 3, 4, &p));
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out));
+	t0 = fdinfo_value(self->fd, "drm-engine-compute", NULL, 0);
+	ASSERT_EQ(0, submit(self->fd, q, &p, &buf, 1, out));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
+	EXPECT_LT(t0, fdinfo_value(self->fd, "drm-engine-compute", NULL, 0));
 	prog_free(self->fd, &p);
 }
 

@@ -6,6 +6,7 @@
  * many jobs from several threads; debugfs fault injection.
  */
 #include <pthread.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <xf86drm.h>
 
@@ -17,6 +18,17 @@ static uint64_t timeout_ms(int fd)
 
 	accel_param(fd, DRM_XRT_PARAM_JOB_TIMEOUT_MS, &v);
 	return v;
+}
+
+/* BO_WAIT with a deadline @ms from now. */
+static int bo_wait(int fd, uint32_t handle, int64_t ms)
+{
+	struct drm_xrt_bo_wait w = { .handle = handle };
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	w.timeout_ns = now.tv_sec * 1000000000ll + now.tv_nsec + ms * 1000000ll;
+	return accel_ioctl(fd, DRM_IOCTL_XRT_BO_WAIT, &w);
 }
 
 /* A spinning job on @q; its predicate buffer in *@pred. */
@@ -47,6 +59,8 @@ TEST_F_TIMEOUT(dev, a_job_that_never_ends_resets_only_its_queue, 120)
 	ASSERT_EQ(0, accel_syncobj_create(self->fd, &bad_out));
 	ASSERT_EQ(0, accel_syncobj_create(self->fd, &good_out));
 	ASSERT_EQ(0, submit_spin(self->fd, bad_q, bad_out, &pred, &spin));
+	/* Its buffer is busy: a wait with a near deadline times out. */
+	EXPECT_EQ(-ETIMEDOUT, bo_wait(self->fd, pred, 100));
 	/* Another queue of the device finishes while the spinner runs. */
 	ASSERT_EQ(0, prog_fill(self->fd, 512, 5, 1, &fill));
 	ASSERT_EQ(0, accel_bo_create(self->fd, 2048, &buf));
@@ -60,6 +74,7 @@ TEST_F_TIMEOUT(dev, a_job_that_never_ends_resets_only_its_queue, 120)
 	/* The spinner is stopped after the timeout, with ETIMEDOUT. */
 	ASSERT_EQ(0, accel_syncobj_wait(self->fd, bad_out, (int64_t)limit * 4));
 	EXPECT_EQ(-ETIMEDOUT, accel_syncobj_error(self->fd, bad_out));
+	EXPECT_EQ(0, bo_wait(self->fd, pred, 1000));
 	ASSERT_EQ(0, accel_queue_status(self->fd, bad_q, &st));
 	EXPECT_EQ(DRM_XRT_QUEUE_GUILTY, st.flags);
 	EXPECT_EQ(1, st.resets);

@@ -11,6 +11,9 @@
 
 #include <xrt/dtype.h>
 
+#include "../../driver/engine/emath.h"
+#include "../../driver/engine/ew.h"
+
 #define N 600	/* elements per run: several blocks, a partial last one */
 
 static struct xrt_cs_ew_inst inst(uint8_t op, uint8_t fn, uint8_t dtype,
@@ -890,6 +893,64 @@ TEST_F(xrt, stored_register_used_again)
 		ASSERT_EQ(a[i] * b[i] + 1, o1[i]);
 	}
 	run_free(&r);
+}
+
+/* The functions reach EWISE: f32 and f16 registers round their results. */
+TEST_F(xrt, through_ewise)
+{
+	static const struct { uint8_t op, fn; double (*f)(double); } u[] = {
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_EXP, em_exp },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_LOG1P, em_log1p },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_TANH, em_tanh },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_ERF, em_erf },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_SIN, em_sin },
+		{ XRT_CS_EW_UNARY, XRT_CS_UN_LOGISTIC, em_logistic },
+	};
+	uint64_t dims[1] = { 300 };
+	int64_t st[1] = { 1 };
+	size_t i, j;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		struct xrt_cs_operand ops[2];
+		struct xrt_cs_ew_inst p[3] = {
+			{ XRT_CS_EW_LOAD, 0, XRT_CS_F16, 0, 0 },
+			{ u[i].op, u[i].fn, XRT_CS_F16, 1, 0 },
+			{ XRT_CS_EW_STORE, 0, 0, 0, 1, 1 },
+		};
+		struct cs_builder b;
+		struct run r = { .n = 0 };
+		uint16_t *in, *out;
+
+		cs_builder_init(&b, NULL);
+		add_buf(&b, &r, 600, XRT_CS_SLOT_READ, 0);
+		add_buf(&b, &r, 600, XRT_CS_SLOT_WRITE, 0);
+		in = (uint16_t *)r.slot[0];
+		out = (uint16_t *)r.slot[1];
+		for (j = 0; j < 300; j++)
+			in[j] = xrt_f16_from_f64(((double)j - 150) / 37);
+		ops[0] = cs_operand(0, XRT_CS_F16, XRT_CS_OPERAND_IN, 0, 1, st);
+		ops[1] = cs_operand(1, XRT_CS_F16, XRT_CS_OPERAND_OUT, 0, 1, st);
+		cs_ewise(&b, 1, dims, ops, 2, p, 3, 2);
+		RUN_PROGRAM(&b, &r);
+		for (j = 0; j < 300; j++) {
+			float x = xrt_f16_to_f32(in[j]), v;
+			uint16_t want;
+
+			/* f16 computes in f32: exp, tanh, logistic by the vectorized code */
+			if (u[i].fn == XRT_CS_UN_EXP)
+				vm_exp_f32(&v, &x, 1);
+			else if (u[i].fn == XRT_CS_UN_TANH)
+				vm_tanh_f32(&v, &x, 1);
+			else if (u[i].fn == XRT_CS_UN_LOGISTIC)
+				vm_logistic_f32(&v, &x, 1);
+			else
+				v = (float)u[i].f(x);
+			want = xrt_f16_from_f32(v);
+
+			ASSERT_EQ(want, out[j]) TH_LOG("fn %u of %a", u[i].fn, x);
+		}
+		run_free(&r);
+	}
 }
 
 TEST_HARNESS_MAIN

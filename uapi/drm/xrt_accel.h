@@ -59,7 +59,8 @@ extern "C" {
  * @DRM_XRT_PARAM_ABI_VERSION: DRM_XRT_ABI_VERSION of the driver
  * @DRM_XRT_PARAM_CS_VERSION: newest command-stream version accepted
  * @DRM_XRT_PARAM_MEMORY_SIZE: bytes of device memory (all buffers together)
- * @DRM_XRT_PARAM_MEMORY_USED: bytes of device memory in use now
+ * @DRM_XRT_PARAM_MEMORY_USED: bytes of device memory in use now: buffers,
+ *                             and the program copies and workspace of jobs
  * @DRM_XRT_PARAM_MAX_BO_SIZE: largest buffer object, bytes
  * @DRM_XRT_PARAM_MAX_SLOTS: most slots a job may bind
  * @DRM_XRT_PARAM_MAX_PROGRAM_SIZE: largest program, bytes
@@ -199,6 +200,8 @@ struct drm_xrt_queue_destroy {
  *
  * The program is copied and validated before the ioctl returns (EINVAL
  * when malformed); later writes to its buffer do not affect the job.
+ * The copy and the engine's workspace count as device memory until the
+ * job is freed (ENOSPC when they do not fit).
  * The job holds references on every buffer until it is freed.  A job
  * that fails or is stopped signals @out_sync with an error.
  */
