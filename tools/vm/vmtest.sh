@@ -165,10 +165,12 @@ for cpu in $cpus; do
 		tr -d '\r' >"$log"
 	set -e
 	grep -aE '^(ok|not ok|#|###) ' "$log" | grep -avE '^# (RUN|OK|     )' || true
+	counts=$(awk '/^# Totals:/ { for (i = 3; i <= NF; i++) { split($i, kv, ":"); n[kv[1]] += kv[2] } }
+		END { printf "%d passed, %d failed, %d skipped", n["pass"], n["fail"], n["skip"] }' "$log")
 	if grep -aq '^XRT-VM-RESULT: PASS' "$log"; then
-		say "cpu $cpu: PASS in $(($(date +%s) - start)) s"
+		say "cpu $cpu: PASS ($counts) in $(($(date +%s) - start)) s"
 	else
-		say "cpu $cpu: FAIL ($(grep -a '^XRT-VM-RESULT' "$log" || echo 'no result: timeout or crash'))"
+		say "cpu $cpu: FAIL ($counts; $(grep -a '^XRT-VM-RESULT' "$log" || echo 'no result: timeout or crash'))"
 		tail -n 40 "$log"
 		status=1
 	fi
