@@ -168,7 +168,7 @@ TEST_F_TIMEOUT(dev, random_ioctls_from_several_clients, 300)
 	struct prog fill = { 0 };
 	pthread_t t[CLIENTS];
 	long calls = 0;
-	int i;
+	int i, fd;
 
 	TH_LOG("seed %llu", (unsigned long long)seed);
 	ASSERT_EQ(0, accel_bo_create(self->fd, 65536, &shared));
@@ -191,18 +191,21 @@ TEST_F_TIMEOUT(dev, random_ioctls_from_several_clients, 300)
 	close(shared_dmabuf);
 	TH_LOG("%ld calls", calls);
 	ASSERT_LT(100, calls);
-	/* The device still runs a program right. */
-	ASSERT_EQ(0, prog_fill(self->fd, 64, 77, 1, &fill));
-	ASSERT_EQ(0, accel_bo_create(self->fd, 256, &buf));
-	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
-	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out));
-	ASSERT_EQ(0, submit(self->fd, q, &fill, &buf, 1, out));
-	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
-	EXPECT_EQ(0, accel_syncobj_error(self->fd, out));
-	ASSERT_EQ(0, accel_bo_read(self->fd, buf, got, sizeof(got)));
+	/* The device still runs a program right, for a new client. */
+	fd = accel_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, prog_fill(fd, 64, 77, 1, &fill));
+	ASSERT_EQ(0, accel_bo_create(fd, 256, &buf));
+	ASSERT_EQ(0, accel_queue_create(fd, 0, &q));
+	ASSERT_EQ(0, accel_syncobj_create(fd, &out));
+	ASSERT_EQ(0, submit(fd, q, &fill, &buf, 1, out));
+	ASSERT_EQ(0, accel_syncobj_wait(fd, out, 30000));
+	EXPECT_EQ(0, accel_syncobj_error(fd, out));
+	ASSERT_EQ(0, accel_bo_read(fd, buf, got, sizeof(got)));
 	for (i = 0; i < 64; i++)
 		ASSERT_EQ(77, got[i]);
-	prog_free(self->fd, &fill);
+	prog_free(fd, &fill);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
