@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Eager contexts: the devices an op may run on, the host workers, the
+ * kernel cache.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xrt/device.h>
+
+#include "../core/mem.h"
+#include "eager_internal.h"
+
+int eager_find_device(const xrt_eager_context *c, const char *name)
+{
+	uint32_t i;
+
+	if (!strcmp(name, "host"))
+		name = "host:0";
+	for (i = 0; i < c->num_devices; i++) {
+		if (!strcmp(c->devices[i], name))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The devices the context can run ops on: the host devices, for now. */
+static xrt_status *list_devices(xrt_eager_context *c)
+{
+	struct xrt_device_info *info = NULL;
+	xrt_status *st;
+	size_t n = 0, i;
+
+	st = xrt_devices_list(c->a, &info, &n);
+	if (st)
+		return st;
+	for (i = 0; i < n && c->num_devices < EAGER_MAX_DEVICES; i++) {
+		if (info[i].kind != XRT_DEVICE_HOST)
+			continue;
+		memcpy(c->devices[c->num_devices++], info[i].name, sizeof(info[i].name));
+	}
+	xrt_mem_free(c->a, info);
+	if (!c->num_devices)
+		return xrt_status_new(c->a, XRT_INTERNAL, "eager: no host device listed");
+	return NULL;
+}
+
+static xrt_status *pick_default(xrt_eager_context *c, const char *name)
+{
+	int d;
+
+	if (!name || !*name)
+		name = getenv("XRT_DEVICE");
+	if (!name || !*name)
+		name = "host:0";
+	d = eager_find_device(c, name);
+	if (d < 0)
+		return xrt_status_new(c->a, XRT_NOT_FOUND, "eager: no device '%.64s' (devices: %s)",
+				      name, c->devices[0]);
+	c->default_device = (uint32_t)d;
+	return NULL;
+}
+
+static uint32_t host_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (uint32_t)n : 1;
+}
+
+static xrt_status *setup(xrt_eager_context *c, const struct xrt_eager_options *o)
+{
+	xrt_status *st;
+
+	if (o && o->placement != XRT_PLACEMENT_SILENT && o->placement != XRT_PLACEMENT_EXPLICIT)
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+				      "eager: unknown placement policy %d", (int)o->placement);
+	c->placement = o ? o->placement : XRT_PLACEMENT_SILENT;
+	st = list_devices(c);
+	if (!st)
+		st = pick_default(c, o ? o->device : NULL);
+	if (!st)
+		st = host_pool_create(o && o->threads ? o->threads : host_cores(), &c->pool);
+	if (!st)
+		st = kernel_cache_create(c->a, &c->kernels);
+	return st;
+}
+
+xrt_status *xrt_eager_context_create(const struct xrt_eager_options *o,
+				     const struct xrt_allocator *a, xrt_eager_context **out)
+{
+	xrt_eager_context *c;
+	xrt_status *st;
+
+	if (!out)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "eager: out is NULL");
+	*out = NULL;
+	c = xrt_mem_calloc(a, 1, sizeof(*c));
+	if (!c)
+		return xrt_status_oom(a, "an eager context");
+	c->a = a;
+	if (pthread_mutex_init(&c->run_lock, NULL)) {
+		xrt_mem_free(a, c);
+		return xrt_status_oom(a, "an eager context's lock");
+	}
+	st = setup(c, o);
+	if (st) {
+		xrt_eager_context_destroy(c);
+		return st;
+	}
+	*out = c;
+	return NULL;
+}
+
+void xrt_eager_context_destroy(xrt_eager_context *c)
+{
+	if (!c)
+		return;
+	if (c->kernels)
+		kernel_cache_destroy(c->kernels);
+	host_pool_destroy(c->pool);
+	pthread_mutex_destroy(&c->run_lock);
+	xrt_mem_free(c->a, c);
+}
+
+uint32_t xrt_eager_num_devices(const xrt_eager_context *c)
+{
+	return c ? c->num_devices : 0;
+}
+
+const char *xrt_eager_device_name(const xrt_eager_context *c, uint32_t i)
+{
+	return c && i < c->num_devices ? c->devices[i] : NULL;
+}
+
+void xrt_eager_clear_caches(xrt_eager_context *c)
+{
+	if (c)
+		kernel_cache_clear(c->kernels);
+}

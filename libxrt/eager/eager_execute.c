@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Executing an op: check its inputs, place them, find (or compile) its
+ * kernel by the key kept on the op, and run the kernel's program on the
+ * inputs' buffers and new output tensors.
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "../xrt/xrt_internal.h"
+#include "eager_internal.h"
+
+/* Every input there, of the type the op expects; required attributes set. */
+static xrt_status *check(const xrt_op *op)
+{
+	const struct op_def *d = op->def;
+	uint32_t i, k = 0, n, j;
+
+	if (op->next_def_input != d->num_inputs)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: expected %u inputs, got %u", d->name, d->num_inputs,
+				      op->next_def_input);
+	for (i = 0; i < d->num_attrs; i++) {
+		if (!d->attrs[i].has_default && !op->attrs[i].set)
+			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+					      "%s: attribute '%s' is not set", d->name,
+					      d->attrs[i].name);
+	}
+	for (i = 0; i < d->num_inputs; i++) {
+		enum xrt_dtype want = eager_input_type(op, i);
+
+		n = d->inputs[i].number_attr ? (uint32_t)eager_attr_int(op,
+						d->inputs[i].number_attr) : 1;
+		for (j = 0; j < n; j++, k++) {
+			if (op->inputs[k]->dtype != want)
+				return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+						      "%s: input #%u was expected to be a %s "
+						      "tensor but is a %s tensor", d->name, k,
+						      xrt_dtype_name(want),
+						      xrt_dtype_name(op->inputs[k]->dtype));
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The device: the op's, else that of the first input not in host
+ * memory, else the context's default.  Host devices keep tensors in host
+ * memory, so for now that rule picks the default.
+ */
+static uint32_t pick_device(const xrt_op *op)
+{
+	return op->device >= 0 ? (uint32_t)op->device : op->c->default_device;
+}
+
+/* Inputs on another device are copied there, or refused. */
+static xrt_status *place(xrt_op *op, uint32_t dev)
+{
+	xrt_tensor *moved;
+	xrt_status *st;
+	uint32_t i;
+
+	for (i = 0; i < op->num_inputs; i++) {
+		if (op->inputs[i]->device == dev)
+			continue;
+		if (op->c->placement == XRT_PLACEMENT_EXPLICIT)
+			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+					      "cannot compute %s as input #%u was expected to be "
+					      "on %s but is actually on %s", op->def->name, i,
+					      op->c->devices[dev],
+					      op->c->devices[op->inputs[i]->device]);
+		st = xrt_tensor_copy_to_device(op->inputs[i], op->c->devices[dev], &moved);
+		if (st)
+			return st;
+		xrt_tensor_unref(op->inputs[i]);
+		op->inputs[i] = moved;
+	}
+	return NULL;
+}
+
+/* Output tensors for the result leaves of @exe. */
+static xrt_status *new_outputs(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
+			       xrt_tensor **outs, uint32_t *n)
+{
+	const struct xrt_shape *r = &exe->result;
+	uint32_t i, count = xrt_shape_is_tuple(r) ? r->tuple_count : 1;
+	xrt_status *st = NULL;
+
+	*n = 0;
+	for (i = 0; !st && i < count && i < EAGER_MAX_OUTPUTS; i++) {
+		st = eager_tensor_new(op->c, dev, count == 1 && !xrt_shape_is_tuple(r) ? r :
+				      &r->tuple[i], &outs[i]);
+		if (!st)
+			(*n)++;
+	}
+	return st;
+}
+
+static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor **outs)
+{
+	struct host_run_options o = { .pool = op->c->pool };
+	uint8_t *small[16], **slots = small;
+	xrt_status *st;
+	uint32_t s;
+
+	if (exe->num_slots > 16) {
+		slots = xrt_mem_calloc(op->c->a, exe->num_slots, sizeof(*slots));
+		if (!slots)
+			return xrt_status_oom(op->c->a, "slots");
+	}
+	for (s = 0; s < exe->num_slots; s++) {
+		const struct cc_slot *cs = &exe->slots[s];
+
+		slots[s] = cs->kind == CC_SLOT_PARAM ? op->inputs[cs->param]->data :
+			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->data : NULL;
+	}
+	pthread_mutex_lock(&op->c->run_lock);
+	st = host_run_bound(exe, slots, &o, op->c->a);
+	pthread_mutex_unlock(&op->c->run_lock);
+	if (slots != small)
+		xrt_mem_free(op->c->a, slots);
+	return st;
+}
+
+xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
+{
+	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
+	const struct xrt_executable *exe;
+	struct centry *e;
+	xrt_status *st;
+	uint32_t dev, n = 0, i;
+
+	if (!op || !num_retvals || (*num_retvals && !retvals))
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "execute: %s is NULL", !op ? "the op" : "retvals");
+	st = check(op);
+	dev = pick_device(op);
+	if (!st)
+		st = place(op, dev);
+	if (st)
+		return st;
+	if (!op->key_valid || op->key_device != dev)
+		eager_op_key(op, dev);
+	e = kernel_cache_find(op->c->kernels, op->key);
+	if (!e) {
+		st = kernel_cache_add(op->c->kernels, op, &e);
+		if (st)
+			return st;
+	}
+	exe = centry_exe(e);
+	st = new_outputs(op, dev, exe, outs, &n);
+	if (!st)
+		st = run(op, exe, outs);
+	centry_unref(e);
+	if (st) {
+		for (i = 0; i < n; i++)
+			xrt_tensor_unref(outs[i]);
+		return st;
+	}
+	if (*num_retvals > n)
+		*num_retvals = n;
+	for (i = 0; i < n; i++) {
+		if (i < *num_retvals)
+			retvals[i] = outs[i];
+		else
+			xrt_tensor_unref(outs[i]);
+	}
+	return NULL;
+}

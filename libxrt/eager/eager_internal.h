@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The eager API's objects and the op registry's shape, shared by the
+ * files of libxrt/eager/.
+ */
+#ifndef XRT_EAGER_INTERNAL_H
+#define XRT_EAGER_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include <xrt/builder.h>
+#include <xrt/eager.h>
+#include <xrt/shape.h>
+
+#include "../device/host/host_device.h"
+
+#define EAGER_MAX_DEVICES	8
+#define EAGER_MAX_INPUTS	64	/* inputs of one op, lists included */
+#define EAGER_MAX_OUTPUTS	8
+#define EAGER_MAX_ATTRS		8
+#define EAGER_MAX_LIST		64	/* entries of a list attribute */
+
+struct kernel_cache;
+
+struct xrt_eager_context {
+	const struct xrt_allocator *a;
+	char devices[EAGER_MAX_DEVICES][32];
+	uint32_t num_devices;
+	uint32_t default_device;
+	enum xrt_placement placement;
+	struct host_pool *pool;		/* host devices' workers */
+	pthread_mutex_t run_lock;	/* the pool runs one program at a time */
+	struct kernel_cache *kernels;
+};
+
+struct xrt_tensor {
+	atomic_uint refs;
+	xrt_eager_context *c;
+	uint32_t device;
+	enum xrt_dtype dtype;
+	uint32_t rank;
+	int64_t dims[XRT_MAX_RANK];
+	uint64_t bytes;
+	void *data;			/* 64-byte aligned */
+	bool owned;			/* @data is ours, from c->a */
+	void (*deleter)(void *data, void *arg);	/* else called, if set */
+	void *arg;
+};
+
+/*
+ * An input of an op: its element type comes from attribute @type_attr
+ * (or is @fixed); with @number_attr it is a list of that many tensors.
+ */
+struct input_def {
+	const char *name;
+	const char *type_attr;
+	enum xrt_dtype fixed;
+	const char *number_attr;
+};
+
+/* An attribute; @types limits a TYPE attribute (bit per xrt_dtype, 0: any). */
+struct attr_def {
+	const char *name;
+	enum xrt_attr_type type;
+	bool is_list;
+	bool has_default;
+	int64_t def;		/* INT, BOOL, TYPE defaults; FLOAT as bits */
+	uint32_t types;
+};
+
+struct lowering;
+
+/* A registered op: its signature and how it becomes IR. */
+struct op_def {
+	const char *name;
+	struct input_def inputs[4];
+	uint32_t num_inputs;
+	struct attr_def attrs[EAGER_MAX_ATTRS];
+	uint32_t num_attrs;
+	uint32_t num_outputs;
+	/* Checks shapes and attributes and builds the outputs from the inputs. */
+	xrt_status *(*lower)(struct lowering *l);
+	int code;		/* a per-op constant the lowering may use */
+};
+
+/* A value set for an attribute; lists, shapes and strings own their arrays. */
+struct attr_val {
+	bool set;
+	int64_t i;		/* INT, BOOL, TYPE, FLOAT bits; SHAPE: the rank */
+	int64_t *list;		/* list entries, or SHAPE dims */
+	uint32_t n;
+	char *s;		/* STRING, FUNC */
+	xrt_literal *tensor;	/* TENSOR */
+	uint64_t hash;
+};
+
+struct xrt_op {
+	xrt_eager_context *c;
+	const struct op_def *def;
+	int32_t device;			/* -1: decided at execute */
+	struct attr_val attrs[EAGER_MAX_ATTRS];
+	xrt_tensor *inputs[EAGER_MAX_INPUTS];
+	uint64_t input_hash[EAGER_MAX_INPUTS];
+	uint32_t num_inputs;
+	uint32_t next_def_input;	/* the def input the next add fills */
+	bool key_valid;
+	uint32_t key_device;
+	uint64_t key[2];
+};
+
+/* What a lowering sees: the op, a builder with a parameter per input. */
+struct lowering {
+	const struct xrt_op *op;
+	xrt_builder *b;
+	xrt_value in[EAGER_MAX_INPUTS];
+	uint32_t num_in;
+	xrt_value out[EAGER_MAX_OUTPUTS];
+	uint32_t num_out;
+	const struct xrt_allocator *a;
+};
+
+/* eager_registry.c */
+const struct op_def *eager_find_op(const char *name);
+int eager_attr_index(const struct op_def *d, const char *name);
+
+/* eager_op.c: attribute values as a lowering reads them (defaults applied). */
+int64_t eager_attr_int(const struct xrt_op *op, const char *name);
+float eager_attr_float(const struct xrt_op *op, const char *name);
+const struct attr_val *eager_attr(const struct xrt_op *op, const char *name);
+void eager_attr_clear(const struct xrt_allocator *a, struct attr_val *v);
+/* The input type an op expects for def input @i, or XRT_INVALID if unset. */
+enum xrt_dtype eager_input_type(const struct xrt_op *op, uint32_t i);
+
+/* eager_lower_*.c: an error naming the op. */
+xrt_status *eager_op_error(const struct lowering *l, enum xrt_code code,
+			   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* @v spread to @rank dims @dims (numpy's rule: trailing dims align). */
+xrt_value eager_spread(struct lowering *l, xrt_value v, uint32_t rank, const int64_t *dims);
+/* @x and @y broadcast to one shape, numpy's rule. */
+xrt_status *eager_broadcast(struct lowering *l, xrt_value *x, xrt_value *y);
+
+/* The lowerings (eager_lower.c, eager_lower_nn.c). */
+xrt_status *eager_lower_unary(struct lowering *l);
+xrt_status *eager_lower_identity(struct lowering *l);
+xrt_status *eager_lower_activation(struct lowering *l);
+xrt_status *eager_lower_binary(struct lowering *l);
+xrt_status *eager_lower_compare(struct lowering *l);
+xrt_status *eager_lower_cast(struct lowering *l);
+xrt_status *eager_lower_select(struct lowering *l);
+xrt_status *eager_lower_matmul(struct lowering *l);
+xrt_status *eager_lower_batch_matmul(struct lowering *l);
+xrt_status *eager_lower_bias_add(struct lowering *l);
+xrt_status *eager_lower_squeeze(struct lowering *l);
+
+/* eager_kernels.c: the kernel cache. */
+struct centry;
+xrt_status *kernel_cache_create(const struct xrt_allocator *a, struct kernel_cache **out);
+void kernel_cache_destroy(struct kernel_cache *k);
+void kernel_cache_clear(struct kernel_cache *k);
+/* The compiled kernel of @key, with a reference for the caller, or NULL. */
+struct centry *kernel_cache_find(struct kernel_cache *k, const uint64_t key[2]);
+/* Compiles @op's kernel, keeps it under @op's key if there is room; a reference. */
+xrt_status *kernel_cache_add(struct kernel_cache *k, xrt_op *op, struct centry **out);
+
+/* eager_tensor.c */
+xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
+			     xrt_tensor **out);
+int eager_find_device(const xrt_eager_context *c, const char *name);
+
+/* eager_op.c: the kernel key from the parts kept on the op. */
+void eager_op_key(xrt_op *op, uint32_t device);
+
+#endif /* XRT_EAGER_INTERNAL_H */

@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Ops: a registered op's name, attributes, inputs and device.  The
+ * kernel key is kept on the op from hashes taken when each part is set,
+ * so executing an unchanged op again costs no hashing at all.
+ */
+#include <string.h>
+
+#include <xrt/dtype.h>
+
+#include "../core/fingerprint.h"
+#include "../core/mem.h"
+#include "eager_internal.h"
+
+static const char *const attr_type_names[] = {
+	[XRT_ATTR_STRING] = "string", [XRT_ATTR_INT] = "int", [XRT_ATTR_FLOAT] = "float",
+	[XRT_ATTR_BOOL] = "bool", [XRT_ATTR_TYPE] = "type", [XRT_ATTR_SHAPE] = "shape",
+	[XRT_ATTR_TENSOR] = "tensor", [XRT_ATTR_FUNC] = "func",
+};
+
+void eager_attr_clear(const struct xrt_allocator *a, struct attr_val *v)
+{
+	xrt_mem_free(a, v->list);
+	xrt_mem_free(a, v->s);
+	xrt_literal_destroy(v->tensor);
+	memset(v, 0, sizeof(*v));
+}
+
+static void clear(xrt_op *op)
+{
+	uint32_t i;
+
+	for (i = 0; i < EAGER_MAX_ATTRS; i++)
+		eager_attr_clear(op->c->a, &op->attrs[i]);
+	for (i = 0; i < op->num_inputs; i++)
+		xrt_tensor_unref(op->inputs[i]);
+	op->num_inputs = 0;
+	op->next_def_input = 0;
+	op->key_valid = false;
+}
+
+static xrt_status *pick(xrt_op *op, const char *name, const char *device)
+{
+	const struct op_def *d;
+	int dev = -1;
+
+	if (!name)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT, "op: the name is NULL");
+	d = eager_find_op(name);
+	if (!d)
+		return xrt_status_new(op->c->a, XRT_NOT_FOUND, "op: no op named '%.64s'", name);
+	if (device && *device) {
+		dev = eager_find_device(op->c, device);
+		if (dev < 0)
+			return xrt_status_new(op->c->a, XRT_NOT_FOUND,
+					      "%s: no device '%.64s'", d->name, device);
+	}
+	clear(op);
+	op->def = d;
+	op->device = dev;
+	return NULL;
+}
+
+xrt_status *xrt_op_create(xrt_eager_context *c, const char *name, xrt_op **out)
+{
+	xrt_status *st;
+	xrt_op *op;
+
+	if (!c || !out)
+		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT, "op: %s is NULL",
+				      c ? "out" : "the context");
+	*out = NULL;
+	op = xrt_mem_calloc(c->a, 1, sizeof(*op));
+	if (!op)
+		return xrt_status_oom(c->a, "an op");
+	op->c = c;
+	st = pick(op, name, NULL);
+	if (st) {
+		xrt_mem_free(c->a, op);
+		return st;
+	}
+	*out = op;
+	return NULL;
+}
+
+void xrt_op_destroy(xrt_op *op)
+{
+	if (!op)
+		return;
+	clear(op);
+	xrt_mem_free(op->c->a, op);
+}
+
+xrt_status *xrt_op_reset(xrt_op *op, const char *name, const char *device)
+{
+	if (!op)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "op: the op is NULL");
+	return pick(op, name, device);
+}
+
+xrt_status *xrt_op_set_device(xrt_op *op, const char *device)
+{
+	int dev = -1;
+
+	if (!op)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "op: the op is NULL");
+	if (device && *device) {
+		dev = eager_find_device(op->c, device);
+		if (dev < 0)
+			return xrt_status_new(op->c->a, XRT_NOT_FOUND, "%s: no device '%.64s'",
+					      op->def->name, device);
+	}
+	op->device = dev;
+	op->key_valid = false;
+	return NULL;
+}
+
+const char *xrt_op_device(const xrt_op *op)
+{
+	if (!op)
+		return NULL;
+	return op->c->devices[op->device >= 0 ? (uint32_t)op->device : op->c->default_device];
+}
+
+/* The attribute @name of @op's def, of @type; an error names what is wrong. */
+static xrt_status *find_attr(const xrt_op *op, const char *name, enum xrt_attr_type type,
+			     bool is_list, int *index)
+{
+	const struct attr_def *ad;
+	int i;
+
+	if (!op || !name)
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "attribute: %s is NULL", op ? "the name" : "the op");
+	i = eager_attr_index(op->def, name);
+	if (i < 0)
+		return xrt_status_new(op->c->a, XRT_NOT_FOUND, "%s has no attribute '%.64s'",
+				      op->def->name, name);
+	ad = &op->def->attrs[i];
+	if (ad->type != type || ad->is_list != is_list)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s' is a %s%s, not a %s%s", op->def->name,
+				      name, ad->is_list ? "list of " : "", attr_type_names[ad->type],
+				      is_list ? "list of " : "", attr_type_names[type]);
+	*index = i;
+	return NULL;
+}
+
+static uint64_t hash_of(int index, const int64_t *vals, uint32_t n, const char *s)
+{
+	uint64_t buf[EAGER_MAX_LIST + 3], out[2];
+	uint32_t k = 0;
+
+	buf[k++] = (uint64_t)index;
+	buf[k++] = n;
+	memcpy(buf + k, vals, n * sizeof(*vals));
+	k += n;
+	if (s) {
+		xrt_fingerprint128(s, strlen(s), out);
+		buf[k++] = out[0];
+	}
+	xrt_fingerprint128(buf, k * sizeof(*buf), out);
+	return out[0];
+}
+
+/* Stores @n values (scalars: n = 1 and is_scalar) into attribute @i. */
+static xrt_status *store(xrt_op *op, int i, const int64_t *vals, uint32_t n, bool is_list)
+{
+	struct attr_val *v = &op->attrs[i];
+	int64_t *copy = NULL;
+
+	if (n > EAGER_MAX_LIST)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s' has %u entries, at most %d", op->def->name,
+				      op->def->attrs[i].name, n, EAGER_MAX_LIST);
+	if (is_list && n) {
+		copy = xrt_mem_alloc(op->c->a, n * sizeof(*copy));
+		if (!copy)
+			return xrt_status_oom(op->c->a, "an attribute");
+		memcpy(copy, vals, n * sizeof(*copy));
+	}
+	eager_attr_clear(op->c->a, v);
+	v->set = true;
+	v->i = is_list ? 0 : vals[0];
+	v->list = copy;
+	v->n = is_list ? n : 0;
+	v->hash = hash_of(i, vals, n, NULL);
+	op->key_valid = false;
+	return NULL;
+}
+
+static xrt_status *check_type(const xrt_op *op, int i, enum xrt_dtype t)
+{
+	const struct attr_def *ad = &op->def->attrs[i];
+
+	if (t <= XRT_INVALID || t >= XRT_TUPLE)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s': %d is not an element type", op->def->name,
+				      ad->name, (int)t);
+	if (ad->types && !(ad->types & (1u << t)))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s' does not allow %s", op->def->name,
+				      ad->name, xrt_dtype_name(t));
+	return NULL;
+}
+
+xrt_status *xrt_op_set_attr_int(xrt_op *op, const char *attr, int64_t value)
+{
+	xrt_status *st;
+	int i;
+
+	st = find_attr(op, attr, XRT_ATTR_INT, false, &i);
+	return st ? st : store(op, i, &value, 1, false);
+}
+
+xrt_status *xrt_op_set_attr_float(xrt_op *op, const char *attr, float value)
+{
+	int64_t bits = 0;
+	xrt_status *st;
+	int i;
+
+	memcpy(&bits, &value, sizeof(value));
+	st = find_attr(op, attr, XRT_ATTR_FLOAT, false, &i);
+	return st ? st : store(op, i, &bits, 1, false);
+}
+
+xrt_status *xrt_op_set_attr_bool(xrt_op *op, const char *attr, bool value)
+{
+	int64_t v = value;
+	xrt_status *st;
+	int i;
+
+	st = find_attr(op, attr, XRT_ATTR_BOOL, false, &i);
+	return st ? st : store(op, i, &v, 1, false);
+}
+
+xrt_status *xrt_op_set_attr_type(xrt_op *op, const char *attr, enum xrt_dtype value)
+{
+	int64_t v = value;
+	xrt_status *st;
+	int i;
+
+	st = find_attr(op, attr, XRT_ATTR_TYPE, false, &i);
+	if (!st)
+		st = check_type(op, i, value);
+	return st ? st : store(op, i, &v, 1, false);
+}
+
+xrt_status *xrt_op_set_attr_string(xrt_op *op, const char *attr, const char *value)
+{
+	struct attr_val *v;
+	xrt_status *st;
+	char *copy;
+	int i;
+
+	st = find_attr(op, attr, XRT_ATTR_STRING, false, &i);
+	if (st)
+		return st;
+	if (!value)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT, "%s: attribute '%s' is NULL",
+				      op->def->name, attr);
+	copy = xrt_mem_alloc(op->c->a, strlen(value) + 1);
+	if (!copy)
+		return xrt_status_oom(op->c->a, "an attribute");
+	strcpy(copy, value);
+	v = &op->attrs[i];
+	eager_attr_clear(op->c->a, v);
+	v->set = true;
+	v->s = copy;
+	v->hash = hash_of(i, NULL, 0, copy);
+	op->key_valid = false;
+	return NULL;
+}
+
+xrt_status *xrt_op_set_attr_shape(xrt_op *op, const char *attr, int32_t rank,
+				  const int64_t *dims)
+{
+	int64_t unknown = -1;
+	xrt_status *st;
+	int i, d;
+
+	st = find_attr(op, attr, XRT_ATTR_SHAPE, false, &i);
+	if (st)
+		return st;
+	if (rank < -1 || rank > XRT_MAX_RANK || (rank > 0 && !dims))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s': bad rank %d", op->def->name, attr, rank);
+	for (d = 0; d < rank; d++) {
+		if (dims[d] < -1)
+			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+					      "%s: attribute '%s': dimension %d is %lld",
+					      op->def->name, attr, d, (long long)dims[d]);
+	}
+	st = store(op, i, rank < 0 ? &unknown : dims, rank < 0 ? 0 : (uint32_t)rank, true);
+	if (!st)
+		op->attrs[i].i = rank;
+	return st;
+}
+
+xrt_status *xrt_op_set_attr_tensor(xrt_op *op, const char *attr, const xrt_literal *value)
+{
+	struct attr_val *v;
+	xrt_literal *copy;
+	xrt_status *st;
+	uint64_t fp[2];
+	int i;
+
+	st = find_attr(op, attr, XRT_ATTR_TENSOR, false, &i);
+	if (st)
+		return st;
+	if (!value || xrt_shape_is_tuple(xrt_literal_shape(value)))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s' must be an array literal", op->def->name,
+				      attr);
+	st = xrt_literal_clone(op->c->a, value, &copy);
+	if (st)
+		return st;
+	v = &op->attrs[i];
+	eager_attr_clear(op->c->a, v);
+	v->set = true;
+	v->tensor = copy;
+	xrt_fingerprint128(xrt_literal_data(copy), xrt_literal_size(copy), fp);
+	fp[1] = xrt_literal_shape(copy)->dtype;
+	v->hash = hash_of(i, (const int64_t *)fp, 2, NULL);
+	op->key_valid = false;
+	return NULL;
+}
+
+/* A list setter: @conv turns entry k of @values into an int64. */
+#define LIST_SETTER(fn, ctype, atype, conv)                                    \
+xrt_status *fn(xrt_op *op, const char *attr, const ctype *values, uint32_t n) \
+{                                                                              \
+	int64_t vals[EAGER_MAX_LIST];                                          \
+	xrt_status *st;                                                        \
+	uint32_t k;                                                            \
+	int i;                                                                 \
+									       \
+	st = find_attr(op, attr, atype, true, &i);                             \
+	if (st)                                                                \
+		return st;                                                     \
+	if (n > EAGER_MAX_LIST || (n && !values))                              \
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,          \
+				      "%s: attribute '%s': %u entries at %p",  \
+				      op->def->name, attr, n, (const void *)values); \
+	for (k = 0; k < n; k++)                                                \
+		conv;                                                          \
+	return store(op, i, vals, n, true);                                    \
+}
+
+LIST_SETTER(xrt_op_set_attr_int_list, int64_t, XRT_ATTR_INT, vals[k] = values[k])
+LIST_SETTER(xrt_op_set_attr_float_list, float, XRT_ATTR_FLOAT,
+	    (vals[k] = 0, memcpy(&vals[k], &values[k], sizeof(float))))
+LIST_SETTER(xrt_op_set_attr_bool_list, bool, XRT_ATTR_BOOL, vals[k] = values[k])
+
+xrt_status *xrt_op_set_attr_type_list(xrt_op *op, const char *attr,
+				      const enum xrt_dtype *values, uint32_t n)
+{
+	int64_t vals[EAGER_MAX_LIST];
+	xrt_status *st;
+	uint32_t k;
+	int i;
+
+	st = find_attr(op, attr, XRT_ATTR_TYPE, true, &i);
+	if (st)
+		return st;
+	if (n > EAGER_MAX_LIST || (n && !values))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s': %u entries", op->def->name, attr, n);
+	for (k = 0; k < n; k++) {
+		st = check_type(op, i, values[k]);
+		if (st)
+			return st;
+		vals[k] = values[k];
+	}
+	return store(op, i, vals, n, true);
+}
+
+xrt_status *xrt_op_attr_type(const xrt_op *op, const char *attr, enum xrt_attr_type *type,
+			     bool *is_list)
+{
+	int i;
+
+	if (!op || !attr || !type || !is_list)
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "attribute type: NULL argument");
+	i = eager_attr_index(op->def, attr);
+	if (i < 0)
+		return xrt_status_new(op->c->a, XRT_NOT_FOUND, "%s has no attribute '%.64s'",
+				      op->def->name, attr);
+	*type = op->def->attrs[i].type;
+	*is_list = op->def->attrs[i].is_list;
+	return NULL;
+}
+
+xrt_status *xrt_op_name_attr_type(xrt_eager_context *c, const char *op_name, const char *attr,
+				  enum xrt_attr_type *type, bool *is_list)
+{
+	const struct op_def *d;
+	int i;
+
+	if (!c || !op_name || !attr || !type || !is_list)
+		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "attribute type: NULL argument");
+	d = eager_find_op(op_name);
+	if (!d)
+		return xrt_status_new(c->a, XRT_NOT_FOUND, "no op named '%.64s'", op_name);
+	i = eager_attr_index(d, attr);
+	if (i < 0)
+		return xrt_status_new(c->a, XRT_NOT_FOUND, "%s has no attribute '%.64s'", d->name,
+				      attr);
+	*type = d->attrs[i].type;
+	*is_list = d->attrs[i].is_list;
+	return NULL;
+}
+
+/* Sets an unset type attribute from an input's element type. */
+static xrt_status *infer_type(xrt_op *op, const char *type_attr, enum xrt_dtype t)
+{
+	int i;
+
+	if (!type_attr)
+		return NULL;
+	i = eager_attr_index(op->def, type_attr);
+	if (i < 0 || op->attrs[i].set)
+		return NULL;
+	return xrt_op_set_attr_type(op, type_attr, t);
+}
+
+static void push_input(xrt_op *op, xrt_tensor *t)
+{
+	int64_t buf[XRT_MAX_RANK + 2];
+	uint64_t out[2];
+
+	buf[0] = t->dtype;
+	buf[1] = t->rank;
+	memcpy(buf + 2, t->dims, t->rank * sizeof(int64_t));
+	xrt_fingerprint128(buf, (t->rank + 2) * sizeof(int64_t), out);
+	op->input_hash[op->num_inputs] = out[0];
+	op->inputs[op->num_inputs++] = xrt_tensor_ref(t);
+	op->key_valid = false;
+}
+
+static xrt_status *next_input(xrt_op *op, bool list, uint32_t n, const struct input_def **out)
+{
+	const struct input_def *in;
+
+	if (op->next_def_input >= op->def->num_inputs)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s takes %u inputs; no more can be added", op->def->name,
+				      op->def->num_inputs);
+	in = &op->def->inputs[op->next_def_input];
+	if (!!in->number_attr != list)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: input '%s' is %s", op->def->name, in->name,
+				      list ? "one tensor, not a list" : "a list: add it as one");
+	if (op->num_inputs + n > EAGER_MAX_INPUTS)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: more than %d inputs", op->def->name, EAGER_MAX_INPUTS);
+	*out = in;
+	return NULL;
+}
+
+xrt_status *xrt_op_add_input(xrt_op *op, xrt_tensor *t)
+{
+	const struct input_def *in;
+	xrt_status *st;
+
+	if (!op || !t)
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "add input: %s is NULL", op ? "the tensor" : "the op");
+	st = next_input(op, false, 1, &in);
+	if (!st)
+		st = infer_type(op, in->type_attr, t->dtype);
+	if (st)
+		return st;
+	push_input(op, t);
+	op->next_def_input++;
+	return NULL;
+}
+
+xrt_status *xrt_op_add_input_list(xrt_op *op, xrt_tensor *const *ts, uint32_t n)
+{
+	const struct input_def *in;
+	xrt_status *st;
+	uint32_t k;
+
+	if (!op || (n && !ts))
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "add input list: %s is NULL", op ? "the list" : "the op");
+	for (k = 0; k < n; k++) {
+		if (!ts[k])
+			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+					      "%s: list entry %u is NULL", op->def->name, k);
+	}
+	st = next_input(op, true, n, &in);
+	if (!st)
+		st = xrt_op_set_attr_int(op, in->number_attr, n);
+	if (!st && n)
+		st = infer_type(op, in->type_attr, ts[0]->dtype);
+	if (st)
+		return st;
+	for (k = 0; k < n; k++)
+		push_input(op, ts[k]);
+	op->next_def_input++;
+	return NULL;
+}
+
+const struct attr_val *eager_attr(const struct xrt_op *op, const char *name)
+{
+	int i = eager_attr_index(op->def, name);
+
+	return i < 0 ? NULL : &op->attrs[i];
+}
+
+int64_t eager_attr_int(const struct xrt_op *op, const char *name)
+{
+	int i = eager_attr_index(op->def, name);
+
+	if (i < 0)
+		return 0;
+	return op->attrs[i].set ? op->attrs[i].i : op->def->attrs[i].def;
+}
+
+float eager_attr_float(const struct xrt_op *op, const char *name)
+{
+	int64_t bits = eager_attr_int(op, name);
+	float f;
+
+	memcpy(&f, &bits, sizeof(f));
+	return f;
+}
+
+enum xrt_dtype eager_input_type(const struct xrt_op *op, uint32_t i)
+{
+	const struct input_def *in = &op->def->inputs[i];
+
+	if (!in->type_attr)
+		return in->fixed;
+	return (enum xrt_dtype)eager_attr_int(op, in->type_attr);
+}
+
+void eager_op_key(xrt_op *op, uint32_t device)
+{
+	uint64_t buf[EAGER_MAX_ATTRS + EAGER_MAX_INPUTS + 2];
+	uint32_t k = 0, i;
+
+	buf[k++] = (uint64_t)(uintptr_t)op->def;
+	buf[k++] = device;
+	for (i = 0; i < op->def->num_attrs; i++)
+		buf[k++] = op->attrs[i].set ? op->attrs[i].hash : 0;
+	memcpy(buf + k, op->input_hash, op->num_inputs * sizeof(uint64_t));
+	k += op->num_inputs;
+	xrt_fingerprint128(buf, k * sizeof(uint64_t), op->key);
+	op->key_device = device;
+	op->key_valid = true;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The op registry: TensorFlow raw-op names with their inputs and
+ * attributes, each with the lowering that builds it as IR (and, for the
+ * plain elementwise ops, the opcode it becomes).  Sorted by
+ * name (test_eager checks it) and searched by bisection.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eager_internal.h"
+
+#define BIT(t)		(1u << (t))
+#define FLOATS		(BIT(XRT_F16) | BIT(XRT_BF16) | BIT(XRT_F32) | BIT(XRT_F64))
+#define SINTS		(BIT(XRT_S8) | BIT(XRT_S16) | BIT(XRT_S32) | BIT(XRT_S64))
+#define UINTS		(BIT(XRT_U8) | BIT(XRT_U16) | BIT(XRT_U32) | BIT(XRT_U64))
+#define COMPLEX		(BIT(XRT_C64) | BIT(XRT_C128))
+#define REALS		(FLOATS | SINTS | UINTS)
+#define NUMBERS		(REALS | COMPLEX)
+#define SIGNED		(FLOATS | SINTS | COMPLEX)
+#define INEXACT		(FLOATS | COMPLEX)
+
+/* Input x (and y) of type T; attribute T among @types. */
+#define IN_X		{ { "x", "T", XRT_INVALID, NULL } }, 1
+#define IN_XY		{ { "x", "T", XRT_INVALID, NULL }, { "y", "T", XRT_INVALID, NULL } }, 2
+#define ATTR_T(types)	{ { "T", XRT_ATTR_TYPE, false, false, 0, (types) } }, 1
+
+#define UNARY(n, code, types)	{ n, IN_X, ATTR_T(types), 1, eager_lower_unary, code }
+#define ACT(n, code, types)	{ n, { { "features", "T", XRT_INVALID, NULL } }, 1, \
+				  ATTR_T(types), 1, eager_lower_activation, code }
+#define BINARY(n, code, types)	{ n, IN_XY, ATTR_T(types), 1, eager_lower_binary, code }
+#define COMPARE(n, dir, types)	{ n, IN_XY, ATTR_T(types), 1, eager_lower_compare, dir }
+#define LOGIC(n, code)		{ n, { { "x", NULL, XRT_PRED, NULL }, \
+				       { "y", NULL, XRT_PRED, NULL } }, 2, \
+				  { { 0 } }, 0, 1, eager_lower_binary, code }
+
+static const struct op_def ops[] = {
+	UNARY("Abs", XRT_OP_ABS, REALS),
+	BINARY("Add", XRT_OP_ADD, NUMBERS),
+	BINARY("AddV2", XRT_OP_ADD, NUMBERS),
+	{ "BatchMatMulV2", IN_XY,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, NUMBERS },
+	    { "adj_x", XRT_ATTR_BOOL, false, true, 0, 0 },
+	    { "adj_y", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3,
+	  1, eager_lower_batch_matmul, 0 },
+	{ "BiasAdd", { { "value", "T", XRT_INVALID, NULL }, { "bias", "T", XRT_INVALID, NULL } }, 2,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, NUMBERS },
+	    { "data_format", XRT_ATTR_STRING, false, true, 0, 0 } }, 2,
+	  1, eager_lower_bias_add, 0 },
+	{ "Cast", { { "x", "SrcT", XRT_INVALID, NULL } }, 1,
+	  { { "SrcT", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "DstT", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "Truncate", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3,
+	  1, eager_lower_cast, 0 },
+	UNARY("Ceil", XRT_OP_CEIL, FLOATS),
+	UNARY("Cos", XRT_OP_COSINE, INEXACT),
+	BINARY("Div", XRT_OP_DIVIDE, NUMBERS),
+	ACT("Elu", 4, FLOATS),
+	COMPARE("Equal", XRT_CMP_EQ, NUMBERS | BIT(XRT_PRED)),
+	UNARY("Erf", XRT_OP_ERF, FLOATS),
+	UNARY("Exp", XRT_OP_EXP, INEXACT),
+	UNARY("Expm1", XRT_OP_EXPM1, INEXACT),
+	UNARY("Floor", XRT_OP_FLOOR, FLOATS),
+	COMPARE("Greater", XRT_CMP_GT, REALS),
+	COMPARE("GreaterEqual", XRT_CMP_GE, REALS),
+	{ "Identity", { { "input", "T", XRT_INVALID, NULL } }, 1, ATTR_T(0), 1,
+	  eager_lower_identity, 0 },
+	COMPARE("Less", XRT_CMP_LT, REALS),
+	COMPARE("LessEqual", XRT_CMP_LE, REALS),
+	UNARY("Log", XRT_OP_LOG, INEXACT),
+	UNARY("Log1p", XRT_OP_LOG1P, INEXACT),
+	LOGIC("LogicalAnd", XRT_OP_AND),
+	{ "LogicalNot", { { "x", NULL, XRT_PRED, NULL } }, 1, { { 0 } }, 0, 1,
+	  eager_lower_unary, XRT_OP_NOT },
+	LOGIC("LogicalOr", XRT_OP_OR),
+	{ "MatMul", { { "a", "T", XRT_INVALID, NULL }, { "b", "T", XRT_INVALID, NULL } }, 2,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, NUMBERS },
+	    { "transpose_a", XRT_ATTR_BOOL, false, true, 0, 0 },
+	    { "transpose_b", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3,
+	  1, eager_lower_matmul, 0 },
+	BINARY("Maximum", XRT_OP_MAXIMUM, REALS),
+	BINARY("Minimum", XRT_OP_MINIMUM, REALS),
+	BINARY("Mul", XRT_OP_MULTIPLY, NUMBERS),
+	UNARY("Neg", XRT_OP_NEGATE, SIGNED),
+	COMPARE("NotEqual", XRT_CMP_NE, NUMBERS | BIT(XRT_PRED)),
+	BINARY("Pow", XRT_OP_POWER, INEXACT),
+	BINARY("RealDiv", XRT_OP_DIVIDE, NUMBERS),
+	ACT("Relu", 0, REALS),
+	ACT("Relu6", 1, REALS),
+	UNARY("Rsqrt", XRT_OP_RSQRT, INEXACT),
+	{ "Select", { { "condition", NULL, XRT_PRED, NULL }, { "t", "T", XRT_INVALID, NULL },
+		      { "e", "T", XRT_INVALID, NULL } }, 3, ATTR_T(0), 1, eager_lower_select, 0 },
+	{ "SelectV2", { { "condition", NULL, XRT_PRED, NULL }, { "t", "T", XRT_INVALID, NULL },
+			{ "e", "T", XRT_INVALID, NULL } }, 3, ATTR_T(0), 1, eager_lower_select, 1 },
+	UNARY("Sigmoid", XRT_OP_LOGISTIC, INEXACT),
+	UNARY("Sign", XRT_OP_SIGN, SIGNED),
+	UNARY("Sin", XRT_OP_SINE, INEXACT),
+	ACT("Softplus", 3, FLOATS),
+	UNARY("Sqrt", XRT_OP_SQRT, INEXACT),
+	ACT("Square", 2, NUMBERS),
+	{ "Squeeze", { { "input", "T", XRT_INVALID, NULL } }, 1,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "squeeze_dims", XRT_ATTR_INT, true, true, 0, 0 } }, 2,
+	  1, eager_lower_squeeze, 0 },
+	BINARY("Sub", XRT_OP_SUBTRACT, NUMBERS),
+	UNARY("Tanh", XRT_OP_TANH, INEXACT),
+};
+
+static int by_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct op_def *)elem)->name);
+}
+
+const struct op_def *eager_find_op(const char *name)
+{
+	return bsearch(name, ops, sizeof(ops) / sizeof(ops[0]), sizeof(ops[0]), by_name);
+}
+
+int eager_attr_index(const struct op_def *d, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->num_attrs; i++) {
+		if (!strcmp(d->attrs[i].name, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* For the tests: the registry is sorted and every entry is whole. */
+const char *eager_registry_check(void);
+const char *eager_registry_check(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		if (i && strcmp(ops[i - 1].name, ops[i].name) >= 0)
+			return ops[i].name;
+		if (!ops[i].lower || !ops[i].num_outputs)
+			return ops[i].name;
+	}
+	return NULL;
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tensors: a refcounted row-major array on one device.  Host devices
+ * keep it in 64-byte aligned host memory, owned or wrapped.
+ */
+#include <string.h>
+
+#include "../core/mem.h"
+#include "eager_internal.h"
+
+/* Pred elements are 0 or 1: the engine relies on it. */
+static xrt_status *check_preds(xrt_eager_context *c, enum xrt_dtype dtype, const void *data,
+			       size_t size)
+{
+	const uint8_t *p = data;
+	size_t i;
+
+	for (i = 0; dtype == XRT_PRED && i < size; i++) {
+		if (p[i] > 1)
+			return xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+					      "tensor: pred element %zu is %u, not 0 or 1", i, p[i]);
+	}
+	return NULL;
+}
+
+static xrt_status *check_shape(xrt_eager_context *c, enum xrt_dtype dtype, uint32_t rank,
+			       const int64_t *dims, struct xrt_shape *s)
+{
+	if (dtype == XRT_TUPLE)
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+				      "tensor: a tensor is an array, not a tuple");
+	if (rank && !dims)
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT, "tensor: dims is NULL");
+	return xrt_shape_init_array(s, dtype, rank, dims);
+}
+
+xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
+			     xrt_tensor **out)
+{
+	xrt_tensor *t = xrt_mem_calloc(c->a, 1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return xrt_status_oom(c->a, "a tensor");
+	atomic_init(&t->refs, 1);
+	t->c = c;
+	t->device = device;
+	t->dtype = s->dtype;
+	t->rank = s->rank;
+	memcpy(t->dims, s->dims, sizeof(t->dims));
+	t->bytes = xrt_shape_byte_size(s);
+	t->data = xrt_mem_alloc_aligned(c->a, t->bytes ? t->bytes : 1, 64);
+	t->owned = true;
+	if (!t->data) {
+		xrt_mem_free(c->a, t);
+		return xrt_status_oom(c->a, "a tensor's elements");
+	}
+	*out = t;
+	return NULL;
+}
+
+xrt_status *xrt_tensor_from_host(xrt_eager_context *c, enum xrt_dtype dtype, uint32_t rank,
+				 const int64_t *dims, const void *data, size_t size,
+				 xrt_tensor **out)
+{
+	struct xrt_shape s;
+	xrt_status *st;
+
+	if (!c || !out)
+		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "tensor: %s is NULL", c ? "out" : "the context");
+	*out = NULL;
+	st = check_shape(c, dtype, rank, dims, &s);
+	if (st)
+		return st;
+	if (size != xrt_shape_byte_size(&s) || (size && !data))
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+				      "tensor: %zu bytes given, the shape needs %llu", size,
+				      (unsigned long long)xrt_shape_byte_size(&s));
+	st = check_preds(c, dtype, data, size);
+	if (!st)
+		st = eager_tensor_new(c, c->default_device, &s, out);
+	if (!st && size)
+		memcpy((*out)->data, data, size);
+	return st;
+}
+
+xrt_status *xrt_tensor_wrap_host(xrt_eager_context *c, enum xrt_dtype dtype, uint32_t rank,
+				 const int64_t *dims, void *data, size_t size,
+				 void (*deleter)(void *data, void *arg), void *arg,
+				 xrt_tensor **out)
+{
+	struct xrt_shape s;
+	xrt_status *st;
+	xrt_tensor *t;
+
+	if (!c || !out)
+		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "tensor: %s is NULL", c ? "out" : "the context");
+	*out = NULL;
+	st = check_shape(c, dtype, rank, dims, &s);
+	if (st)
+		return st;
+	if (size != xrt_shape_byte_size(&s) || !data || ((uintptr_t)data & 63))
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+				      "tensor: wrapped memory must be 64-byte aligned and hold "
+				      "exactly %llu bytes (%zu given)",
+				      (unsigned long long)xrt_shape_byte_size(&s), size);
+	st = check_preds(c, dtype, data, size);
+	if (st)
+		return st;
+	t = xrt_mem_calloc(c->a, 1, sizeof(*t));
+	if (!t)
+		return xrt_status_oom(c->a, "a tensor");
+	atomic_init(&t->refs, 1);
+	t->c = c;
+	t->device = (uint32_t)eager_find_device(c, "host:0");
+	t->dtype = dtype;
+	t->rank = rank;
+	memcpy(t->dims, s.dims, sizeof(t->dims));
+	t->bytes = size;
+	t->data = data;
+	t->deleter = deleter;
+	t->arg = arg;
+	*out = t;
+	return NULL;
+}
+
+xrt_tensor *xrt_tensor_ref(xrt_tensor *t)
+{
+	if (t)
+		atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+	return t;
+}
+
+void xrt_tensor_unref(xrt_tensor *t)
+{
+	if (!t || atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	if (t->owned)
+		xrt_mem_free(t->c->a, t->data);
+	else if (t->deleter)
+		t->deleter(t->data, t->arg);
+	xrt_mem_free(t->c->a, t);
+}
+
+enum xrt_dtype xrt_tensor_dtype(const xrt_tensor *t)
+{
+	return t ? t->dtype : XRT_INVALID;
+}
+
+uint32_t xrt_tensor_rank(const xrt_tensor *t)
+{
+	return t ? t->rank : 0;
+}
+
+int64_t xrt_tensor_dim(const xrt_tensor *t, uint32_t i)
+{
+	return t && i < t->rank ? t->dims[i] : -1;
+}
+
+uint64_t xrt_tensor_element_count(const xrt_tensor *t)
+{
+	uint64_t n = 1;
+	uint32_t i;
+
+	for (i = 0; t && i < t->rank; i++)
+		n *= (uint64_t)t->dims[i];
+	return t ? n : 0;
+}
+
+const char *xrt_tensor_device(const xrt_tensor *t)
+{
+	return t ? t->c->devices[t->device] : NULL;
+}
+
+xrt_status *xrt_tensor_resolve(const xrt_tensor *t, xrt_literal **out)
+{
+	struct xrt_shape s;
+	xrt_status *st;
+
+	if (!t || !out)
+		return xrt_status_new(t ? t->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "resolve: %s is NULL", t ? "out" : "the tensor");
+	st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
+	if (!st)
+		st = xrt_literal_create_from(t->c->a, &s, t->data, t->bytes, out);
+	return st;
+}
+
+xrt_status *xrt_tensor_copy_to_device(xrt_tensor *t, const char *device, xrt_tensor **out)
+{
+	struct xrt_shape s;
+	xrt_status *st;
+	int d;
+
+	if (!t || !device || !out)
+		return xrt_status_new(t ? t->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "copy: %s is NULL", !t ? "the tensor" : !device ?
+				      "the device" : "out");
+	*out = NULL;
+	d = eager_find_device(t->c, device);
+	if (d < 0)
+		return xrt_status_new(t->c->a, XRT_NOT_FOUND, "copy: no device '%.64s'", device);
+	st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
+	if (!st)
+		st = eager_tensor_new(t->c, (uint32_t)d, &s, out);
+	if (!st)
+		memcpy((*out)->data, t->data, t->bytes);
+	return st;
+}

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The eager API: contexts, tensors, ops with attributes, the kernel
+ * cache, input checks; the seed's scenarios with their values and each
+ * registered op against known values.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <xrt/eager.h>
+
+#include "xrt_test.h"
+
+const char *eager_registry_check(void);
+
+/* Equal, both NaN, or |want - got| <= tol. */
+static bool near(double want, double got, double tol)
+{
+	return want == got || (isnan(want) && isnan(got)) || fabs(want - got) <= tol;
+}
+
+#define EXPECT_NEAR(want, got, tol) EXPECT_TRUE(near((want), (got), (tol)))
+
+/* A context plus helpers that keep tests short. */
+static xrt_tensor *make(struct __test_metadata *_metadata, xrt_eager_context *c,
+			enum xrt_dtype t, uint32_t rank, const int64_t *dims, const void *data,
+			size_t size)
+{
+	xrt_tensor *x = NULL;
+
+	ASSERT_OK(xrt_tensor_from_host(c, t, rank, dims, data, size, &x));
+	return x;
+}
+
+#define F32(c, rank, dims, ...)                                                \
+	make(_metadata, c, XRT_F32, rank, dims, (const float[]){ __VA_ARGS__ }, \
+	     sizeof((const float[]){ __VA_ARGS__ }))
+
+/* Runs a one-output op on @n inputs; the output. */
+static xrt_tensor *run1(struct __test_metadata *_metadata, xrt_eager_context *c,
+			const char *name, xrt_tensor *const *in, uint32_t n)
+{
+	xrt_tensor *out = NULL;
+	uint32_t k, nr = 1;
+	xrt_op *op = NULL;
+
+	ASSERT_OK(xrt_op_create(c, name, &op));
+	for (k = 0; k < n; k++)
+		ASSERT_OK(xrt_op_add_input(op, in[k]));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_EQ(1, nr);
+	xrt_op_destroy(op);
+	return out;
+}
+
+static const float *data_f32(struct __test_metadata *_metadata, xrt_tensor *t, xrt_literal **l)
+{
+	ASSERT_OK(xrt_tensor_resolve(t, l));
+	return xrt_literal_data(*l);
+}
+
+TEST_F(xrt, registry_is_sorted_and_whole)
+{
+	EXPECT_EQ(NULL, eager_registry_check());
+}
+
+TEST_F(xrt, context_lists_devices)
+{
+	xrt_eager_context *c = NULL;
+	uint32_t i;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ASSERT_LE(1, xrt_eager_num_devices(c));
+	for (i = 0; i < xrt_eager_num_devices(c); i++)
+		EXPECT_LT(0, (int)strlen(xrt_eager_device_name(c, i)));
+	EXPECT_STREQ("host:0", xrt_eager_device_name(c, 0));
+	EXPECT_EQ(NULL, xrt_eager_device_name(c, 99));
+	xrt_eager_context_destroy(c);
+	struct xrt_eager_options o = { .device = "tpu:3" };
+
+	ASSERT_ERR(xrt_eager_context_create(&o, self->a, &c), XRT_NOT_FOUND, "tpu:3");
+}
+
+TEST_F(xrt, tensor_handle_round_trip)
+{
+	xrt_eager_context *c = NULL;
+	int64_t dims[2] = { 2, 2 };
+	xrt_literal *lit = NULL;
+	xrt_tensor *t, *copy;
+	const float *v;
+	uint32_t d;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	t = F32(c, 2, dims, 1, 2, 3, 4);
+	EXPECT_EQ(XRT_F32, xrt_tensor_dtype(t));
+	EXPECT_EQ(2, xrt_tensor_rank(t));
+	EXPECT_EQ(2, xrt_tensor_dim(t, 1));
+	EXPECT_EQ(-1, xrt_tensor_dim(t, 2));
+	EXPECT_STREQ("host:0", xrt_tensor_device(t));
+	v = data_f32(_metadata, t, &lit);
+	EXPECT_EQ(4.0f, v[3]);
+	xrt_literal_destroy(lit);
+	/* Copies to every device and back keep the value. */
+	for (d = 0; d < xrt_eager_num_devices(c); d++) {
+		ASSERT_OK(xrt_tensor_copy_to_device(t, xrt_eager_device_name(c, d), &copy));
+		v = data_f32(_metadata, copy, &lit);
+		EXPECT_EQ(3.0f, v[2]);
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(copy);
+	}
+	ASSERT_ERR(xrt_tensor_copy_to_device(t, "host:9", &copy), XRT_NOT_FOUND, "host:9");
+	ASSERT_ERR(xrt_tensor_from_host(c, XRT_F32, 2, dims, (float[3]){ 0 }, 12, &copy),
+		   XRT_INVALID_ARGUMENT, "12 bytes given, the shape needs 16");
+	ASSERT_ERR(xrt_tensor_from_host(c, XRT_PRED, 1, dims, (uint8_t[2]){ 0, 2 }, 2, &copy),
+		   XRT_INVALID_ARGUMENT, "pred element 1 is 2");
+	xrt_tensor_unref(t);
+	xrt_eager_context_destroy(c);
+}
+
+static void count_free(void *data, void *arg)
+{
+	(void)data;
+	(*(int *)arg)++;
+}
+
+TEST_F(xrt, wrapped_memory_is_not_copied_and_given_back)
+{
+	static float buf[4] __attribute__((aligned(64))) = { 1, 2, 3, 4 };
+	xrt_eager_context *c = NULL;
+	int64_t dims[1] = { 4 };
+	xrt_tensor *t, *out;
+	xrt_literal *lit;
+	int freed = 0;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ASSERT_OK(xrt_tensor_wrap_host(c, XRT_F32, 1, dims, buf, sizeof(buf), count_free, &freed,
+				       &t));
+	out = run1(_metadata, c, "Neg", &t, 1);
+	EXPECT_EQ(-4.0f, data_f32(_metadata, out, &lit)[3]);
+	xrt_literal_destroy(lit);
+	buf[0] = 10;	/* the tensor sees the caller's memory */
+	xrt_tensor_unref(out);
+	out = run1(_metadata, c, "Neg", &t, 1);
+	EXPECT_EQ(-10.0f, data_f32(_metadata, out, &lit)[0]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(out);
+	xrt_tensor_unref(t);
+	EXPECT_EQ(1, freed);
+	ASSERT_ERR(xrt_tensor_wrap_host(c, XRT_F32, 1, dims, buf + 1, 16, NULL, NULL, &t),
+		   XRT_INVALID_ARGUMENT, "64-byte aligned");
+	xrt_eager_context_destroy(c);
+}
+
+/* The seed's Execute: [[1,2],[3,4]] squared, num_retvals 2 reduced to 1. */
+TEST_F(xrt, matmul_of_the_seed)
+{
+	xrt_eager_context *c = NULL;
+	int64_t dims[2] = { 2, 2 };
+	xrt_tensor *m, *ret[2] = { NULL, NULL };
+	xrt_literal *lit;
+	uint32_t nr = 2;
+	const float *v;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	m = F32(c, 2, dims, 1, 2, 3, 4);
+	ASSERT_OK(xrt_op_create(c, "MatMul", &op));
+	ASSERT_OK(xrt_op_add_input(op, m));
+	ASSERT_OK(xrt_op_add_input(op, m));
+	ASSERT_OK(xrt_op_set_attr_bool(op, "transpose_a", false));
+	ASSERT_OK(xrt_op_execute(op, ret, &nr));
+	ASSERT_EQ(1, nr);
+	EXPECT_EQ(NULL, ret[1]);
+	v = data_f32(_metadata, ret[0], &lit);
+	EXPECT_EQ(7.0f, v[0]);
+	EXPECT_EQ(10.0f, v[1]);
+	EXPECT_EQ(15.0f, v[2]);
+	EXPECT_EQ(22.0f, v[3]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(ret[0]);
+	/* transpose_b: [[1,2],[3,4]] x its transpose = [[5,11],[11,25]] */
+	ASSERT_OK(xrt_op_set_attr_bool(op, "transpose_b", true));
+	ASSERT_OK(xrt_op_execute(op, ret, &nr));
+	v = data_f32(_metadata, ret[0], &lit);
+	EXPECT_EQ(5.0f, v[0]);
+	EXPECT_EQ(11.0f, v[1]);
+	EXPECT_EQ(25.0f, v[3]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(ret[0]);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(m);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, attribute_type_map)
+{
+	xrt_eager_context *c = NULL;
+	enum xrt_attr_type t;
+	bool is_list;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ASSERT_ERR(xrt_op_name_attr_type(c, "NoSuchOp", "T", &t, &is_list), XRT_NOT_FOUND,
+		   "no op named 'NoSuchOp'");
+	ASSERT_ERR(xrt_op_name_attr_type(c, "MatMul", "no_such", &t, &is_list), XRT_NOT_FOUND,
+		   "MatMul has no attribute 'no_such'");
+	ASSERT_OK(xrt_op_name_attr_type(c, "MatMul", "transpose_a", &t, &is_list));
+	EXPECT_EQ(XRT_ATTR_BOOL, t);
+	EXPECT_FALSE(is_list);
+	ASSERT_OK(xrt_op_name_attr_type(c, "Squeeze", "squeeze_dims", &t, &is_list));
+	EXPECT_EQ(XRT_ATTR_INT, t);
+	EXPECT_TRUE(is_list);
+	ASSERT_ERR(xrt_op_create(c, "Conv9D", &op), XRT_NOT_FOUND, "no op named 'Conv9D'");
+	ASSERT_OK(xrt_op_create(c, "MatMul", &op));
+	ASSERT_OK(xrt_op_attr_type(op, "T", &t, &is_list));
+	EXPECT_EQ(XRT_ATTR_TYPE, t);
+	ASSERT_ERR(xrt_op_set_attr_int(op, "transpose_a", 1), XRT_INVALID_ARGUMENT,
+		   "MatMul: attribute 'transpose_a' is a bool, not a int");
+	ASSERT_ERR(xrt_op_set_attr_int_list(op, "transpose_a", NULL, 0), XRT_INVALID_ARGUMENT,
+		   "is a bool, not a list of int");
+	ASSERT_ERR(xrt_op_set_attr_bool(op, "nope", true), XRT_NOT_FOUND,
+		   "MatMul has no attribute 'nope'");
+	ASSERT_ERR(xrt_op_set_attr_type(op, "T", XRT_PRED), XRT_INVALID_ARGUMENT,
+		   "attribute 'T' does not allow pred");
+	xrt_op_destroy(op);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, inputs_are_checked)
+{
+	xrt_eager_context *c = NULL;
+	int64_t dims[2] = { 2, 2 };
+	int32_t iv[4] = { 1, 2, 3, 4 };
+	xrt_tensor *f, *i, *v, *out = NULL;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	f = F32(c, 2, dims, 1, 2, 3, 4);
+	v = F32(c, 1, dims, 1, 2);
+	i = make(_metadata, c, XRT_S32, 2, dims, iv, sizeof(iv));
+	ASSERT_OK(xrt_op_create(c, "MatMul", &op));
+	ASSERT_OK(xrt_op_add_input(op, f));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "MatMul: expected 2 inputs, got 1");
+	ASSERT_OK(xrt_op_add_input(op, i));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "MatMul: input #1 was expected to be a f32 tensor but is a s32 tensor");
+	ASSERT_ERR(xrt_op_add_input(op, f), XRT_INVALID_ARGUMENT, "MatMul takes 2 inputs");
+	ASSERT_OK(xrt_op_reset(op, "Cast", NULL));
+	ASSERT_OK(xrt_op_add_input(op, i));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "Cast: attribute 'DstT' is not set");
+	ASSERT_OK(xrt_op_reset(op, "MatMul", NULL));
+	ASSERT_OK(xrt_op_add_input(op, f));
+	ASSERT_OK(xrt_op_add_input(op, v));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "MatMul: inputs must be matrices");
+	xrt_op_destroy(op);
+	xrt_tensor_unref(v);
+	xrt_tensor_unref(f);
+	xrt_tensor_unref(i);
+	xrt_eager_context_destroy(c);
+}
+
+/* Broadcasting binaries, comparisons, casts, activations: known values. */
+TEST_F(xrt, elementwise_ops_broadcast_like_numpy)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 }, d3[1] = { 3 }, d21[2] = { 2, 1 };
+	xrt_tensor *a, *b, *col, *in[3], *o;
+	xrt_literal *lit;
+	const float *v;
+	const uint8_t *p;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	a = F32(c, 2, d23, 1, -2, 3, -4, 5, -6);
+	b = F32(c, 1, d3, 10, 20, 30);
+	col = F32(c, 2, d21, 100, 200);
+	in[0] = a;
+	in[1] = b;
+	o = run1(_metadata, c, "AddV2", in, 2);	/* [2,3] + [3] */
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_EQ(11.0f, v[0]);
+	EXPECT_EQ(24.0f, v[5]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	in[1] = col;
+	o = run1(_metadata, c, "Mul", in, 2);	/* [2,3] * [2,1] */
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_EQ(100.0f, v[0]);
+	EXPECT_EQ(-1200.0f, v[5]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	in[0] = b;
+	in[1] = col;
+	o = run1(_metadata, c, "Sub", in, 2);	/* [3] - [2,1] = [2,3] */
+	EXPECT_EQ(2, xrt_tensor_rank(o));
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_EQ(-90.0f, v[0]);
+	EXPECT_EQ(-170.0f, v[5]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	in[0] = a;
+	in[1] = F32(c, 2, d23, 1, 2, 3, 4, 5, 6);
+	o = run1(_metadata, c, "Greater", in, 2);
+	EXPECT_EQ(XRT_PRED, xrt_tensor_dtype(o));
+	ASSERT_OK(xrt_tensor_resolve(o, &lit));
+	p = xrt_literal_data(lit);
+	EXPECT_EQ(0, p[0]);
+	EXPECT_EQ(0, p[1]);
+	xrt_literal_destroy(lit);
+	in[2] = in[1];
+	in[0] = o;
+	in[1] = a;
+	{
+		xrt_tensor *eq, *sel;
+		xrt_tensor *args[3] = { NULL, a, in[2] };
+
+		args[0] = o;
+		sel = run1(_metadata, c, "Select", args, 3);
+		v = data_f32(_metadata, sel, &lit);
+		/* a > [1..6] nowhere, so the else branch everywhere */
+		EXPECT_EQ(1.0f, v[0]);
+		EXPECT_EQ(6.0f, v[5]);
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(sel);
+		args[0] = a;
+		args[1] = a;
+		eq = run1(_metadata, c, "Equal", args, 2);
+		ASSERT_OK(xrt_tensor_resolve(eq, &lit));
+		EXPECT_EQ(1, ((const uint8_t *)xrt_literal_data(lit))[4]);
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(eq);
+	}
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(in[2]);
+	in[0] = b;
+	in[1] = col;
+	{
+		xrt_tensor *bad[2] = { a, F32(c, 1, d21, 1, 2) };
+		xrt_tensor *out = NULL;
+		uint32_t nr = 1;
+		xrt_op *op;
+
+		ASSERT_OK(xrt_op_create(c, "Add", &op));
+		ASSERT_OK(xrt_op_add_input(op, bad[0]));
+		ASSERT_OK(xrt_op_add_input(op, bad[1]));
+		ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+			   "Add: shapes do not broadcast: dimension 1 is 3 and 2");
+		xrt_op_destroy(op);
+		xrt_tensor_unref(bad[1]);
+	}
+	xrt_tensor_unref(a);
+	xrt_tensor_unref(b);
+	xrt_tensor_unref(col);
+	xrt_eager_context_destroy(c);
+}
+
+/* Unary ops against libm, activations against their definitions. */
+TEST_F(xrt, unary_ops_and_activations)
+{
+	static const struct { const char *name; double (*f)(double); } fns[] = {
+		{ "Exp", exp }, { "Log1p", log1p }, { "Tanh", tanh }, { "Sin", sin },
+		{ "Cos", cos }, { "Erf", erf }, { "Abs", fabs }, { "Floor", floor },
+		{ "Ceil", ceil }, { "Expm1", expm1 },
+	};
+	static const float x[6] = { -2.5f, -1.0f, -0.25f, 0.0f, 0.5f, 3.0f };
+	xrt_eager_context *c = NULL;
+	int64_t d6[1] = { 6 };
+	xrt_tensor *t, *o;
+	xrt_literal *lit;
+	const float *v;
+	size_t f, i;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	t = make(_metadata, c, XRT_F32, 1, d6, x, sizeof(x));
+	for (f = 0; f < sizeof(fns) / sizeof(fns[0]); f++) {
+		o = run1(_metadata, c, fns[f].name, &t, 1);
+		v = data_f32(_metadata, o, &lit);
+		for (i = 0; i < 6; i++)
+			EXPECT_NEAR(fns[f].f(x[i]), v[i], 2e-6 * (1 + fabs(fns[f].f(x[i]))))
+				TH_LOG("%s(%g)", fns[f].name, x[i]);
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(o);
+	}
+	o = run1(_metadata, c, "Relu", &t, 1);
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_EQ(0.0f, v[0]);
+	EXPECT_EQ(3.0f, v[5]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	o = run1(_metadata, c, "Sigmoid", &t, 1);
+	v = data_f32(_metadata, o, &lit);
+	for (i = 0; i < 6; i++)
+		EXPECT_NEAR(1 / (1 + exp(-x[i])), v[i], 1e-6);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	o = run1(_metadata, c, "Softplus", &t, 1);
+	v = data_f32(_metadata, o, &lit);
+	for (i = 0; i < 6; i++)
+		EXPECT_NEAR(log1p(exp(x[i])), v[i], 2e-6);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	o = run1(_metadata, c, "Elu", &t, 1);
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_NEAR(expm1(-2.5), v[0], 1e-6);
+	EXPECT_EQ(0.5f, v[4]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(t);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, cast_bias_add_squeeze_and_batch_matmul)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 }, d3[1] = { 3 }, d131[3] = { 1, 3, 1 };
+	int64_t d222[3] = { 2, 2, 2 }, d22[2] = { 2, 2 };
+	xrt_tensor *a, *bias, *in[2], *o;
+	xrt_literal *lit;
+	const int32_t *iv;
+	const float *v;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	a = F32(c, 2, d23, 1.5f, -2.5f, 3.7f, -4.2f, 5.0f, -6.9f);
+	ASSERT_OK(xrt_op_create(c, "Cast", &op));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_set_attr_type(op, "DstT", XRT_S32));
+	ASSERT_OK(xrt_op_execute(op, &o, &nr));
+	ASSERT_OK(xrt_tensor_resolve(o, &lit));
+	iv = xrt_literal_data(lit);
+	EXPECT_EQ(1, iv[0]);	/* truncation toward zero */
+	EXPECT_EQ(-2, iv[1]);
+	EXPECT_EQ(-6, iv[5]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	xrt_op_destroy(op);
+
+	bias = F32(c, 1, d3, 10, 20, 30);
+	in[0] = a;
+	in[1] = bias;
+	o = run1(_metadata, c, "BiasAdd", in, 2);
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_EQ(11.5f, v[0]);
+	EXPECT_NEAR(23.1f, v[5], 1e-5);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+
+	o = F32(c, 3, d131, 1, 2, 3);
+	{
+		xrt_tensor *sq = run1(_metadata, c, "Squeeze", &o, 1);
+
+		EXPECT_EQ(1, xrt_tensor_rank(sq));
+		EXPECT_EQ(3, xrt_tensor_dim(sq, 0));
+		xrt_tensor_unref(sq);
+	}
+	ASSERT_OK(xrt_op_create(c, "Squeeze", &op));
+	ASSERT_OK(xrt_op_add_input(op, o));
+	ASSERT_OK(xrt_op_set_attr_int_list(op, "squeeze_dims", (int64_t[]){ 1 }, 1));
+	{
+		xrt_tensor *out = NULL;
+
+		ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+			   "Squeeze: cannot squeeze dimension 1 of size 3");
+		ASSERT_OK(xrt_op_set_attr_int_list(op, "squeeze_dims", (int64_t[]){ -1 }, 1));
+		ASSERT_OK(xrt_op_execute(op, &out, &nr));
+		EXPECT_EQ(2, xrt_tensor_rank(out));
+		EXPECT_EQ(1, xrt_tensor_dim(out, 0));
+		xrt_tensor_unref(out);
+	}
+	xrt_op_destroy(op);
+	xrt_tensor_unref(o);
+
+	/* [2,2,2] x [2,2]: the matrix broadcasts over the batch. */
+	in[0] = F32(c, 3, d222, 1, 2, 3, 4, 5, 6, 7, 8);
+	in[1] = F32(c, 2, d22, 1, 0, 0, 2);
+	o = run1(_metadata, c, "BatchMatMulV2", in, 2);
+	v = data_f32(_metadata, o, &lit);
+	EXPECT_EQ(1.0f, v[0]);
+	EXPECT_EQ(4.0f, v[1]);
+	EXPECT_EQ(7.0f, v[6]);
+	EXPECT_EQ(16.0f, v[7]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(in[0]);
+	xrt_tensor_unref(in[1]);
+	xrt_tensor_unref(bias);
+	xrt_tensor_unref(a);
+	xrt_eager_context_destroy(c);
+}
+
+/* A reused op runs its cached kernel; a changed attribute compiles anew. */
+TEST_F(xrt, reused_ops_hit_the_kernel_cache)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d2[2] = { 2, 2 };
+	xrt_tensor *m, *out;
+	xrt_literal *lit;
+	uint32_t nr = 1;
+	xrt_op *op;
+	int i;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	m = F32(c, 2, d2, 1, 2, 3, 4);
+	ASSERT_OK(xrt_op_create(c, "MatMul", &op));
+	ASSERT_OK(xrt_op_add_input(op, m));
+	ASSERT_OK(xrt_op_add_input(op, m));
+	for (i = 0; i < 100; i++) {
+		ASSERT_OK(xrt_op_execute(op, &out, &nr));
+		if (i == 99)
+			EXPECT_EQ(22.0f, data_f32(_metadata, out, &lit)[3]);
+		xrt_tensor_unref(out);
+	}
+	xrt_literal_destroy(lit);
+	ASSERT_OK(xrt_op_set_attr_bool(op, "transpose_a", true));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	/* [[1,3],[2,4]] x [[1,2],[3,4]] */
+	EXPECT_EQ(10.0f, data_f32(_metadata, out, &lit)[0]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(out);
+	xrt_eager_clear_caches(c);
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_EQ(10.0f, data_f32(_metadata, out, &lit)[0]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(out);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(m);
+	xrt_eager_context_destroy(c);
+}
+
+/* Context, tensors, an op and its execution, failing at each allocation. */
+static xrt_status *eager_scenario(const struct xrt_allocator *a)
+{
+	static const float m[6] = { 1, 2, 3, 4, 5, 6 };
+	int64_t d23[2] = { 2, 3 }, d3[1] = { 3 };
+	xrt_tensor *x = NULL, *b = NULL, *out = NULL;
+	xrt_eager_context *c = NULL;
+	xrt_literal *lit = NULL;
+	xrt_op *op = NULL;
+	uint32_t nr = 1;
+	xrt_status *st;
+
+	st = xrt_eager_context_create(NULL, a, &c);
+	if (!st)
+		st = xrt_tensor_from_host(c, XRT_F32, 2, d23, m, sizeof(m), &x);
+	if (!st)
+		st = xrt_tensor_from_host(c, XRT_F32, 1, d3, m, 12, &b);
+	if (!st)
+		st = xrt_op_create(c, "BiasAdd", &op);
+	if (!st)
+		st = xrt_op_set_attr_string(op, "data_format", "NHWC");
+	if (!st)
+		st = xrt_op_add_input(op, x);
+	if (!st)
+		st = xrt_op_add_input(op, b);
+	if (!st)
+		st = xrt_op_execute(op, &out, &nr);
+	if (!st)
+		st = xrt_tensor_resolve(out, &lit);
+	if (!st && ((const float *)xrt_literal_data(lit))[5] != 9.0f)
+		st = xrt_status_new(NULL, XRT_INTERNAL, "wrong value");
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(out);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(b);
+	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+	return st;
+}
+
+TEST_F(xrt, every_allocation_failure_is_clean)
+{
+	long runs = 0;
+
+	test_fail_sweep(_metadata, &self->ta, eager_scenario, &runs);
+	TH_LOG("%ld runs", runs);
+}
+
+TEST_HARNESS_MAIN
