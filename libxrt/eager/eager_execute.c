@@ -100,9 +100,14 @@ static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor 
 {
 	struct host_run_options o = { .pool = op->c->pool };
 	uint8_t *small[16], **slots = small;
+	uint32_t s, i, p = 0, param[EAGER_MAX_INPUTS];
 	xrt_status *st;
-	uint32_t s;
 
+	/* Parameter p is the p-th input that is not constant. */
+	for (i = 0; i < op->num_inputs; i++) {
+		if (!op->input_constant[i])
+			param[p++] = i;
+	}
 	if (exe->num_slots > 16) {
 		slots = xrt_mem_calloc(op->c->a, exe->num_slots, sizeof(*slots));
 		if (!slots)
@@ -111,7 +116,7 @@ static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor 
 	for (s = 0; s < exe->num_slots; s++) {
 		const struct cc_slot *cs = &exe->slots[s];
 
-		slots[s] = cs->kind == CC_SLOT_PARAM ? op->inputs[cs->param]->data :
+		slots[s] = cs->kind == CC_SLOT_PARAM ? op->inputs[param[cs->param]]->data :
 			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->data : NULL;
 	}
 	pthread_mutex_lock(&op->c->run_lock);

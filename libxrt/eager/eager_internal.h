@@ -51,12 +51,16 @@ struct xrt_tensor {
 /*
  * An input of an op: its element type comes from attribute @type_attr
  * (or is @fixed); with @number_attr it is a list of that many tensors.
+ * A @constant input (TensorFlow's host-memory inputs: axes, shapes,
+ * permutations) is read when the kernel is built: its value is part of
+ * the kernel's key and the program has no parameter for it.
  */
 struct input_def {
 	const char *name;
 	const char *type_attr;
 	enum xrt_dtype fixed;
 	const char *number_attr;
+	bool constant;
 };
 
 /* An attribute; @types limits a TYPE attribute (bit per xrt_dtype, 0: any). */
@@ -102,6 +106,7 @@ struct xrt_op {
 	struct attr_val attrs[EAGER_MAX_ATTRS];
 	xrt_tensor *inputs[EAGER_MAX_INPUTS];
 	uint64_t input_hash[EAGER_MAX_INPUTS];
+	bool input_constant[EAGER_MAX_INPUTS];
 	uint32_t num_inputs;
 	uint32_t next_def_input;	/* the def input the next add fills */
 	bool key_valid;
@@ -109,7 +114,10 @@ struct xrt_op {
 	uint64_t key[2];
 };
 
-/* What a lowering sees: the op, a builder with a parameter per input. */
+/*
+ * What a lowering sees: the op, a builder with a parameter per input
+ * (none for constant inputs: read them with eager_const_ints()).
+ */
 struct lowering {
 	const struct xrt_op *op;
 	xrt_builder *b;
@@ -135,8 +143,20 @@ enum xrt_dtype eager_input_type(const struct xrt_op *op, uint32_t i);
 /* eager_lower_*.c: an error naming the op. */
 xrt_status *eager_op_error(const struct lowering *l, enum xrt_code code,
 			   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * The values of constant input @i as integers (at most @max); their count,
+ * or an error naming the op and the input.
+ */
+xrt_status *eager_const_ints(const struct lowering *l, uint32_t i, int64_t *out, uint32_t max,
+			     uint32_t *n);
+/* The value of scalar constant input @i as a double. */
+xrt_status *eager_const_scalar(const struct lowering *l, uint32_t i, double *out);
+
 /* @v spread to @rank dims @dims (numpy's rule: trailing dims align). */
 xrt_value eager_spread(struct lowering *l, xrt_value v, uint32_t rank, const int64_t *dims);
+/* A constant @v of @x's type and shape; a scalar @v of type @t. */
+xrt_value eager_fill_like(struct lowering *l, xrt_value x, double v);
+xrt_value eager_scalar_of(struct lowering *l, enum xrt_dtype t, double v);
 /* @x and @y broadcast to one shape, numpy's rule. */
 xrt_status *eager_broadcast(struct lowering *l, xrt_value *x, xrt_value *y);
 
@@ -152,6 +172,19 @@ xrt_status *eager_lower_matmul(struct lowering *l);
 xrt_status *eager_lower_batch_matmul(struct lowering *l);
 xrt_status *eager_lower_bias_add(struct lowering *l);
 xrt_status *eager_lower_squeeze(struct lowering *l);
+xrt_status *eager_lower_reduce(struct lowering *l);
+xrt_status *eager_lower_softmax(struct lowering *l);
+xrt_status *eager_lower_arg(struct lowering *l);
+xrt_status *eager_lower_reshape(struct lowering *l);
+xrt_status *eager_lower_transpose(struct lowering *l);
+xrt_status *eager_lower_expand_dims(struct lowering *l);
+xrt_status *eager_lower_concat(struct lowering *l);
+xrt_status *eager_lower_pack(struct lowering *l);
+xrt_status *eager_lower_fill(struct lowering *l);
+xrt_status *eager_lower_range(struct lowering *l);
+xrt_status *eager_lower_pad(struct lowering *l);
+xrt_status *eager_lower_slice(struct lowering *l);
+xrt_status *eager_lower_tile(struct lowering *l);
 
 /* eager_kernels.c: the kernel cache. */
 struct centry;

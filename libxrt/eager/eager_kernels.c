@@ -107,16 +107,18 @@ static xrt_status *build(const xrt_op *op, xrt_module **out)
 	struct xrt_shape s;
 	xrt_status *st;
 	xrt_value root;
-	uint32_t i;
+	uint32_t i, p = 0;
 
 	st = xrt_builder_create(op->c->a, op->def->name, "main", &l.b);
 	if (st)
 		return st;
 	for (i = 0; !st && i < op->num_inputs; i++) {
+		if (op->input_constant[i])
+			continue;
 		st = xrt_shape_init_array(&s, op->inputs[i]->dtype, op->inputs[i]->rank,
 					  op->inputs[i]->dims);
 		if (!st)
-			l.in[i] = xrt_build_parameter(l.b, i, &s, NULL);
+			l.in[i] = xrt_build_parameter(l.b, p++, &s, NULL);
 	}
 	l.num_in = op->num_inputs;
 	/* The lowerings read the parameters' shapes: they must exist. */

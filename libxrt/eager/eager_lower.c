@@ -76,7 +76,7 @@ xrt_status *eager_broadcast(struct lowering *l, xrt_value *x, xrt_value *y)
 }
 
 /* A constant @v of @x's type and shape. */
-static xrt_value fill_like(struct lowering *l, xrt_value x, double v)
+xrt_value eager_fill_like(struct lowering *l, xrt_value x, double v)
 {
 	const struct xrt_shape *s = shape_of(l, x);
 	struct xrt_shape one;
@@ -99,6 +99,25 @@ static xrt_value fill_like(struct lowering *l, xrt_value x, double v)
 	return xrt_build_broadcast(l->b, c, s->rank, s->dims, NULL);
 }
 
+xrt_value eager_scalar_of(struct lowering *l, enum xrt_dtype t, double v)
+{
+	struct xrt_shape one;
+	xrt_literal *lit = NULL;
+	xrt_value c = { 0 };
+	xrt_status *st;
+
+	st = xrt_shape_init_array(&one, XRT_F64, 0, NULL);
+	if (!st)
+		st = xrt_literal_create_from(l->a, &one, &v, sizeof(v), &lit);
+	if (st) {
+		xrt_status_free(st);
+		return c;
+	}
+	c = xrt_build_constant(l->b, lit);
+	xrt_literal_destroy(lit);
+	return xrt_build_convert(l->b, c, t);
+}
+
 xrt_status *eager_lower_unary(struct lowering *l)
 {
 	l->out[0] = xrt_build_unary(l->b, (enum xrt_opcode)l->op->def->code, l->in[0]);
@@ -114,14 +133,14 @@ xrt_status *eager_lower_identity(struct lowering *l)
 /* Relu, Relu6, Square, Softplus, Elu: small compositions. */
 xrt_status *eager_lower_activation(struct lowering *l)
 {
-	xrt_value x = l->in[0], zero = fill_like(l, x, 0.0);
+	xrt_value x = l->in[0], zero = eager_fill_like(l, x, 0.0);
 
 	switch (l->op->def->code) {
 	case 0:	/* Relu */
 		l->out[0] = xrt_build_binary(l->b, XRT_OP_MAXIMUM, x, zero);
 		break;
 	case 1:	/* Relu6 */
-		l->out[0] = xrt_build_clamp(l->b, zero, x, fill_like(l, x, 6.0));
+		l->out[0] = xrt_build_clamp(l->b, zero, x, eager_fill_like(l, x, 6.0));
 		break;
 	case 2:	/* Square */
 		l->out[0] = xrt_build_binary(l->b, XRT_OP_MULTIPLY, x, x);
@@ -202,4 +221,59 @@ xrt_status *eager_lower_select(struct lowering *l)
 	}
 	l->out[0] = xrt_build_select(l->b, cond, x, y);
 	return NULL;
+}
+
+xrt_status *eager_const_ints(const struct lowering *l, uint32_t i, int64_t *out, uint32_t max,
+			     uint32_t *n)
+{
+	const xrt_tensor *t = l->op->inputs[i];
+	uint64_t count = 1, k;
+	uint32_t d;
+
+	for (d = 0; d < t->rank; d++)
+		count *= (uint64_t)t->dims[d];
+	if (t->rank > 1 || count > max)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT,
+				      "input #%u must be a scalar or a vector of at most %u", i, max);
+	for (k = 0; k < count; k++) {
+		switch (t->dtype) {
+		case XRT_S32:
+			out[k] = ((const int32_t *)t->data)[k];
+			break;
+		case XRT_S64:
+			out[k] = ((const int64_t *)t->data)[k];
+			break;
+		default:
+			return eager_op_error(l, XRT_INVALID_ARGUMENT,
+					      "input #%u must be s32 or s64, not %s", i,
+					      xrt_dtype_name(t->dtype));
+		}
+	}
+	*n = (uint32_t)count;
+	return NULL;
+}
+
+xrt_status *eager_const_scalar(const struct lowering *l, uint32_t i, double *out)
+{
+	const xrt_tensor *t = l->op->inputs[i];
+
+	if (t->rank)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u must be a scalar", i);
+	switch (t->dtype) {
+	case XRT_S32:
+		*out = *(const int32_t *)t->data;
+		return NULL;
+	case XRT_S64:
+		*out = (double)*(const int64_t *)t->data;
+		return NULL;
+	case XRT_F32:
+		*out = *(const float *)t->data;
+		return NULL;
+	case XRT_F64:
+		*out = *(const double *)t->data;
+		return NULL;
+	default:
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u: %s is not supported", i,
+				      xrt_dtype_name(t->dtype));
+	}
 }

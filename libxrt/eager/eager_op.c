@@ -426,16 +426,21 @@ static xrt_status *infer_type(xrt_op *op, const char *type_attr, enum xrt_dtype 
 	return xrt_op_set_attr_type(op, type_attr, t);
 }
 
-static void push_input(xrt_op *op, xrt_tensor *t)
+static void push_input(xrt_op *op, xrt_tensor *t, bool constant)
 {
-	int64_t buf[XRT_MAX_RANK + 2];
-	uint64_t out[2];
+	int64_t buf[XRT_MAX_RANK + 3];
+	uint64_t out[2] = { 0, 0 };
 
+	/* A constant input's value is part of the kernel. */
+	if (constant)
+		xrt_fingerprint128(t->data, t->bytes, out);
 	buf[0] = t->dtype;
 	buf[1] = t->rank;
-	memcpy(buf + 2, t->dims, t->rank * sizeof(int64_t));
-	xrt_fingerprint128(buf, (t->rank + 2) * sizeof(int64_t), out);
+	buf[2] = (int64_t)out[0];
+	memcpy(buf + 3, t->dims, t->rank * sizeof(int64_t));
+	xrt_fingerprint128(buf, (t->rank + 3) * sizeof(int64_t), out);
 	op->input_hash[op->num_inputs] = out[0];
+	op->input_constant[op->num_inputs] = constant;
 	op->inputs[op->num_inputs++] = xrt_tensor_ref(t);
 	op->key_valid = false;
 }
@@ -473,7 +478,7 @@ xrt_status *xrt_op_add_input(xrt_op *op, xrt_tensor *t)
 		st = infer_type(op, in->type_attr, t->dtype);
 	if (st)
 		return st;
-	push_input(op, t);
+	push_input(op, t, in->constant);
 	op->next_def_input++;
 	return NULL;
 }
@@ -500,7 +505,7 @@ xrt_status *xrt_op_add_input_list(xrt_op *op, xrt_tensor *const *ts, uint32_t n)
 	if (st)
 		return st;
 	for (k = 0; k < n; k++)
-		push_input(op, ts[k]);
+		push_input(op, ts[k], in->constant);
 	op->next_def_input++;
 	return NULL;
 }

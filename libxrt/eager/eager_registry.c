@@ -19,6 +19,28 @@
 #define NUMBERS		(REALS | COMPLEX)
 #define SIGNED		(FLOATS | SINTS | COMPLEX)
 #define INEXACT		(FLOATS | COMPLEX)
+#define INDEX		(BIT(XRT_S32) | BIT(XRT_S64))
+
+/* A constant index input typed by attribute @attr. */
+#define CONST_IN(name, attr)	{ name, attr, XRT_INVALID, NULL, true }
+#define INDEX_ATTR(name)	{ name, XRT_ATTR_TYPE, false, true, XRT_S32, INDEX }
+#define REDUCE(n, kind, types)	{ n, { { "input", "T", XRT_INVALID, NULL }, \
+				       CONST_IN("reduction_indices", "Tidx") }, 2, \
+				  { { "T", XRT_ATTR_TYPE, false, false, 0, (types) }, \
+				    INDEX_ATTR("Tidx"), \
+				    { "keep_dims", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3, \
+				  1, eager_lower_reduce, kind }
+#define ARG(n, max)		{ n, { { "input", "T", XRT_INVALID, NULL }, \
+				       CONST_IN("dimension", "Tidx") }, 2, \
+				  { { "T", XRT_ATTR_TYPE, false, false, 0, REALS }, \
+				    INDEX_ATTR("Tidx"), \
+				    { "output_type", XRT_ATTR_TYPE, false, true, XRT_S64, INDEX } }, 3, \
+				  1, eager_lower_arg, max }
+/* One T input plus one constant index input typed by @attr. */
+#define SHAPED(n, in, cin, attr, lower) \
+				{ n, { { in, "T", XRT_INVALID, NULL }, CONST_IN(cin, attr) }, 2, \
+				  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 }, INDEX_ATTR(attr) }, \
+				  2, 1, lower, 0 }
 
 /* Input x (and y) of type T; attribute T among @types. */
 #define IN_X		{ { "x", "T", XRT_INVALID, NULL } }, 1
@@ -38,6 +60,8 @@ static const struct op_def ops[] = {
 	UNARY("Abs", XRT_OP_ABS, REALS),
 	BINARY("Add", XRT_OP_ADD, NUMBERS),
 	BINARY("AddV2", XRT_OP_ADD, NUMBERS),
+	ARG("ArgMax", 1),
+	ARG("ArgMin", 0),
 	{ "BatchMatMulV2", IN_XY,
 	  { { "T", XRT_ATTR_TYPE, false, false, 0, NUMBERS },
 	    { "adj_x", XRT_ATTR_BOOL, false, true, 0, 0 },
@@ -53,13 +77,21 @@ static const struct op_def ops[] = {
 	    { "Truncate", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3,
 	  1, eager_lower_cast, 0 },
 	UNARY("Ceil", XRT_OP_CEIL, FLOATS),
+	{ "ConcatV2", { { "values", "T", XRT_INVALID, "N" }, CONST_IN("axis", "Tidx") }, 2,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "N", XRT_ATTR_INT, false, false, 0, 0 }, INDEX_ATTR("Tidx") }, 3,
+	  1, eager_lower_concat, 0 },
 	UNARY("Cos", XRT_OP_COSINE, INEXACT),
 	BINARY("Div", XRT_OP_DIVIDE, NUMBERS),
 	ACT("Elu", 4, FLOATS),
 	COMPARE("Equal", XRT_CMP_EQ, NUMBERS | BIT(XRT_PRED)),
 	UNARY("Erf", XRT_OP_ERF, FLOATS),
 	UNARY("Exp", XRT_OP_EXP, INEXACT),
+	SHAPED("ExpandDims", "input", "dim", "Tdim", eager_lower_expand_dims),
 	UNARY("Expm1", XRT_OP_EXPM1, INEXACT),
+	{ "Fill", { CONST_IN("dims", "index_type"), { "value", "T", XRT_INVALID, NULL } }, 2,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 }, INDEX_ATTR("index_type") }, 2,
+	  1, eager_lower_fill, 0 },
 	UNARY("Floor", XRT_OP_FLOOR, FLOATS),
 	COMPARE("Greater", XRT_CMP_GT, REALS),
 	COMPARE("GreaterEqual", XRT_CMP_GE, REALS),
@@ -69,6 +101,8 @@ static const struct op_def ops[] = {
 	COMPARE("LessEqual", XRT_CMP_LE, REALS),
 	UNARY("Log", XRT_OP_LOG, INEXACT),
 	UNARY("Log1p", XRT_OP_LOG1P, INEXACT),
+	{ "LogSoftmax", { { "logits", "T", XRT_INVALID, NULL } }, 1, ATTR_T(FLOATS), 1,
+	  eager_lower_softmax, 1 },
 	LOGIC("LogicalAnd", XRT_OP_AND),
 	{ "LogicalNot", { { "x", NULL, XRT_PRED, NULL } }, 1, { { 0 } }, 0, 1,
 	  eager_lower_unary, XRT_OP_NOT },
@@ -78,15 +112,31 @@ static const struct op_def ops[] = {
 	    { "transpose_a", XRT_ATTR_BOOL, false, true, 0, 0 },
 	    { "transpose_b", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3,
 	  1, eager_lower_matmul, 0 },
+	REDUCE("Max", 2, REALS),
 	BINARY("Maximum", XRT_OP_MAXIMUM, REALS),
+	REDUCE("Mean", 4, NUMBERS),
+	REDUCE("Min", 3, REALS),
 	BINARY("Minimum", XRT_OP_MINIMUM, REALS),
 	BINARY("Mul", XRT_OP_MULTIPLY, NUMBERS),
 	UNARY("Neg", XRT_OP_NEGATE, SIGNED),
 	COMPARE("NotEqual", XRT_CMP_NE, NUMBERS | BIT(XRT_PRED)),
+	{ "OnesLike", IN_X, ATTR_T(NUMBERS), 1, eager_lower_fill, 2 },
+	{ "Pack", { { "values", "T", XRT_INVALID, "N" } }, 1,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "N", XRT_ATTR_INT, false, false, 0, 0 },
+	    { "axis", XRT_ATTR_INT, false, true, 0, 0 } }, 3,
+	  1, eager_lower_pack, 0 },
+	SHAPED("Pad", "input", "paddings", "Tpaddings", eager_lower_pad),
 	BINARY("Pow", XRT_OP_POWER, INEXACT),
+	REDUCE("Prod", 1, NUMBERS),
+	{ "Range", { CONST_IN("start", "Tidx"), CONST_IN("limit", "Tidx"),
+		     CONST_IN("delta", "Tidx") }, 3,
+	  { { "Tidx", XRT_ATTR_TYPE, false, true, XRT_S32, INDEX | BIT(XRT_F32) | BIT(XRT_F64) } },
+	  1, 1, eager_lower_range, 0 },
 	BINARY("RealDiv", XRT_OP_DIVIDE, NUMBERS),
 	ACT("Relu", 0, REALS),
 	ACT("Relu6", 1, REALS),
+	SHAPED("Reshape", "tensor", "shape", "Tshape", eager_lower_reshape),
 	UNARY("Rsqrt", XRT_OP_RSQRT, INEXACT),
 	{ "Select", { { "condition", NULL, XRT_PRED, NULL }, { "t", "T", XRT_INVALID, NULL },
 		      { "e", "T", XRT_INVALID, NULL } }, 3, ATTR_T(0), 1, eager_lower_select, 0 },
@@ -95,6 +145,12 @@ static const struct op_def ops[] = {
 	UNARY("Sigmoid", XRT_OP_LOGISTIC, INEXACT),
 	UNARY("Sign", XRT_OP_SIGN, SIGNED),
 	UNARY("Sin", XRT_OP_SINE, INEXACT),
+	{ "Slice", { { "input", "T", XRT_INVALID, NULL }, CONST_IN("begin", "Index"),
+		     CONST_IN("size", "Index") }, 3,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 }, INDEX_ATTR("Index") }, 2,
+	  1, eager_lower_slice, 0 },
+	{ "Softmax", { { "logits", "T", XRT_INVALID, NULL } }, 1, ATTR_T(FLOATS), 1,
+	  eager_lower_softmax, 0 },
 	ACT("Softplus", 3, FLOATS),
 	UNARY("Sqrt", XRT_OP_SQRT, INEXACT),
 	ACT("Square", 2, NUMBERS),
@@ -103,7 +159,11 @@ static const struct op_def ops[] = {
 	    { "squeeze_dims", XRT_ATTR_INT, true, true, 0, 0 } }, 2,
 	  1, eager_lower_squeeze, 0 },
 	BINARY("Sub", XRT_OP_SUBTRACT, NUMBERS),
+	REDUCE("Sum", 0, NUMBERS),
 	UNARY("Tanh", XRT_OP_TANH, INEXACT),
+	SHAPED("Tile", "input", "multiples", "Tmultiples", eager_lower_tile),
+	SHAPED("Transpose", "x", "perm", "Tperm", eager_lower_transpose),
+	{ "ZerosLike", IN_X, ATTR_T(NUMBERS), 1, eager_lower_fill, 1 },
 };
 
 static int by_name(const void *key, const void *elem)

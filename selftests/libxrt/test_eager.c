@@ -32,6 +32,10 @@ static xrt_tensor *make(struct __test_metadata *_metadata, xrt_eager_context *c,
 	return x;
 }
 
+#define I32(c, rank, dims, ...)                                                \
+	make(_metadata, c, XRT_S32, rank, dims, (const int32_t[]){ __VA_ARGS__ }, \
+	     sizeof((const int32_t[]){ __VA_ARGS__ }))
+
 #define F32(c, rank, dims, ...)                                                \
 	make(_metadata, c, XRT_F32, rank, dims, (const float[]){ __VA_ARGS__ }, \
 	     sizeof((const float[]){ __VA_ARGS__ }))
@@ -528,6 +532,244 @@ TEST_F(xrt, reused_ops_hit_the_kernel_cache)
 	xrt_tensor_unref(out);
 	xrt_op_destroy(op);
 	xrt_tensor_unref(m);
+	xrt_eager_context_destroy(c);
+}
+
+/* Checks @t's shape and its f32 (or s64, s32) values against @want. */
+static void expect_f32(struct __test_metadata *_metadata, xrt_tensor *t, uint32_t rank,
+		       const int64_t *dims, const double *want, size_t n)
+{
+	xrt_literal *lit = NULL;
+	size_t i;
+	uint32_t d;
+
+	ASSERT_EQ(rank, xrt_tensor_rank(t));
+	for (d = 0; d < rank; d++)
+		ASSERT_EQ(dims[d], xrt_tensor_dim(t, d)) TH_LOG("dimension %u", d);
+	ASSERT_EQ(n, xrt_tensor_element_count(t));
+	ASSERT_OK(xrt_tensor_resolve(t, &lit));
+	for (i = 0; i < n; i++) {
+		double got = xrt_tensor_dtype(t) == XRT_F32 ? ((const float *)xrt_literal_data(lit))[i] :
+			     xrt_tensor_dtype(t) == XRT_S64 ?
+				(double)((const int64_t *)xrt_literal_data(lit))[i] :
+				((const int32_t *)xrt_literal_data(lit))[i];
+
+		EXPECT_NEAR(want[i], got, 1e-6) TH_LOG("element %zu: %g, want %g", i, got, want[i]);
+	}
+	xrt_literal_destroy(lit);
+}
+
+#define EXPECT_T(t, rank, dims, ...)                                           \
+	expect_f32(_metadata, t, rank, (const int64_t[])dims,                  \
+		   (const double[]){ __VA_ARGS__ },                            \
+		   sizeof((const double[]){ __VA_ARGS__ }) / sizeof(double))
+#define DIMS(...) { __VA_ARGS__ }
+
+/* Runs @name on two inputs, with one bool attribute set if @attr. */
+static xrt_tensor *run2(struct __test_metadata *_metadata, xrt_eager_context *c,
+			const char *name, xrt_tensor *a, xrt_tensor *b, const char *attr)
+{
+	xrt_tensor *in[2] = { a, b }, *out = NULL;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	if (!attr)
+		return run1(_metadata, c, name, in, 2);
+	ASSERT_OK(xrt_op_create(c, name, &op));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_add_input(op, b));
+	ASSERT_OK(xrt_op_set_attr_bool(op, attr, true));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	xrt_op_destroy(op);
+	return out;
+}
+
+TEST_F(xrt, reductions_with_axes_from_a_constant_input)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 }, d1[1] = { 1 }, d2[1] = { 2 };
+	xrt_tensor *x, *ax1, *ax0, *both, *neg, *o, *in[2];
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	x = F32(c, 2, d23, 1, 2, 3, 4, 5, 6);
+	ax1 = I32(c, 1, d1, 1);
+	ax0 = I32(c, 0, NULL, 0);
+	both = I32(c, 1, d2, 0, 1);
+	neg = I32(c, 1, d1, -1);
+	o = run2(_metadata, c, "Sum", x, ax1, NULL);
+	EXPECT_T(o, 1, DIMS(2), 6, 15);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "Sum", x, ax1, "keep_dims");
+	EXPECT_T(o, 2, DIMS(2, 1), 6, 15);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "Mean", x, ax0, NULL);
+	EXPECT_T(o, 1, DIMS(3), 2.5, 3.5, 4.5);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "Max", x, both, NULL);
+	EXPECT_T(o, 0, DIMS(0), 6);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "Min", x, neg, NULL);
+	EXPECT_T(o, 1, DIMS(2), 1, 4);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "Prod", x, ax1, NULL);
+	EXPECT_T(o, 1, DIMS(2), 6, 120);
+	xrt_tensor_unref(o);
+	/* The axis is part of the kernel: a different value, a different result. */
+	o = run2(_metadata, c, "Sum", x, ax0, NULL);
+	EXPECT_T(o, 1, DIMS(3), 5, 7, 9);
+	xrt_tensor_unref(o);
+	in[0] = F32(c, 2, d23, 1, 5, 5, 7, 2, 3);
+	o = run2(_metadata, c, "ArgMax", in[0], ax1, NULL);
+	EXPECT_EQ(XRT_S64, xrt_tensor_dtype(o));
+	EXPECT_T(o, 1, DIMS(2), 1, 0);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "ArgMin", in[0], ax0, NULL);
+	EXPECT_T(o, 1, DIMS(3), 0, 1, 1);
+	xrt_tensor_unref(o);
+	{
+		xrt_tensor *bad = I32(c, 1, d1, 2), *out = NULL;
+		uint32_t nr = 1;
+		xrt_op *op;
+
+		ASSERT_OK(xrt_op_create(c, "Sum", &op));
+		ASSERT_OK(xrt_op_add_input(op, x));
+		ASSERT_OK(xrt_op_add_input(op, bad));
+		ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+			   "Sum: axis 2 is out of rank 2");
+		xrt_op_destroy(op);
+		xrt_tensor_unref(bad);
+	}
+	xrt_tensor_unref(in[0]);
+	xrt_tensor_unref(neg);
+	xrt_tensor_unref(both);
+	xrt_tensor_unref(ax0);
+	xrt_tensor_unref(ax1);
+	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, softmax_and_log_softmax)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 };
+	xrt_tensor *x, *o;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	x = F32(c, 2, d23, 1, 2, 3, 1000, 1000, 1000);
+	o = run1(_metadata, c, "Softmax", &x, 1);
+	EXPECT_T(o, 2, DIMS(2, 3), 0.09003057, 0.24472847, 0.66524096,
+		 1.0 / 3, 1.0 / 3, 1.0 / 3);
+	xrt_tensor_unref(o);
+	o = run1(_metadata, c, "LogSoftmax", &x, 1);
+	EXPECT_T(o, 2, DIMS(2, 3), -2.4076059, -1.4076059, -0.40760596,
+		 -1.0986123, -1.0986123, -1.0986123);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, shape_ops_from_constant_inputs)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 }, d2[1] = { 2 }, d12[2] = { 1, 2 }, d22[2] = { 2, 2 };
+	xrt_tensor *x, *k, *k2, *o, *list[2];
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	x = F32(c, 2, d23, 1, 2, 3, 4, 5, 6);
+	k = I32(c, 1, d2, 3, -1);
+	o = run2(_metadata, c, "Reshape", x, k, NULL);
+	EXPECT_T(o, 2, DIMS(3, 2), 1, 2, 3, 4, 5, 6);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(k);
+	k = I32(c, 1, d2, 1, 0);
+	o = run2(_metadata, c, "Transpose", x, k, NULL);
+	EXPECT_T(o, 2, DIMS(3, 2), 1, 4, 2, 5, 3, 6);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(k);
+	k = I32(c, 0, NULL, -1);
+	o = run2(_metadata, c, "ExpandDims", x, k, NULL);
+	EXPECT_T(o, 3, DIMS(2, 3, 1), 1, 2, 3, 4, 5, 6);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(k);
+
+	list[0] = x;
+	list[1] = x;
+	k = I32(c, 0, NULL, 1);
+	ASSERT_OK(xrt_op_create(c, "ConcatV2", &op));
+	ASSERT_OK(xrt_op_add_input_list(op, list, 2));
+	ASSERT_OK(xrt_op_add_input(op, k));
+	ASSERT_OK(xrt_op_execute(op, &o, &nr));
+	EXPECT_T(o, 2, DIMS(2, 6), 1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6);
+	xrt_tensor_unref(o);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(k);
+
+	ASSERT_OK(xrt_op_create(c, "Pack", &op));
+	ASSERT_OK(xrt_op_add_input_list(op, list, 2));
+	ASSERT_OK(xrt_op_set_attr_int(op, "axis", 1));
+	ASSERT_OK(xrt_op_execute(op, &o, &nr));
+	EXPECT_T(o, 3, DIMS(2, 2, 3), 1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6);
+	xrt_tensor_unref(o);
+	xrt_op_destroy(op);
+
+	k = I32(c, 1, d2, 2, 2);
+	k2 = F32(c, 0, NULL, 7);
+	o = run2(_metadata, c, "Fill", k, k2, NULL);
+	EXPECT_T(o, 2, DIMS(2, 2), 7, 7, 7, 7);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(k2);
+	xrt_tensor_unref(k);
+	o = run1(_metadata, c, "OnesLike", &x, 1);
+	EXPECT_T(o, 2, DIMS(2, 3), 1, 1, 1, 1, 1, 1);
+	xrt_tensor_unref(o);
+	o = run1(_metadata, c, "ZerosLike", &x, 1);
+	EXPECT_T(o, 2, DIMS(2, 3), 0, 0, 0, 0, 0, 0);
+	xrt_tensor_unref(o);
+
+	{
+		xrt_tensor *r[3] = { I32(c, 0, NULL, 0), I32(c, 0, NULL, 10), I32(c, 0, NULL, 3) };
+
+		o = run1(_metadata, c, "Range", r, 3);
+		EXPECT_EQ(XRT_S32, xrt_tensor_dtype(o));
+		EXPECT_T(o, 1, DIMS(4), 0, 3, 6, 9);
+		xrt_tensor_unref(o);
+		xrt_tensor_unref(r[0]);
+		xrt_tensor_unref(r[1]);
+		xrt_tensor_unref(r[2]);
+	}
+
+	k = I32(c, 2, d22, 1, 0, 0, 2);
+	k2 = F32(c, 2, d12, 1, 2);
+	o = run2(_metadata, c, "Pad", k2, k, NULL);
+	EXPECT_T(o, 2, DIMS(2, 4), 0, 0, 0, 0, 1, 2, 0, 0);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(k);
+	k = I32(c, 1, d2, 2, 2);
+	o = run2(_metadata, c, "Tile", k2, k, NULL);
+	EXPECT_T(o, 2, DIMS(2, 4), 1, 2, 1, 2, 1, 2, 1, 2);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(k);
+	xrt_tensor_unref(k2);
+	{
+		xrt_tensor *s[3] = { x, I32(c, 1, d2, 0, 1), I32(c, 1, d2, -1, 2) };
+
+		o = run1(_metadata, c, "Slice", s, 3);
+		EXPECT_T(o, 2, DIMS(2, 2), 2, 3, 5, 6);
+		xrt_tensor_unref(o);
+		xrt_tensor_unref(s[1]);
+		xrt_tensor_unref(s[2]);
+	}
+	k = I32(c, 1, d2, 4, 4);
+	ASSERT_OK(xrt_op_create(c, "Reshape", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_OK(xrt_op_add_input(op, k));
+	ASSERT_ERR(xrt_op_execute(op, &o, &nr), XRT_INVALID_ARGUMENT,
+		   "Reshape: cannot reshape 6 elements to that shape");
+	xrt_op_destroy(op);
+	xrt_tensor_unref(k);
+	xrt_tensor_unref(x);
 	xrt_eager_context_destroy(c);
 }
 

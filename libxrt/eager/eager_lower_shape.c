@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Lowerings of the shape ops: Reshape, Transpose, ExpandDims, ConcatV2,
+ * Pack, Fill, ZerosLike, OnesLike, Range, Pad, Slice, Tile.  Shapes,
+ * axes and sizes come from constant inputs.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "eager_internal.h"
+
+static const struct xrt_shape *shape_of(const struct lowering *l, xrt_value v)
+{
+	return xrt_value_shape(l->b, v);
+}
+
+static uint64_t count_of(const int64_t *dims, uint32_t rank)
+{
+	uint64_t n = 1;
+	uint32_t i;
+
+	for (i = 0; i < rank; i++)
+		n *= (uint64_t)dims[i];
+	return n;
+}
+
+xrt_status *eager_lower_reshape(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t dims[XRT_MAX_RANK];
+	uint32_t n, i, unknown = XRT_MAX_RANK;
+	uint64_t known = 1, total;
+	xrt_status *st;
+
+	if (!s)
+		return NULL;
+	total = count_of(s->dims, s->rank);
+	st = eager_const_ints(l, 1, dims, XRT_MAX_RANK, &n);
+	if (st)
+		return st;
+	for (i = 0; i < n; i++) {
+		if (dims[i] == -1 && unknown == XRT_MAX_RANK)
+			unknown = i;
+		else if (dims[i] < 0)
+			return eager_op_error(l, XRT_INVALID_ARGUMENT, "bad size %lld in shape",
+					      (long long)dims[i]);
+		else
+			known *= (uint64_t)dims[i];
+	}
+	if (unknown < XRT_MAX_RANK && known && !(total % known))
+		dims[unknown] = (int64_t)(total / known);
+	if ((unknown < XRT_MAX_RANK && (!known || total % known)) ||
+	    count_of(dims, n) != total)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT,
+				      "cannot reshape %llu elements to that shape",
+				      (unsigned long long)total);
+	l->out[0] = xrt_build_reshape(l->b, l->in[0], n, dims);
+	return NULL;
+}
+
+xrt_status *eager_lower_transpose(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t perm[XRT_MAX_RANK];
+	bool seen[XRT_MAX_RANK] = { false };
+	uint32_t n, i;
+	xrt_status *st;
+
+	if (!s)
+		return NULL;
+	st = eager_const_ints(l, 1, perm, XRT_MAX_RANK, &n);
+	if (st)
+		return st;
+	if (n != s->rank)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "perm has %u entries for rank %u", n,
+				      s->rank);
+	for (i = 0; i < n; i++) {
+		if (perm[i] < 0 || perm[i] >= n || seen[perm[i]])
+			return eager_op_error(l, XRT_INVALID_ARGUMENT, "perm is not a permutation");
+		seen[perm[i]] = true;
+	}
+	l->out[0] = xrt_build_transpose(l->b, l->in[0], perm);
+	return NULL;
+}
+
+xrt_status *eager_lower_expand_dims(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t dims[XRT_MAX_RANK], at;
+	uint32_t n, i, k = 0;
+	xrt_status *st;
+
+	if (!s)
+		return NULL;
+	st = eager_const_ints(l, 1, &at, 1, &n);
+	if (st)
+		return st;
+	if (at < 0)
+		at += s->rank + 1;
+	if (n != 1 || at < 0 || at > s->rank || s->rank >= XRT_MAX_RANK)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "dim out of range for rank %u",
+				      s->rank);
+	for (i = 0; i <= s->rank; i++)
+		dims[i] = i == at ? 1 : s->dims[k++];
+	l->out[0] = xrt_build_reshape(l->b, l->in[0], s->rank + 1, dims);
+	return NULL;
+}
+
+/* ConcatV2: the list inputs, then the constant axis. */
+xrt_status *eager_lower_concat(struct lowering *l)
+{
+	uint32_t n = l->num_in - 1, i, d, rank, cnt;
+	const struct xrt_shape *s0 = shape_of(l, l->in[0]), *s;
+	int64_t axis, d0[XRT_MAX_RANK];
+	xrt_status *st;
+
+	if (!s0)
+		return NULL;
+	rank = s0->rank;
+	memcpy(d0, s0->dims, sizeof(d0));
+	st = eager_const_ints(l, n, &axis, 1, &cnt);
+	if (st)
+		return st;
+	if (axis < 0)
+		axis += rank;
+	if (cnt != 1 || axis < 0 || axis >= rank)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "axis out of range for rank %u", rank);
+	for (i = 1; i < n; i++) {
+		s = shape_of(l, l->in[i]);
+		if (!s)
+			return NULL;
+		for (d = 0; d < rank; d++) {
+			if (s->rank != rank || (d != axis && s->dims[d] != d0[d]))
+				return eager_op_error(l, XRT_INVALID_ARGUMENT,
+						      "input #%u does not match input #0 but along "
+						      "the axis", i);
+		}
+	}
+	l->out[0] = xrt_build_concatenate(l->b, l->in, n, axis);
+	return NULL;
+}
+
+/* Pack: each input gets a size-1 dimension at axis, then they concatenate. */
+xrt_status *eager_lower_pack(struct lowering *l)
+{
+	const struct xrt_shape *s0 = shape_of(l, l->in[0]);
+	int64_t axis = eager_attr_int(l->op, "axis"), dims[XRT_MAX_RANK];
+	xrt_value parts[EAGER_MAX_INPUTS];
+	uint32_t i, k, rank;
+
+	if (!s0)
+		return NULL;
+	rank = s0->rank;
+	if (axis < 0)
+		axis += rank + 1;
+	if (axis < 0 || axis > rank || rank >= XRT_MAX_RANK)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "axis out of range for rank %u", rank);
+	for (i = 0, k = 0; i <= rank; i++)
+		dims[i] = i == axis ? 1 : s0->dims[k++];
+	for (i = 0; i < l->num_in; i++) {
+		const struct xrt_shape *s = shape_of(l, l->in[i]);
+
+		if (s && !xrt_shape_equal(s, shape_of(l, l->in[0])))
+			return eager_op_error(l, XRT_INVALID_ARGUMENT,
+					      "input #%u differs in shape from input #0", i);
+		parts[i] = xrt_build_reshape(l->b, l->in[i], rank + 1, dims);
+	}
+	l->out[0] = xrt_build_concatenate(l->b, parts, l->num_in, axis);
+	return NULL;
+}
+
+/* Fill(dims, value); ZerosLike (code 1) and OnesLike (2) of their input. */
+xrt_status *eager_lower_fill(struct lowering *l)
+{
+	const struct xrt_shape *s;
+	int64_t dims[XRT_MAX_RANK];
+	uint32_t n, i;
+	xrt_status *st;
+
+	if (l->op->def->code) {
+		l->out[0] = eager_fill_like(l, l->in[0], l->op->def->code == 1 ? 0.0 : 1.0);
+		return NULL;
+	}
+	st = eager_const_ints(l, 0, dims, XRT_MAX_RANK, &n);
+	if (st)
+		return st;
+	s = shape_of(l, l->in[1]);
+	if (s && s->rank)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "value must be a scalar");
+	for (i = 0; i < n; i++) {
+		if (dims[i] < 0)
+			return eager_op_error(l, XRT_INVALID_ARGUMENT, "negative dimension");
+	}
+	l->out[0] = xrt_build_broadcast(l->b, l->in[1], n, dims, NULL);
+	return NULL;
+}
+
+/* Range(start, limit, delta), all constant: start + delta * iota. */
+xrt_status *eager_lower_range(struct lowering *l)
+{
+	enum xrt_dtype t = (enum xrt_dtype)eager_attr_int(l->op, "Tidx");
+	double start, limit, delta, count;
+	struct xrt_shape s;
+	int64_t n;
+	xrt_status *st;
+
+	st = eager_const_scalar(l, 0, &start);
+	if (!st)
+		st = eager_const_scalar(l, 1, &limit);
+	if (!st)
+		st = eager_const_scalar(l, 2, &delta);
+	if (st)
+		return st;
+	if (delta == 0 || (delta > 0 && limit < start) || (delta < 0 && limit > start))
+		return eager_op_error(l, XRT_INVALID_ARGUMENT,
+				      "delta %g does not lead from %g to %g", delta, start, limit);
+	count = ceil((limit - start) / delta);
+	if (!(count < (double)(1ull << 40)))
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "too many elements");
+	n = (int64_t)count;
+	st = xrt_shape_init_array(&s, t, 1, &n);
+	if (st)
+		return st;
+	l->out[0] = xrt_build_binary(l->b, XRT_OP_ADD,
+		xrt_build_binary(l->b, XRT_OP_MULTIPLY, xrt_build_iota(l->b, &s, 0),
+				 xrt_build_broadcast(l->b, eager_scalar_of(l, t, delta), 1, &n, NULL)),
+		xrt_build_broadcast(l->b, eager_scalar_of(l, t, start), 1, &n, NULL));
+	return NULL;
+}
+
+/* Pad(input, paddings [rank, 2]) with zeros. */
+xrt_status *eager_lower_pad(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t p[2 * XRT_MAX_RANK], lo[XRT_MAX_RANK], hi[XRT_MAX_RANK], in[XRT_MAX_RANK] = { 0 };
+	const xrt_tensor *pt = l->op->inputs[1];
+	uint32_t i, rank;
+	int64_t k;
+
+	if (!s)
+		return NULL;
+	rank = s->rank;
+	if (pt->rank != 2 || pt->dims[0] != rank || pt->dims[1] != 2)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "paddings must be [%u, 2]", rank);
+	for (k = 0; k < 2 * (int64_t)rank; k++)
+		p[k] = pt->dtype == XRT_S64 ? ((const int64_t *)pt->data)[k] :
+					      ((const int32_t *)pt->data)[k];
+	for (i = 0; i < rank; i++) {
+		lo[i] = p[2 * i];
+		hi[i] = p[2 * i + 1];
+		if (lo[i] < 0 || hi[i] < 0)
+			return eager_op_error(l, XRT_INVALID_ARGUMENT, "negative padding");
+	}
+	l->out[0] = xrt_build_pad(l->b, l->in[0], eager_scalar_of(l, s->dtype, 0), lo, hi, in);
+	return NULL;
+}
+
+/* Slice(input, begin, size); a size of -1 runs to the end. */
+xrt_status *eager_lower_slice(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t b[XRT_MAX_RANK], z[XRT_MAX_RANK], lim[XRT_MAX_RANK], one[XRT_MAX_RANK];
+	uint32_t nb, nz, i;
+	xrt_status *st;
+
+	if (!s)
+		return NULL;
+	st = eager_const_ints(l, 1, b, XRT_MAX_RANK, &nb);
+	if (!st)
+		st = eager_const_ints(l, 2, z, XRT_MAX_RANK, &nz);
+	if (st)
+		return st;
+	if (nb != s->rank || nz != s->rank)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "begin and size need %u entries",
+				      s->rank);
+	for (i = 0; i < s->rank; i++) {
+		if (z[i] == -1)
+			z[i] = s->dims[i] - b[i];
+		if (b[i] < 0 || z[i] < 0 || b[i] + z[i] > s->dims[i])
+			return eager_op_error(l, XRT_INVALID_ARGUMENT,
+					      "dimension %u: [%lld, +%lld) is outside [0, %lld)", i,
+					      (long long)b[i], (long long)z[i],
+					      (long long)s->dims[i]);
+		lim[i] = b[i] + z[i];
+		one[i] = 1;
+	}
+	l->out[0] = xrt_build_slice(l->b, l->in[0], b, lim, one);
+	return NULL;
+}
+
+/* Tile(input, multiples): broadcast to [m0, d0, m1, d1, ...], then merge pairs. */
+xrt_status *eager_lower_tile(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t m[XRT_MAX_RANK], big[2 * XRT_MAX_RANK], bd[XRT_MAX_RANK], out[XRT_MAX_RANK];
+	uint32_t n, i;
+	xrt_status *st;
+	xrt_value v;
+
+	if (!s)
+		return NULL;
+	st = eager_const_ints(l, 1, m, XRT_MAX_RANK, &n);
+	if (st)
+		return st;
+	if (n != s->rank || 2 * s->rank > XRT_MAX_RANK)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT,
+				      "multiples need %u entries (and rank at most %d)", s->rank,
+				      XRT_MAX_RANK / 2);
+	for (i = 0; i < s->rank; i++) {
+		if (m[i] < 0)
+			return eager_op_error(l, XRT_INVALID_ARGUMENT, "negative multiple");
+		big[2 * i] = m[i];
+		big[2 * i + 1] = s->dims[i];
+		bd[i] = 2 * i + 1;
+		out[i] = m[i] * s->dims[i];
+	}
+	v = xrt_build_broadcast(l->b, l->in[0], 2 * s->rank, big, bd);
+	l->out[0] = xrt_build_reshape(l->b, v, s->rank, out);
+	return NULL;
+}
