@@ -100,6 +100,7 @@ xrt_status *xrt_eager_context_create(const struct xrt_eager_options *o,
 	if (!c)
 		return xrt_status_oom(a, "an eager context");
 	c->a = a;
+	atomic_flag_clear(&c->pool_blocks.lock);
 	if (pthread_mutex_init(&c->run_lock, NULL)) {
 		xrt_mem_free(a, c);
 		return xrt_status_oom(a, "an eager context's lock");
@@ -119,6 +120,7 @@ void xrt_eager_context_destroy(xrt_eager_context *c)
 		return;
 	if (c->kernels)
 		kernel_cache_destroy(c->kernels);
+	eager_pool_drain(c);
 	host_pool_destroy(c->pool);
 	pthread_mutex_destroy(&c->run_lock);
 	xrt_mem_free(c->a, c);

@@ -29,8 +29,7 @@ static xrt_status *check(const xrt_op *op)
 	for (i = 0; i < d->num_inputs; i++) {
 		enum xrt_dtype want = eager_input_type(op, i);
 
-		n = d->inputs[i].number_attr ? (uint32_t)eager_attr_int(op,
-						d->inputs[i].number_attr) : 1;
+		n = eager_input_count(op, i);
 		for (j = 0; j < n; j++, k++) {
 			if (op->inputs[k]->dtype != want)
 				return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
@@ -131,7 +130,7 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 {
 	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
 	const struct xrt_executable *exe;
-	struct centry *e;
+	struct centry *e = NULL;
 	xrt_status *st;
 	uint32_t dev, n = 0, i;
 
@@ -144,19 +143,24 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 		st = place(op, dev);
 	if (st)
 		return st;
-	if (!op->key_valid || op->key_device != dev)
+	/* An unchanged op runs the kernel it found last time: no hash, no lock. */
+	if (!op->key_valid || op->key_device != dev || !op->entry) {
+		if (op->entry)
+			centry_unref(op->entry);
+		op->entry = NULL;
 		eager_op_key(op, dev);
-	e = kernel_cache_find(op->c->kernels, op->key);
-	if (!e) {
-		st = kernel_cache_add(op->c->kernels, op, &e);
-		if (st)
-			return st;
+		e = kernel_cache_find(op->c->kernels, op->key);
+		if (!e) {
+			st = kernel_cache_add(op->c->kernels, op, &e);
+			if (st)
+				return st;
+		}
+		op->entry = e;
 	}
-	exe = centry_exe(e);
+	exe = centry_exe(op->entry);
 	st = new_outputs(op, dev, exe, outs, &n);
 	if (!st)
 		st = run(op, exe, outs);
-	centry_unref(e);
 	if (st) {
 		for (i = 0; i < n; i++)
 			xrt_tensor_unref(outs[i]);

@@ -23,6 +23,18 @@
 
 struct kernel_cache;
 
+/*
+ * Freed small tensors kept for reuse, by size class (128 bytes to 4 KiB
+ * with the header): an output costs no malloc in a steady loop.
+ */
+#define POOL_CLASSES	6
+#define POOL_KEEP	32
+struct tensor_pool {
+	atomic_flag lock;
+	uint32_t n[POOL_CLASSES];
+	void *blocks[POOL_CLASSES][POOL_KEEP];
+};
+
 struct xrt_eager_context {
 	const struct xrt_allocator *a;
 	char devices[EAGER_MAX_DEVICES][32];
@@ -32,6 +44,7 @@ struct xrt_eager_context {
 	struct host_pool *pool;		/* host devices' workers */
 	pthread_mutex_t run_lock;	/* the pool runs one program at a time */
 	struct kernel_cache *kernels;
+	struct tensor_pool pool_blocks;
 };
 
 struct xrt_tensor {
@@ -43,8 +56,9 @@ struct xrt_tensor {
 	int64_t dims[XRT_MAX_RANK];
 	uint64_t bytes;
 	void *data;			/* 64-byte aligned */
-	bool owned;			/* @data is ours, from c->a */
-	void (*deleter)(void *data, void *arg);	/* else called, if set */
+	bool inline_data;		/* @data follows this struct, one block */
+	int8_t pool_class;		/* the block's size class, or -1 */
+	void (*deleter)(void *data, void *arg);	/* wrapped memory: called, if set */
 	void *arg;
 };
 
@@ -109,9 +123,12 @@ struct xrt_op {
 	bool input_constant[EAGER_MAX_INPUTS];
 	uint32_t num_inputs;
 	uint32_t next_def_input;	/* the def input the next add fills */
+	int8_t type_attr[4];		/* per def input: its type attribute's index */
+	int8_t number_attr[4];		/* per def input: its length attribute's index */
 	bool key_valid;
 	uint32_t key_device;
 	uint64_t key[2];
+	struct centry *entry;		/* the kernel of @key, referenced */
 };
 
 /*
@@ -139,6 +156,8 @@ const struct attr_val *eager_attr(const struct xrt_op *op, const char *name);
 void eager_attr_clear(const struct xrt_allocator *a, struct attr_val *v);
 /* The input type an op expects for def input @i, or XRT_INVALID if unset. */
 enum xrt_dtype eager_input_type(const struct xrt_op *op, uint32_t i);
+/* How many tensors def input @i takes (its list length, or 1). */
+uint32_t eager_input_count(const struct xrt_op *op, uint32_t i);
 
 /* eager_lower_*.c: an error naming the op. */
 xrt_status *eager_op_error(const struct lowering *l, enum xrt_code code,
@@ -197,6 +216,7 @@ struct centry *kernel_cache_find(struct kernel_cache *k, const uint64_t key[2]);
 xrt_status *kernel_cache_add(struct kernel_cache *k, xrt_op *op, struct centry **out);
 
 /* eager_tensor.c */
+void eager_pool_drain(xrt_eager_context *c);
 xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
 			     xrt_tensor **out);
 int eager_find_device(const xrt_eager_context *c, const char *name);

@@ -10,6 +10,7 @@
 
 #include "../core/fingerprint.h"
 #include "../core/mem.h"
+#include "../xrt/xrt_internal.h"
 #include "eager_internal.h"
 
 static const char *const attr_type_names[] = {
@@ -37,12 +38,16 @@ static void clear(xrt_op *op)
 	op->num_inputs = 0;
 	op->next_def_input = 0;
 	op->key_valid = false;
+	if (op->entry)
+		centry_unref(op->entry);
+	op->entry = NULL;
 }
 
 static xrt_status *pick(xrt_op *op, const char *name, const char *device)
 {
 	const struct op_def *d;
 	int dev = -1;
+	uint32_t i;
 
 	if (!name)
 		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT, "op: the name is NULL");
@@ -58,6 +63,13 @@ static xrt_status *pick(xrt_op *op, const char *name, const char *device)
 	clear(op);
 	op->def = d;
 	op->device = dev;
+	/* Looked up once here, not by name on every execution. */
+	for (i = 0; i < d->num_inputs; i++) {
+		op->type_attr[i] = (int8_t)(d->inputs[i].type_attr ?
+					    eager_attr_index(d, d->inputs[i].type_attr) : -1);
+		op->number_attr[i] = (int8_t)(d->inputs[i].number_attr ?
+					      eager_attr_index(d, d->inputs[i].number_attr) : -1);
+	}
 	return NULL;
 }
 
@@ -535,13 +547,21 @@ float eager_attr_float(const struct xrt_op *op, const char *name)
 	return f;
 }
 
+static int64_t attr_at(const struct xrt_op *op, int i)
+{
+	return op->attrs[i].set ? op->attrs[i].i : op->def->attrs[i].def;
+}
+
 enum xrt_dtype eager_input_type(const struct xrt_op *op, uint32_t i)
 {
-	const struct input_def *in = &op->def->inputs[i];
+	if (op->type_attr[i] < 0)
+		return op->def->inputs[i].fixed;
+	return (enum xrt_dtype)attr_at(op, op->type_attr[i]);
+}
 
-	if (!in->type_attr)
-		return in->fixed;
-	return (enum xrt_dtype)eager_attr_int(op, in->type_attr);
+uint32_t eager_input_count(const struct xrt_op *op, uint32_t i)
+{
+	return op->number_attr[i] < 0 ? 1 : (uint32_t)attr_at(op, op->number_attr[i]);
 }
 
 void eager_op_key(xrt_op *op, uint32_t device)

@@ -3,6 +3,7 @@
  * Tensors: a refcounted row-major array on one device.  Host devices
  * keep it in 64-byte aligned host memory, owned or wrapped.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "../core/mem.h"
@@ -34,27 +35,96 @@ static xrt_status *check_shape(xrt_eager_context *c, enum xrt_dtype dtype, uint3
 	return xrt_shape_init_array(s, dtype, rank, dims);
 }
 
+/* The header rounded up so that the elements after it are 64-byte aligned. */
+#define HEADER_BYTES	((sizeof(xrt_tensor) + 63) & ~(size_t)63)
+
+static void pool_lock(struct tensor_pool *p)
+{
+	while (atomic_flag_test_and_set_explicit(&p->lock, memory_order_acquire))
+		;
+}
+
+static void pool_unlock(struct tensor_pool *p)
+{
+	atomic_flag_clear_explicit(&p->lock, memory_order_release);
+}
+
+/* The size class of a block of @bytes, or -1 when too big to keep. */
+static int size_class(uint64_t bytes)
+{
+	int k;
+
+	for (k = 0; k < POOL_CLASSES; k++) {
+		if (bytes <= (128u << k))
+			return k;
+	}
+	return -1;
+}
+
+static void *pool_get(xrt_eager_context *c, int k)
+{
+	struct tensor_pool *p = &c->pool_blocks;
+	void *b = NULL;
+
+	pool_lock(p);
+	if (p->n[k])
+		b = p->blocks[k][--p->n[k]];
+	pool_unlock(p);
+	return b ? b : xrt_mem_alloc_aligned(c->a, 128u << k, 64);
+}
+
+/* Keeps @b for reuse if there is room; else frees it. */
+static void pool_put(xrt_eager_context *c, int k, void *b)
+{
+	struct tensor_pool *p = &c->pool_blocks;
+
+	pool_lock(p);
+	if (p->n[k] < POOL_KEEP) {
+		p->blocks[k][p->n[k]++] = b;
+		b = NULL;
+	}
+	pool_unlock(p);
+	xrt_mem_free(c->a, b);
+}
+
+void eager_pool_drain(xrt_eager_context *c)
+{
+	struct tensor_pool *p = &c->pool_blocks;
+	int k;
+
+	for (k = 0; k < POOL_CLASSES; k++) {
+		while (p->n[k])
+			xrt_mem_free(c->a, p->blocks[k][--p->n[k]]);
+	}
+}
+
+/* One block holds the tensor and its elements: one allocation per output. */
 xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
 			     xrt_tensor **out)
 {
-	xrt_tensor *t = xrt_mem_calloc(c->a, 1, sizeof(*t));
+	uint64_t bytes = xrt_shape_byte_size(s);
+	xrt_tensor *t;
+	int k;
 
 	*out = NULL;
+	if (bytes > SIZE_MAX - HEADER_BYTES)
+		return xrt_status_new(c->a, XRT_RESOURCE_EXHAUSTED, "a tensor of %llu bytes",
+				      (unsigned long long)bytes);
+	k = size_class(HEADER_BYTES + bytes);
+	t = k >= 0 ? pool_get(c, k) : xrt_mem_alloc_aligned(c->a, HEADER_BYTES + bytes, 64);
 	if (!t)
 		return xrt_status_oom(c->a, "a tensor");
+	memset(t, 0, sizeof(*t));
 	atomic_init(&t->refs, 1);
 	t->c = c;
 	t->device = device;
 	t->dtype = s->dtype;
 	t->rank = s->rank;
 	memcpy(t->dims, s->dims, sizeof(t->dims));
-	t->bytes = xrt_shape_byte_size(s);
-	t->data = xrt_mem_alloc_aligned(c->a, t->bytes ? t->bytes : 1, 64);
-	t->owned = true;
-	if (!t->data) {
-		xrt_mem_free(c->a, t);
-		return xrt_status_oom(c->a, "a tensor's elements");
-	}
+	t->bytes = bytes;
+	t->data = (uint8_t *)t + HEADER_BYTES;
+	t->inline_data = true;
+	t->pool_class = (int8_t)k;
 	*out = t;
 	return NULL;
 }
@@ -122,6 +192,7 @@ xrt_status *xrt_tensor_wrap_host(xrt_eager_context *c, enum xrt_dtype dtype, uin
 	t->data = data;
 	t->deleter = deleter;
 	t->arg = arg;
+	t->pool_class = -1;
 	*out = t;
 	return NULL;
 }
@@ -137,11 +208,12 @@ void xrt_tensor_unref(xrt_tensor *t)
 {
 	if (!t || atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	if (t->owned)
-		xrt_mem_free(t->c->a, t->data);
-	else if (t->deleter)
+	if (t->deleter)
 		t->deleter(t->data, t->arg);
-	xrt_mem_free(t->c->a, t);
+	if (t->inline_data && t->pool_class >= 0)
+		pool_put(t->c, t->pool_class, t);
+	else
+		xrt_mem_free(t->c->a, t);
 }
 
 enum xrt_dtype xrt_tensor_dtype(const xrt_tensor *t)

@@ -183,13 +183,15 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 			   const struct host_run_options *o, const struct xrt_allocator *a)
 {
 	const struct xrt_engine_prog *p = &exe->loaded.prog;
-	void *shared = xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64);
+	/* Most programs share nothing: no allocation for them. */
+	void *shared = p->shared_ws_size ? xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64) :
+					   NULL;
 	struct xrt_engine_ctx x = { p, slots, shared, o ? o->seed : 0 };
 	xrt_status *st;
 
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!shared)
+	if (p->shared_ws_size && !shared)
 		return xrt_status_oom(a, "engine workspace");
 	pthread_once(&once, detect_cpu);
 	st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas));
