@@ -7,6 +7,7 @@
 #define XRT_BENCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <unistd.h>
 
 struct result {
@@ -24,9 +25,14 @@ static inline unsigned int bench_threads(void)
 	return n > 0 ? (unsigned int)n : 1;
 }
 
+/* The best time a Python peer (peers.py NAME) reports, in seconds; 0: none. */
+double bench_peer(const char *name, int reps, uint32_t threads);
+
 /* The host device's benchmarks into @r (room for 16); how many. */
 int bench_host(struct result *r, bool quick);
 /* The XRT API's own costs into @r (room for 4); how many. */
 int bench_xrt(struct result *r, bool quick);
+/* The eager API's dispatch and an eager MLP into @r (room for 4); how many. */
+int bench_eager(struct result *r, bool quick);
 
 #endif /* XRT_BENCH_H */

@@ -101,8 +101,7 @@ static void finish(struct job *j)
 	cc_executable_destroy(j->exe);
 }
 
-/* The best time a Python peer reports, or 0 when there is none. */
-static double peer(const char *name, int reps, uint32_t threads)
+double bench_peer(const char *name, int reps, uint32_t threads)
 {
 	char cmd[512];
 	double t = 0;
@@ -205,7 +204,7 @@ static void fused(struct host_pool *pool, size_t n, int reps, struct result *r, 
 	bw = triad_bandwidth(n, pool, reps);
 	r[(*k)++] = ratio_to("host fused tanh(ax+b)c", 8.0 * (double)n / t / 1e9, bw,
 			     "C triad, same threads", "GB/s", 0.7);
-	py = peer("fused", reps, host_pool_threads(pool));
+	py = bench_peer("fused", reps, host_pool_threads(pool));
 	if (py > 0 && n == (64u << 20))
 		r[(*k)++] = ratio_to("host fused vs numpy", 1 / t, 1 / py, "numpy", "runs/s", 1.0);
 	finish(&j);
@@ -257,7 +256,7 @@ static void against_python(struct host_pool *pool, const char *text, const char 
 
 	prepare(&j, text, pool);
 	t = run(&j, reps);
-	py = peer(peer_name, reps, host_pool_threads(pool));
+	py = bench_peer(peer_name, reps, host_pool_threads(pool));
 	if (py > 0)
 		r[(*k)++] = ratio_to(name, 1 / t, 1 / py, peer_name, "runs/s", 1.0);
 	else

@@ -59,6 +59,30 @@ def main():
                     h = torch.relu(h @ tw[1] + tb[1])
                     return h @ tw[2] + tb[2]
             print(best(mlp, reps))
+    elif name in ('eager-add', 'eager-matmul'):
+        # seconds per op: the best of REPS loops of 10000 ops
+        import torch
+        torch.set_num_threads(threads)
+        a = torch.ones(4) if name == 'eager-add' else torch.ones(8, 8)
+
+        def loop():
+            with torch.no_grad():
+                for _ in range(10000):
+                    a + a if name == 'eager-add' else a @ a
+        print(best(loop, reps) / 10000)
+    elif name == 'eager-mlp':
+        import torch
+        torch.set_num_threads(threads)
+        x = torch.rand(64, 512)
+        ws = [torch.rand(512, 512) for _ in range(3)]
+        bs = [torch.rand(512) for _ in range(3)]
+
+        def mlp():
+            with torch.no_grad():
+                h = torch.relu(x @ ws[0] + bs[0])
+                h = torch.relu(h @ ws[1] + bs[1])
+                return h @ ws[2] + bs[2]
+        print(best(mlp, reps))
     else:
         sys.exit('peers.py: no benchmark ' + name)
 

@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result res[24];
+	struct result res[28];
 	size_t n = 1u << 24, i, count;
 	int json = 0, reps = 5, o;
 
@@ -255,6 +255,7 @@ int main(int argc, char **argv)
 	bench_dot(reps > 2 ? 1024 : 256, reps, &res[2]);
 	count = 3 + (size_t)bench_host(res + 3, reps <= 2);
 	count += (size_t)bench_xrt(res + count, reps <= 2);
+	count += (size_t)bench_eager(res + count, reps <= 2);
 	if (json) {
 		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
 		       openblas_get_corename(), xrt_engine_use_avx2);
