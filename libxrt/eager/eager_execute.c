@@ -95,6 +95,21 @@ static xrt_status *new_outputs(xrt_op *op, uint32_t dev, const struct xrt_execut
 	return st;
 }
 
+/*
+ * The seed of a random op's numbers: from its seed attributes and how
+ * many times it ran, so that a seeded op gives one sequence every time
+ * the program runs, and each execution new numbers.
+ */
+static uint64_t seed_of(xrt_op *op)
+{
+	uint64_t s = (uint64_t)eager_attr_int(op, "seed") * 0x9e3779b97f4a7c15ull ^
+		     (uint64_t)eager_attr_int(op, "seed2");
+
+	if (!eager_attr_int(op, "seed") && !eager_attr_int(op, "seed2"))
+		s = (uint64_t)(uintptr_t)op ^ 0x5851f42d4c957f2dull;	/* unseeded */
+	return (s ^ op->runs++) * 0xd1b54a32d192ed03ull + 1;
+}
+
 static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor **outs)
 {
 	struct host_run_options o = { .pool = op->c->pool };
@@ -102,6 +117,8 @@ static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor 
 	uint32_t s, i, p = 0, param[EAGER_MAX_INPUTS];
 	xrt_status *st;
 
+	if (op->def->lower == eager_lower_random)
+		o.seed = seed_of(op);
 	/* Parameter p is the p-th input that is not constant. */
 	for (i = 0; i < op->num_inputs; i++) {
 		if (!op->input_constant[i])

@@ -96,7 +96,7 @@ struct op_def {
 	uint32_t num_inputs;
 	struct attr_def attrs[EAGER_MAX_ATTRS];
 	uint32_t num_attrs;
-	uint32_t num_outputs;
+	uint32_t num_outputs;		/* 0: the lowering decides */
 	/* Checks shapes and attributes and builds the outputs from the inputs. */
 	xrt_status *(*lower)(struct lowering *l);
 	int code;		/* a per-op constant the lowering may use */
@@ -129,6 +129,7 @@ struct xrt_op {
 	uint32_t key_device;
 	uint64_t key[2];
 	struct centry *entry;		/* the kernel of @key, referenced */
+	uint64_t runs;			/* executions, for the random ops' seeds */
 };
 
 /*
@@ -173,6 +174,10 @@ xrt_status *eager_const_scalar(const struct lowering *l, uint32_t i, double *out
 
 /* @v spread to @rank dims @dims (numpy's rule: trailing dims align). */
 xrt_value eager_spread(struct lowering *l, xrt_value v, uint32_t rank, const int64_t *dims);
+/* A scalar of @t: 0, 1, its lowest (2) or highest (3) value. */
+xrt_value eager_scalar(struct lowering *l, enum xrt_dtype t, int which);
+/* A computation (a, b) -> a @op b over scalars of @t (a name per opcode). */
+xrt_comp eager_reducer(struct lowering *l, enum xrt_opcode op, enum xrt_dtype t);
 /* A constant @v of @x's type and shape; a scalar @v of type @t. */
 xrt_value eager_fill_like(struct lowering *l, xrt_value x, double v);
 xrt_value eager_scalar_of(struct lowering *l, enum xrt_dtype t, double v);
@@ -204,6 +209,13 @@ xrt_status *eager_lower_range(struct lowering *l);
 xrt_status *eager_lower_pad(struct lowering *l);
 xrt_status *eager_lower_slice(struct lowering *l);
 xrt_status *eager_lower_tile(struct lowering *l);
+xrt_status *eager_lower_floor_divmod(struct lowering *l);
+xrt_status *eager_lower_unpack(struct lowering *l);
+xrt_status *eager_lower_one_hot(struct lowering *l);
+xrt_status *eager_lower_gather(struct lowering *l);
+xrt_status *eager_lower_conv2d(struct lowering *l);
+xrt_status *eager_lower_pool(struct lowering *l);
+xrt_status *eager_lower_random(struct lowering *l);
 
 /* eager_kernels.c: the kernel cache. */
 struct centry;

@@ -128,7 +128,8 @@ static xrt_status *build(const xrt_op *op, xrt_module **out)
 	if (!st)
 		st = op->def->lower(&l);
 	if (!st) {
-		l.num_out = op->def->num_outputs;
+		if (op->def->num_outputs)	/* else the lowering says */
+			l.num_out = op->def->num_outputs;
 		root = l.num_out == 1 ? l.out[0] : xrt_build_tuple(l.b, l.out, l.num_out);
 		st = xrt_builder_build(l.b, root, out);
 		if (st)

@@ -26,7 +26,7 @@ static xrt_value const_f64(struct lowering *l, double d)
 }
 
 /* A scalar of @t: 0, 1, the lowest (2) or the highest (3) value. */
-static xrt_value scalar(struct lowering *l, enum xrt_dtype t, int which)
+xrt_value eager_scalar(struct lowering *l, enum xrt_dtype t, int which)
 {
 	size_t w = xrt_dtype_size(t);
 	struct xrt_shape s;
@@ -52,7 +52,7 @@ static xrt_value scalar(struct lowering *l, enum xrt_dtype t, int which)
 }
 
 /* A reducer computation (a, b) -> a @op b over scalars of @t. */
-static xrt_comp reducer(struct lowering *l, enum xrt_opcode op, enum xrt_dtype t)
+xrt_comp eager_reducer(struct lowering *l, enum xrt_opcode op, enum xrt_dtype t)
 {
 	static const char *const names[] = { "sum", "prod", "max", "min" };
 	struct xrt_shape s;
@@ -118,8 +118,8 @@ xrt_status *eager_lower_reduce(struct lowering *l)
 		return st;
 	for (i = 0; i < n; i++)
 		count *= kept[list[i]];
-	init = scalar(l, t, inits[kind]);
-	r = xrt_build_reduce(l->b, &l->in[0], &init, 1, reducer(l, ops[kind], t), list, n);
+	init = eager_scalar(l, t, inits[kind]);
+	r = xrt_build_reduce(l->b, &l->in[0], &init, 1, eager_reducer(l, ops[kind], t), list, n);
 	if (kind == RED_MEAN) {
 		int64_t rd[XRT_MAX_RANK];
 		uint32_t rr = rank - n, k = 0;
@@ -161,13 +161,13 @@ xrt_status *eager_lower_softmax(struct lowering *l)
 	last = rank - 1;
 	for (k = 0; k + 1 < rank; k++)
 		bd[k] = k;
-	init = scalar(l, t, 2);
-	m = xrt_build_reduce(l->b, &x, &init, 1, reducer(l, XRT_OP_MAXIMUM, t), &last, 1);
+	init = eager_scalar(l, t, 2);
+	m = xrt_build_reduce(l->b, &x, &init, 1, eager_reducer(l, XRT_OP_MAXIMUM, t), &last, 1);
 	z = xrt_build_binary(l->b, XRT_OP_SUBTRACT, x,
 			     xrt_build_broadcast(l->b, m, rank, dims, bd));
 	e = xrt_build_unary(l->b, XRT_OP_EXP, z);
-	init = scalar(l, t, 0);
-	sum = xrt_build_reduce(l->b, &e, &init, 1, reducer(l, XRT_OP_ADD, t), &last, 1);
+	init = eager_scalar(l, t, 0);
+	sum = xrt_build_reduce(l->b, &e, &init, 1, eager_reducer(l, XRT_OP_ADD, t), &last, 1);
 	sum = xrt_build_broadcast(l->b, sum, rank, dims, bd);
 	l->out[0] = l->op->def->code ?
 		xrt_build_binary(l->b, XRT_OP_SUBTRACT, z, xrt_build_unary(l->b, XRT_OP_LOG, sum)) :
@@ -227,8 +227,8 @@ xrt_status *eager_lower_arg(struct lowering *l)
 		return st;
 	ins[0] = l->in[0];
 	ins[1] = xrt_build_iota(l->b, &ishape, axis);
-	inits[0] = scalar(l, t, l->op->def->code ? 2 : 3);
-	inits[1] = scalar(l, it, 0);
+	inits[0] = eager_scalar(l, t, l->op->def->code ? 2 : 3);
+	inits[1] = eager_scalar(l, it, 0);
 	r = xrt_build_reduce(l->b, ins, inits, 2, arg_reducer(l, t, it, l->op->def->code), &axis, 1);
 	l->out[0] = xrt_build_get_tuple_element(l->b, r, 1);
 	return NULL;

@@ -36,6 +36,15 @@
 				    INDEX_ATTR("Tidx"), \
 				    { "output_type", XRT_ATTR_TYPE, false, true, XRT_S64, INDEX } }, 3, \
 				  1, eager_lower_arg, max }
+#define POOL_ATTRS	{ { "T", XRT_ATTR_TYPE, false, false, 0, FLOATS }, \
+			  { "ksize", XRT_ATTR_INT, true, false, 0, 0 }, \
+			  { "strides", XRT_ATTR_INT, true, false, 0, 0 }, \
+			  { "padding", XRT_ATTR_STRING, false, false, 0, 0 }, \
+			  { "data_format", XRT_ATTR_STRING, false, true, 0, 0 } }, 5
+#define RANDOM_ATTRS	{ { "dtype", XRT_ATTR_TYPE, false, false, 0, FLOATS }, \
+			  { "seed", XRT_ATTR_INT, false, true, 0, 0 }, \
+			  { "seed2", XRT_ATTR_INT, false, true, 0, 0 }, \
+			  INDEX_ATTR("T") }, 4
 /* One T input plus one constant index input typed by @attr. */
 #define SHAPED(n, in, cin, attr, lower) \
 				{ n, { { in, "T", XRT_INVALID, NULL }, CONST_IN(cin, attr) }, 2, \
@@ -62,6 +71,7 @@ static const struct op_def ops[] = {
 	BINARY("AddV2", XRT_OP_ADD, NUMBERS),
 	ARG("ArgMax", 1),
 	ARG("ArgMin", 0),
+	{ "AvgPool", { { "value", "T", XRT_INVALID, NULL } }, 1, POOL_ATTRS, 1, eager_lower_pool, 1 },
 	{ "BatchMatMulV2", IN_XY,
 	  { { "T", XRT_ATTR_TYPE, false, false, 0, NUMBERS },
 	    { "adj_x", XRT_ATTR_BOOL, false, true, 0, 0 },
@@ -81,6 +91,13 @@ static const struct op_def ops[] = {
 	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
 	    { "N", XRT_ATTR_INT, false, false, 0, 0 }, INDEX_ATTR("Tidx") }, 3,
 	  1, eager_lower_concat, 0 },
+	{ "Conv2D", { { "input", "T", XRT_INVALID, NULL }, { "filter", "T", XRT_INVALID, NULL } }, 2,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, FLOATS },
+	    { "strides", XRT_ATTR_INT, true, false, 0, 0 },
+	    { "padding", XRT_ATTR_STRING, false, false, 0, 0 },
+	    { "data_format", XRT_ATTR_STRING, false, true, 0, 0 },
+	    { "dilations", XRT_ATTR_INT, true, true, 0, 0 } }, 5,
+	  1, eager_lower_conv2d, 0 },
 	UNARY("Cos", XRT_OP_COSINE, INEXACT),
 	BINARY("Div", XRT_OP_DIVIDE, NUMBERS),
 	ACT("Elu", 4, FLOATS),
@@ -93,6 +110,16 @@ static const struct op_def ops[] = {
 	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 }, INDEX_ATTR("index_type") }, 2,
 	  1, eager_lower_fill, 0 },
 	UNARY("Floor", XRT_OP_FLOOR, FLOATS),
+	{ "FloorDiv", IN_XY, ATTR_T(REALS), 1, eager_lower_floor_divmod, 0 },
+	{ "FloorMod", IN_XY, ATTR_T(REALS), 1, eager_lower_floor_divmod, 1 },
+	{ "GatherV2", { { "params", "Tparams", XRT_INVALID, NULL },
+			{ "indices", "Tindices", XRT_INVALID, NULL },
+			CONST_IN("axis", "Taxis") }, 3,
+	  { { "Tparams", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "Tindices", XRT_ATTR_TYPE, false, false, 0, INDEX },
+	    INDEX_ATTR("Taxis"),
+	    { "batch_dims", XRT_ATTR_INT, false, true, 0, 0 } }, 4,
+	  1, eager_lower_gather, 0 },
 	COMPARE("Greater", XRT_CMP_GT, REALS),
 	COMPARE("GreaterEqual", XRT_CMP_GE, REALS),
 	{ "Identity", { { "input", "T", XRT_INVALID, NULL } }, 1, ATTR_T(0), 1,
@@ -113,6 +140,7 @@ static const struct op_def ops[] = {
 	    { "transpose_b", XRT_ATTR_BOOL, false, true, 0, 0 } }, 3,
 	  1, eager_lower_matmul, 0 },
 	REDUCE("Max", 2, REALS),
+	{ "MaxPool", { { "input", "T", XRT_INVALID, NULL } }, 1, POOL_ATTRS, 1, eager_lower_pool, 0 },
 	BINARY("Maximum", XRT_OP_MAXIMUM, REALS),
 	REDUCE("Mean", 4, NUMBERS),
 	REDUCE("Min", 3, REALS),
@@ -120,6 +148,14 @@ static const struct op_def ops[] = {
 	BINARY("Mul", XRT_OP_MULTIPLY, NUMBERS),
 	UNARY("Neg", XRT_OP_NEGATE, SIGNED),
 	COMPARE("NotEqual", XRT_CMP_NE, NUMBERS | BIT(XRT_PRED)),
+	{ "OneHot", { { "indices", "TI", XRT_INVALID, NULL },
+		      { "depth", NULL, XRT_S32, NULL, true },
+		      { "on_value", "T", XRT_INVALID, NULL },
+		      { "off_value", "T", XRT_INVALID, NULL } }, 4,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "TI", XRT_ATTR_TYPE, false, true, XRT_S64, BIT(XRT_U8) | INDEX },
+	    { "axis", XRT_ATTR_INT, false, true, -1, 0 } }, 3,
+	  1, eager_lower_one_hot, 0 },
 	{ "OnesLike", IN_X, ATTR_T(NUMBERS), 1, eager_lower_fill, 2 },
 	{ "Pack", { { "values", "T", XRT_INVALID, "N" } }, 1,
 	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
@@ -129,6 +165,10 @@ static const struct op_def ops[] = {
 	SHAPED("Pad", "input", "paddings", "Tpaddings", eager_lower_pad),
 	BINARY("Pow", XRT_OP_POWER, INEXACT),
 	REDUCE("Prod", 1, NUMBERS),
+	{ "RandomStandardNormal", { CONST_IN("shape", "T") }, 1, RANDOM_ATTRS, 1,
+	  eager_lower_random, 1 },
+	{ "RandomUniform", { CONST_IN("shape", "T") }, 1, RANDOM_ATTRS, 1,
+	  eager_lower_random, 0 },
 	{ "Range", { CONST_IN("start", "Tidx"), CONST_IN("limit", "Tidx"),
 		     CONST_IN("delta", "Tidx") }, 3,
 	  { { "Tidx", XRT_ATTR_TYPE, false, true, XRT_S32, INDEX | BIT(XRT_F32) | BIT(XRT_F64) } },
@@ -163,6 +203,11 @@ static const struct op_def ops[] = {
 	UNARY("Tanh", XRT_OP_TANH, INEXACT),
 	SHAPED("Tile", "input", "multiples", "Tmultiples", eager_lower_tile),
 	SHAPED("Transpose", "x", "perm", "Tperm", eager_lower_transpose),
+	{ "Unpack", { { "value", "T", XRT_INVALID, NULL } }, 1,
+	  { { "T", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "num", XRT_ATTR_INT, false, false, 0, 0 },
+	    { "axis", XRT_ATTR_INT, false, true, 0, 0 } }, 3,
+	  0, eager_lower_unpack, 0 },
 	{ "ZerosLike", IN_X, ATTR_T(NUMBERS), 1, eager_lower_fill, 1 },
 };
 
@@ -196,7 +241,7 @@ const char *eager_registry_check(void)
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 		if (i && strcmp(ops[i - 1].name, ops[i].name) >= 0)
 			return ops[i].name;
-		if (!ops[i].lower || !ops[i].num_outputs)
+		if (!ops[i].lower)
 			return ops[i].name;
 	}
 	return NULL;

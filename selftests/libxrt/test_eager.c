@@ -773,6 +773,185 @@ TEST_F(xrt, shape_ops_from_constant_inputs)
 	xrt_eager_context_destroy(c);
 }
 
+TEST_F(xrt, floor_division_unpack_one_hot_gather)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d4[1] = { 4 }, d2[1] = { 2 }, d23[2] = { 2, 3 }, d32[2] = { 3, 2 }, d3[1] = { 3 };
+	xrt_tensor *a, *b, *o, *outs[3] = { NULL, NULL, NULL }, *in[4];
+	uint32_t nr = 3;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	a = I32(c, 1, d4, 7, -7, 7, -7);
+	b = I32(c, 1, d4, 2, 2, -2, -2);
+	o = run2(_metadata, c, "FloorDiv", a, b, NULL);
+	EXPECT_T(o, 1, DIMS(4), 3, -4, -4, 3);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "FloorMod", a, b, NULL);
+	EXPECT_T(o, 1, DIMS(4), 1, 1, -1, -1);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(a);
+	xrt_tensor_unref(b);
+	a = F32(c, 1, d2, 7.5f, -7.5f);
+	b = F32(c, 1, d2, 2, 2);
+	o = run2(_metadata, c, "FloorDiv", a, b, NULL);
+	EXPECT_T(o, 1, DIMS(2), 3, -4);
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "FloorMod", a, b, NULL);
+	EXPECT_T(o, 1, DIMS(2), 1.5, 0.5);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(a);
+	xrt_tensor_unref(b);
+
+	a = F32(c, 2, d23, 1, 2, 3, 4, 5, 6);
+	ASSERT_OK(xrt_op_create(c, "Unpack", &op));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_set_attr_int(op, "num", 2));
+	ASSERT_OK(xrt_op_execute(op, outs, &nr));
+	ASSERT_EQ(2, nr);
+	EXPECT_T(outs[0], 1, DIMS(3), 1, 2, 3);
+	EXPECT_T(outs[1], 1, DIMS(3), 4, 5, 6);
+	xrt_tensor_unref(outs[0]);
+	xrt_tensor_unref(outs[1]);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(a);
+
+	in[0] = I32(c, 1, d3, 0, 2, -1);
+	in[1] = I32(c, 0, NULL, 3);
+	in[2] = F32(c, 0, NULL, 1);
+	in[3] = F32(c, 0, NULL, 0);
+	o = run1(_metadata, c, "OneHot", in, 4);
+	EXPECT_T(o, 2, DIMS(3, 3), 1, 0, 0, 0, 0, 1, 0, 0, 0);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(in[0]);
+	xrt_tensor_unref(in[1]);
+	xrt_tensor_unref(in[2]);
+	xrt_tensor_unref(in[3]);
+
+	in[0] = F32(c, 2, d32, 1, 2, 3, 4, 5, 6);
+	in[1] = I32(c, 1, d2, 2, 0);
+	in[2] = I32(c, 0, NULL, 0);
+	o = run1(_metadata, c, "GatherV2", in, 3);
+	EXPECT_T(o, 2, DIMS(2, 2), 5, 6, 1, 2);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(in[2]);
+	xrt_tensor_unref(in[1]);
+	in[1] = I32(c, 1, d2, 1, 0);
+	in[2] = I32(c, 0, NULL, 1);
+	o = run1(_metadata, c, "GatherV2", in, 3);
+	EXPECT_T(o, 2, DIMS(3, 2), 2, 1, 4, 3, 6, 5);
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(in[0]);
+	xrt_tensor_unref(in[1]);
+	xrt_tensor_unref(in[2]);
+	xrt_eager_context_destroy(c);
+}
+
+/* Conv2D or a pool on a [1,3,3,1] image of 1..9 with a 2x2 window. */
+static xrt_tensor *image_op(struct __test_metadata *_metadata, xrt_eager_context *c,
+			    const char *name, const char *padding)
+{
+	int64_t img[4] = { 1, 3, 3, 1 }, flt[4] = { 2, 2, 1, 1 };
+	static const int64_t ones[4] = { 1, 1, 1, 1 }, win[4] = { 1, 2, 2, 1 };
+	xrt_tensor *x = F32(c, 4, img, 1, 2, 3, 4, 5, 6, 7, 8, 9), *f = NULL, *out = NULL;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_op_create(c, name, &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	if (!strcmp(name, "Conv2D")) {
+		f = F32(c, 4, flt, 1, 1, 1, 1);
+		ASSERT_OK(xrt_op_add_input(op, f));
+	} else {
+		ASSERT_OK(xrt_op_set_attr_int_list(op, "ksize", win, 4));
+	}
+	ASSERT_OK(xrt_op_set_attr_int_list(op, "strides", ones, 4));
+	ASSERT_OK(xrt_op_set_attr_string(op, "padding", padding));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	xrt_op_destroy(op);
+	xrt_tensor_unref(f);
+	xrt_tensor_unref(x);
+	return out;
+}
+
+TEST_F(xrt, convolution_and_pooling)
+{
+	xrt_eager_context *c = NULL;
+	xrt_tensor *o;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	o = image_op(_metadata, c, "Conv2D", "VALID");
+	EXPECT_T(o, 4, DIMS(1, 2, 2, 1), 12, 16, 24, 28);
+	xrt_tensor_unref(o);
+	o = image_op(_metadata, c, "Conv2D", "SAME");
+	EXPECT_T(o, 4, DIMS(1, 3, 3, 1), 12, 16, 9, 24, 28, 15, 15, 17, 9);
+	xrt_tensor_unref(o);
+	o = image_op(_metadata, c, "MaxPool", "VALID");
+	EXPECT_T(o, 4, DIMS(1, 2, 2, 1), 5, 6, 8, 9);
+	xrt_tensor_unref(o);
+	o = image_op(_metadata, c, "AvgPool", "SAME");
+	EXPECT_T(o, 4, DIMS(1, 3, 3, 1), 3, 4, 4.5, 6, 7, 7.5, 7.5, 8.5, 9);
+	xrt_tensor_unref(o);
+	xrt_eager_context_destroy(c);
+}
+
+/* Draws @n numbers from a new op seeded with @seed; runs it @runs times. */
+static void draw(struct __test_metadata *_metadata, xrt_eager_context *c, const char *name,
+		 int64_t seed, int runs, float *got, int32_t n)
+{
+	int64_t d1[1] = { 1 };
+	xrt_tensor *shape = I32(c, 1, d1, n), *out = NULL;
+	xrt_literal *lit;
+	uint32_t nr = 1;
+	xrt_op *op;
+	int r;
+
+	ASSERT_OK(xrt_op_create(c, name, &op));
+	ASSERT_OK(xrt_op_add_input(op, shape));
+	ASSERT_OK(xrt_op_set_attr_type(op, "dtype", XRT_F32));
+	ASSERT_OK(xrt_op_set_attr_int(op, "seed", seed));
+	for (r = 0; r < runs; r++) {
+		xrt_tensor_unref(out);
+		ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	}
+	ASSERT_OK(xrt_tensor_resolve(out, &lit));
+	memcpy(got, xrt_literal_data(lit), (size_t)n * sizeof(float));
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(out);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(shape);
+}
+
+TEST_F(xrt, seeded_random_ops)
+{
+	static float a[40000], b[40000], d[40000];
+	xrt_eager_context *c = NULL;
+	double mean = 0, var = 0;
+	int i;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	draw(_metadata, c, "RandomUniform", 7, 1, a, 40000);
+	draw(_metadata, c, "RandomUniform", 7, 1, b, 40000);
+	EXPECT_EQ(0, memcmp(a, b, sizeof(a)));	/* same seed, same numbers */
+	draw(_metadata, c, "RandomUniform", 7, 2, d, 40000);
+	EXPECT_NE(0, memcmp(a, d, sizeof(a)));	/* the next run, new numbers */
+	/* 40000 draws: standard errors 0.0015 (uniform mean), 0.005 and 0.007 */
+	for (i = 0; i < 40000; i++) {
+		ASSERT_TRUE(a[i] >= 0 && a[i] < 1);
+		mean += a[i];
+	}
+	EXPECT_NEAR(0.5, mean / 40000, 0.01);
+	draw(_metadata, c, "RandomStandardNormal", 3, 1, a, 40000);
+	for (mean = 0, i = 0; i < 40000; i++)
+		mean += a[i];
+	mean /= 40000;
+	for (i = 0; i < 40000; i++)
+		var += (a[i] - mean) * (a[i] - mean);
+	EXPECT_NEAR(0, mean, 0.03) TH_LOG("mean %g", mean);
+	EXPECT_NEAR(1, var / 40000, 0.05) TH_LOG("variance %g", var / 40000);
+	xrt_eager_context_destroy(c);
+}
+
 /* Context, tensors, an op and its execution, failing at each allocation. */
 static xrt_status *eager_scenario(const struct xrt_allocator *a)
 {
