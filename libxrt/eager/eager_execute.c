@@ -10,6 +10,12 @@
 #include "../xrt/xrt_internal.h"
 #include "eager_internal.h"
 
+/* Resource handles have no element type. */
+static const char *type_word(enum xrt_dtype t)
+{
+	return t == XRT_INVALID ? "resource" : xrt_dtype_name(t);
+}
+
 /* Every input there, of the type the op expects; required attributes set. */
 static xrt_status *check(const xrt_op *op)
 {
@@ -35,8 +41,8 @@ static xrt_status *check(const xrt_op *op)
 				return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
 						      "%s: input #%u was expected to be a %s "
 						      "tensor but is a %s tensor", d->name, k,
-						      xrt_dtype_name(want),
-						      xrt_dtype_name(op->inputs[k]->dtype));
+						      type_word(want),
+						      type_word(op->inputs[k]->dtype));
 		}
 	}
 	return NULL;
@@ -143,6 +149,26 @@ static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor 
 	return st;
 }
 
+/* A stateful op runs directly; its outputs as xrt_op_execute() hands them out. */
+static xrt_status *run_exec(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
+{
+	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
+	uint32_t n = 0, i;
+	xrt_status *st = op->def->exec(op, outs, &n);
+
+	if (st)
+		return st;
+	if (*num_retvals > n)
+		*num_retvals = n;
+	for (i = 0; i < n; i++) {
+		if (i < *num_retvals)
+			retvals[i] = outs[i];
+		else
+			xrt_tensor_unref(outs[i]);
+	}
+	return NULL;
+}
+
 xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
 {
 	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
@@ -160,6 +186,8 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 		st = place(op, dev);
 	if (st)
 		return st;
+	if (op->def->exec)
+		return run_exec(op, retvals, num_retvals);
 	/* An unchanged op runs the kernel it found last time: no hash, no lock. */
 	if (!op->key_valid || op->key_device != dev || !op->entry) {
 		if (op->entry)

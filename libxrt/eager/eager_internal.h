@@ -60,6 +60,7 @@ struct xrt_tensor {
 	int8_t pool_class;		/* the block's size class, or -1 */
 	void (*deleter)(void *data, void *arg);	/* wrapped memory: called, if set */
 	void *arg;
+	struct eager_var *var;		/* a resource handle's variable; dtype INVALID */
 };
 
 /*
@@ -100,6 +101,8 @@ struct op_def {
 	/* Checks shapes and attributes and builds the outputs from the inputs. */
 	xrt_status *(*lower)(struct lowering *l);
 	int code;		/* a per-op constant the lowering may use */
+	/* Or, for stateful ops (variables), runs the op directly. */
+	xrt_status *(*exec)(xrt_op *op, xrt_tensor **outs, uint32_t *num_outs);
 };
 
 /* A value set for an attribute; lists, shapes and strings own their arrays. */
@@ -226,6 +229,14 @@ void kernel_cache_clear(struct kernel_cache *k);
 struct centry *kernel_cache_find(struct kernel_cache *k, const uint64_t key[2]);
 /* Compiles @op's kernel, keeps it under @op's key if there is room; a reference. */
 xrt_status *kernel_cache_add(struct kernel_cache *k, xrt_op *op, struct centry **out);
+
+/* eager_vars.c: resource variables. */
+xrt_status *eager_var_handle(xrt_op *op, xrt_tensor **outs, uint32_t *n);
+xrt_status *eager_var_assign(xrt_op *op, xrt_tensor **outs, uint32_t *n);
+xrt_status *eager_var_assign_add(xrt_op *op, xrt_tensor **outs, uint32_t *n);
+xrt_status *eager_var_read(xrt_op *op, xrt_tensor **outs, uint32_t *n);
+xrt_status *eager_var_destroy(xrt_op *op, xrt_tensor **outs, uint32_t *n);
+void eager_var_free(struct eager_var *v);
 
 /* eager_tensor.c */
 void eager_pool_drain(xrt_eager_context *c);

@@ -45,6 +45,9 @@
 			  { "seed", XRT_ATTR_INT, false, true, 0, 0 }, \
 			  { "seed2", XRT_ATTR_INT, false, true, 0, 0 }, \
 			  INDEX_ATTR("T") }, 4
+/* A resource handle input. */
+#define RES_IN			{ "resource", NULL, XRT_INVALID, NULL, false }
+#define DTYPE_ATTR		{ { "dtype", XRT_ATTR_TYPE, false, false, 0, 0 } }, 1
 /* One T input plus one constant index input typed by @attr. */
 #define SHAPED(n, in, cin, attr, lower) \
 				{ n, { { in, "T", XRT_INVALID, NULL }, CONST_IN(cin, attr) }, 2, \
@@ -71,6 +74,10 @@ static const struct op_def ops[] = {
 	BINARY("AddV2", XRT_OP_ADD, NUMBERS),
 	ARG("ArgMax", 1),
 	ARG("ArgMin", 0),
+	{ "AssignAddVariableOp", { RES_IN, { "value", "dtype", XRT_INVALID, NULL } }, 2,
+	  DTYPE_ATTR, 0, NULL, 0, eager_var_assign_add },
+	{ "AssignVariableOp", { RES_IN, { "value", "dtype", XRT_INVALID, NULL } }, 2,
+	  DTYPE_ATTR, 0, NULL, 0, eager_var_assign },
 	{ "AvgPool", { { "value", "T", XRT_INVALID, NULL } }, 1, POOL_ATTRS, 1, eager_lower_pool, 1 },
 	{ "BatchMatMulV2", IN_XY,
 	  { { "T", XRT_ATTR_TYPE, false, false, 0, NUMBERS },
@@ -99,6 +106,9 @@ static const struct op_def ops[] = {
 	    { "dilations", XRT_ATTR_INT, true, true, 0, 0 } }, 5,
 	  1, eager_lower_conv2d, 0 },
 	UNARY("Cos", XRT_OP_COSINE, INEXACT),
+	{ "DestroyResourceOp", { RES_IN }, 1,
+	  { { "ignore_lookup_error", XRT_ATTR_BOOL, false, true, 1, 0 } }, 1,
+	  0, NULL, 0, eager_var_destroy },
 	BINARY("Div", XRT_OP_DIVIDE, NUMBERS),
 	ACT("Elu", 4, FLOATS),
 	COMPARE("Equal", XRT_CMP_EQ, NUMBERS | BIT(XRT_PRED)),
@@ -173,6 +183,7 @@ static const struct op_def ops[] = {
 		     CONST_IN("delta", "Tidx") }, 3,
 	  { { "Tidx", XRT_ATTR_TYPE, false, true, XRT_S32, INDEX | BIT(XRT_F32) | BIT(XRT_F64) } },
 	  1, 1, eager_lower_range, 0 },
+	{ "ReadVariableOp", { RES_IN }, 1, DTYPE_ATTR, 1, NULL, 0, eager_var_read },
 	BINARY("RealDiv", XRT_OP_DIVIDE, NUMBERS),
 	ACT("Relu", 0, REALS),
 	ACT("Relu6", 1, REALS),
@@ -208,6 +219,12 @@ static const struct op_def ops[] = {
 	    { "num", XRT_ATTR_INT, false, false, 0, 0 },
 	    { "axis", XRT_ATTR_INT, false, true, 0, 0 } }, 3,
 	  0, eager_lower_unpack, 0 },
+	{ "VarHandleOp", { { 0 } }, 0,
+	  { { "dtype", XRT_ATTR_TYPE, false, false, 0, 0 },
+	    { "shape", XRT_ATTR_SHAPE, false, false, 0, 0 },
+	    { "container", XRT_ATTR_STRING, false, true, 0, 0 },
+	    { "shared_name", XRT_ATTR_STRING, false, true, 0, 0 } }, 4,
+	  1, NULL, 0, eager_var_handle },
 	{ "ZerosLike", IN_X, ATTR_T(NUMBERS), 1, eager_lower_fill, 1 },
 };
 
@@ -241,7 +258,7 @@ const char *eager_registry_check(void)
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 		if (i && strcmp(ops[i - 1].name, ops[i].name) >= 0)
 			return ops[i].name;
-		if (!ops[i].lower)
+		if (!ops[i].lower == !ops[i].exec)
 			return ops[i].name;
 	}
 	return NULL;

@@ -210,10 +210,17 @@ void xrt_tensor_unref(xrt_tensor *t)
 		return;
 	if (t->deleter)
 		t->deleter(t->data, t->arg);
+	if (t->var)
+		eager_var_free(t->var);
 	if (t->inline_data && t->pool_class >= 0)
 		pool_put(t->c, t->pool_class, t);
 	else
 		xrt_mem_free(t->c->a, t);
+}
+
+bool xrt_tensor_is_resource(const xrt_tensor *t)
+{
+	return t && t->var;
 }
 
 enum xrt_dtype xrt_tensor_dtype(const xrt_tensor *t)
@@ -254,6 +261,10 @@ xrt_status *xrt_tensor_resolve(const xrt_tensor *t, xrt_literal **out)
 	if (!t || !out)
 		return xrt_status_new(t ? t->c->a : NULL, XRT_INVALID_ARGUMENT,
 				      "resolve: %s is NULL", t ? "out" : "the tensor");
+	if (t->var)
+		return xrt_status_new(t->c->a, XRT_INVALID_ARGUMENT,
+				      "resolve: a resource handle has no value; read it with "
+				      "ReadVariableOp");
 	st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
 	if (!st)
 		st = xrt_literal_create_from(t->c->a, &s, t->data, t->bytes, out);
@@ -271,6 +282,9 @@ xrt_status *xrt_tensor_copy_to_device(xrt_tensor *t, const char *device, xrt_ten
 				      "copy: %s is NULL", !t ? "the tensor" : !device ?
 				      "the device" : "out");
 	*out = NULL;
+	if (t->var)
+		return xrt_status_new(t->c->a, XRT_INVALID_ARGUMENT,
+				      "copy: a resource handle stays on its device");
 	d = eager_find_device(t->c, device);
 	if (d < 0)
 		return xrt_status_new(t->c->a, XRT_NOT_FOUND, "copy: no device '%.64s'", device);

@@ -952,6 +952,89 @@ TEST_F(xrt, seeded_random_ops)
 	xrt_eager_context_destroy(c);
 }
 
+/* A variable op on @var (and @value); its output if it has one. */
+static xrt_status *var_op(xrt_eager_context *c, const char *name, xrt_tensor *var,
+			  xrt_tensor *value, enum xrt_dtype dtype, xrt_tensor **out)
+{
+	uint32_t nr = out ? 1 : 0;
+	xrt_status *st;
+	xrt_op *op;
+
+	st = xrt_op_create(c, name, &op);
+	if (st)
+		return st;
+	st = xrt_op_add_input(op, var);
+	if (!st && value)
+		st = xrt_op_add_input(op, value);
+	if (!st && strcmp(name, "DestroyResourceOp"))
+		st = xrt_op_set_attr_type(op, "dtype", dtype);
+	if (!st)
+		st = xrt_op_execute(op, out, &nr);
+	xrt_op_destroy(op);
+	return st;
+}
+
+/* The seed's commented-out Variables test, made real, and what it skipped. */
+TEST_F(xrt, resource_variables)
+{
+	xrt_eager_context *c = NULL;
+	xrt_tensor *var = NULL, *twelve, *three, *ints, *read = NULL;
+	int64_t d2[1] = { 2 };
+	xrt_literal *lit;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ASSERT_OK(xrt_op_create(c, "VarHandleOp", &op));
+	ASSERT_OK(xrt_op_set_attr_type(op, "dtype", XRT_F32));
+	ASSERT_OK(xrt_op_set_attr_shape(op, "shape", 0, NULL));
+	ASSERT_OK(xrt_op_execute(op, &var, &nr));
+	xrt_op_destroy(op);
+	ASSERT_EQ(1, nr);
+	EXPECT_TRUE(xrt_tensor_is_resource(var));
+	EXPECT_EQ(XRT_INVALID, xrt_tensor_dtype(var));
+	ASSERT_ERR(xrt_tensor_resolve(var, &lit), XRT_INVALID_ARGUMENT, "ReadVariableOp");
+	ASSERT_ERR(var_op(c, "ReadVariableOp", var, NULL, XRT_F32, &read),
+		   XRT_FAILED_PRECONDITION, "uninitialized");
+	twelve = F32(c, 0, NULL, 12);
+	three = F32(c, 0, NULL, 3);
+	ints = I32(c, 1, d2, 1, 2);
+	ASSERT_OK(var_op(c, "AssignVariableOp", var, twelve, XRT_F32, NULL));
+	ASSERT_OK(var_op(c, "ReadVariableOp", var, NULL, XRT_F32, &read));
+	EXPECT_EQ(12.0f, data_f32(_metadata, read, &lit)[0]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(read);
+	ASSERT_OK(var_op(c, "AssignAddVariableOp", var, three, XRT_F32, NULL));
+	ASSERT_OK(var_op(c, "AssignAddVariableOp", var, three, XRT_F32, NULL));
+	ASSERT_OK(var_op(c, "ReadVariableOp", var, NULL, XRT_F32, &read));
+	EXPECT_EQ(18.0f, data_f32(_metadata, read, &lit)[0]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(read);
+	ASSERT_ERR(var_op(c, "AssignVariableOp", var, ints, XRT_S32, NULL), XRT_INVALID_ARGUMENT,
+		   "the variable holds f32, not s32");
+	ASSERT_ERR(var_op(c, "AssignVariableOp", var, twelve, XRT_S32, NULL), XRT_INVALID_ARGUMENT,
+		   "input #1 was expected to be a s32 tensor but is a f32 tensor");
+	{
+		xrt_tensor *in[2] = { var, three };
+		xrt_tensor *out = NULL;
+
+		ASSERT_OK(xrt_op_create(c, "AddV2", &op));
+		ASSERT_OK(xrt_op_add_input(op, in[1]));
+		ASSERT_OK(xrt_op_add_input(op, in[0]));
+		ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+			   "input #1 was expected to be a f32 tensor but is a resource tensor");
+		xrt_op_destroy(op);
+	}
+	ASSERT_OK(var_op(c, "DestroyResourceOp", var, NULL, XRT_F32, NULL));
+	ASSERT_ERR(var_op(c, "ReadVariableOp", var, NULL, XRT_F32, &read), XRT_NOT_FOUND,
+		   "destroyed");
+	xrt_tensor_unref(ints);
+	xrt_tensor_unref(three);
+	xrt_tensor_unref(twelve);
+	xrt_tensor_unref(var);
+	xrt_eager_context_destroy(c);
+}
+
 /* Context, tensors, an op and its execution, failing at each allocation. */
 static xrt_status *eager_scenario(const struct xrt_allocator *a)
 {

@@ -131,6 +131,13 @@ XRT_API xrt_tensor *xrt_tensor_ref(xrt_tensor *t);
 /** xrt_tensor_unref() - drop a reference on @t (NULL: nothing) */
 XRT_API void xrt_tensor_unref(xrt_tensor *t);
 
+/**
+ * xrt_tensor_is_resource() - whether @t is a resource handle (a variable
+ * made by VarHandleOp); its element type is XRT_INVALID, its rank 0, and
+ * it is read and written only through the variable ops
+ */
+XRT_API bool xrt_tensor_is_resource(const xrt_tensor *t);
+
 /** xrt_tensor_dtype() - element type of @t */
 XRT_API enum xrt_dtype xrt_tensor_dtype(const xrt_tensor *t);
 /** xrt_tensor_rank() - number of dimensions of @t */
