@@ -105,6 +105,11 @@ xrt_status *xrt_eager_context_create(const struct xrt_eager_options *o,
 		xrt_mem_free(a, c);
 		return xrt_status_oom(a, "an eager context's lock");
 	}
+	if (pthread_mutex_init(&c->fn_lock, NULL)) {
+		pthread_mutex_destroy(&c->run_lock);
+		xrt_mem_free(a, c);
+		return xrt_status_oom(a, "an eager context's lock");
+	}
 	st = setup(c, o);
 	if (st) {
 		xrt_eager_context_destroy(c);
@@ -120,7 +125,9 @@ void xrt_eager_context_destroy(xrt_eager_context *c)
 		return;
 	if (c->kernels)
 		kernel_cache_destroy(c->kernels);
+	eager_functions_free(c);
 	eager_pool_drain(c);
+	pthread_mutex_destroy(&c->fn_lock);
 	host_pool_destroy(c->pool);
 	pthread_mutex_destroy(&c->run_lock);
 	xrt_mem_free(c->a, c);

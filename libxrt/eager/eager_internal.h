@@ -20,6 +20,7 @@
 #define EAGER_MAX_OUTPUTS	8
 #define EAGER_MAX_ATTRS		8
 #define EAGER_MAX_LIST		64	/* entries of a list attribute */
+#define EAGER_MAX_DEF_INPUTS	8	/* declared inputs (function arguments) */
 
 struct kernel_cache;
 
@@ -45,6 +46,8 @@ struct xrt_eager_context {
 	pthread_mutex_t run_lock;	/* the pool runs one program at a time */
 	struct kernel_cache *kernels;
 	struct tensor_pool pool_blocks;
+	pthread_mutex_t fn_lock;	/* guards @functions */
+	struct eager_fn *functions;	/* registered functions, newest first */
 };
 
 struct xrt_tensor {
@@ -93,7 +96,7 @@ struct lowering;
 /* A registered op: its signature and how it becomes IR. */
 struct op_def {
 	const char *name;
-	struct input_def inputs[4];
+	struct input_def inputs[EAGER_MAX_DEF_INPUTS];
 	uint32_t num_inputs;
 	struct attr_def attrs[EAGER_MAX_ATTRS];
 	uint32_t num_attrs;
@@ -126,8 +129,8 @@ struct xrt_op {
 	bool input_constant[EAGER_MAX_INPUTS];
 	uint32_t num_inputs;
 	uint32_t next_def_input;	/* the def input the next add fills */
-	int8_t type_attr[4];		/* per def input: its type attribute's index */
-	int8_t number_attr[4];		/* per def input: its length attribute's index */
+	int8_t type_attr[EAGER_MAX_DEF_INPUTS];	/* per def input: its type attribute's index */
+	int8_t number_attr[EAGER_MAX_DEF_INPUTS];	/* per def input: its length attribute's */
 	bool key_valid;
 	uint32_t key_device;
 	uint64_t key[2];
@@ -143,6 +146,7 @@ struct lowering {
 	const struct xrt_op *op;
 	xrt_builder *b;
 	xrt_value in[EAGER_MAX_INPUTS];
+	const xrt_tensor *consts[EAGER_MAX_INPUTS];	/* the constant inputs' values */
 	uint32_t num_in;
 	xrt_value out[EAGER_MAX_OUTPUTS];
 	uint32_t num_out;
@@ -237,6 +241,12 @@ xrt_status *eager_var_assign_add(xrt_op *op, xrt_tensor **outs, uint32_t *n);
 xrt_status *eager_var_read(xrt_op *op, xrt_tensor **outs, uint32_t *n);
 xrt_status *eager_var_destroy(xrt_op *op, xrt_tensor **outs, uint32_t *n);
 void eager_var_free(struct eager_var *v);
+
+/* eager_function.c */
+const struct op_def *eager_find_function(xrt_eager_context *c, const char *name);
+void eager_functions_free(xrt_eager_context *c);
+xrt_status *eager_lower_function(struct lowering *l);
+xrt_status *eager_lower_const(struct lowering *l);
 
 /* eager_tensor.c */
 void eager_pool_drain(xrt_eager_context *c);

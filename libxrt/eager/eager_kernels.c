@@ -113,8 +113,10 @@ static xrt_status *build(const xrt_op *op, xrt_module **out)
 	if (st)
 		return st;
 	for (i = 0; !st && i < op->num_inputs; i++) {
-		if (op->input_constant[i])
+		if (op->input_constant[i]) {
+			l.consts[i] = op->inputs[i];
 			continue;
+		}
 		st = xrt_shape_init_array(&s, op->inputs[i]->dtype, op->inputs[i]->rank,
 					  op->inputs[i]->dims);
 		if (!st)

@@ -226,10 +226,12 @@ xrt_status *eager_lower_select(struct lowering *l)
 xrt_status *eager_const_ints(const struct lowering *l, uint32_t i, int64_t *out, uint32_t max,
 			     uint32_t *n)
 {
-	const xrt_tensor *t = l->op->inputs[i];
+	const xrt_tensor *t = l->consts[i];
 	uint64_t count = 1, k;
 	uint32_t d;
 
+	if (!t)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u must be a constant", i);
 	for (d = 0; d < t->rank; d++)
 		count *= (uint64_t)t->dims[d];
 	if (t->rank > 1 || count > max)
@@ -255,8 +257,10 @@ xrt_status *eager_const_ints(const struct lowering *l, uint32_t i, int64_t *out,
 
 xrt_status *eager_const_scalar(const struct lowering *l, uint32_t i, double *out)
 {
-	const xrt_tensor *t = l->op->inputs[i];
+	const xrt_tensor *t = l->consts[i];
 
+	if (!t)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u must be a constant", i);
 	if (t->rank)
 		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u must be a scalar", i);
 	switch (t->dtype) {

@@ -233,12 +233,14 @@ xrt_status *eager_lower_pad(struct lowering *l)
 {
 	const struct xrt_shape *s = shape_of(l, l->in[0]);
 	int64_t p[2 * XRT_MAX_RANK], lo[XRT_MAX_RANK], hi[XRT_MAX_RANK], in[XRT_MAX_RANK] = { 0 };
-	const xrt_tensor *pt = l->op->inputs[1];
+	const xrt_tensor *pt = l->consts[1];
 	uint32_t i, rank;
 	int64_t k;
 
 	if (!s)
 		return NULL;
+	if (!pt)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "paddings must be a constant");
 	rank = s->rank;
 	if (pt->rank != 2 || pt->dims[0] != rank || pt->dims[1] != 2)
 		return eager_op_error(l, XRT_INVALID_ARGUMENT, "paddings must be [%u, 2]", rank);

@@ -53,7 +53,10 @@ static xrt_status *pick(xrt_op *op, const char *name, const char *device)
 		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT, "op: the name is NULL");
 	d = eager_find_op(name);
 	if (!d)
-		return xrt_status_new(op->c->a, XRT_NOT_FOUND, "op: no op named '%.64s'", name);
+		d = eager_find_function(op->c, name);
+	if (!d)
+		return xrt_status_new(op->c->a, XRT_NOT_FOUND,
+				      "op: no op or function named '%.64s'", name);
 	if (device && *device) {
 		dev = eager_find_device(op->c, device);
 		if (dev < 0)

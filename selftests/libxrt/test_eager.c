@@ -9,6 +9,8 @@
 
 #include <xrt/eager.h>
 
+#include "xrt.pb-c.h"
+
 #include "xrt_test.h"
 
 const char *eager_registry_check(void);
@@ -214,7 +216,8 @@ TEST_F(xrt, attribute_type_map)
 	ASSERT_OK(xrt_op_name_attr_type(c, "Squeeze", "squeeze_dims", &t, &is_list));
 	EXPECT_EQ(XRT_ATTR_INT, t);
 	EXPECT_TRUE(is_list);
-	ASSERT_ERR(xrt_op_create(c, "Conv9D", &op), XRT_NOT_FOUND, "no op named 'Conv9D'");
+	ASSERT_ERR(xrt_op_create(c, "Conv9D", &op), XRT_NOT_FOUND,
+		   "no op or function named 'Conv9D'");
 	ASSERT_OK(xrt_op_create(c, "MatMul", &op));
 	ASSERT_OK(xrt_op_attr_type(op, "T", &t, &is_list));
 	EXPECT_EQ(XRT_ATTR_TYPE, t);
@@ -1256,6 +1259,260 @@ TEST_F(xrt, mlp_training_step_matches_a_plain_c_reference)
 	xrt_tensor_unref(axis0);
 	xrt_tensor_unref(tt);
 	xrt_tensor_unref(tx);
+	xrt_eager_context_destroy(c);
+}
+
+/* A FunctionDef under construction: up to 4 arguments, nodes, results. */
+struct fnb {
+	Xrt__FunctionDef f;
+	Xrt__ArgDef args[4], outs[4], *argp[4], *outp[4];
+	Xrt__NodeDef nodes[4], *nodep[4];
+	Xrt__NamedAttr attrs[4][4], *attrp[4][4];
+	Xrt__AttrValue vals[4][4];
+	Xrt__Literal lit;
+	Xrt__Shape lit_shape;
+	char *inputs[4][4], *rets[4];
+};
+
+static void fnb_init(struct fnb *b, const char *name)
+{
+	memset(b, 0, sizeof(*b));
+	xrt__function_def__init(&b->f);
+	b->f.name = (char *)name;
+	b->f.input_args = b->argp;
+	b->f.output_args = b->outp;
+	b->f.nodes = b->nodep;
+	b->f.returns = b->rets;
+}
+
+static void fnb_arg(struct fnb *b, const char *name, enum xrt_dtype t)
+{
+	Xrt__ArgDef *a = &b->args[b->f.n_input_args];
+
+	xrt__arg_def__init(a);
+	a->name = (char *)name;
+	a->type = (Xrt__ElementType)t;
+	b->argp[b->f.n_input_args++] = a;
+}
+
+static void fnb_result(struct fnb *b, const char *name, const char *from, enum xrt_dtype t)
+{
+	Xrt__ArgDef *a = &b->outs[b->f.n_output_args];
+
+	xrt__arg_def__init(a);
+	a->name = (char *)name;
+	a->type = (Xrt__ElementType)t;
+	b->outp[b->f.n_output_args++] = a;
+	b->rets[b->f.n_returns++] = (char *)from;
+}
+
+/* A node; returns its index for fnb_attr_*(). */
+static size_t fnb_node(struct fnb *b, const char *name, const char *op, const char *in0,
+		       const char *in1)
+{
+	size_t n = b->f.n_nodes++;
+	Xrt__NodeDef *nd = &b->nodes[n];
+
+	xrt__node_def__init(nd);
+	nd->name = (char *)name;
+	nd->op = (char *)op;
+	nd->inputs = b->inputs[n];
+	if (in0)
+		nd->inputs[nd->n_inputs++] = (char *)in0;
+	if (in1)
+		nd->inputs[nd->n_inputs++] = (char *)in1;
+	nd->attrs = b->attrp[n];
+	b->nodep[n] = nd;
+	return n;
+}
+
+static Xrt__AttrValue *fnb_attr(struct fnb *b, size_t n, const char *name)
+{
+	Xrt__NodeDef *nd = &b->nodes[n];
+	size_t k = nd->n_attrs++;
+
+	xrt__named_attr__init(&b->attrs[n][k]);
+	xrt__attr_value__init(&b->vals[n][k]);
+	b->attrs[n][k].name = (char *)name;
+	b->attrs[n][k].value = &b->vals[n][k];
+	b->attrp[n][k] = &b->attrs[n][k];
+	return &b->vals[n][k];
+}
+
+static void fnb_type(struct fnb *b, size_t n, const char *name, enum xrt_dtype t)
+{
+	Xrt__AttrValue *v = fnb_attr(b, n, name);
+
+	v->value_case = XRT__ATTR_VALUE__VALUE_TYPE;
+	v->type = (Xrt__ElementType)t;
+}
+
+/* Registers @b's function; the status. */
+static xrt_status *fnb_add(xrt_eager_context *c, struct fnb *b)
+{
+	size_t size = xrt__function_def__get_packed_size(&b->f);
+	uint8_t *buf = malloc(size + 1);
+	xrt_status *st;
+
+	xrt__function_def__pack(&b->f, buf);
+	st = xrt_eager_add_function(c, buf, size);
+	free(buf);
+	return st;
+}
+
+/* The seed's FunctionDefAndExecute: MatMul of the argument by itself. */
+TEST_F(xrt, function_def_and_execute)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d22[2] = { 2, 2 };
+	xrt_tensor *m, *out = NULL;
+	struct fnb b;
+	uint32_t nr = 1;
+	xrt_op *op;
+	size_t n;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	fnb_init(&b, "MatMulFunction");
+	fnb_arg(&b, "a", XRT_F32);
+	n = fnb_node(&b, "matmul", "MatMul", "a", "a");
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_result(&b, "m", "matmul:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	EXPECT_TRUE(xrt_eager_has_function(c, "MatMulFunction"));
+	ASSERT_ERR(fnb_add(c, &b), XRT_ALREADY_EXISTS, "the name is taken");
+	m = F32(c, 2, d22, 1, 2, 3, 4);
+	ASSERT_OK(xrt_op_create(c, "MatMulFunction", &op));
+	ASSERT_OK(xrt_op_add_input(op, m));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_T(out, 2, DIMS(2, 2), 7, 10, 15, 22);
+	xrt_tensor_unref(out);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(m);
+	xrt_eager_context_destroy(c);
+}
+
+/* Two results, a Const feeding an axis, the node:output:index form. */
+TEST_F(xrt, functions_compile_their_whole_body)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 };
+	xrt_tensor *x, *outs[2] = { NULL, NULL };
+	int32_t one = 1;
+	struct fnb b;
+	uint32_t nr = 2;
+	xrt_op *op;
+	size_t n;
+	Xrt__AttrValue *v;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	fnb_init(&b, "RowSums");
+	fnb_arg(&b, "x", XRT_F32);
+	n = fnb_node(&b, "relu", "Relu", "x", NULL);
+	fnb_type(&b, n, "T", XRT_F32);
+	n = fnb_node(&b, "axis", "Const", NULL, NULL);
+	fnb_type(&b, n, "dtype", XRT_S32);
+	v = fnb_attr(&b, n, "value");
+	v->value_case = XRT__ATTR_VALUE__VALUE_TENSOR;
+	xrt__literal__init(&b.lit);
+	xrt__shape__init(&b.lit_shape);
+	b.lit_shape.element_type = XRT__ELEMENT_TYPE__S32;
+	b.lit.shape = &b.lit_shape;
+	b.lit.data.data = (uint8_t *)&one;
+	b.lit.data.len = sizeof(one);
+	v->tensor = &b.lit;
+	n = fnb_node(&b, "sum", "Sum", "relu:features:0", "axis:0");
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_type(&b, n, "Tidx", XRT_S32);
+	fnb_result(&b, "sums", "sum:0", XRT_F32);
+	fnb_result(&b, "relu", "relu:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	x = F32(c, 2, d23, 1, -2, 3, -4, 5, 6);
+	ASSERT_OK(xrt_op_create(c, "RowSums", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_OK(xrt_op_execute(op, outs, &nr));
+	ASSERT_EQ(2, nr);
+	EXPECT_T(outs[0], 1, DIMS(2), 4, 11);
+	EXPECT_T(outs[1], 2, DIMS(2, 3), 1, 0, 3, 0, 5, 6);
+	xrt_tensor_unref(outs[0]);
+	xrt_tensor_unref(outs[1]);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, malformed_functions_are_refused)
+{
+	xrt_eager_context *c = NULL;
+	int32_t iv[1] = { 1 };
+	int64_t d1[1] = { 1 };
+	xrt_tensor *x, *out = NULL;
+	struct fnb b;
+	uint32_t nr = 1;
+	xrt_op *op;
+	size_t n;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ASSERT_ERR(xrt_eager_add_function(c, "\xff\xff\xff", 3), XRT_INVALID_ARGUMENT,
+		   "not a FunctionDef message");
+	fnb_init(&b, "F");
+	fnb_arg(&b, "x", XRT_F32);
+	fnb_node(&b, "n", "NoSuchOp", "x", NULL);
+	fnb_result(&b, "y", "n:0", XRT_F32);
+	ASSERT_ERR(fnb_add(c, &b), XRT_NOT_FOUND, "function 'F': node 'n': op: no op or function "
+		   "named 'NoSuchOp'");
+	fnb_init(&b, "F");
+	fnb_arg(&b, "x", XRT_F32);
+	n = fnb_node(&b, "n", "Neg", "nowhere:0", NULL);
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_result(&b, "y", "n:0", XRT_F32);
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT,
+		   "node 'n': an input names no argument or node output");
+	fnb_init(&b, "F");
+	fnb_arg(&b, "x", XRT_F32);
+	n = fnb_node(&b, "a", "Neg", "b:0", NULL);
+	fnb_type(&b, n, "T", XRT_F32);
+	n = fnb_node(&b, "b", "Neg", "a:0", NULL);
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_result(&b, "y", "b:0", XRT_F32);
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "the nodes form a cycle");
+	fnb_init(&b, "F");
+	fnb_arg(&b, "x", XRT_F32);
+	fnb_node(&b, "n", "Neg", "x", NULL);
+	fnb_result(&b, "y", "n:0", XRT_F32);
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "node 'n': attribute 'T' is not set");
+	fnb_init(&b, "F");
+	fnb_arg(&b, "x", XRT_F32);
+	n = fnb_node(&b, "n", "Neg", "x", NULL);
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_result(&b, "y", "n:3", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));	/* the output count is known per call */
+	x = make(_metadata, c, XRT_F32, 1, d1, (float[]){ 2 }, 4);
+	ASSERT_OK(xrt_op_create(c, "F", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "an input reads an output its node does not have");
+	xrt_op_destroy(op);
+	fnb_init(&b, "G");
+	fnb_arg(&b, "x", XRT_F32);
+	n = fnb_node(&b, "n", "Neg", "x", NULL);
+	fnb_type(&b, n, "T", XRT_S32);
+	fnb_result(&b, "y", "n:0", XRT_S32);
+	ASSERT_OK(fnb_add(c, &b));
+	ASSERT_OK(xrt_op_create(c, "G", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "function 'G': node 'n': input #0 was expected to be a s32 tensor but is a "
+		   "f32 tensor");
+	xrt_tensor_unref(x);
+	x = make(_metadata, c, XRT_S32, 1, d1, iv, 4);
+	ASSERT_ERR(xrt_op_add_input(op, x), XRT_INVALID_ARGUMENT, "no more can be added");
+	xrt_op_destroy(op);
+	ASSERT_OK(xrt_op_create(c, "G", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "G: input #0 was expected to be a f32 tensor but is a s32 tensor");
+	xrt_op_destroy(op);
+	xrt_tensor_unref(x);
 	xrt_eager_context_destroy(c);
 }
 

@@ -86,6 +86,29 @@ XRT_API uint32_t xrt_eager_num_devices(const xrt_eager_context *c);
 XRT_API const char *xrt_eager_device_name(const xrt_eager_context *c, uint32_t i);
 
 /**
+ * xrt_eager_add_function() - register a function, callable as an op
+ * @c: the context
+ * @function_def: a serialized xrt.FunctionDef (proto/xrt.proto)
+ * @size: its bytes
+ *
+ * Nodes name registered ops ("Const" for constants; constant inputs such
+ * as axes must come from Const nodes), set their attributes, and read
+ * arguments ("x") or node outputs ("node:0", or "node:output:0").  The
+ * function's name then works with xrt_op_create(); executing it compiles
+ * the whole body as one program.
+ *
+ * Return: NULL; INVALID_ARGUMENT for a malformed message, a dangling
+ * edge, a cycle, a missing attribute or return; NOT_FOUND naming an
+ * unknown op; ALREADY_EXISTS for a name that is taken.  Types and
+ * shapes are checked when the function is executed.
+ */
+XRT_API xrt_status *xrt_eager_add_function(xrt_eager_context *c, const void *function_def,
+					   size_t size);
+
+/** xrt_eager_has_function() - whether @c has a function named @name */
+XRT_API bool xrt_eager_has_function(xrt_eager_context *c, const char *name);
+
+/**
  * xrt_eager_clear_caches() - forget every compiled kernel of @c
  * @c: a context
  */

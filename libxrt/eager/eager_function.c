@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Functions: a FunctionDef (proto/xrt.proto) registered on a context
+ * becomes an op whose inputs are the function's arguments.  Registering
+ * checks everything that does not depend on the call: node ops exist and
+ * take their attributes, every edge names an argument or a node output,
+ * the nodes form no cycle, the returns are there.  Executing the op
+ * compiles the whole body as one program (cached like any kernel); the
+ * types and shapes of the call are checked while it is built.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/mem.h"
+#include "../wire/wire_internal.h"
+#include "eager_internal.h"
+#include "xrt.pb-c.h"
+
+/* Where a node input or a return comes from. */
+struct ref {
+	int32_t node;		/* -1: an argument */
+	uint32_t index;		/* the argument, or the node's output */
+};
+
+struct eager_fn {
+	struct op_def def;	/* the function as an op */
+	Xrt__FunctionDef *msg;
+	xrt_op **ops;		/* per node: its op, attributes set */
+	struct ref **inputs;	/* per node: where each input comes from */
+	xrt_tensor **consts;	/* per node: a Const node's value as a tensor */
+	uint32_t *order;	/* the nodes, each after what it reads */
+	struct ref *returns;
+	struct eager_fn *next;
+};
+
+static xrt_status *fn_error(xrt_eager_context *c, const Xrt__FunctionDef *m,
+			    enum xrt_code code, const char *what, const char *node)
+{
+	return xrt_status_new(c->a, code, "function '%.64s'%s%.64s%s: %s", m->name,
+			      node ? ": node '" : "", node ? node : "", node ? "'" : "", what);
+}
+
+static void fn_free(xrt_eager_context *c, struct eager_fn *f)
+{
+	size_t i;
+
+	for (i = 0; f->msg && i < f->msg->n_nodes; i++) {
+		if (f->ops)
+			xrt_op_destroy(f->ops[i]);
+		if (f->inputs)
+			xrt_mem_free(c->a, f->inputs[i]);
+		if (f->consts)
+			xrt_tensor_unref(f->consts[i]);
+	}
+	xrt_mem_free(c->a, f->ops);
+	xrt_mem_free(c->a, f->inputs);
+	xrt_mem_free(c->a, f->consts);
+	xrt_mem_free(c->a, f->order);
+	xrt_mem_free(c->a, f->returns);
+	if (f->msg)
+		xrt__function_def__free_unpacked(f->msg, NULL);
+	xrt_mem_free(c->a, f);
+}
+
+void eager_functions_free(xrt_eager_context *c)
+{
+	struct eager_fn *f, *next;
+
+	for (f = c->functions; f; f = next) {
+		next = f->next;
+		fn_free(c, f);
+	}
+	c->functions = NULL;
+}
+
+const struct op_def *eager_find_function(xrt_eager_context *c, const char *name)
+{
+	struct eager_fn *f;
+
+	pthread_mutex_lock(&c->fn_lock);
+	for (f = c->functions; f && strcmp(f->def.name, name); f = f->next)
+		;
+	pthread_mutex_unlock(&c->fn_lock);
+	return f ? &f->def : NULL;
+}
+
+/* "arg", "node:i" or "node:output:i" to a ref; -1 when it names nothing. */
+static int resolve(const Xrt__FunctionDef *m, const char *text, struct ref *r)
+{
+	const char *colon = strchr(text, ':'), *last = strrchr(text, ':');
+	size_t len = colon ? (size_t)(colon - text) : strlen(text), i;
+	char *end;
+	long idx;
+
+	if (!colon) {
+		for (i = 0; i < m->n_input_args; i++) {
+			if (!strcmp(m->input_args[i]->name, text)) {
+				*r = (struct ref){ -1, (uint32_t)i };
+				return 0;
+			}
+		}
+		return -1;
+	}
+	idx = strtol(last + 1, &end, 10);
+	if (*end || end == last + 1 || idx < 0 || idx >= EAGER_MAX_OUTPUTS)
+		return -1;
+	for (i = 0; i < m->n_nodes; i++) {
+		if (strlen(m->nodes[i]->name) == len && !strncmp(m->nodes[i]->name, text, len)) {
+			*r = (struct ref){ (int32_t)i, (uint32_t)idx };
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Sets one attribute of a node's op from its proto value. */
+static xrt_status *set_attr(xrt_op *op, const Xrt__NamedAttr *na, const struct xrt_allocator *a)
+{
+	const Xrt__AttrValue *v = na->value;
+	const Xrt__AttrList *l;
+	int64_t ints[EAGER_MAX_LIST];
+	xrt_literal *lit;
+	struct xrt_shape s;
+	xrt_status *st;
+	size_t k;
+
+	if (!v)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "attribute '%.64s' has no value",
+				      na->name);
+	switch (v->value_case) {
+	case XRT__ATTR_VALUE__VALUE_S: {
+		char buf[256];
+
+		if (v->s.len >= sizeof(buf) || memchr(v->s.data, 0, v->s.len))
+			return xrt_status_new(a, XRT_INVALID_ARGUMENT,
+					      "attribute '%.64s': a bad string", na->name);
+		memcpy(buf, v->s.data, v->s.len);
+		buf[v->s.len] = 0;
+		return xrt_op_set_attr_string(op, na->name, buf);
+	}
+	case XRT__ATTR_VALUE__VALUE_I:
+		return xrt_op_set_attr_int(op, na->name, v->i);
+	case XRT__ATTR_VALUE__VALUE_F:
+		return xrt_op_set_attr_float(op, na->name, v->f);
+	case XRT__ATTR_VALUE__VALUE_B:
+		return xrt_op_set_attr_bool(op, na->name, v->b);
+	case XRT__ATTR_VALUE__VALUE_TYPE:
+		return xrt_op_set_attr_type(op, na->name, (enum xrt_dtype)v->type);
+	case XRT__ATTR_VALUE__VALUE_SHAPE:
+		st = wire_shape_from_msg(&s, a, v->shape, na->name);
+		if (st)
+			return st;
+		st = xrt_shape_is_tuple(&s) ? xrt_status_new(a, XRT_INVALID_ARGUMENT,
+							     "attribute '%.64s' is a tuple shape",
+							     na->name) :
+		     xrt_op_set_attr_shape(op, na->name, (int32_t)s.rank, s.dims);
+		xrt_shape_deinit(&s);
+		return st;
+	case XRT__ATTR_VALUE__VALUE_TENSOR:
+		st = wire_literal_from_msg(a, v->tensor, na->name, &lit);
+		if (st)
+			return st;
+		st = xrt_op_set_attr_tensor(op, na->name, lit);
+		xrt_literal_destroy(lit);
+		return st;
+	case XRT__ATTR_VALUE__VALUE_LIST:
+		l = v->list;
+		if (l->n_i > EAGER_MAX_LIST || l->n_type > EAGER_MAX_LIST)
+			return xrt_status_new(a, XRT_INVALID_ARGUMENT,
+					      "attribute '%.64s': too long a list", na->name);
+		if (l->n_type) {
+			enum xrt_dtype types[EAGER_MAX_LIST];
+
+			for (k = 0; k < l->n_type; k++)
+				types[k] = (enum xrt_dtype)l->type[k];
+			return xrt_op_set_attr_type_list(op, na->name, types, (uint32_t)k);
+		}
+		if (l->n_f)
+			return xrt_op_set_attr_float_list(op, na->name, l->f, (uint32_t)l->n_f);
+		for (k = 0; k < l->n_i; k++)
+			ints[k] = l->i[k];
+		return xrt_op_set_attr_int_list(op, na->name, ints, (uint32_t)l->n_i);
+	default:
+		return xrt_status_new(a, XRT_UNIMPLEMENTED,
+				      "attribute '%.64s': placeholders are not supported yet",
+				      na->name);
+	}
+}
+
+/* A node's op with its attributes; its input refs; a Const node's value. */
+static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t n)
+{
+	const Xrt__NodeDef *nd = f->msg->nodes[n];
+	const struct attr_val *val;
+	xrt_status *st;
+	size_t k;
+
+	st = xrt_op_create(c, nd->op, &f->ops[n]);
+	if (!st && (f->ops[n]->def->exec || eager_find_function(c, nd->op)))
+		st = xrt_status_new(c->a, XRT_UNIMPLEMENTED,
+				    "op '%.64s' cannot be called in a function yet", nd->op);
+	for (k = 0; !st && k < nd->n_attrs; k++)
+		st = set_attr(f->ops[n], nd->attrs[k], c->a);
+	for (k = 0; !st && k < f->ops[n]->def->num_attrs; k++) {
+		if (!f->ops[n]->def->attrs[k].has_default && !f->ops[n]->attrs[k].set)
+			st = xrt_status_new(c->a, XRT_INVALID_ARGUMENT, "attribute '%s' is not set",
+					    f->ops[n]->def->attrs[k].name);
+	}
+	if (st) {
+		xrt_status *e = fn_error(c, f->msg, xrt_status_code(st), xrt_status_message(st),
+					 nd->name);
+
+		xrt_status_free(st);
+		return e;
+	}
+	if (nd->n_inputs > EAGER_MAX_INPUTS)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many inputs", nd->name);
+	f->inputs[n] = xrt_mem_calloc(c->a, nd->n_inputs + 1, sizeof(struct ref));
+	if (!f->inputs[n])
+		return xrt_status_oom(c->a, "a function");
+	for (k = 0; k < nd->n_inputs; k++) {
+		if (resolve(f->msg, nd->inputs[k], &f->inputs[n][k]))
+			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+					"an input names no argument or node output", nd->name);
+	}
+	if (strcmp(nd->op, "Const"))
+		return NULL;
+	val = eager_attr(f->ops[n], "value");
+	return xrt_tensor_from_host(c, xrt_literal_shape(val->tensor)->dtype,
+				    xrt_literal_shape(val->tensor)->rank,
+				    xrt_literal_shape(val->tensor)->dims,
+				    xrt_literal_data(val->tensor), xrt_literal_size(val->tensor),
+				    &f->consts[n]);
+}
+
+/* Depth-first: each node after the nodes it reads; a node met again while open is a cycle. */
+static xrt_status *visit(xrt_eager_context *c, struct eager_fn *f, uint8_t *state, uint32_t n,
+			 uint32_t *done)
+{
+	const Xrt__NodeDef *nd = f->msg->nodes[n];
+	xrt_status *st;
+	size_t k;
+
+	if (state[n] == 2)
+		return NULL;
+	if (state[n] == 1)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "the nodes form a cycle", nd->name);
+	state[n] = 1;
+	for (k = 0; k < nd->n_inputs; k++) {
+		if (f->inputs[n][k].node >= 0) {
+			st = visit(c, f, state, (uint32_t)f->inputs[n][k].node, done);
+			if (st)
+				return st;
+		}
+	}
+	state[n] = 2;
+	f->order[(*done)++] = n;
+	return NULL;
+}
+
+/* The signature as an op: one fixed-type input per argument. */
+static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
+{
+	const Xrt__FunctionDef *m = f->msg;
+	size_t i, j;
+
+	if (!m->name || !*m->name || eager_find_op(m->name) || eager_find_function(c, m->name))
+		return xrt_status_new(c->a, m->name && *m->name ? XRT_ALREADY_EXISTS :
+				      XRT_INVALID_ARGUMENT, "function '%.64s': %s", m->name,
+				      m->name && *m->name ? "the name is taken" : "no name");
+	if (m->n_input_args > EAGER_MAX_DEF_INPUTS || !m->n_output_args ||
+	    m->n_output_args > EAGER_MAX_OUTPUTS || m->n_returns != m->n_output_args)
+		return fn_error(c, m, XRT_INVALID_ARGUMENT, "needs at most 8 arguments, 1 to 8 "
+				"results and a return for each", NULL);
+	f->def.name = m->name;
+	f->def.num_inputs = (uint32_t)m->n_input_args;
+	f->def.num_outputs = (uint32_t)m->n_output_args;
+	f->def.lower = eager_lower_function;
+	for (i = 0; i < m->n_input_args; i++) {
+		const Xrt__ArgDef *ad = m->input_args[i];
+
+		if (ad->type_attr && *ad->type_attr)
+			return fn_error(c, m, XRT_UNIMPLEMENTED,
+					"arguments typed by attributes are not supported yet", NULL);
+		if ((int)ad->type <= XRT_INVALID || (int)ad->type >= XRT_TUPLE)
+			return fn_error(c, m, XRT_INVALID_ARGUMENT, "an argument has no type", NULL);
+		for (j = 0; j < i; j++) {
+			if (!strcmp(m->input_args[j]->name, ad->name))
+				return fn_error(c, m, XRT_INVALID_ARGUMENT,
+						"two arguments share a name", NULL);
+		}
+		f->def.inputs[i] = (struct input_def){ ad->name, NULL, (enum xrt_dtype)ad->type,
+						       NULL, false };
+	}
+	for (i = 0; i < m->n_nodes; i++) {
+		for (j = 0; j < i; j++) {
+			if (!strcmp(m->nodes[j]->name, m->nodes[i]->name))
+				return fn_error(c, m, XRT_INVALID_ARGUMENT,
+						"two nodes share a name", m->nodes[i]->name);
+		}
+	}
+	return NULL;
+}
+
+static xrt_status *build_fn(xrt_eager_context *c, struct eager_fn *f)
+{
+	size_t n = f->msg->n_nodes, i;
+	uint32_t done = 0;
+	uint8_t *state;
+	xrt_status *st;
+
+	st = signature(c, f);
+	if (st)
+		return st;
+	f->ops = xrt_mem_calloc(c->a, n + 1, sizeof(*f->ops));
+	f->inputs = xrt_mem_calloc(c->a, n + 1, sizeof(*f->inputs));
+	f->consts = xrt_mem_calloc(c->a, n + 1, sizeof(*f->consts));
+	f->order = xrt_mem_calloc(c->a, n + 1, sizeof(*f->order));
+	f->returns = xrt_mem_calloc(c->a, f->msg->n_returns + 1, sizeof(*f->returns));
+	state = xrt_mem_calloc(c->a, n + 1, 1);
+	if (!f->ops || !f->inputs || !f->consts || !f->order || !f->returns || !state) {
+		xrt_mem_free(c->a, state);
+		return xrt_status_oom(c->a, "a function");
+	}
+	for (i = 0; !st && i < n; i++)
+		st = prepare_node(c, f, i);
+	for (i = 0; !st && i < n; i++)
+		st = visit(c, f, state, (uint32_t)i, &done);
+	for (i = 0; !st && i < f->msg->n_returns; i++) {
+		if (resolve(f->msg, f->msg->returns[i], &f->returns[i]))
+			st = fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+				      "a return names no argument or node output", NULL);
+	}
+	xrt_mem_free(c->a, state);
+	return st;
+}
+
+xrt_status *xrt_eager_add_function(xrt_eager_context *c, const void *function_def, size_t size)
+{
+	struct eager_fn *f;
+	xrt_status *st;
+
+	if (!c || (!function_def && size))
+		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "add function: %s is NULL", c ? "the definition" : "the context");
+	f = xrt_mem_calloc(c->a, 1, sizeof(*f));
+	if (!f)
+		return xrt_status_oom(c->a, "a function");
+	f->msg = xrt__function_def__unpack(NULL, size, function_def);
+	st = f->msg ? build_fn(c, f) :
+		      xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+				     "add function: not a FunctionDef message (%zu bytes)", size);
+	if (st) {
+		fn_free(c, f);
+		return st;
+	}
+	pthread_mutex_lock(&c->fn_lock);
+	f->next = c->functions;
+	c->functions = f;
+	pthread_mutex_unlock(&c->fn_lock);
+	return NULL;
+}
+
+bool xrt_eager_has_function(xrt_eager_context *c, const char *name)
+{
+	return c && name && eager_find_function(c, name);
+}
+
+/* The value behind @r: an argument's parameter or a node's output. */
+static xrt_status *value_of(const struct lowering *l, const struct eager_fn *f, struct ref r,
+			    xrt_value (*outs)[EAGER_MAX_OUTPUTS], const uint32_t *nout,
+			    const char *node, xrt_value *v)
+{
+	if (r.node < 0) {
+		*v = l->in[r.index];
+		return NULL;
+	}
+	if (r.index >= nout[r.node])
+		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
+				"an input reads an output its node does not have", node);
+	*v = outs[r.node][r.index];
+	return NULL;
+}
+
+/* One node: its inputs wired, their types checked, its lowering run. */
+static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
+			      xrt_value (*outs)[EAGER_MAX_OUTPUTS], uint32_t *nout)
+{
+	const Xrt__NodeDef *nd = f->msg->nodes[n];
+	const xrt_op *op = f->ops[n];
+	struct lowering nl = { .op = op, .b = l->b, .a = l->a };
+	const struct xrt_shape *s;
+	uint32_t d, j, k = 0, cnt;
+	xrt_status *st;
+
+	for (d = 0; d < op->def->num_inputs; d++) {
+		cnt = eager_input_count(op, d);
+		for (j = 0; j < cnt; j++, k++) {
+			struct ref r;
+
+			if (k >= nd->n_inputs)
+				return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
+						"too few inputs for its op", nd->name);
+			r = f->inputs[n][k];
+			if (op->def->inputs[d].constant) {
+				if (r.node < 0 || !f->consts[r.node])
+					return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
+							"a constant input is not fed by a Const node",
+							nd->name);
+				nl.consts[k] = f->consts[r.node];
+				continue;
+			}
+			st = value_of(l, f, r, outs, nout, nd->name, &nl.in[k]);
+			if (st)
+				return st;
+			s = xrt_value_shape(l->b, nl.in[k]);
+			if (s && s->dtype != eager_input_type(op, d))
+				return xrt_status_new(l->a, XRT_INVALID_ARGUMENT,
+						      "function '%s': node '%s': input #%u was "
+						      "expected to be a %s tensor but is a %s tensor",
+						      f->msg->name, nd->name, k,
+						      xrt_dtype_name(eager_input_type(op, d)),
+						      xrt_dtype_name(s->dtype));
+		}
+	}
+	if (k != nd->n_inputs)
+		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT, "too many inputs for its op",
+				nd->name);
+	nl.num_in = k;
+	st = op->def->lower(&nl);
+	if (st)
+		return xrt_status_annotate(st, "function '%s': node '%s'", f->msg->name, nd->name);
+	nout[n] = op->def->num_outputs ? op->def->num_outputs : nl.num_out;
+	memcpy(outs[n], nl.out, sizeof(nl.out));
+	return NULL;
+}
+
+xrt_status *eager_lower_function(struct lowering *l)
+{
+	const struct eager_fn *f = (const struct eager_fn *)l->op->def;
+	size_t n = f->msg->n_nodes, i;
+	xrt_value (*outs)[EAGER_MAX_OUTPUTS];
+	xrt_status *st = NULL;
+	uint32_t *nout;
+
+	outs = xrt_mem_calloc(l->a, n + 1, sizeof(*outs));
+	nout = xrt_mem_calloc(l->a, n + 1, sizeof(*nout));
+	if (!outs || !nout)
+		st = xrt_status_oom(l->a, "a function's values");
+	for (i = 0; !st && i < n; i++)
+		st = lower_node(l, f, f->order[i], outs, nout);
+	for (i = 0; !st && i < f->msg->n_returns; i++)
+		st = value_of(l, f, f->returns[i], outs, nout, NULL, &l->out[i]);
+	l->num_out = (uint32_t)f->msg->n_returns;
+	xrt_mem_free(l->a, outs);
+	xrt_mem_free(l->a, nout);
+	return st;
+}
+
+/* Const: its value attribute, which must be of its dtype. */
+xrt_status *eager_lower_const(struct lowering *l)
+{
+	const struct attr_val *v = eager_attr(l->op, "value");
+	enum xrt_dtype t = (enum xrt_dtype)eager_attr_int(l->op, "dtype");
+
+	if (xrt_literal_shape(v->tensor)->dtype != t)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "value is %s, dtype %s",
+				      xrt_dtype_name(xrt_literal_shape(v->tensor)->dtype),
+				      xrt_dtype_name(t));
+	l->out[0] = xrt_build_constant(l->b, v->tensor);
+	return NULL;
+}
