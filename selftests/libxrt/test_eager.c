@@ -1516,6 +1516,127 @@ TEST_F(xrt, malformed_functions_are_refused)
 	xrt_eager_context_destroy(c);
 }
 
+static double c_max(double a, double b) { return a > b ? a : b; }
+static double c_min(double a, double b) { return a < b ? a : b; }
+static double c_add(double a, double b) { return a + b; }
+static double c_sub(double a, double b) { return a - b; }
+static double c_mul(double a, double b) { return a * b; }
+static double c_div(double a, double b) { return a / b; }
+static double c_relu6(double a) { return a < 0 ? 0 : a > 6 ? 6 : a; }
+static double c_sign(double a) { return a > 0 ? 1 : a < 0 ? -1 : 0; }
+static double c_rsqrt(double a) { return 1 / sqrt(a); }
+static double c_neg(double a) { return -a; }
+static double c_id(double a) { return a; }
+
+/* Every elementwise op not tested above, f32 against C on the same inputs. */
+TEST_F(xrt, remaining_elementwise_ops_against_c)
+{
+	static const struct { const char *name; double (*f)(double, double); } bin[] = {
+		{ "Maximum", c_max }, { "Minimum", c_min }, { "Add", c_add }, { "Sub", c_sub },
+		{ "Mul", c_mul }, { "Div", c_div }, { "RealDiv", c_div }, { "Pow", pow },
+	};
+	static const struct { const char *name; double (*f)(double); } un[] = {
+		{ "Sqrt", sqrt }, { "Rsqrt", c_rsqrt }, { "Log", log }, { "Sign", c_sign },
+		{ "Neg", c_neg }, { "Identity", c_id }, { "Relu6", c_relu6 },
+	};
+	static const char *const cmp[] = { "Equal", "NotEqual", "Less", "LessEqual", "Greater",
+					   "GreaterEqual" };
+	float x[8] = { 0.5f, 1, 2.5f, 7, 3, 0.25f, 9, 1.5f }, y[8] = { 2, 1, 0.5f, 3, 3, 4, 2, 8 };
+	xrt_eager_context *c = NULL;
+	int64_t d8[1] = { 8 };
+	xrt_tensor *a, *b, *o;
+	xrt_literal *lit;
+	size_t f, i;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	a = make(_metadata, c, XRT_F32, 1, d8, x, sizeof(x));
+	b = make(_metadata, c, XRT_F32, 1, d8, y, sizeof(y));
+	for (f = 0; f < sizeof(bin) / sizeof(bin[0]); f++) {
+		const float *v;
+
+		o = run2(_metadata, c, bin[f].name, a, b, NULL);
+		v = data_f32(_metadata, o, &lit);
+		for (i = 0; i < 8; i++) {
+			double xi = x[i], yi = y[i], got = v[i];
+
+			EXPECT_NEAR(bin[f].f(xi, yi), got, 2e-6 * (1 + fabs(got)))
+				TH_LOG("%s(%g, %g) = %g", bin[f].name, xi, yi, got);
+		}
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(o);
+	}
+	for (f = 0; f < sizeof(un) / sizeof(un[0]); f++) {
+		const float *v;
+
+		o = run1(_metadata, c, un[f].name, &a, 1);
+		v = data_f32(_metadata, o, &lit);
+		for (i = 0; i < 8; i++) {
+			double xi = x[i], got = v[i];
+
+			EXPECT_NEAR(un[f].f(xi), got, 2e-6 * (1 + fabs(got)))
+				TH_LOG("%s(%g) = %g", un[f].name, xi, got);
+		}
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(o);
+	}
+	for (f = 0; f < 6; f++) {
+		const uint8_t *p;
+
+		o = run2(_metadata, c, cmp[f], a, b, NULL);
+		ASSERT_OK(xrt_tensor_resolve(o, &lit));
+		p = xrt_literal_data(lit);
+		for (i = 0; i < 8; i++) {
+			bool want = f == 0 ? x[i] == y[i] : f == 1 ? x[i] != y[i] :
+				    f == 2 ? x[i] < y[i] : f == 3 ? x[i] <= y[i] :
+				    f == 4 ? x[i] > y[i] : x[i] >= y[i];
+
+			EXPECT_EQ(want, p[i]) TH_LOG("%s at %zu", cmp[f], i);
+		}
+		{
+			/* the comparisons drive the logical ops and SelectV2 */
+			xrt_tensor *lt = run2(_metadata, c, "Less", a, b, NULL);
+			xrt_tensor *and = run2(_metadata, c, "LogicalAnd", o, lt, NULL);
+			xrt_tensor *or = run2(_metadata, c, "LogicalOr", o, lt, NULL);
+			xrt_tensor *not = run1(_metadata, c, "LogicalNot", &o, 1);
+			xrt_tensor *sel[3] = { o, a, b }, *sv;
+			xrt_literal *la, *lo, *ln, *ll, *ls;
+			const float *vs;
+
+			sv = run1(_metadata, c, "SelectV2", sel, 3);
+			ASSERT_OK(xrt_tensor_resolve(and, &la));
+			ASSERT_OK(xrt_tensor_resolve(or, &lo));
+			ASSERT_OK(xrt_tensor_resolve(not, &ln));
+			ASSERT_OK(xrt_tensor_resolve(lt, &ll));
+			vs = data_f32(_metadata, sv, &ls);
+			for (i = 0; i < 8; i++) {
+				uint8_t l = ((const uint8_t *)xrt_literal_data(ll))[i];
+
+				EXPECT_EQ(p[i] && l, ((const uint8_t *)xrt_literal_data(la))[i]);
+				EXPECT_EQ(p[i] || l, ((const uint8_t *)xrt_literal_data(lo))[i]);
+				EXPECT_EQ(!p[i], ((const uint8_t *)xrt_literal_data(ln))[i]);
+				float want = p[i] ? x[i] : y[i], got = vs[i];
+
+				EXPECT_EQ(want, got);
+			}
+			xrt_literal_destroy(la);
+			xrt_literal_destroy(lo);
+			xrt_literal_destroy(ln);
+			xrt_literal_destroy(ll);
+			xrt_literal_destroy(ls);
+			xrt_tensor_unref(sv);
+			xrt_tensor_unref(not);
+			xrt_tensor_unref(or);
+			xrt_tensor_unref(and);
+			xrt_tensor_unref(lt);
+		}
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(o);
+	}
+	xrt_tensor_unref(b);
+	xrt_tensor_unref(a);
+	xrt_eager_context_destroy(c);
+}
+
 /* Context, tensors, an op and its execution, failing at each allocation. */
 static xrt_status *eager_scenario(const struct xrt_allocator *a)
 {
