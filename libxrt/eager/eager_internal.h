@@ -216,6 +216,7 @@ xrt_status *eager_lower_range(struct lowering *l);
 xrt_status *eager_lower_pad(struct lowering *l);
 xrt_status *eager_lower_slice(struct lowering *l);
 xrt_status *eager_lower_tile(struct lowering *l);
+xrt_status *eager_lower_strided_slice(struct lowering *l);
 xrt_status *eager_lower_floor_divmod(struct lowering *l);
 xrt_status *eager_lower_unpack(struct lowering *l);
 xrt_status *eager_lower_one_hot(struct lowering *l);

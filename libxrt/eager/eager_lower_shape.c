@@ -320,3 +320,147 @@ xrt_status *eager_lower_tile(struct lowering *l)
 	l->out[0] = xrt_build_reshape(l->b, v, s->rank, out);
 	return NULL;
 }
+
+/* One input dimension of a StridedSlice: [begin, end) by stride, or one index. */
+struct ss_dim {
+	int64_t begin, end, stride;
+	bool shrink;
+};
+
+/* TensorFlow's masks and wrap-around, clamped; @shrink takes one index. */
+static xrt_status *ss_resolve(struct lowering *l, int64_t dim, int64_t b, int64_t e,
+			      int64_t s, bool bmask, bool emask, bool shrink, struct ss_dim *out)
+{
+	if (!s)
+		return eager_op_error(l, XRT_INVALID_ARGUMENT, "a stride is 0");
+	if (shrink) {
+		if (b < 0)
+			b += dim;
+		if (b < 0 || b >= dim)
+			return eager_op_error(l, XRT_INVALID_ARGUMENT,
+					      "index %lld is out of a dimension of %lld",
+					      (long long)b, (long long)dim);
+		*out = (struct ss_dim){ b, b + 1, 1, true };
+		return NULL;
+	}
+	if (bmask)
+		b = s > 0 ? 0 : dim - 1;
+	else if (b < 0)
+		b += dim;
+	if (emask)
+		e = s > 0 ? dim : -1;
+	else if (e < 0)
+		e += dim;
+	/* clamp into [0, dim] going up, [-1, dim - 1] going down */
+	if (s > 0) {
+		b = b < 0 ? 0 : b > dim ? dim : b;
+		e = e < 0 ? 0 : e > dim ? dim : e;
+	} else {
+		b = b < -1 ? -1 : b > dim - 1 ? dim - 1 : b;
+		e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
+	}
+	*out = (struct ss_dim){ b, e, s, false };
+	return NULL;
+}
+
+/*
+ * StridedSlice(input, begin, end, strides) with begin_mask, end_mask,
+ * ellipsis_mask, new_axis_mask and shrink_axis_mask: negative strides
+ * reverse the dimension first, then one strided slice and a reshape.
+ */
+xrt_status *eager_lower_strided_slice(struct lowering *l)
+{
+	const struct xrt_shape *s = shape_of(l, l->in[0]);
+	int64_t b[XRT_MAX_RANK * 2], e[XRT_MAX_RANK * 2], st[XRT_MAX_RANK * 2];
+	int64_t bm = eager_attr_int(l->op, "begin_mask"), em = eager_attr_int(l->op, "end_mask");
+	int64_t elm = eager_attr_int(l->op, "ellipsis_mask");
+	int64_t nam = eager_attr_int(l->op, "new_axis_mask");
+	int64_t sam = eager_attr_int(l->op, "shrink_axis_mask");
+	int64_t start[XRT_MAX_RANK], limit[XRT_MAX_RANK], step[XRT_MAX_RANK], rev[XRT_MAX_RANK];
+	int64_t dims[XRT_MAX_RANK], in_dims[XRT_MAX_RANK];
+	struct ss_dim sd[XRT_MAX_RANK];
+	uint32_t nb, ne, ns, i, d = 0, nrev = 0, out = 0, rank, after;
+	xrt_status *err;
+	xrt_value v;
+
+	if (!s)
+		return NULL;
+	rank = s->rank;
+	memcpy(in_dims, s->dims, sizeof(in_dims));
+	err = eager_const_ints(l, 1, b, XRT_MAX_RANK * 2, &nb);
+	if (!err)
+		err = eager_const_ints(l, 2, e, XRT_MAX_RANK * 2, &ne);
+	if (!err)
+		err = eager_const_ints(l, 3, st, XRT_MAX_RANK * 2, &ns);
+	if (err)
+		return err;
+	if (nb != ne || nb != ns || (elm & (elm - 1)))
+		return eager_op_error(l, XRT_INVALID_ARGUMENT,
+				      "begin, end and strides differ in length (or two ellipses)");
+	for (i = 0; i < nb; i++) {
+		if (elm >> i & 1) {
+			/* the ellipsis covers the dims the entries after it do not */
+			uint32_t k;
+
+			for (after = 0, k = i + 1; k < nb; k++)
+				after += !(nam >> k & 1);
+			while (d + after < rank) {
+				sd[d] = (struct ss_dim){ 0, in_dims[d], 1, false };
+				dims[out++] = in_dims[d++];
+			}
+			continue;
+		}
+		if (nam >> i & 1) {
+			if (out >= XRT_MAX_RANK)
+				return eager_op_error(l, XRT_INVALID_ARGUMENT, "rank above 8");
+			dims[out++] = 1;
+			continue;
+		}
+		if (d >= rank)
+			return eager_op_error(l, XRT_INVALID_ARGUMENT,
+					      "more entries than the input's rank %u", rank);
+		err = ss_resolve(l, in_dims[d], b[i], e[i], st[i], bm >> i & 1, em >> i & 1,
+				 sam >> i & 1, &sd[d]);
+		if (err)
+			return err;
+		if (!sd[d].shrink) {
+			int64_t n = sd[d].stride > 0 ?
+				(sd[d].end > sd[d].begin ?
+				 (sd[d].end - sd[d].begin + sd[d].stride - 1) / sd[d].stride : 0) :
+				(sd[d].begin > sd[d].end ?
+				 (sd[d].begin - sd[d].end - sd[d].stride - 1) / -sd[d].stride : 0);
+
+			if (out >= XRT_MAX_RANK)
+				return eager_op_error(l, XRT_INVALID_ARGUMENT, "rank above 8");
+			dims[out++] = n;
+		}
+		d++;
+	}
+	for (; d < rank; d++) {
+		sd[d] = (struct ss_dim){ 0, in_dims[d], 1, false };
+		dims[out++] = in_dims[d];
+	}
+	/* A negative stride reads a reversed dimension forwards. */
+	for (d = 0; d < rank; d++) {
+		int64_t n = in_dims[d];
+
+		if (sd[d].stride < 0) {
+			rev[nrev++] = d;
+			start[d] = n - 1 - sd[d].begin;
+			limit[d] = n - 1 - sd[d].end;
+			step[d] = -sd[d].stride;
+		} else {
+			start[d] = sd[d].begin;
+			limit[d] = sd[d].end;
+			step[d] = sd[d].stride;
+		}
+		if (limit[d] < start[d])
+			limit[d] = start[d];
+	}
+	v = l->in[0];
+	if (nrev)
+		v = xrt_build_reverse(l->b, v, rev, nrev);
+	v = xrt_build_slice(l->b, v, start, limit, step);
+	l->out[0] = xrt_build_reshape(l->b, v, out, dims);
+	return NULL;
+}

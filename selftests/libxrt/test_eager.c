@@ -1637,6 +1637,64 @@ TEST_F(xrt, remaining_elementwise_ops_against_c)
 	xrt_eager_context_destroy(c);
 }
 
+/* x[...] by StridedSlice with @n entries and the masks bm, em, el, na, sh. */
+static xrt_tensor *strided(struct __test_metadata *_metadata, xrt_eager_context *c,
+			   xrt_tensor *x, uint32_t n, const int32_t *b, const int32_t *e,
+			   const int32_t *s, const int64_t masks[5])
+{
+	static const char *const names[5] = { "begin_mask", "end_mask", "ellipsis_mask",
+					      "new_axis_mask", "shrink_axis_mask" };
+	int64_t dn[1] = { n };
+	xrt_tensor *in[4] = { x, make(_metadata, c, XRT_S32, 1, dn, b, n * 4),
+			      make(_metadata, c, XRT_S32, 1, dn, e, n * 4),
+			      make(_metadata, c, XRT_S32, 1, dn, s, n * 4) }, *out = NULL;
+	uint32_t nr = 1, k;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_op_create(c, "StridedSlice", &op));
+	for (k = 0; k < 4; k++)
+		ASSERT_OK(xrt_op_add_input(op, in[k]));
+	for (k = 0; k < 5; k++)
+		ASSERT_OK(xrt_op_set_attr_int(op, names[k], masks[k]));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	xrt_op_destroy(op);
+	for (k = 1; k < 4; k++)
+		xrt_tensor_unref(in[k]);
+	return out;
+}
+
+TEST_F(xrt, strided_slice_with_every_mask)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d23[2] = { 2, 3 };
+	xrt_tensor *x, *o;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	x = F32(c, 2, d23, 1, 2, 3, 4, 5, 6);
+	o = strided(_metadata, c, x, 2, (int32_t[]){ 0, 0 }, (int32_t[]){ 2, 3 },
+		    (int32_t[]){ 1, 2 }, (int64_t[]){ 0, 0, 0, 0, 0 });
+	EXPECT_T(o, 2, DIMS(2, 2), 1, 3, 4, 6);		/* x[:, ::2] */
+	xrt_tensor_unref(o);
+	o = strided(_metadata, c, x, 2, (int32_t[]){ 0, 0 }, (int32_t[]){ 0, 0 },
+		    (int32_t[]){ 1, -1 }, (int64_t[]){ 3, 3, 0, 0, 0 });
+	EXPECT_T(o, 2, DIMS(2, 3), 3, 2, 1, 6, 5, 4);	/* x[:, ::-1] */
+	xrt_tensor_unref(o);
+	o = strided(_metadata, c, x, 1, (int32_t[]){ 1 }, (int32_t[]){ 2 }, (int32_t[]){ 1 },
+		    (int64_t[]){ 0, 0, 0, 0, 1 });
+	EXPECT_T(o, 1, DIMS(3), 4, 5, 6);		/* x[1] */
+	xrt_tensor_unref(o);
+	o = strided(_metadata, c, x, 2, (int32_t[]){ 0, 0 }, (int32_t[]){ 0, 0 },
+		    (int32_t[]){ 1, 1 }, (int64_t[]){ 0, 0, 1, 2, 0 });
+	EXPECT_T(o, 3, DIMS(2, 3, 1), 1, 2, 3, 4, 5, 6);	/* x[..., None] */
+	xrt_tensor_unref(o);
+	o = strided(_metadata, c, x, 2, (int32_t[]){ -1, 1 }, (int32_t[]){ 0, -1 },
+		    (int32_t[]){ -1, 1 }, (int64_t[]){ 0, 1, 0, 0, 0 });
+	EXPECT_T(o, 2, DIMS(2, 1), 5, 2);		/* x[-1::-1, 1:-1] */
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
 /* Context, tensors, an op and its execution, failing at each allocation. */
 static xrt_status *eager_scenario(const struct xrt_allocator *a)
 {
