@@ -149,15 +149,11 @@ static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor 
 	return st;
 }
 
-/* A stateful op runs directly; its outputs as xrt_op_execute() hands them out. */
-static xrt_status *run_exec(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
+/* The seed's contract: as many outputs as there is room for; the rest dropped. */
+static void hand_out(xrt_tensor **outs, uint32_t n, xrt_tensor **retvals, uint32_t *num_retvals)
 {
-	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
-	uint32_t n = 0, i;
-	xrt_status *st = op->def->exec(op, outs, &n);
+	uint32_t i;
 
-	if (st)
-		return st;
 	if (*num_retvals > n)
 		*num_retvals = n;
 	for (i = 0; i < n; i++) {
@@ -166,7 +162,18 @@ static xrt_status *run_exec(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retv
 		else
 			xrt_tensor_unref(outs[i]);
 	}
-	return NULL;
+}
+
+/* A stateful op runs directly. */
+static xrt_status *run_exec(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
+{
+	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
+	uint32_t n = 0;
+	xrt_status *st = op->def->exec(op, outs, &n);
+
+	if (!st)
+		hand_out(outs, n, retvals, num_retvals);
+	return st;
 }
 
 xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
@@ -211,13 +218,6 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 			xrt_tensor_unref(outs[i]);
 		return st;
 	}
-	if (*num_retvals > n)
-		*num_retvals = n;
-	for (i = 0; i < n; i++) {
-		if (i < *num_retvals)
-			retvals[i] = outs[i];
-		else
-			xrt_tensor_unref(outs[i]);
-	}
+	hand_out(outs, n, retvals, num_retvals);
 	return NULL;
 }

@@ -129,6 +129,17 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 	return NULL;
 }
 
+/* The checks both ways of making a tensor start with. */
+static xrt_status *start(xrt_eager_context *c, enum xrt_dtype dtype, uint32_t rank,
+			 const int64_t *dims, struct xrt_shape *s, xrt_tensor **out)
+{
+	if (!c || !out)
+		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "tensor: %s is NULL", c ? "out" : "the context");
+	*out = NULL;
+	return check_shape(c, dtype, rank, dims, s);
+}
+
 xrt_status *xrt_tensor_from_host(xrt_eager_context *c, enum xrt_dtype dtype, uint32_t rank,
 				 const int64_t *dims, const void *data, size_t size,
 				 xrt_tensor **out)
@@ -136,11 +147,7 @@ xrt_status *xrt_tensor_from_host(xrt_eager_context *c, enum xrt_dtype dtype, uin
 	struct xrt_shape s;
 	xrt_status *st;
 
-	if (!c || !out)
-		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
-				      "tensor: %s is NULL", c ? "out" : "the context");
-	*out = NULL;
-	st = check_shape(c, dtype, rank, dims, &s);
+	st = start(c, dtype, rank, dims, &s, out);
 	if (st)
 		return st;
 	if (size != xrt_shape_byte_size(&s) || (size && !data))
@@ -164,11 +171,7 @@ xrt_status *xrt_tensor_wrap_host(xrt_eager_context *c, enum xrt_dtype dtype, uin
 	xrt_status *st;
 	xrt_tensor *t;
 
-	if (!c || !out)
-		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
-				      "tensor: %s is NULL", c ? "out" : "the context");
-	*out = NULL;
-	st = check_shape(c, dtype, rank, dims, &s);
+	st = start(c, dtype, rank, dims, &s, out);
 	if (st)
 		return st;
 	if (size != xrt_shape_byte_size(&s) || !data || ((uintptr_t)data & 63))
