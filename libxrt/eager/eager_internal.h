@@ -116,6 +116,9 @@ struct attr_val {
 	uint32_t n;
 	char *s;		/* STRING, FUNC */
 	xrt_literal *tensor;	/* TENSOR */
+	void **items;		/* lists of strings (char *), shapes (int64_t: rank,
+				 * dims) or tensors (xrt_literal *), @n of them */
+	enum xrt_attr_type items_type;
 	uint64_t hash;
 };
 

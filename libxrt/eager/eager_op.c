@@ -21,6 +21,15 @@ static const char *const attr_type_names[] = {
 
 void eager_attr_clear(const struct xrt_allocator *a, struct attr_val *v)
 {
+	uint32_t k;
+
+	for (k = 0; v->items && k < v->n; k++) {
+		if (v->items_type == XRT_ATTR_TENSOR)
+			xrt_literal_destroy(v->items[k]);
+		else
+			xrt_mem_free(a, v->items[k]);
+	}
+	xrt_mem_free(a, v->items);
 	xrt_mem_free(a, v->list);
 	xrt_mem_free(a, v->s);
 	xrt_literal_destroy(v->tensor);
@@ -388,6 +397,149 @@ xrt_status *xrt_op_set_attr_type_list(xrt_op *op, const char *attr,
 		vals[k] = values[k];
 	}
 	return store(op, i, vals, n, true);
+}
+
+/*
+ * Stores @n owned items (made by @copy from @values) as list attribute
+ * @attr of @type; the hash covers each item's bytes from @bytes.
+ */
+static xrt_status *store_items(xrt_op *op, const char *attr, enum xrt_attr_type type,
+			       uint32_t n, const void *values,
+			       xrt_status *(*copy)(xrt_op *op, const void *values, uint32_t k,
+						   void **item, uint64_t *hash))
+{
+	uint64_t hashes[EAGER_MAX_LIST];
+	struct attr_val *v;
+	void **items;
+	xrt_status *st;
+	uint32_t k;
+	int i;
+
+	st = find_attr(op, attr, type, true, &i);
+	if (st)
+		return st;
+	if (n > EAGER_MAX_LIST || (n && !values))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: attribute '%s': %u entries", op->def->name, attr, n);
+	items = xrt_mem_calloc(op->c->a, n + 1, sizeof(*items));
+	if (!items)
+		return xrt_status_oom(op->c->a, "an attribute");
+	for (k = 0; !st && k < n; k++)
+		st = copy(op, values, k, &items[k], &hashes[k]);
+	if (st) {
+		struct attr_val tmp = { .items = items, .n = k, .items_type = type };
+
+		eager_attr_clear(op->c->a, &tmp);
+		return st;
+	}
+	v = &op->attrs[i];
+	eager_attr_clear(op->c->a, v);
+	v->set = true;
+	v->items = items;
+	v->n = n;
+	v->items_type = type;
+	v->hash = hash_of(i, (const int64_t *)hashes, n, NULL);
+	op->key_valid = false;
+	return NULL;
+}
+
+static xrt_status *copy_string(xrt_op *op, const void *values, uint32_t k, void **item,
+			       uint64_t *hash)
+{
+	const char *s = ((const char *const *)values)[k];
+	uint64_t fp[2];
+	char *copy;
+
+	if (!s)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT, "%s: list entry %u is NULL",
+				      op->def->name, k);
+	copy = xrt_mem_alloc(op->c->a, strlen(s) + 1);
+	if (!copy)
+		return xrt_status_oom(op->c->a, "an attribute");
+	strcpy(copy, s);
+	xrt_fingerprint128(s, strlen(s), fp);
+	*item = copy;
+	*hash = fp[0];
+	return NULL;
+}
+
+xrt_status *xrt_op_set_attr_string_list(xrt_op *op, const char *attr,
+					const char *const *values, uint32_t n)
+{
+	return store_items(op, attr, XRT_ATTR_STRING, n, values, copy_string);
+}
+
+/* Shapes come as parallel arrays: ranks[k] (-1: unknown) and dims[k]. */
+struct shape_list {
+	const int32_t *ranks;
+	const int64_t *const *dims;
+};
+
+static xrt_status *copy_shape(xrt_op *op, const void *values, uint32_t k, void **item,
+			      uint64_t *hash)
+{
+	const struct shape_list *sl = values;
+	int32_t r = sl->ranks[k], d;
+	uint64_t fp[2];
+	int64_t *copy;
+
+	if (r < -1 || r > XRT_MAX_RANK || (r > 0 && !sl->dims[k]))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: shape %u: bad rank %d", op->def->name, k, r);
+	copy = xrt_mem_alloc(op->c->a, (size_t)(r > 0 ? r + 1 : 1) * sizeof(int64_t));
+	if (!copy)
+		return xrt_status_oom(op->c->a, "an attribute");
+	copy[0] = r;
+	for (d = 0; d < r; d++) {
+		if (sl->dims[k][d] < -1) {
+			xrt_mem_free(op->c->a, copy);
+			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+					      "%s: shape %u: dimension %d is %lld", op->def->name,
+					      k, d, (long long)sl->dims[k][d]);
+		}
+		copy[d + 1] = sl->dims[k][d];
+	}
+	xrt_fingerprint128(copy, (size_t)(r > 0 ? r + 1 : 1) * sizeof(int64_t), fp);
+	*item = copy;
+	*hash = fp[0];
+	return NULL;
+}
+
+xrt_status *xrt_op_set_attr_shape_list(xrt_op *op, const char *attr, const int32_t *ranks,
+				       const int64_t *const *dims, uint32_t n)
+{
+	struct shape_list sl = { ranks, dims };
+
+	if (n && (!ranks || !dims))
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "attribute '%s': NULL shapes", attr ? attr : "?");
+	return store_items(op, attr, XRT_ATTR_SHAPE, n, &sl, copy_shape);
+}
+
+static xrt_status *copy_tensor(xrt_op *op, const void *values, uint32_t k, void **item,
+			       uint64_t *hash)
+{
+	const xrt_literal *lit = ((const xrt_literal *const *)values)[k];
+	xrt_literal *copy;
+	xrt_status *st;
+	uint64_t fp[2];
+
+	if (!lit || xrt_shape_is_tuple(xrt_literal_shape(lit)))
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: list entry %u must be an array literal", op->def->name, k);
+	st = xrt_literal_clone(op->c->a, lit, &copy);
+	if (st)
+		return st;
+	xrt_fingerprint128(xrt_literal_data(copy), xrt_literal_size(copy), fp);
+	*item = copy;
+	*hash = fp[0] ^ (uint64_t)xrt_literal_shape(copy)->dtype;
+	return NULL;
+}
+
+xrt_status *xrt_op_set_attr_tensor_list(xrt_op *op, const char *attr,
+					const xrt_literal *const *values, uint32_t n)
+{
+	return store_items(op, attr, XRT_ATTR_TENSOR, n, values, copy_tensor);
 }
 
 xrt_status *xrt_op_attr_type(const xrt_op *op, const char *attr, enum xrt_attr_type *type,

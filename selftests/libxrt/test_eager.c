@@ -229,6 +229,14 @@ TEST_F(xrt, attribute_type_map)
 		   "MatMul has no attribute 'nope'");
 	ASSERT_ERR(xrt_op_set_attr_type(op, "T", XRT_PRED), XRT_INVALID_ARGUMENT,
 		   "attribute 'T' does not allow pred");
+	/* No registered op has these list types yet: the setters check the name and type. */
+	ASSERT_ERR(xrt_op_set_attr_string_list(op, "transpose_a", (const char *[]){ "a" }, 1),
+		   XRT_INVALID_ARGUMENT, "is a bool, not a list of string");
+	ASSERT_ERR(xrt_op_set_attr_shape_list(op, "T", (int32_t[]){ -1 },
+					      (const int64_t *[]){ NULL }, 1),
+		   XRT_INVALID_ARGUMENT, "is a type, not a list of shape");
+	ASSERT_ERR(xrt_op_set_attr_tensor_list(op, "nope", NULL, 0), XRT_NOT_FOUND,
+		   "MatMul has no attribute 'nope'");
 	xrt_op_destroy(op);
 	xrt_eager_context_destroy(c);
 }

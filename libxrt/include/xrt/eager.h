@@ -303,6 +303,15 @@ XRT_API xrt_status *xrt_op_set_attr_bool_list(xrt_op *op, const char *attr,
 					      const bool *values, uint32_t n);
 XRT_API xrt_status *xrt_op_set_attr_type_list(xrt_op *op, const char *attr,
 					      const enum xrt_dtype *values, uint32_t n);
+XRT_API xrt_status *xrt_op_set_attr_string_list(xrt_op *op, const char *attr,
+						const char *const *values, uint32_t n);
+/* Shape k has rank @ranks[k] (-1: unknown) and dimensions @dims[k]. */
+XRT_API xrt_status *xrt_op_set_attr_shape_list(xrt_op *op, const char *attr,
+					       const int32_t *ranks,
+					       const int64_t *const *dims, uint32_t n);
+/* The literals are copied. */
+XRT_API xrt_status *xrt_op_set_attr_tensor_list(xrt_op *op, const char *attr,
+						const xrt_literal *const *values, uint32_t n);
 
 /**
  * xrt_op_execute() - run the op
