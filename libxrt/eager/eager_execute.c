@@ -187,16 +187,19 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 	if (!op || !num_retvals || (*num_retvals && !retvals))
 		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
 				      "execute: %s is NULL", !op ? "the op" : "retvals");
-	st = check(op);
 	dev = pick_device(op);
-	if (!st)
-		st = place(op, dev);
-	if (st)
-		return st;
-	if (op->def->exec)
-		return run_exec(op, retvals, num_retvals);
-	/* An unchanged op runs the kernel it found last time: no hash, no lock. */
+	/*
+	 * An op unchanged since it last ran (any change drops key_valid) was
+	 * checked then and runs the kernel it found: no checks, hash or lock.
+	 */
 	if (!op->key_valid || op->key_device != dev || !op->entry) {
+		st = check(op);
+		if (!st)
+			st = place(op, dev);
+		if (st)
+			return st;
+		if (op->def->exec)
+			return run_exec(op, retvals, num_retvals);
 		if (op->entry)
 			centry_unref(op->entry);
 		op->entry = NULL;
