@@ -9,6 +9,8 @@
 #   make check         everything: unit tests, ASan+UBSan build, fuzzing,
 #                      the threaded tests under ThreadSanitizer, the VM
 #                      stage (XRT_SKIP_VM=1 skips it, and says so)
+#   make examples      install into a scratch root, build examples/ with
+#                      pkg-config against it and run them (make check does)
 #   make vmtest        the VM stage alone: the driver and its selftests
 #                      in Debian's kernel under QEMU
 #   make checkpatch    the kernel's checkpatch.pl --strict on driver/, uapi/
@@ -32,7 +34,7 @@ ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 TSAN_OPTS  := $(MESON_OPTS) -Db_sanitize=thread -Db_lundef=false
 
 .PHONY: all deps build run test check asan tsan bench install clean driver driver-clean \
-	vmtest checkpatch
+	vmtest checkpatch examples
 
 all: build
 
@@ -68,6 +70,7 @@ test: build
 
 check: build asan tsan
 	tools/run-selftests $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)=threads
+	tools/check-install.sh $(BUILD)
 ifeq ($(XRT_SKIP_VM),)
 	tools/vm/vmtest.sh $(BUILD)
 else
@@ -76,6 +79,9 @@ endif
 
 vmtest: build
 	tools/vm/vmtest.sh $(BUILD)
+
+examples: build
+	tools/check-install.sh $(BUILD)
 
 KERNEL_SOURCES := $(wildcard driver/*.[ch] driver/engine/*.[ch] uapi/drm/*.h)
 checkpatch: deps

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Installs the build into a scratch root and builds the examples against
+# that install the way a user would, with `pkg-config --cflags --libs
+# libxrt`, then runs them.  Proves the installed headers, library and
+# libxrt.pc are whole.
+#
+#   tools/check-install.sh [BUILD_DIR]
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+meson install -C "$build" --destdir "$root" >/dev/null
+pc=$(find "$root" -name libxrt.pc | head -n1)
+lib=$(find "$root" -name 'libxrt.so' | head -n1)
+[ -n "$pc" ] && [ -n "$lib" ] || { echo "check-install: no libxrt.pc or libxrt.so installed" >&2; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$root
+flags=$(pkg-config --cflags --libs libxrt)
+
+status=0
+for ex in "$src"/examples/*.c; do
+	name=$(basename "$ex" .c)
+	cc -std=c11 -Wall -Wextra -Werror -o "$root/$name" "$ex" $flags
+	args=()
+	[ "$name" = run_hlo ] && args=("$src/examples/hlo/classifier.hlo")
+	if LD_LIBRARY_PATH=$(dirname "$lib") "$root/$name" "${args[@]}" >"$root/$name.out" 2>&1; then
+		echo "check-install: $name: ok: $(head -c 160 "$root/$name.out" | head -n1)"
+	else
+		echo "check-install: $name: FAILED" >&2
+		cat "$root/$name.out" >&2
+		status=1
+	fi
+done
+exit $status
