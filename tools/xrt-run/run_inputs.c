@@ -3,8 +3,8 @@
  * Parameters from files (--input, one per parameter, in order): a
  * literal as xrt-run prints one, "SHAPE VALUES" ("f32[2,3] {{1, 2, 3},
  * {4, 5, 6}}", "s32[] 7"), read by wrapping it in a one-constant module
- * and evaluating that, so it takes every spelling HLO constants take; or
- * a serialized xrt.Literal message.
+ * and evaluating that, so it takes every spelling HLO constants take; a
+ * NumPy .npy file; or a serialized xrt.Literal message.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -64,7 +64,8 @@ xrt_status *run_read_input(const char *path, const struct xrt_shape *want, xrt_l
 	*out = NULL;
 	if (!data)
 		return xrt_status_new(NULL, XRT_NOT_FOUND, "%s: cannot read it", path);
-	st = is_text(data, len) ? from_text(data, out) :
+	st = run_is_npy(data, len) ? run_npy_read(path, data, len, out) :
+	     is_text(data, len) ? from_text(data, out) :
 				  xrt_literal_deserialize(NULL, data, len, out);
 	free(data);
 	if (st) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <unistd.h>
 
@@ -159,6 +160,95 @@ static void dump_program(const struct xrt_executable *exe)
 	free(text);
 }
 
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A progress bar on stderr, when it is a terminal. */
+static void progress(uint64_t done, uint64_t n)
+{
+	int w = 40, k = (int)(done * (uint64_t)w / n);
+
+	if (!isatty(2))
+		return;
+	fprintf(stderr, "\r[%.*s%*s] %llu/%llu", k, "########################################",
+		w - k, "", (unsigned long long)done, (unsigned long long)n);
+	if (done == n)
+		fputs("\r\033[K", stderr);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void run_print_times(double *t, uint64_t n)
+{
+	qsort(t, n, sizeof(*t), by_value);
+	printf("time       min %.3f ms, median %.3f ms, max %.3f ms (%llu runs after the first)\n",
+	       t[0] * 1e3, t[n / 2] * 1e3, t[n - 1] * 1e3, (unsigned long long)n);
+}
+
+/* --repeat on the reference evaluator. */
+static xrt_status *repeat_reference(const struct run_options *o, const xrt_module *m,
+				    xrt_literal *const *args, uint32_t n,
+				    const struct xrt_eval_options *eo)
+{
+	double *t = calloc(o->repeat, sizeof(*t));
+	xrt_literal *out = NULL;
+	xrt_status *st = NULL;
+	uint64_t i;
+
+	if (!t)
+		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+	for (i = 0; !st && i < o->repeat; i++) {
+		double t0 = now();
+
+		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, eo, NULL, &out);
+		t[i] = now() - t0;
+		xrt_literal_destroy(out);
+		out = NULL;
+		progress(i + 1, o->repeat);
+	}
+	if (!st)
+		run_print_times(t, o->repeat);
+	free(t);
+	return st;
+}
+
+/* --repeat: the compiled program run o->repeat more times, timed. */
+static xrt_status *repeat_host(const struct run_options *o, const struct xrt_executable *exe,
+			       xrt_literal *const *args, uint32_t n,
+			       const struct host_run_options *ro)
+{
+	double *t = calloc(o->repeat, sizeof(*t));
+	xrt_literal *out = NULL;
+	xrt_status *st = NULL;
+	uint64_t i;
+
+	if (!t)
+		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+	for (i = 0; !st && i < o->repeat; i++) {
+		double t0 = now();
+
+		st = host_run(exe, (const xrt_literal *const *)args, n, ro, NULL, &out);
+		t[i] = now() - t0;
+		xrt_literal_destroy(out);
+		out = NULL;
+		progress(i + 1, o->repeat);
+	}
+	if (!st)
+		run_print_times(t, o->repeat);
+	free(t);
+	return st;
+}
+
 /* Compiles @m and runs it on the host's threads. */
 static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 			    xrt_literal *const *args, uint32_t n, xrt_literal **out)
@@ -176,6 +266,8 @@ static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 				      &ro.pool);
 	if (!st)
 		st = host_run(exe, (const xrt_literal *const *)args, n, &ro, NULL, out);
+	if (!st && o->repeat)
+		st = repeat_host(o, exe, args, n, &ro);
 	host_pool_destroy(ro.pool);
 	cc_executable_destroy(exe);
 	return st;
@@ -206,17 +298,27 @@ int run_module(const struct run_options *o)
 	args = calloc(n + 1, sizeof(*args));
 	st = args ? make_args(o, m, args) : xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
 								 "out of memory");
-	if (!st && !strcmp(o->device, "reference"))
+	if (!st && !strcmp(o->device, "reference")) {
 		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);
-	else if (!st)
+		if (!st && o->repeat)
+			st = repeat_reference(o, m, args, n, &eo);
+	} else if (!st)
 		st = run_host(o, m, args, n, &out);
 	if (st) {
 		rc = run_fail(st, o->path);
 	} else {
 		for (i = 0; o->show_inputs && i < n; i++)
 			run_print_literal("parameter", args[i]);
-		run_print_literal("result", out);
-		rc = 0;
+		st = o->output ? run_npy_write(o->output, out) : NULL;
+		if (st) {
+			rc = run_fail(st, "--output");
+		} else {
+			if (o->output)
+				printf("result     saved to %s\n", o->output);
+			else
+				run_print_literal("result", out);
+			rc = 0;
+		}
 	}
 	xrt_literal_destroy(out);
 	for (i = 0; args && i < n; i++)

@@ -140,6 +140,10 @@ static void usage(FILE *f)
 		   "  --input=FILE          the next parameter's value: a literal as printed\n"
 		   "                        here (\"f32[2] {1, 2}\") or an xrt.Literal message;\n"
 		   "                        parameters without one are random\n"
+		   "                        (.npy files too)\n"
+		   "  --output=FILE.npy     save the result as NumPy's .npy (a tuple: one file\n"
+		   "                        per element, FILE.0.npy, FILE.1.npy, ...)\n"
+		   "  --repeat=N            run N more times and print min/median/max\n"
 		   "  --seed=N              seed of the random parameters and of rng (default 0)\n"
 		   "  --max-iterations=N    fail a while loop running longer (default: no limit)\n"
 		   "  --show-inputs         print the parameters too\n"
@@ -173,6 +177,8 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 		{ "dump-program", no_argument, NULL, 'P' },
 		{ "no-fusion", no_argument, NULL, 'F' },
 		{ "input", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t threads;
@@ -220,6 +226,17 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 		case 'n':	/* argv outlives o: keep pointers into it */
 			o->inputs[o->num_inputs++] = optarg;
 			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'r':
+			if (!parse_u64(optarg, &o->repeat) || !o->repeat ||
+			    o->repeat > 100000000) {
+				fprintf(stderr, "xrt-run: --repeat wants 1 to 10^8, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -243,7 +260,8 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 
 int main(int argc, char **argv)
 {
-	struct run_options o = { NULL, "host", 0, 0, 0, false, false, false, false, NULL, 0 };
+	struct run_options o = { NULL, "host", 0, 0, 0, false, false, false, false, NULL, 0,
+				 NULL, 0 };
 	int rc;
 
 	o.inputs = calloc((size_t)argc, sizeof(*o.inputs));	/* at most one per argument */

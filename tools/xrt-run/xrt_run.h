@@ -6,6 +6,7 @@
 #define XRT_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <xrt/literal.h>
@@ -23,6 +24,8 @@ struct run_options {
 	bool no_fusion;
 	const char **inputs;		/* --input files, parameter by parameter */
 	uint32_t num_inputs;
+	const char *output;		/* --output: a .npy file for the result */
+	uint64_t repeat;		/* --repeat: timed runs after the first (0: none) */
 };
 
 /* Prints "xrt-run: WHAT: CODE: message", frees @st; returns exit status 1. */
@@ -33,6 +36,14 @@ void run_print_literal(const char *label, const xrt_literal *lit);
 char *run_read_file(const char *path, size_t *len);
 /* A parameter of shape @want from @path (text or xrt.Literal proto). */
 xrt_status *run_read_input(const char *path, const struct xrt_shape *want, xrt_literal **out);
+/* NumPy's .npy format (run_npy.c). */
+bool run_is_npy(const char *data, size_t len);
+xrt_status *run_npy_read(const char *path, const char *data, size_t len, xrt_literal **out);
+/* An array to @path; a tuple's elements to PATH.0.npy, PATH.1.npy, ... */
+xrt_status *run_npy_write(const char *path, const xrt_literal *lit);
+/* Prints min/median/max of @n run times (seconds). */
+void run_print_times(double *t, uint64_t n);
+
 /* Runs o->path on o->device and prints the result; the exit status. */
 int run_module(const struct run_options *o);
 

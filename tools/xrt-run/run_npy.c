@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NumPy's .npy format (format versions 1.0 to 3.0): a magic string, a
+ * version, a header dict {'descr': '<f4', 'fortran_order': False,
+ * 'shape': (2, 3), } padded to 64 bytes, then the elements.  Read for
+ * --input, written for --output.  Little-endian only, as libxrt's data.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../libxrt/core/literal_internal.h"
+#include "xrt_run.h"
+
+static const char magic[6] = { '\x93', 'N', 'U', 'M', 'P', 'Y' };
+
+/* NumPy's type strings for libxrt's types ('|' for single bytes). */
+static const struct { const char *descr; enum xrt_dtype t; } types[] = {
+	{ "|b1", XRT_PRED }, { "|i1", XRT_S8 }, { "<i2", XRT_S16 }, { "<i4", XRT_S32 },
+	{ "<i8", XRT_S64 }, { "|u1", XRT_U8 }, { "<u2", XRT_U16 }, { "<u4", XRT_U32 },
+	{ "<u8", XRT_U64 }, { "<f2", XRT_F16 }, { "<f4", XRT_F32 }, { "<f8", XRT_F64 },
+	{ "<c8", XRT_C64 }, { "<c16", XRT_C128 },
+};
+
+bool run_is_npy(const char *data, size_t len)
+{
+	return len >= sizeof(magic) && !memcmp(data, magic, sizeof(magic));
+}
+
+/* The value of @key in the header dict: a pointer just past "'key':". */
+static const char *field(const char *hdr, const char *key)
+{
+	char quoted[32];
+	const char *p;
+
+	snprintf(quoted, sizeof(quoted), "'%s'", key);
+	p = strstr(hdr, quoted);
+	if (!p)
+		return NULL;
+	p += strlen(quoted);
+	while (*p == ' ')
+		p++;
+	if (*p++ != ':')
+		return NULL;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+static xrt_status *bad(const char *path, const char *why)
+{
+	return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "%s: not a .npy file xrt-run reads: %s",
+			      path, why);
+}
+
+/* descr, fortran_order and shape from the header. */
+static xrt_status *parse_header(const char *path, const char *hdr, enum xrt_dtype *t,
+				bool *fortran, uint32_t *rank, int64_t *dims)
+{
+	const char *d = field(hdr, "descr"), *f = field(hdr, "fortran_order");
+	const char *s = field(hdr, "shape");
+	size_t i;
+
+	if (!d || !f || !s || *d != '\'' || *s != '(')
+		return bad(path, "the header lacks descr, fortran_order or shape");
+	*t = XRT_INVALID;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i].descr);
+
+		/* '=' (native) is little-endian here; '<' and '|' alike for bytes */
+		if ((!strncmp(d + 1, types[i].descr, n) ||
+		     (d[1] == '=' && !strncmp(d + 2, types[i].descr + 1, n - 1)) ||
+		     (d[1] == '<' && types[i].descr[0] == '|' &&
+		      !strncmp(d + 2, types[i].descr + 1, n - 1))) && d[n + 1] == '\'')
+			*t = types[i].t;
+	}
+	if (*t == XRT_INVALID)
+		return bad(path, "an element type it does not know (big-endian, objects, ...)");
+	*fortran = !strncmp(f, "True", 4);
+	if (!*fortran && strncmp(f, "False", 5))
+		return bad(path, "fortran_order is neither True nor False");
+	for (*rank = 0, s++;;) {
+		char *end;
+		long long v;
+
+		while (*s == ' ' || *s == ',')
+			s++;
+		if (*s == ')')
+			return NULL;
+		v = strtoll(s, &end, 10);
+		if (end == s || v < 0 || *rank >= XRT_MAX_RANK)
+			return bad(path, "a bad shape (rank above 8?)");
+		dims[(*rank)++] = v;
+		s = end;
+	}
+}
+
+xrt_status *run_npy_read(const char *path, const char *data, size_t len, xrt_literal **out)
+{
+	int64_t dims[XRT_MAX_RANK], m2m[XRT_MAX_RANK];
+	size_t hlen, off, need;
+	enum xrt_dtype t = XRT_INVALID;
+	uint32_t rank = 0, i;
+	bool fortran = false;
+	struct xrt_shape s;
+	xrt_status *st;
+	char *hdr;
+
+	if (len < 10 || (data[6] != 1 && data[6] != 2 && data[6] != 3))
+		return bad(path, "an unknown format version");
+	hlen = data[6] == 1 ? (size_t)(uint8_t)data[8] | (size_t)(uint8_t)data[9] << 8 :
+	       len < 12 ? (size_t)-1 :
+	       (size_t)(uint8_t)data[8] | (size_t)(uint8_t)data[9] << 8 |
+	       (size_t)(uint8_t)data[10] << 16 | (size_t)(uint8_t)data[11] << 24;
+	off = data[6] == 1 ? 10 : 12;
+	if (hlen > len - off)
+		return bad(path, "the header runs past the end");
+	hdr = malloc(hlen + 1);
+	if (!hdr)
+		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+	memcpy(hdr, data + off, hlen);
+	hdr[hlen] = 0;
+	st = parse_header(path, hdr, &t, &fortran, &rank, dims);
+	free(hdr);
+	if (!st)
+		st = xrt_shape_init_array(&s, t, rank, dims);
+	if (st)
+		return st;
+	if (fortran) {	/* column-major: dimension 0 varies fastest */
+		for (i = 0; i < rank; i++)
+			m2m[i] = i;
+		st = xrt_shape_set_layout(&s, m2m);
+		if (st)
+			return st;
+	}
+	need = xrt_shape_byte_size(&s);
+	if (len - off - hlen != need)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				      "%s: %zu bytes of elements, the shape needs %zu", path,
+				      len - off - hlen, need);
+	return xrt_literal_create_from(NULL, &s, data + off + hlen, need, out);
+}
+
+/* One array to @path, row-major whatever its layout. */
+static xrt_status *write_array(const char *path, const xrt_literal *lit)
+{
+	const struct xrt_shape *ls = xrt_literal_shape(lit);
+	char hdr[256], shape[160] = "";
+	size_t n, hl, i, bytes = xrt_literal_size(lit);
+	struct xrt_shape rm;
+	const char *descr = NULL;
+	void *rows;
+	xrt_status *st;
+	FILE *f;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		if (types[i].t == ls->dtype)
+			descr = types[i].descr;
+	}
+	if (!descr)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				      "%s: NumPy has no %s type", path, xrt_dtype_name(ls->dtype));
+	for (n = 0, i = 0; i < ls->rank; i++)
+		n += (size_t)snprintf(shape + n, sizeof(shape) - n, "%lld%s",
+				      (long long)ls->dims[i], ls->rank == 1 ? "," :
+				      i + 1 < ls->rank ? ", " : "");
+	hl = (size_t)snprintf(hdr, sizeof(hdr),
+			      "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr,
+			      shape);
+	/* spaces, then a newline, to a multiple of 64 with the 10-byte preamble */
+	while ((10 + hl + 1) % 64)
+		hdr[hl++] = ' ';
+	hdr[hl++] = '\n';
+	st = xrt_shape_init_array(&rm, ls->dtype, ls->rank, ls->dims);
+	if (st)
+		return st;
+	rows = malloc(bytes ? bytes : 1);
+	if (!rows)
+		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+	xrt_elems_relayout(rows, &rm, xrt_literal_data(lit), ls);
+	f = fopen(path, "wb");
+	if (!f || fwrite(magic, 1, 6, f) != 6 || fputc(1, f) == EOF || fputc(0, f) == EOF ||
+	    fputc((int)(hl & 0xff), f) == EOF || fputc((int)(hl >> 8), f) == EOF ||
+	    fwrite(hdr, 1, hl, f) != hl || fwrite(rows, 1, bytes, f) != bytes) {
+		if (f)
+			fclose(f);
+		free(rows);
+		return xrt_status_new(NULL, XRT_UNAVAILABLE, "%s: cannot write it", path);
+	}
+	free(rows);
+	if (fclose(f))
+		return xrt_status_new(NULL, XRT_UNAVAILABLE, "%s: cannot write it", path);
+	return NULL;
+}
+
+xrt_status *run_npy_write(const char *path, const xrt_literal *lit)
+{
+	uint32_t i, n;
+	char name[4096];
+	size_t len = strlen(path);
+	xrt_status *st = NULL;
+
+	if (!xrt_shape_is_tuple(xrt_literal_shape(lit)))
+		return write_array(path, lit);
+	/* a tuple: PATH.0.npy, PATH.1.npy, ... (the .npy of PATH dropped first) */
+	if (len > 4 && !strcmp(path + len - 4, ".npy"))
+		len -= 4;
+	n = xrt_literal_tuple_count(lit);
+	for (i = 0; !st && i < n; i++) {
+		snprintf(name, sizeof(name), "%.*s.%u.npy", (int)len, path, i);
+		st = run_npy_write(name, xrt_literal_element(lit, i));
+	}
+	return st;
+}
