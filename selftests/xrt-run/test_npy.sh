@@ -62,6 +62,8 @@ expect_fail() {	# expect_fail WANT_TEXT FILE: the first input is FILE
 expect_fail "big.npy: not a .npy file xrt-run reads: an element type" "$tmp/big.npy"
 head -c 40 "$tmp/a.npy" > "$tmp/cut.npy"
 expect_fail "cut.npy: not a .npy file xrt-run reads: the header runs past the end" "$tmp/cut.npy"
+printf '\223NUMPY\003\000\047\040\073' > "$tmp/cut3.npy"	# a fuzzer's find
+expect_fail "cut3.npy: not a .npy file xrt-run reads: the header runs past the end" "$tmp/cut3.npy"
 head -c 150 "$tmp/a.npy" > "$tmp/short.npy"
 expect_fail "short.npy: " "$tmp/short.npy"
 expect_fail "b.npy: holds s32[3]{0}, the parameter is f64[2,2]{1,0}" "$tmp/b.npy"

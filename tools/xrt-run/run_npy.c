@@ -108,11 +108,13 @@ xrt_status *run_npy_read(const char *path, const char *data, size_t len, xrt_lit
 
 	if (len < 10 || (data[6] != 1 && data[6] != 2 && data[6] != 3))
 		return bad(path, "an unknown format version");
-	hlen = data[6] == 1 ? (size_t)(uint8_t)data[8] | (size_t)(uint8_t)data[9] << 8 :
-	       len < 12 ? (size_t)-1 :
-	       (size_t)(uint8_t)data[8] | (size_t)(uint8_t)data[9] << 8 |
-	       (size_t)(uint8_t)data[10] << 16 | (size_t)(uint8_t)data[11] << 24;
+	/* version 1: a 2-byte header length; 2 and 3: 4 bytes */
 	off = data[6] == 1 ? 10 : 12;
+	if (len < off)
+		return bad(path, "the header runs past the end");
+	hlen = (size_t)(uint8_t)data[8] | (size_t)(uint8_t)data[9] << 8;
+	if (off == 12)
+		hlen |= (size_t)(uint8_t)data[10] << 16 | (size_t)(uint8_t)data[11] << 24;
 	if (hlen > len - off)
 		return bad(path, "the header runs past the end");
 	hdr = malloc(hlen + 1);
