@@ -233,6 +233,8 @@ struct centry;
 xrt_status *kernel_cache_create(const struct xrt_allocator *a, struct kernel_cache **out);
 void kernel_cache_destroy(struct kernel_cache *k);
 void kernel_cache_clear(struct kernel_cache *k);
+/* @op as the one-op module its kernel compiles (the tests evaluate it too). */
+xrt_status *eager_build_module(const xrt_op *op, xrt_module **out);
 /* The compiled kernel of @key, with a reference for the caller, or NULL. */
 struct centry *kernel_cache_find(struct kernel_cache *k, const uint64_t key[2]);
 /* Compiles @op's kernel, keeps it under @op's key if there is room; a reference. */

@@ -101,7 +101,7 @@ struct centry *kernel_cache_find(struct kernel_cache *k, const uint64_t key[2])
 }
 
 /* One parameter per input, the op's lowering, its outputs as the root. */
-static xrt_status *build(const xrt_op *op, xrt_module **out)
+xrt_status *eager_build_module(const xrt_op *op, xrt_module **out)
 {
 	struct lowering l = { .op = op, .a = op->c->a };
 	struct xrt_shape s;
@@ -149,7 +149,7 @@ xrt_status *kernel_cache_add(struct kernel_cache *k, xrt_op *op, struct centry *
 	xrt_status *st;
 
 	*out = NULL;
-	st = build(op, &m);
+	st = eager_build_module(op, &m);
 	if (!st)
 		st = ccache_get(m, 0, op->c->a, &e);
 	xrt_module_destroy(m);

@@ -262,6 +262,13 @@ int eager_attr_index(const struct op_def *d, const char *name)
 	return -1;
 }
 
+/* For the tests: entry @i of the registry, or NULL past its end. */
+const struct op_def *eager_registry_at(size_t i);
+const struct op_def *eager_registry_at(size_t i)
+{
+	return i < sizeof(ops) / sizeof(ops[0]) ? &ops[i] : NULL;
+}
+
 /* For the tests: the registry is sorted and every entry is whole. */
 const char *eager_registry_check(void);
 const char *eager_registry_check(void)
