@@ -3,7 +3,7 @@
 #
 # xrt-run --input: values read from files reach the module on both
 # devices, and bad files fail with exit status 1 and a message naming
-# the file.  Usage: test_inputs.sh XRT_RUN DATA_DIR
+# the file.  Big results print elided.  Usage: test_inputs.sh XRT_RUN DATA_DIR
 set -u
 run=$1
 d=$2
@@ -28,6 +28,12 @@ expect() {	# expect WANT_RC WANT_TEXT ARGS...
 want='result     (f32[2,3] {{-3, -6, -9}, {-12, -15, -18}}, s32[] -3)'
 expect 0 "$want" --input="$d/x.txt" --input="$d/k.txt" "$d/affine.hlo"
 expect 0 "$want" --device=reference --input="$d/x.txt" --input="$d/k.txt" "$d/affine.hlo"
+
+# Big arrays print like numpy's, three at each edge, in index order
+# whatever the layout; small ones whole.
+big='result     (s32[100,100] {{0, 1, 2, ..., 97, 98, 99}, {0, 1, 2, ..., 97, 98, 99}'
+expect 0 "$big" "$d/big.hlo"
+expect 0 '{9604, 9604, 9604, ..., 9604, 9604, 9604}, {9801, 9801, 9801, ..., 9801, 9801, 9801}}, f32[3] {1.5, 2.5, 3.5})' --device=reference "$d/big.hlo"
 expect 0 'parameter  f32[2,3] {{1, 2, 3}, {4, 5, 6}}' --show-inputs --input="$d/x.txt" \
 	"$d/affine.hlo"
 expect 1 "wrong_shape.txt: holds f32[3,2]{1,0}, the parameter is f32[2,3]{1,0}" \

@@ -60,7 +60,56 @@ static xrt_status *make_demo_literal(xrt_literal **out)
 	return st;
 }
 
-void run_print_literal(const char *label, const xrt_literal *lit)
+/* Arrays above this many elements print like numpy's: 3 at each edge. */
+#define ELIDE_ABOVE	1000
+#define EDGE		3
+
+/* One element, as xrt_literal_format() prints a scalar of its type. */
+static void print_element(const struct xrt_shape *s, const unsigned char *p)
+{
+	struct xrt_shape one;
+	xrt_literal *lit = NULL;
+	char text[128];
+	const char *v;
+
+	if (xrt_shape_init_array(&one, s->dtype, 0, NULL) ||
+	    xrt_literal_create_from(NULL, &one, p, xrt_dtype_size(s->dtype), &lit)) {
+		fputs("?", stdout);
+		return;
+	}
+	xrt_literal_format(lit, text, sizeof(text));
+	v = strchr(text, ' ');		/* past "f32[] " */
+	fputs(v ? v + 1 : text, stdout);
+	xrt_literal_destroy(lit);
+}
+
+/* Dimension @d of an array from byte @at: its edges, "..." between. */
+static void print_dim(const struct xrt_shape *s, const int64_t *strides,
+		      const unsigned char *at, uint32_t d)
+{
+	size_t es = xrt_dtype_size(s->dtype);
+	int64_t n = s->dims[d], i;
+
+	fputs("{", stdout);
+	for (i = 0; i < n; i++) {
+		if (n > 2 * EDGE && i == EDGE) {
+			fputs("..., ", stdout);
+			i = n - EDGE;
+		}
+		if (d + 1 == s->rank)
+			print_element(s, at + (size_t)(i * strides[d]) * es);
+		else
+			print_dim(s, strides, at + (size_t)(i * strides[d]) * es, d + 1);
+		if (i + 1 < n)
+			fputs(", ", stdout);
+	}
+	fputs("}", stdout);
+}
+
+static bool is_big(const xrt_literal *lit);
+
+/* A literal as xrt_literal_format() prints it. */
+static void print_small(const xrt_literal *lit)
 {
 	size_t n = xrt_literal_format(lit, NULL, 0) + 1;
 	char *text = malloc(n);
@@ -68,8 +117,66 @@ void run_print_literal(const char *label, const xrt_literal *lit)
 	if (!text)
 		return;
 	xrt_literal_format(lit, text, n);
-	printf("%-10s %s\n", label, text);
+	fputs(text, stdout);
 	free(text);
+}
+
+/* Like xrt_literal_format(), with big arrays elided. */
+static void print_elided(const xrt_literal *lit)
+{
+	const struct xrt_shape *s = xrt_literal_shape(lit);
+	int64_t strides[XRT_MAX_RANK];
+	char shape[512];
+	uint32_t i, n;
+
+	if (xrt_shape_is_tuple(s)) {
+		n = xrt_literal_tuple_count(lit);
+		fputs("(", stdout);
+		for (i = 0; i < n; i++) {
+			print_elided(xrt_literal_element(lit, i));
+			if (i + 1 < n)
+				fputs(", ", stdout);
+		}
+		fputs(")", stdout);
+		return;
+	}
+	if (!is_big(lit)) {
+		print_small(lit);
+		return;
+	}
+	xrt_shape_format(s, shape, sizeof(shape));
+	/* as xrt_literal_format() does: the default (row-major) layout unsaid */
+	for (i = 0; i < s->rank && s->minor_to_major[i] == s->rank - 1 - i; i++)
+		;
+	if (i == s->rank && strchr(shape, '{'))
+		*strchr(shape, '{') = 0;
+	printf("%s ", shape);
+	xrt_shape_strides(s, strides);
+	print_dim(s, strides, xrt_literal_data(lit), 0);
+}
+
+/* Whether any array of @lit is big enough to elide. */
+static bool is_big(const xrt_literal *lit)
+{
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(xrt_literal_shape(lit)))
+		return xrt_shape_element_count(xrt_literal_shape(lit)) > ELIDE_ABOVE;
+	for (i = 0; i < xrt_literal_tuple_count(lit); i++) {
+		if (is_big(xrt_literal_element(lit, i)))
+			return true;
+	}
+	return false;
+}
+
+void run_print_literal(const char *label, const xrt_literal *lit)
+{
+	printf("%-10s ", label);
+	if (is_big(lit))
+		print_elided(lit);
+	else
+		print_small(lit);
+	putchar('\n');
 }
 
 static xrt_status *print_devices(void)
