@@ -29,6 +29,16 @@ want='result     (f32[2,3] {{-3, -6, -9}, {-12, -15, -18}}, s32[] -3)'
 expect 0 "$want" --input="$d/x.txt" --input="$d/k.txt" "$d/affine.hlo"
 expect 0 "$want" --device=reference --input="$d/x.txt" --input="$d/k.txt" "$d/affine.hlo"
 
+# The module may come as an xrt.Computation message: its HLO text or its
+# IrModule body (files written from affine.hlo).
+expect 0 "$want" --input="$d/x.txt" --input="$d/k.txt" "$d/affine_ir.computation"
+expect 0 "$want" --device=reference --input="$d/x.txt" --input="$d/k.txt" \
+	"$d/affine_text.computation"
+printf '\022\005\377\377' > "${TMPDIR:-/tmp}/xrt-run-bad.computation"
+expect 1 "neither HLO text nor an xrt.Computation message" \
+	"${TMPDIR:-/tmp}/xrt-run-bad.computation"
+rm -f "${TMPDIR:-/tmp}/xrt-run-bad.computation"
+
 # Big arrays print like numpy's, three at each edge, in index order
 # whatever the layout; small ones whole.
 big='result     (s32[100,100] {{0, 1, 2, ..., 97, 98, 99}, {0, 1, 2, ..., 97, 98, 99}'

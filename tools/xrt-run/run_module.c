@@ -16,6 +16,7 @@
 
 #include "compiler/compiler.h"
 #include "device/host/host_device.h"
+#include "xrt.pb-c.h"
 #include "xrt_run.h"
 
 /* SplitMix64: a fixed stream per (seed, parameter). */
@@ -273,6 +274,61 @@ static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 	return st;
 }
 
+/*
+ * HLO text has no control bytes but tabs and line ends; a protobuf
+ * message has them at once (its tags and lengths).
+ */
+static bool is_hlo_text(const char *data, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)data[i];
+
+		if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+			return false;
+	}
+	return len > 0;
+}
+
+/*
+ * The module in @data: HLO text, or an xrt.Computation message (its
+ * IrModule or HLO text body; its config is not needed to run it).
+ */
+static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
+{
+	Xrt__Computation *c;
+	xrt_status *st;
+	uint8_t *ir;
+	size_t n;
+
+	if (is_hlo_text(data, len))
+		return xrt_hlo_parse(NULL, data, len, m);
+	c = xrt__computation__unpack(NULL, len, (const uint8_t *)data);
+	if (!c)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				      "neither HLO text nor an xrt.Computation message");
+	if (c->body_case == XRT__COMPUTATION__BODY_HLO_TEXT) {
+		st = xrt_hlo_parse(NULL, c->hlo_text, strlen(c->hlo_text), m);
+	} else if (c->body_case == XRT__COMPUTATION__BODY_MODULE) {
+		/* through the public reader: the message's own bytes again */
+		n = xrt__ir_module__get_packed_size(c->module);
+		ir = malloc(n ? n : 1);
+		if (!ir) {
+			xrt__computation__free_unpacked(c, NULL);
+			return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+		}
+		xrt__ir_module__pack(c->module, ir);
+		st = xrt_module_deserialize(NULL, ir, n, m);
+		free(ir);
+	} else {
+		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				    "the xrt.Computation has no body (module or hlo_text)");
+	}
+	xrt__computation__free_unpacked(c, NULL);
+	return st;
+}
+
 int run_module(const struct run_options *o)
 {
 	struct xrt_eval_options eo = { o->seed, o->max_iterations };
@@ -288,7 +344,7 @@ int run_module(const struct run_options *o)
 		fprintf(stderr, "xrt-run: %s: cannot read it\n", o->path);
 		return 1;
 	}
-	st = xrt_hlo_parse(NULL, text, len, &m);
+	st = read_module(text, len, &m);
 	free(text);
 	if (st)
 		return run_fail(st, o->path);

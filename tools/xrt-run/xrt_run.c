@@ -236,7 +236,8 @@ static int demo(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xrt-run [options] FILE.hlo\n"
+	fprintf(f, "usage: xrt-run [options] FILE\n"
+		   "  FILE: HLO text, or a serialized xrt.Computation message\n"
 		   "       xrt-run --demo\n"
 		   "  --device=NAME         where to run: 'host' (compiled, the default) or\n"
 		   "                        'reference' (the reference evaluator)\n"
