@@ -196,11 +196,20 @@ void run_print_times(double *t, uint64_t n)
 	       t[0] * 1e3, t[n / 2] * 1e3, t[n - 1] * 1e3, (unsigned long long)n);
 }
 
-/* --repeat on the reference evaluator. */
-static xrt_status *repeat_reference(const struct run_options *o, const xrt_module *m,
-				    xrt_literal *const *args, uint32_t n,
-				    const struct xrt_eval_options *eo)
+/* One run of the module for --repeat: compiled (@exe) or evaluated. */
+struct one_run {
+	const struct xrt_executable *exe;
+	const struct host_run_options *ro;
+	const xrt_module *m;
+	const struct xrt_eval_options *eo;
+	xrt_literal *const *args;
+	uint32_t n;
+};
+
+/* --repeat: o->repeat more runs, each timed; the result dropped. */
+static xrt_status *repeat(const struct run_options *o, const struct one_run *r)
 {
+	const xrt_literal *const *args = (const xrt_literal *const *)r->args;
 	double *t = calloc(o->repeat, sizeof(*t));
 	xrt_literal *out = NULL;
 	xrt_status *st = NULL;
@@ -211,34 +220,8 @@ static xrt_status *repeat_reference(const struct run_options *o, const xrt_modul
 	for (i = 0; !st && i < o->repeat; i++) {
 		double t0 = now();
 
-		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, eo, NULL, &out);
-		t[i] = now() - t0;
-		xrt_literal_destroy(out);
-		out = NULL;
-		progress(i + 1, o->repeat);
-	}
-	if (!st)
-		run_print_times(t, o->repeat);
-	free(t);
-	return st;
-}
-
-/* --repeat: the compiled program run o->repeat more times, timed. */
-static xrt_status *repeat_host(const struct run_options *o, const struct xrt_executable *exe,
-			       xrt_literal *const *args, uint32_t n,
-			       const struct host_run_options *ro)
-{
-	double *t = calloc(o->repeat, sizeof(*t));
-	xrt_literal *out = NULL;
-	xrt_status *st = NULL;
-	uint64_t i;
-
-	if (!t)
-		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
-	for (i = 0; !st && i < o->repeat; i++) {
-		double t0 = now();
-
-		st = host_run(exe, (const xrt_literal *const *)args, n, ro, NULL, &out);
+		st = r->exe ? host_run(r->exe, args, r->n, r->ro, NULL, &out) :
+			      xrt_ir_evaluate(r->m, args, r->n, r->eo, NULL, &out);
 		t[i] = now() - t0;
 		xrt_literal_destroy(out);
 		out = NULL;
@@ -267,8 +250,11 @@ static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 				      &ro.pool);
 	if (!st)
 		st = host_run(exe, (const xrt_literal *const *)args, n, &ro, NULL, out);
-	if (!st && o->repeat)
-		st = repeat_host(o, exe, args, n, &ro);
+	if (!st && o->repeat) {
+		struct one_run r = { exe, &ro, NULL, NULL, args, n };
+
+		st = repeat(o, &r);
+	}
 	host_pool_destroy(ro.pool);
 	cc_executable_destroy(exe);
 	return st;
@@ -356,8 +342,11 @@ int run_module(const struct run_options *o)
 								 "out of memory");
 	if (!st && !strcmp(o->device, "reference")) {
 		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);
-		if (!st && o->repeat)
-			st = repeat_reference(o, m, args, n, &eo);
+		if (!st && o->repeat) {
+			struct one_run r = { NULL, NULL, m, &eo, args, n };
+
+			st = repeat(o, &r);
+		}
 	} else if (!st)
 		st = run_host(o, m, args, n, &out);
 	if (st) {

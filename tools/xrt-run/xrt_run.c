@@ -339,8 +339,8 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 			break;
 		case 'r':
 			if (!parse_u64(optarg, &o->repeat) || !o->repeat ||
-			    o->repeat > 100000000) {
-				fprintf(stderr, "xrt-run: --repeat wants 1 to 10^8, not '%s'\n",
+			    o->repeat > 1000000) {
+				fprintf(stderr, "xrt-run: --repeat wants 1 to 10^6, not '%s'\n",
 					optarg);
 				return 2;
 			}
