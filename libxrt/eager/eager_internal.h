@@ -162,7 +162,6 @@ int eager_attr_index(const struct op_def *d, const char *name);
 
 /* eager_op.c: attribute values as a lowering reads them (defaults applied). */
 int64_t eager_attr_int(const struct xrt_op *op, const char *name);
-float eager_attr_float(const struct xrt_op *op, const char *name);
 const struct attr_val *eager_attr(const struct xrt_op *op, const char *name);
 void eager_attr_clear(const struct xrt_allocator *a, struct attr_val *v);
 /* The input type an op expects for def input @i, or XRT_INVALID if unset. */

@@ -79,24 +79,17 @@ xrt_status *eager_broadcast(struct lowering *l, xrt_value *x, xrt_value *y)
 xrt_value eager_fill_like(struct lowering *l, xrt_value x, double v)
 {
 	const struct xrt_shape *s = shape_of(l, x);
-	struct xrt_shape one;
-	xrt_literal *lit = NULL;
+	int64_t dims[XRT_MAX_RANK];
 	xrt_value c = { 0 };
-	xrt_status *st;
+	uint32_t rank;
 
 	if (!s)
 		return c;
-	st = xrt_shape_init_array(&one, XRT_F64, 0, NULL);
-	if (!st)
-		st = xrt_literal_create_from(l->a, &one, &v, sizeof(v), &lit);
-	if (st) {
-		xrt_status_free(st);
-		return c;
-	}
-	c = xrt_build_constant(l->b, lit);
-	xrt_literal_destroy(lit);
-	c = xrt_build_convert(l->b, c, s->dtype);
-	return xrt_build_broadcast(l->b, c, s->rank, s->dims, NULL);
+	/* copied: the shape is the builder's until its next call */
+	rank = s->rank;
+	memcpy(dims, s->dims, sizeof(dims));
+	c = eager_scalar_of(l, s->dtype, v);
+	return xrt_build_broadcast(l->b, c, rank, dims, NULL);
 }
 
 xrt_value eager_scalar_of(struct lowering *l, enum xrt_dtype t, double v)

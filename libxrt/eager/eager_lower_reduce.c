@@ -10,21 +10,6 @@
 
 enum red_kind { RED_SUM, RED_PROD, RED_MAX, RED_MIN, RED_MEAN };
 
-/* A scalar f64 constant. */
-static xrt_value const_f64(struct lowering *l, double d)
-{
-	struct xrt_shape s;
-	xrt_literal *lit = NULL;
-	xrt_value v = { 0 };
-
-	if (xrt_shape_init_array(&s, XRT_F64, 0, NULL) ||
-	    xrt_literal_create_from(l->a, &s, &d, sizeof(d), &lit))
-		return v;
-	v = xrt_build_constant(l->b, lit);
-	xrt_literal_destroy(lit);
-	return v;
-}
-
 /* A scalar of @t: 0, 1, the lowest (2) or the highest (3) value. */
 xrt_value eager_scalar(struct lowering *l, enum xrt_dtype t, int which)
 {
@@ -35,8 +20,8 @@ xrt_value eager_scalar(struct lowering *l, enum xrt_dtype t, int which)
 	int64_t i = which == 1;
 
 	if (xrt_dtype_is_float(t) || xrt_dtype_is_complex(t))
-		return xrt_build_convert(l->b, const_f64(l, which == 0 ? 0 : which == 1 ? 1 :
-							 which == 2 ? -INFINITY : INFINITY), t);
+		return eager_scalar_of(l, t, which == 0 ? 0 : which == 1 ? 1 :
+					  which == 2 ? -INFINITY : INFINITY);
 	if (which >= 2 && xrt_dtype_is_signed(t))
 		i = which == 2 ? -(int64_t)((uint64_t)1 << (w * 8 - 1)) :
 				 (int64_t)(((uint64_t)1 << (w * 8 - 1)) - 1);
@@ -128,7 +113,7 @@ xrt_status *eager_lower_reduce(struct lowering *l)
 		for (i = 0; i < rank; i++)
 			if (!mask[i])
 				rd[k++] = kept[i];
-		c = xrt_build_convert(l->b, const_f64(l, (double)count), t);
+		c = eager_scalar_of(l, t, (double)count);
 		r = xrt_build_binary(l->b, XRT_OP_DIVIDE, r,
 				     xrt_build_broadcast(l->b, c, rr, rd, NULL));
 	}

@@ -632,6 +632,13 @@ static xrt_status *next_input(xrt_op *op, bool list, uint32_t n, const struct in
 	return NULL;
 }
 
+/* Device numbers, pools and kernels are per context: no mixing. */
+static xrt_status *foreign(const xrt_op *op)
+{
+	return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+			      "%s: the tensor belongs to another context", op->def->name);
+}
+
 xrt_status *xrt_op_add_input(xrt_op *op, xrt_tensor *t)
 {
 	const struct input_def *in;
@@ -640,6 +647,8 @@ xrt_status *xrt_op_add_input(xrt_op *op, xrt_tensor *t)
 	if (!op || !t)
 		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
 				      "add input: %s is NULL", op ? "the tensor" : "the op");
+	if (t->c != op->c)
+		return foreign(op);
 	st = next_input(op, false, 1, &in);
 	if (!st)
 		st = infer_type(op, in->type_attr, t->dtype);
@@ -663,6 +672,8 @@ xrt_status *xrt_op_add_input_list(xrt_op *op, xrt_tensor *const *ts, uint32_t n)
 		if (!ts[k])
 			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
 					      "%s: list entry %u is NULL", op->def->name, k);
+		if (ts[k]->c != op->c)
+			return foreign(op);
 	}
 	st = next_input(op, true, n, &in);
 	if (!st)
@@ -691,15 +702,6 @@ int64_t eager_attr_int(const struct xrt_op *op, const char *name)
 	if (i < 0)
 		return 0;
 	return op->attrs[i].set ? op->attrs[i].i : op->def->attrs[i].def;
-}
-
-float eager_attr_float(const struct xrt_op *op, const char *name)
-{
-	int64_t bits = eager_attr_int(op, name);
-	float f;
-
-	memcpy(&f, &bits, sizeof(f));
-	return f;
 }
 
 static int64_t attr_at(const struct xrt_op *op, int i)

@@ -262,6 +262,20 @@ TEST_F(xrt, inputs_are_checked)
 	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
 		   "MatMul: input #1 was expected to be a f32 tensor but is a s32 tensor");
 	ASSERT_ERR(xrt_op_add_input(op, f), XRT_INVALID_ARGUMENT, "MatMul takes 2 inputs");
+	{
+		xrt_eager_context *other = NULL;
+		xrt_tensor *theirs;
+
+		ASSERT_OK(xrt_eager_context_create(NULL, self->a, &other));
+		theirs = F32(other, 1, dims, 1, 2);
+		ASSERT_OK(xrt_op_reset(op, "Neg", NULL));
+		ASSERT_ERR(xrt_op_add_input(op, theirs), XRT_INVALID_ARGUMENT,
+			   "Neg: the tensor belongs to another context");
+		ASSERT_ERR(xrt_op_reset(op, "Pack", NULL) ?: xrt_op_add_input_list(op, &theirs, 1),
+			   XRT_INVALID_ARGUMENT, "Pack: the tensor belongs to another context");
+		xrt_tensor_unref(theirs);
+		xrt_eager_context_destroy(other);
+	}
 	ASSERT_OK(xrt_op_reset(op, "Cast", NULL));
 	ASSERT_OK(xrt_op_add_input(op, i));
 	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
