@@ -14,6 +14,7 @@
 #   make vmtest        the VM stage alone: the driver and its selftests
 #                      in Debian's kernel under QEMU
 #   make checkpatch    the kernel's checkpatch.pl --strict on driver/, uapi/
+#                      (make check runs it: it must report nothing)
 #   make bench         benchmarks against peers, as ratios
 #   make install PREFIX=/usr/local
 #   make driver KDIR=/lib/modules/$(uname -r)/build
@@ -71,6 +72,7 @@ test: build
 check: build asan tsan
 	tools/run-selftests $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)=threads
 	tools/check-install.sh $(BUILD)
+	$(MAKE) --no-print-directory checkpatch
 ifeq ($(XRT_SKIP_VM),)
 	tools/vm/vmtest.sh $(BUILD)
 else
