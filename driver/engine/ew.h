@@ -41,6 +41,9 @@ struct ew_row {
 	u8 in_place[XRT_CS_MAX_OPERANDS];
 	/* fwd[i]: instruction i computes straight into the next STORE's operand */
 	u8 fwd[XRT_CS_MAX_INSTS];
+	/* once[i]: CONST i's register is never overwritten: filled once */
+	u8 once[XRT_CS_MAX_INSTS];
+	u8 consts_filled;
 };
 
 /*
@@ -51,12 +54,12 @@ struct ew_row {
  */
 void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
-		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
+		  struct ew_row *row, u64 start, u32 n, u8 *regs,
 		  u32 num_regs, const void **at);
 
 /*
- * Sets row->in_place and row->fwd from the operands, the program and
- * row->stride.
+ * Sets row->in_place, row->fwd and row->once from the operands, the
+ * program and row->stride; the constants are filled at the next block.
  */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,

@@ -305,20 +305,31 @@ void ew_##S##_binary(u32 fn, void *dv, const type *a, const type *b, u32 n)	\
 		break;								\
 	case XRT_CS_BIN_MAX:							\
 	case XRT_CS_BIN_MIN:							\
-		/* fmax_nan/fmin_nan, branch-free: of equal values (+0   */	\
-		/* and -0 among them) max keeps the AND of the bits, min */	\
-		/* the OR                                                */	\
+		/* NaN wins (x's first); of equal values (+0 and -0     */	\
+		/* among them) max keeps the AND of the bits, min the   */	\
+		/* OR.  Branch-free, one loop per op: it vectorizes.    */	\
+		if (fn == XRT_CS_BIN_MAX) {					\
+			for (i = 0; i < n; i++) {				\
+				type x = a[i], y = b[i], r;			\
+				S##_uint bx, by;				\
+				memcpy(&bx, &x, sizeof(bx));			\
+				memcpy(&by, &y, sizeof(by));			\
+				bx &= by;					\
+				memcpy(&r, &bx, sizeof(r));			\
+				r = x == y ? r : y;				\
+				d[i] = x > y || x != x ? x : r;			\
+			}							\
+			break;							\
+		}								\
 		for (i = 0; i < n; i++) {					\
 			type x = a[i], y = b[i], r;				\
-			S##_uint bx, by, bz;					\
+			S##_uint bx, by;					\
 			memcpy(&bx, &x, sizeof(bx));				\
 			memcpy(&by, &y, sizeof(by));				\
-			bz = fn == XRT_CS_BIN_MAX ? bx & by : bx | by;		\
-			memcpy(&r, &bz, sizeof(r));				\
-			r = x == y ? r : (fn == XRT_CS_BIN_MAX ? x > y : x < y) ? \
-			    x : y;						\
-			r = y != y ? y : r;					\
-			d[i] = x != x ? x : r;					\
+			bx |= by;						\
+			memcpy(&r, &bx, sizeof(r));				\
+			r = x == y ? r : y;					\
+			d[i] = x < y || x != x ? x : r;				\
 		}								\
 		break;								\
 	default:								\

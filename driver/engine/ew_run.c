@@ -111,7 +111,7 @@ static int clobbers(const struct xrt_cs_ew_inst *in, const u8 *type, u32 src)
 
 void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
-		  const struct ew_row *row, u64 start, u32 n, u8 *regs,
+		  struct ew_row *row, u64 start, u32 n, u8 *regs,
 		  u32 num_regs, const void **at)
 {
 	u8 type[XRT_CS_MAX_REGS];
@@ -137,7 +137,11 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_CONST:
-			ew_const(in->dtype, d, in->imm, n);
+			/* the registers are kept between the blocks of a command */
+			if (!row->once[i])
+				ew_const(in->dtype, d, in->imm, n);
+			else if (!row->consts_filled)
+				ew_const(in->dtype, d, in->imm, EW_BLOCK);
 			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_STORE:
@@ -174,6 +178,7 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		}
 		type[in->dst] = in->dtype;
 	}
+	row->consts_filled = 1;
 }
 
 /* Is register @r read by instructions from @from on, before a write? */
@@ -240,4 +245,12 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		/* Not when a source is the output itself, read in place. */
 		row->fwd[i] = !read_later(insts, i + 2, num_insts, in->dst);
 	}
+	for (i = 0; i < num_insts; i++) {
+		row->once[i] = insts[i].op == XRT_CS_EW_CONST;
+		for (j = 0; j < num_insts && row->once[i]; j++)
+			if (j != i && insts[j].op != XRT_CS_EW_STORE &&
+			    insts[j].dst == insts[i].dst)
+				row->once[i] = 0;
+	}
+	row->consts_filled = 0;
 }
