@@ -145,6 +145,8 @@ const char *xrt_eager_device_name(const xrt_eager_context *c, uint32_t i)
 
 void xrt_eager_clear_caches(xrt_eager_context *c)
 {
-	if (c)
-		kernel_cache_clear(c->kernels);
+	if (!c)
+		return;
+	kernel_cache_clear(c->kernels);
+	eager_pool_drain(c);
 }

@@ -25,13 +25,19 @@
 struct kernel_cache;
 
 /*
- * Freed small tensors kept for reuse, by size class (128 bytes to 4 KiB
- * with the header): an output costs no malloc in a steady loop.
+ * Freed tensors kept for reuse, by size class with the header: 128 bytes
+ * to 4 KiB by doubling, then four classes per octave up to 256 MiB (a
+ * block is at most a quarter larger than asked).  An output costs no
+ * malloc, and a large one no page faults, in a steady loop.  Big blocks
+ * are kept while all kept blocks stay under POOL_BUDGET bytes.
  */
-#define POOL_CLASSES	6
+#define POOL_SMALL	6
+#define POOL_CLASSES	(POOL_SMALL + 4 * 16)
 #define POOL_KEEP	32
+#define POOL_BUDGET	(64ull << 20)
 struct tensor_pool {
 	atomic_flag lock;
+	uint64_t bytes;			/* in kept blocks */
 	uint32_t n[POOL_CLASSES];
 	void *blocks[POOL_CLASSES][POOL_KEEP];
 };

@@ -49,13 +49,24 @@ static void pool_unlock(struct tensor_pool *p)
 	atomic_flag_clear_explicit(&p->lock, memory_order_release);
 }
 
+/* The bytes of a block of size class @k. */
+static uint64_t class_bytes(int k)
+{
+	uint64_t base;
+
+	if (k < POOL_SMALL)
+		return 128u << k;
+	base = 4096ull << ((k - POOL_SMALL) / 4);
+	return base + base / 4 * (uint64_t)((k - POOL_SMALL) % 4 + 1);
+}
+
 /* The size class of a block of @bytes, or -1 when too big to keep. */
 static int size_class(uint64_t bytes)
 {
 	int k;
 
 	for (k = 0; k < POOL_CLASSES; k++) {
-		if (bytes <= (128u << k))
+		if (bytes <= class_bytes(k))
 			return k;
 	}
 	return -1;
@@ -67,10 +78,12 @@ static void *pool_get(xrt_eager_context *c, int k)
 	void *b = NULL;
 
 	pool_lock(p);
-	if (p->n[k])
+	if (p->n[k]) {
 		b = p->blocks[k][--p->n[k]];
+		p->bytes -= class_bytes(k);
+	}
 	pool_unlock(p);
-	return b ? b : xrt_mem_alloc_aligned(c->a, 128u << k, 64);
+	return b ? b : xrt_mem_alloc_aligned(c->a, class_bytes(k), 64);
 }
 
 /* Keeps @b for reuse if there is room; else frees it. */
@@ -79,8 +92,9 @@ static void pool_put(xrt_eager_context *c, int k, void *b)
 	struct tensor_pool *p = &c->pool_blocks;
 
 	pool_lock(p);
-	if (p->n[k] < POOL_KEEP) {
+	if (p->n[k] < POOL_KEEP && (k < POOL_SMALL || p->bytes + class_bytes(k) <= POOL_BUDGET)) {
 		p->blocks[k][p->n[k]++] = b;
+		p->bytes += class_bytes(k);
 		b = NULL;
 	}
 	pool_unlock(p);
@@ -92,10 +106,13 @@ void eager_pool_drain(xrt_eager_context *c)
 	struct tensor_pool *p = &c->pool_blocks;
 	int k;
 
+	pool_lock(p);
 	for (k = 0; k < POOL_CLASSES; k++) {
 		while (p->n[k])
 			xrt_mem_free(c->a, p->blocks[k][--p->n[k]]);
 	}
+	p->bytes = 0;
+	pool_unlock(p);
 }
 
 /* One block holds the tensor and its elements: one allocation per output. */

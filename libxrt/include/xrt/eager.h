@@ -111,6 +111,9 @@ XRT_API bool xrt_eager_has_function(xrt_eager_context *c, const char *name);
 /**
  * xrt_eager_clear_caches() - forget every compiled kernel of @c
  * @c: a context
+ *
+ * Also frees the memory of released tensors that @c keeps for reuse (up
+ * to 64 MiB of larger blocks, besides small ones).
  */
 XRT_API void xrt_eager_clear_caches(xrt_eager_context *c);
 
