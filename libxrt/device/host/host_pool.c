@@ -169,10 +169,13 @@ void *host_pool_arena(struct host_pool *p, uint64_t size)
 	return p->arena;
 }
 
-/* All of @j's items over the threads; returns when every one is done. */
-static void run_job(struct host_pool *p, struct job *j, void *ws)
+/*
+ * All of @j's items over the threads; returns when every one is done.
+ * Fewer than @inline_below items run on the caller alone.
+ */
+static void run_job(struct host_pool *p, struct job *j, void *ws, uint64_t inline_below)
 {
-	if (!p || !p->num_threads || j->items < INLINE_ITEMS) {
+	if (!p || !p->num_threads || j->items < inline_below) {
 		j->fn(j->ctx, 0, j->items, ws);
 		return;
 	}
@@ -197,7 +200,8 @@ void host_pool_for(struct host_pool *p, uint64_t items,
 {
 	struct job j = { fn, ctx, items, 0 };
 
-	run_job(p, &j, p ? p->ws[0] : NULL);
+	/* the callers' items are large: two are worth a thread */
+	run_job(p, &j, p ? p->ws[0] : NULL, 2);
 }
 
 struct phase {
@@ -235,7 +239,7 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 			struct job j = { engine_items, &ph, xrt_engine_items(x, pc, ph.phase), 0 };
 
 			if (j.items)
-				run_job(p, &j, ws);
+				run_job(p, &j, ws, INLINE_ITEMS);
 		}
 		pc = xrt_engine_next(x, pc);
 	}
