@@ -146,9 +146,9 @@ int bench_eager(struct result *r, bool quick)
 	us = dispatch(c, "MatMul", 2, reps) * 1e6;
 	r[n++] = (struct result){ "eager MatMul f32[8,8]", "ops/us", 1 / us,
 				  1 / (bench_peer("eager-matmul", reps, 1) * 1e6), 5, "torch eager" };
-	us = mlp(c, reps) * 1e3;
+	us = mlp(c, 5 * reps) * 1e3;
 	r[n++] = (struct result){ "eager mlp 64x512 x3", "runs/ms", 1 / us,
-				  1 / (bench_peer("eager-mlp", reps, bench_threads()) * 1e3), 1,
+				  1 / (bench_peer("eager-mlp", 5 * reps, bench_threads()) * 1e3), 1,
 				  "torch eager" };
 	xrt_eager_context_destroy(c);
 	return n;

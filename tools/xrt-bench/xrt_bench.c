@@ -220,19 +220,28 @@ static void bench_dot(size_t n, int reps, struct result *res)
 	free(c);
 }
 
+static bool wanted(const char *only, const char *group)
+{
+	return !only || !strcmp(only, group);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "quick", no_argument, NULL, 'q' },
+		{ "only", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct result res[28];
 	size_t n = 1u << 24, i, count;
+	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
+				    "[--only=engine|host|xrt|eager]\n";
+	const char *only = NULL;
 	int json = 0, reps = 5, o;
 
-	while ((o = getopt_long(argc, argv, "jqh", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "jqho:", opts, NULL)) != -1) {
 		switch (o) {
 		case 'j':
 			json = 1;
@@ -241,21 +250,36 @@ int main(int argc, char **argv)
 			n = 1u << 20;
 			reps = 2;
 			break;
+		case 'o':
+			only = optarg;
+			if (strcmp(only, "engine") && strcmp(only, "host") &&
+			    strcmp(only, "xrt") && strcmp(only, "eager")) {
+				fprintf(stderr, "xrt-bench: unknown group '%s'\n%s", only, usage);
+				return 2;
+			}
+			break;
 		case 'h':
-			printf("usage: xrt-bench [--json] [--quick]\n");
+			printf("%s", usage);
 			return 0;
 		default:
-			fprintf(stderr, "usage: xrt-bench [--json] [--quick]\n");
+			fprintf(stderr, "%s", usage);
 			return 2;
 		}
 	}
 	__builtin_cpu_init();
 	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
-	bench_stream(n, reps, &res[0], &res[1]);
-	bench_dot(reps > 2 ? 1024 : 256, reps, &res[2]);
-	count = 3 + (size_t)bench_host(res + 3, reps <= 2);
-	count += (size_t)bench_xrt(res + count, reps <= 2);
-	count += (size_t)bench_eager(res + count, reps <= 2);
+	count = 0;
+	if (wanted(only, "engine")) {
+		bench_stream(n, reps, &res[0], &res[1]);
+		bench_dot(reps > 2 ? 1024 : 256, reps, &res[2]);
+		count = 3;
+	}
+	if (wanted(only, "host"))
+		count += (size_t)bench_host(res + count, reps <= 2);
+	if (wanted(only, "xrt"))
+		count += (size_t)bench_xrt(res + count, reps <= 2);
+	if (wanted(only, "eager"))
+		count += (size_t)bench_eager(res + count, reps <= 2);
 	if (json) {
 		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
 		       openblas_get_corename(), xrt_engine_use_avx2);
