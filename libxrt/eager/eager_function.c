@@ -31,6 +31,8 @@ struct eager_fn {
 	uint32_t *order;	/* the nodes, each after what it reads */
 	struct ref *returns;
 	struct eager_fn *next;
+	size_t size;		/* of the definition's bytes */
+	uint8_t bytes[];	/* as registered: a repeat must match them */
 };
 
 static xrt_status *fn_error(xrt_eager_context *c, const Xrt__FunctionDef *m,
@@ -73,13 +75,22 @@ void eager_functions_free(xrt_eager_context *c)
 	c->functions = NULL;
 }
 
+/* The function named @name, with fn_lock held. */
+static struct eager_fn *find_locked(xrt_eager_context *c, const char *name)
+{
+	struct eager_fn *f;
+
+	for (f = c->functions; f && strcmp(f->def.name, name); f = f->next)
+		;
+	return f;
+}
+
 const struct op_def *eager_find_function(xrt_eager_context *c, const char *name)
 {
 	struct eager_fn *f;
 
 	pthread_mutex_lock(&c->fn_lock);
-	for (f = c->functions; f && strcmp(f->def.name, name); f = f->next)
-		;
+	f = find_locked(c, name);
 	pthread_mutex_unlock(&c->fn_lock);
 	return f ? &f->def : NULL;
 }
@@ -195,8 +206,13 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	xrt_status *st;
 	size_t k;
 
+	/*
+	 * A registered function may be called: it was complete before this
+	 * one, so calls never form a cycle.  Variable ops run outside
+	 * programs, so not in a function's body.
+	 */
 	st = xrt_op_create(c, nd->op, &f->ops[n]);
-	if (!st && (f->ops[n]->def->exec || eager_find_function(c, nd->op)))
+	if (!st && f->ops[n]->def->exec)
 		st = xrt_status_new(c->a, XRT_UNIMPLEMENTED,
 				    "op '%.64s' cannot be called in a function yet", nd->op);
 	for (k = 0; !st && k < nd->n_attrs; k++)
@@ -264,10 +280,8 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 	const Xrt__FunctionDef *m = f->msg;
 	size_t i, j;
 
-	if (!m->name || !*m->name || eager_find_op(m->name) || eager_find_function(c, m->name))
-		return xrt_status_new(c->a, m->name && *m->name ? XRT_ALREADY_EXISTS :
-				      XRT_INVALID_ARGUMENT, "function '%.64s': %s", m->name,
-				      m->name && *m->name ? "the name is taken" : "no name");
+	if (!m->name || !*m->name)
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT, "function '': no name");
 	if (m->n_input_args > EAGER_MAX_DEF_INPUTS || !m->n_output_args ||
 	    m->n_output_args > EAGER_MAX_OUTPUTS || m->n_returns != m->n_output_args)
 		return fn_error(c, m, XRT_INVALID_ARGUMENT, "needs at most 8 arguments, 1 to 8 "
@@ -335,6 +349,36 @@ static xrt_status *build_fn(xrt_eager_context *c, struct eager_fn *f)
 	return st;
 }
 
+/*
+ * Adds @f unless its name is taken: by an op, or by a different function
+ * (the same definition again is accepted and changes nothing, as in
+ * TensorFlow).  @f belongs to @c after, or was freed.
+ */
+static xrt_status *insert(xrt_eager_context *c, struct eager_fn *f)
+{
+	struct eager_fn *old;
+	xrt_status *st = NULL;
+
+	if (eager_find_op(f->def.name)) {
+		st = fn_error(c, f->msg, XRT_ALREADY_EXISTS, "the name is an op's", NULL);
+		fn_free(c, f);
+		return st;
+	}
+	pthread_mutex_lock(&c->fn_lock);
+	old = find_locked(c, f->def.name);
+	if (!old) {
+		f->next = c->functions;
+		c->functions = f;
+	} else if (old->size != f->size || memcmp(old->bytes, f->bytes, f->size)) {
+		st = fn_error(c, f->msg, XRT_ALREADY_EXISTS,
+			      "a different function of this name exists", NULL);
+	}
+	pthread_mutex_unlock(&c->fn_lock);
+	if (old)
+		fn_free(c, f);
+	return st;
+}
+
 xrt_status *xrt_eager_add_function(xrt_eager_context *c, const void *function_def, size_t size)
 {
 	struct eager_fn *f;
@@ -343,9 +387,12 @@ xrt_status *xrt_eager_add_function(xrt_eager_context *c, const void *function_de
 	if (!c || (!function_def && size))
 		return xrt_status_new(c ? c->a : NULL, XRT_INVALID_ARGUMENT,
 				      "add function: %s is NULL", c ? "the definition" : "the context");
-	f = xrt_mem_calloc(c->a, 1, sizeof(*f));
+	f = xrt_mem_calloc(c->a, 1, sizeof(*f) + size);
 	if (!f)
 		return xrt_status_oom(c->a, "a function");
+	f->size = size;
+	if (size)
+		memcpy(f->bytes, function_def, size);
 	f->msg = xrt__function_def__unpack(NULL, size, function_def);
 	st = f->msg ? build_fn(c, f) :
 		      xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
@@ -354,11 +401,7 @@ xrt_status *xrt_eager_add_function(xrt_eager_context *c, const void *function_de
 		fn_free(c, f);
 		return st;
 	}
-	pthread_mutex_lock(&c->fn_lock);
-	f->next = c->functions;
-	c->functions = f;
-	pthread_mutex_unlock(&c->fn_lock);
-	return NULL;
+	return insert(c, f);
 }
 
 bool xrt_eager_has_function(xrt_eager_context *c, const char *name)

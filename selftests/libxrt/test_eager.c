@@ -1365,7 +1365,14 @@ TEST_F(xrt, function_def_and_execute)
 	fnb_result(&b, "m", "matmul:0", XRT_F32);
 	ASSERT_OK(fnb_add(c, &b));
 	EXPECT_TRUE(xrt_eager_has_function(c, "MatMulFunction"));
-	ASSERT_ERR(fnb_add(c, &b), XRT_ALREADY_EXISTS, "the name is taken");
+	/* the same definition again changes nothing; another body is refused */
+	ASSERT_OK(fnb_add(c, &b));
+	b.nodes[0].op = "Add";
+	ASSERT_ERR(fnb_add(c, &b), XRT_ALREADY_EXISTS,
+		   "function 'MatMulFunction': a different function of this name exists");
+	b.nodes[0].op = "MatMul";
+	b.f.name = "Relu";
+	ASSERT_ERR(fnb_add(c, &b), XRT_ALREADY_EXISTS, "function 'Relu': the name is an op's");
 	m = F32(c, 2, d22, 1, 2, 3, 4);
 	ASSERT_OK(xrt_op_create(c, "MatMulFunction", &op));
 	ASSERT_OK(xrt_op_add_input(op, m));
@@ -1423,6 +1430,56 @@ TEST_F(xrt, functions_compile_their_whole_body)
 	xrt_tensor_unref(outs[1]);
 	xrt_op_destroy(op);
 	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
+/* A function calling functions: Outer(a, b) = Square(a) + Twice(b), Twice(x) = x + x. */
+TEST_F(xrt, functions_call_registered_functions)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d3[1] = { 3 };
+	xrt_tensor *a, *bt, *out = NULL;
+	struct fnb b;
+	uint32_t nr = 1;
+	xrt_op *op;
+	size_t n;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	fnb_init(&b, "Twice");
+	fnb_arg(&b, "x", XRT_F32);
+	n = fnb_node(&b, "sum", "AddV2", "x", "x");
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_result(&b, "y", "sum:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	fnb_init(&b, "Outer");
+	fnb_arg(&b, "a", XRT_F32);
+	fnb_arg(&b, "b", XRT_F32);
+	n = fnb_node(&b, "sq", "Square", "a", NULL);
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_node(&b, "tw", "Twice", "b", NULL);
+	n = fnb_node(&b, "out", "AddV2", "sq:0", "tw:y:0");
+	fnb_type(&b, n, "T", XRT_F32);
+	fnb_result(&b, "r", "out:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	a = F32(c, 1, d3, 1, -2, 3);
+	bt = F32(c, 1, d3, 0.5, 1, -4);
+	ASSERT_OK(xrt_op_create(c, "Outer", &op));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_add_input(op, bt));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_T(out, 1, DIMS(3), 2, 6, 1);
+	xrt_tensor_unref(out);
+	/* the call's argument types are checked like any op's */
+	ASSERT_OK(xrt_op_reset(op, "Twice", NULL));
+	xrt_tensor_unref(a);
+	a = I32(c, 1, d3, 1, 2, 3);
+	ASSERT_OK(xrt_op_add_input(op, a));
+	nr = 1;
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "Twice: input #0 was expected to be a f32 tensor but is a s32 tensor");
+	xrt_op_destroy(op);
+	xrt_tensor_unref(a);
+	xrt_tensor_unref(bt);
 	xrt_eager_context_destroy(c);
 }
 

@@ -93,13 +93,15 @@ XRT_API const char *xrt_eager_device_name(const xrt_eager_context *c, uint32_t i
  *
  * Nodes name registered ops ("Const" for constants; constant inputs such
  * as axes must come from Const nodes), set their attributes, and read
- * arguments ("x") or node outputs ("node:0", or "node:output:0").  The
- * function's name then works with xrt_op_create(); executing it compiles
- * the whole body as one program.
+ * arguments ("x") or node outputs ("node:0", or "node:output:0").  A node
+ * may call a function registered earlier.  The function's name then
+ * works with xrt_op_create(); executing it compiles the whole body, the
+ * callees' included, as one program.
  *
- * Return: NULL; INVALID_ARGUMENT for a malformed message, a dangling
- * edge, a cycle, a missing attribute or return; NOT_FOUND naming an
- * unknown op; ALREADY_EXISTS for a name that is taken.  Types and
+ * Return: NULL (also for the same definition registered again);
+ * INVALID_ARGUMENT for a malformed message, a dangling edge, a cycle, a
+ * missing attribute or return; NOT_FOUND naming an unknown op;
+ * ALREADY_EXISTS for an op's name or another function's.  Types and
  * shapes are checked when the function is executed.
  */
 XRT_API xrt_status *xrt_eager_add_function(xrt_eager_context *c, const void *function_def,
