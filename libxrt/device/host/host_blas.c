@@ -50,14 +50,15 @@ struct gemm {
 };
 
 /*
- * The tile for an @m x @n product: from the shape alone, never the
+ * The tile for an @m x @n x @k product: from the shape alone, never the
  * threads.  Eight tiles or more for the pool, but none under 32K
  * outputs: smaller calls spend their time packing (64x512x512 on two
  * threads runs a tenth faster in 64x256 tiles than in 32x128).
  */
-static void tile(struct gemm *g, uint64_t m, uint64_t n)
+static void tile(struct gemm *g, uint64_t m, uint64_t n, uint64_t k)
 {
-	if (m * n <= 32768) {	/* one tile, and no divisions for small products */
+	/* up to 64x64x64: one tile, and no divisions to find it */
+	if (m <= 64 && n <= 64 && k <= 64) {
 		g->band = m;
 		g->width = n;
 		g->bands = g->cols = 1;
@@ -130,7 +131,7 @@ bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 	/* setting takes OpenBLAS's lock: a third of a tiny product's time */
 	if (openblas_get_num_threads() != 1)
 		openblas_set_num_threads(1);
-	tile(&g, d->m, d->n);
+	tile(&g, d->m, d->n, d->k);
 	host_pool_for(p, d->batch * g.bands * g.cols, gemm_bands, &g);
 	return true;
 }
