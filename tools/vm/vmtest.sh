@@ -96,16 +96,24 @@ depmod -b "$stage" "$kver"
 
 # The engine tests that run programs (they run each in the kernel too);
 # test_engine_math and test_engine_half check userspace math only.
+# xrt-smi goes along for test_driver_smi.
 tests=()
-for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_*; do
+for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_* \
+	"$build"/tools/xrt-smi/xrt-smi; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	case $(basename "$t") in test_engine_math | test_engine_half) continue ;; esac
 	cp "$t" "$stage/tests/"
-	tests+=("$(basename "$t")")
+	[ "$(basename "$t")" = xrt-smi ] || tests+=("$(basename "$t")")
 	ldd "$t" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
 		while read -r lib; do
-			mkdir -p "$stage$(dirname "$lib")"
-			cp -L "$lib" "$stage$lib"
+			# found through an $ORIGIN rpath (libxrt): into the
+			# default search path, as the binaries move to /tests
+			case $lib in
+			/lib/* | /usr/lib/*) dest=$lib ;;
+			*) dest=/lib/x86_64-linux-gnu/$(basename "$lib") ;;
+			esac
+			mkdir -p "$stage$(dirname "$dest")"
+			cp -L "$lib" "$stage$dest"
 		done
 done
 [ ${#tests[@]} -gt 0 ] || die "no test programs in $build (build first)"
@@ -115,7 +123,7 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
 cat >"$stage/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
-export PATH=/bin XRT_FUZZ_SECONDS=$fuzz_seconds
+export PATH=/bin XRT_FUZZ_SECONDS=$fuzz_seconds XRT_SMI=/tests/xrt-smi
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -131,6 +139,7 @@ if [ \$rc = 0 ]; then
 		case \$t in test_engine_*) env=XRT_TEST_ACCEL=0 ;; esac
 		env \$env /tests/\$t || { echo "### \$t FAILED"; rc=1; }
 	done
+	echo "### xrt-smi after the tests:"; /tests/xrt-smi
 	for d in /sys/kernel/debug/dri/128 /sys/kernel/debug/dri/129; do
 		echo "### \$d/stats after the tests:"; cat \$d/stats
 		for k in live_bos memory_used live_jobs live_queues; do
