@@ -15,6 +15,8 @@
 #                      in Debian's kernel under QEMU
 #   make checkpatch    the kernel's checkpatch.pl --strict on driver/, uapi/
 #                      (make check runs it: it must report nothing)
+#   make docs          Documentation/ rendered by Sphinx into build/docs
+#                      (make check runs it: no warning allowed)
 #   make bench         benchmarks against peers, as ratios
 #   make install PREFIX=/usr/local
 #   make driver KDIR=/lib/modules/$(uname -r)/build
@@ -35,7 +37,7 @@ ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 TSAN_OPTS  := $(MESON_OPTS) -Db_sanitize=thread -Db_lundef=false
 
 .PHONY: all deps build run test check asan tsan bench install clean driver driver-clean \
-	vmtest checkpatch examples
+	vmtest checkpatch examples docs
 
 all: build
 
@@ -73,6 +75,7 @@ check: build asan tsan
 	tools/run-selftests $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)=threads
 	tools/check-install.sh $(BUILD)
 	$(MAKE) --no-print-directory checkpatch
+	$(MAKE) --no-print-directory docs
 ifeq ($(XRT_SKIP_VM),)
 	tools/vm/vmtest.sh $(BUILD)
 else
@@ -84,6 +87,9 @@ vmtest: build
 
 examples: build
 	tools/check-install.sh $(BUILD)
+
+docs: deps
+	sphinx-build -q -W --keep-going -b html Documentation $(BUILD)/docs
 
 KERNEL_SOURCES := $(wildcard driver/*.[ch] driver/engine/*.[ch] uapi/drm/*.h)
 checkpatch: deps
