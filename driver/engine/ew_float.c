@@ -281,46 +281,45 @@ void ew_##S##_unary(u32 fn, u32 dtype, void *dv, const type a[], u32 n)		\
 	}									\
 }										\
 										\
-void ew_##S##_binary(u32 fn, void *dv, const type *a, const type *b, u32 n)	\
+/* The vectorizable binary ops; 0 when @fn is not one of them. */	\
+static __always_inline int S##_binary_vec(u32 fn, type *d, const type *a,	\
+					  const type *b, u32 n)		\
 {										\
-	type *d = dv;								\
 	u32 i;									\
 										\
 	switch (fn) {								\
 	case XRT_CS_BIN_ADD:							\
 		for (i = 0; i < n; i++)						\
 			d[i] = a[i] + b[i];					\
-		break;								\
+		return 1;							\
 	case XRT_CS_BIN_SUB:							\
 		for (i = 0; i < n; i++)						\
 			d[i] = a[i] - b[i];					\
-		break;								\
+		return 1;							\
 	case XRT_CS_BIN_MUL:							\
 		for (i = 0; i < n; i++)						\
 			d[i] = a[i] * b[i];					\
-		break;								\
+		return 1;							\
 	case XRT_CS_BIN_DIV:							\
 		for (i = 0; i < n; i++)						\
 			d[i] = a[i] / b[i];					\
-		break;								\
+		return 1;							\
 	case XRT_CS_BIN_MAX:							\
-	case XRT_CS_BIN_MIN:							\
 		/* NaN wins (x's first); of equal values (+0 and -0     */	\
 		/* among them) max keeps the AND of the bits, min the   */	\
 		/* OR.  Branch-free, one loop per op: it vectorizes.    */	\
-		if (fn == XRT_CS_BIN_MAX) {					\
-			for (i = 0; i < n; i++) {				\
-				type x = a[i], y = b[i], r;			\
-				S##_uint bx, by;				\
-				memcpy(&bx, &x, sizeof(bx));			\
-				memcpy(&by, &y, sizeof(by));			\
-				bx &= by;					\
-				memcpy(&r, &bx, sizeof(r));			\
-				r = x == y ? r : y;				\
-				d[i] = x > y || x != x ? x : r;			\
-			}							\
-			break;							\
+		for (i = 0; i < n; i++) {					\
+			type x = a[i], y = b[i], r;				\
+			S##_uint bx, by;					\
+			memcpy(&bx, &x, sizeof(bx));				\
+			memcpy(&by, &y, sizeof(by));				\
+			bx &= by;						\
+			memcpy(&r, &bx, sizeof(r));				\
+			r = x == y ? r : y;					\
+			d[i] = x > y || x != x ? x : r;				\
 		}								\
+		return 1;							\
+	case XRT_CS_BIN_MIN:							\
 		for (i = 0; i < n; i++) {					\
 			type x = a[i], y = b[i], r;				\
 			S##_uint bx, by;					\
@@ -331,12 +330,36 @@ void ew_##S##_binary(u32 fn, void *dv, const type *a, const type *b, u32 n)	\
 			r = x == y ? r : y;					\
 			d[i] = x < y || x != x ? x : r;				\
 		}								\
-		break;								\
+		return 1;							\
 	default:								\
-		for (i = 0; i < n; i++)						\
-			d[i] = (type)binary_d(fn, a[i], b[i]);			\
-		break;								\
+		return 0;							\
 	}									\
+}										\
+										\
+static int S##_binary_base(u32 fn, type *d, const type *a, const type *b,	\
+			   u32 n)						\
+{										\
+	return S##_binary_vec(fn, d, a, b, n);					\
+}										\
+										\
+/* The same operations 8 wide: the same bits (no contraction). */		\
+__attribute__((target("avx2")))							\
+static int S##_binary_avx2(u32 fn, type *d, const type *a, const type *b,	\
+			   u32 n)						\
+{										\
+	return S##_binary_vec(fn, d, a, b, n);					\
+}										\
+										\
+void ew_##S##_binary(u32 fn, void *dv, const type *a, const type *b, u32 n)	\
+{										\
+	type *d = dv;								\
+	u32 i;									\
+										\
+	if (xrt_engine_use_avx2 ? S##_binary_avx2(fn, d, a, b, n) :		\
+				  S##_binary_base(fn, d, a, b, n))		\
+		return;								\
+	for (i = 0; i < n; i++)							\
+		d[i] = (type)binary_d(fn, a[i], b[i]);				\
 }										\
 										\
 void ew_##S##_compare(u32 fn, s64 *d, const type *a, const type *b, u32 n)	\
