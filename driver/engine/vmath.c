@@ -4,8 +4,8 @@
  * vectorizes them (the other f32 functions go through the f64 ones of
  * emath.c, one element at a time).  exp is Cody-Waite reduction by
  * ln 2 and Cephes' minimax polynomial on [-ln2/2, ln2/2], scaled by 2^n
- * in two steps so subnormal results come out right; tanh is Cephes'
- * odd polynomial below 0.625 and 1 - 2 / (e^2x + 1) above; logistic is
+ * in two steps so subnormal results come out right; tanh is a rational
+ * function evaluated in double (below); logistic is
  * 1 / (1 + e^-|x|), times e^-|x| for x < 0.  No fused multiply-add (the
  * engine builds without contraction), so every executor, vector width
  * and order gives the same bits.  Bounds are measured in
@@ -43,20 +43,32 @@ static __always_inline float exp1(float x)
 	return x != x ? x : p;
 }
 
+/*
+ * tanh(x) = x P(x^2) / Q(x^2) for |x| <= 9, a rational minimax fit of
+ * degrees 5 and 4 (relative error 3.6e-9) evaluated in double, so the
+ * one rounding to float leaves it within 0.52 ulp; beyond 9 it rounds
+ * to +-1.  About a fifth of the work of going through exp.
+ */
 static __always_inline float tanh1(float x)
 {
-	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu), z = x * x, p, e, big;
+	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu), r;
+	double c = ax > 9.0f ? 9.0 : (double)ax, z = c * c, p, q;
 
-	p = -0.00570498872745f;
-	p = p * z + 0.0206390887954f;
-	p = p * z - 0.0537397155531f;
-	p = p * z + 0.133314422036f;
-	p = p * z - 0.333332819422f;
-	p = p * z * x + x;
-	e = exp1(ax > 9.0f ? 18.0f : 2.0f * ax);
-	big = 1.0f - 2.0f / (e + 1.0f);
-	big = engine_bits_f32(engine_f32_bits(big) | (engine_f32_bits(x) & 0x80000000u));
-	return x != x ? x : ax < 0.625f ? p : big;
+	p = -0.00000000001250044;
+	p = p * z + 0.00000003098681219;
+	p = p * z + 0.00002817510283878;
+	p = p * z + 0.00387665638626606;
+	p = p * z + 0.13686567939920655;
+	p = p * z + 1.0;
+	q = 0.00000129906073176;
+	q = q * z + 0.00039533002337172;
+	q = q * z + 0.02727633968317421;
+	q = q * z + 0.47019900508078971;
+	q = q * z + 1.0;
+	r = (float)(c * p / q);
+	r = ax > 9.0f ? 1.0f : r;
+	r = engine_bits_f32(engine_f32_bits(r) | (engine_f32_bits(x) & 0x80000000u));
+	return x != x ? x : r;
 }
 
 /* e^-|x| never overflows, so tiny results for x << 0 stay subnormal, not 0. */
