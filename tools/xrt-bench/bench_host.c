@@ -92,6 +92,45 @@ static double run(struct job *j, int reps)
 	return best;
 }
 
+/*
+ * Best time of @reps runs into result buffers allocated (and faulted in)
+ * once, as the triad's are: the engine's own speed, without the page
+ * faults of a fresh output.  One array parameter and one array result.
+ */
+static double run_in_place(struct job *j, int reps)
+{
+	struct host_run_options o = { 0, j->pool, false };
+	uint8_t *slots[8] = { NULL }, *out[8] = { NULL };
+	double best = 1e9;
+	uint32_t s;
+	int r;
+
+	for (s = 0; s < j->exe->num_slots && s < 8; s++) {
+		const struct cc_slot *cs = &j->exe->slots[s];
+
+		if (cs->kind == CC_SLOT_PARAM) {
+			slots[s] = xrt_literal_mutable_data(j->args[cs->param]);
+		} else if (cs->kind == CC_SLOT_RESULT) {
+			out[s] = aligned_alloc(64, (cs->size + 63) / 64 * 64);
+			memset(out[s], 0, cs->size);
+			slots[s] = out[s];
+		}
+	}
+	for (r = 0; r <= reps; r++) {
+		double t = now();
+		xrt_status *st = host_run_bound(j->exe, slots, &o, NULL);
+
+		t = now() - t;
+		if (st)
+			die(st, "running");
+		if (r && t < best)
+			best = t;
+	}
+	for (s = 0; s < 8; s++)
+		free(out[s]);
+	return best;
+}
+
 static void finish(struct job *j)
 {
 	uint32_t i;
@@ -200,10 +239,13 @@ static void fused(struct host_pool *pool, size_t n, int reps, struct result *r, 
 				"  m = f32[%zu] multiply(ab, x)\n  s = f32[%zu] add(m, bb)\n"
 				"  h = f32[%zu] tanh(s)\n  ROOT o = f32[%zu] multiply(h, cb)\n}\n",
 				n, n, n, n, n, n, n, n), pool);
-	t = run(&j, reps);
+	/* against the triad, into an output in place as the triad writes */
+	t = run_in_place(&j, reps);
 	bw = triad_bandwidth(n, pool, reps);
 	r[(*k)++] = ratio_to("host fused tanh(ax+b)c", 8.0 * (double)n / t / 1e9, bw,
 			     "C triad, same threads", "GB/s", 0.7);
+	/* against numpy, with a fresh output each time as numpy makes one */
+	t = run(&j, reps);
 	py = bench_peer("fused", reps, host_pool_threads(pool));
 	if (py > 0 && n == (64u << 20))
 		r[(*k)++] = ratio_to("host fused vs numpy", 1 / t, 1 / py, "numpy", "runs/s", 1.0);
