@@ -273,6 +273,16 @@ const char *xrt_tensor_device(const xrt_tensor *t)
 	return t ? t->c->devices[t->device] : NULL;
 }
 
+const void *xrt_tensor_data(const xrt_tensor *t, size_t *size)
+{
+	/* every device of a context keeps its tensors in host memory for now */
+	bool host = t && !t->var;
+
+	if (size)
+		*size = host ? (size_t)t->bytes : 0;
+	return host ? t->data : NULL;
+}
+
 xrt_status *xrt_tensor_resolve(const xrt_tensor *t, xrt_literal **out)
 {
 	struct xrt_shape s;

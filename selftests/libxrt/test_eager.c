@@ -145,6 +145,17 @@ TEST_F(xrt, wrapped_memory_is_not_copied_and_given_back)
 	EXPECT_EQ(-4.0f, data_f32(_metadata, out, &lit)[3]);
 	xrt_literal_destroy(lit);
 	buf[0] = 10;	/* the tensor sees the caller's memory */
+	{
+		size_t size = 0;
+		const float *d = xrt_tensor_data(out, &size);
+
+		EXPECT_EQ((const void *)buf, xrt_tensor_data(t, NULL));
+		ASSERT_NE(NULL, d);
+		EXPECT_EQ(16, size);
+		EXPECT_EQ(-2.0f, d[1]);
+		EXPECT_EQ(NULL, xrt_tensor_data(NULL, &size));
+		EXPECT_EQ(0, size);
+	}
 	xrt_tensor_unref(out);
 	out = run1(_metadata, c, "Neg", &t, 1);
 	EXPECT_EQ(-10.0f, data_f32(_metadata, out, &lit)[0]);

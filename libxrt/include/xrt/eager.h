@@ -178,6 +178,19 @@ XRT_API uint64_t xrt_tensor_element_count(const xrt_tensor *t);
 XRT_API const char *xrt_tensor_device(const xrt_tensor *t);
 
 /**
+ * xrt_tensor_data() - the elements of a tensor in host memory, no copy
+ * @t: a tensor
+ * @size: receives their bytes (0 when there is no such memory); may be NULL
+ *
+ * Tensors are values: the memory must not be written.  It stays valid
+ * while a reference to @t is held.
+ *
+ * Return: row-major elements, 64-byte aligned; NULL for a resource or a
+ * tensor whose memory is on a device other than the host.
+ */
+XRT_API const void *xrt_tensor_data(const xrt_tensor *t, size_t *size);
+
+/**
  * xrt_tensor_resolve() - copy a tensor's value into a new host literal
  * @t: the tensor
  * @out: receives the literal (free with xrt_literal_destroy())
