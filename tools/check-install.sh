@@ -39,4 +39,21 @@ for ex in "$src"/examples/*.c; do
 		status=1
 	fi
 done
+
+# The Python package, imported from where it was installed.
+pkg=$(find "$root" -path '*/xrt/__init__.py' | head -n1)
+if [ -n "$pkg" ]; then
+	if out=$(cd "$root" && PYTHONPATH=$(dirname "$(dirname "$pkg")") \
+		LD_LIBRARY_PATH=$(dirname "$lib") /usr/bin/python3 -c \
+		'import xrt; a = xrt.tensor([[1.0, 2.0], [3.0, 4.0]]); print((a @ a).numpy().tolist())' 2>&1) &&
+		[ "$out" = "[[7.0, 10.0], [15.0, 22.0]]" ]; then
+		echo "check-install: python: ok: $out"
+	else
+		echo "check-install: python: FAILED: $out" >&2
+		status=1
+	fi
+else
+	echo "check-install: python: FAILED: the package was not installed" >&2
+	status=1
+fi
 exit $status

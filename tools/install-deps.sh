@@ -17,7 +17,7 @@ packages=(
 	build-essential pkg-config meson ninja-build
 	protobuf-c-compiler libprotobuf-c-dev libdrm-dev
 	clang llvm libclang-rt-14-dev
-	python3 python3-numpy libopenblas-dev python3-sphinx
+	python3 python3-dev python3-numpy libopenblas-dev python3-sphinx
 	linux-source-6.1 xz-utils
 	qemu-system-x86 busybox-static cpio kmod binutils linux-headers-amd64
 )

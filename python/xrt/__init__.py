@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: MIT
+"""XRT from Python.
+
+Eager execution on concrete values::
+
+    import xrt
+    a = xrt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    b = xrt.ops.MatMul(a, a, transpose_b=True)   # any registered op, by name
+    c = (a @ a + 1).numpy()                      # operators, and numpy views
+
+Tensors are immutable values on a device (``xrt.devices()`` lists them);
+host tensors share their memory with numpy through the buffer protocol
+(read-only, no copy), and ``xrt.tensor()`` copies what it is given.
+Errors raise ``xrt.Error`` subclasses carrying the status code, which are
+also the built-in exception a caller expects (``NotFoundError`` is a
+``LookupError``, ``InvalidArgumentError`` a ``ValueError``, ...).
+"""
+from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
+                   DataLossError, DeadlineExceededError, Error, FailedPreconditionError,
+                   InternalError, InvalidArgumentError, NotFoundError, OpFunc,
+                   OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, Tensor,
+                   UnavailableError, UnimplementedError, UnknownError, context, devices,
+                   tensor)
+from ._xrt import op as _op
+
+__all__ = ['Context', 'Tensor', 'OpFunc', 'Error', 'context', 'devices', 'tensor', 'ops']
+
+
+class _Ops:
+    """The eager ops by registry name: ``xrt.ops.Relu(x)``.
+
+    Positional arguments are inputs (a list of tensors is an input list);
+    keyword arguments are attributes, converted by the type the op gives
+    them (bool, int, float, str, element type, shape, tensor, or lists).
+    """
+
+    def __getattr__(self, name):
+        if name.startswith('_'):
+            raise AttributeError(name)
+        try:
+            f = _op(name)
+        except NotFoundError as e:
+            raise AttributeError(str(e)) from None
+        setattr(self, name, f)      # later lookups are plain attributes
+        return f
+
+
+ops = _Ops()

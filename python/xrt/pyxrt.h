@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPython extension xrt._xrt: the types it defines and what its
+ * files share.  Python objects own libxrt objects one to one: a Context
+ * an eager context, a Tensor a tensor reference (and its Context, which
+ * must outlive it), an OpFunc a reusable op.
+ */
+#ifndef XRT_PYXRT_H
+#define XRT_PYXRT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <xrt/eager.h>
+
+typedef struct {
+	PyObject_HEAD
+	xrt_eager_context *c;
+} PyXrtContext;
+
+typedef struct {
+	PyObject_HEAD
+	xrt_tensor *t;
+	PyXrtContext *ctx;	/* strong: the context outlives its tensors */
+	Py_ssize_t shape[XRT_MAX_RANK], strides[XRT_MAX_RANK];
+	int exports;		/* buffer views handed out */
+} PyXrtTensor;
+
+typedef struct {
+	PyObject_HEAD
+	char name[64];
+	xrt_op *op;		/* made on first call, in the default context */
+	PyXrtContext *ctx;
+	vectorcallfunc vectorcall;
+} PyXrtOpFunc;
+
+extern PyTypeObject PyXrtContext_Type, PyXrtTensor_Type, PyXrtOpFunc_Type;
+
+/* Raises the exception of @st's code with its message; frees @st; NULL. */
+PyObject *pyxrt_raise(xrt_status *st);
+
+/* The default context, made on first use (borrowed); NULL with an exception. */
+PyXrtContext *pyxrt_default_context(void);
+
+/* A new Tensor owning @t (reference taken over) in @ctx. */
+PyObject *pyxrt_tensor_new(PyXrtContext *ctx, xrt_tensor *t);
+
+/*
+ * @obj as a tensor of @ctx: a Tensor as it is; a buffer (numpy array)
+ * copied; a Python scalar or nested list through numpy, floats as f32
+ * and ints as s32 unless @like (a dtype, or XRT_INVALID) says otherwise.
+ * A new reference, or NULL with an exception.
+ */
+PyObject *pyxrt_as_tensor(PyXrtContext *ctx, PyObject *obj, enum xrt_dtype like);
+
+/* dtype <-> names: numpy's ("float32") and the buffer protocol's ("f"). */
+const char *pyxrt_dtype_numpy_name(enum xrt_dtype t);
+enum xrt_dtype pyxrt_dtype_from_object(PyObject *o);	/* XRT_INVALID + exception */
+enum xrt_dtype pyxrt_dtype_from_format(const char *format);
+const char *pyxrt_dtype_format(enum xrt_dtype t);
+
+/* The callable for op or function @name; NotFoundError when there is none. */
+PyObject *pyxrt_op_new(const char *name);
+
+/* Runs @f's op on @args with keyword attributes; a Tensor, a tuple or None. */
+PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf,
+			PyObject *kwnames);
+
+/* Binary operator @op_name of a Tensor and a Tensor or value (numbers' methods). */
+PyObject *pyxrt_binary(const char *op_name, PyObject *a, PyObject *b);
+
+#endif /* XRT_PYXRT_H */

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xrt.Tensor: an immutable value on a device.  Host tensors export their
+ * memory read-only through the buffer protocol, so numpy.asarray(t) and
+ * t.numpy() share it without a copy; making a tensor from a buffer
+ * copies.  Arithmetic operators run the eager ops.
+ */
+#include "pyxrt.h"
+
+#include <string.h>
+
+#include <xrt/literal.h>
+
+PyObject *pyxrt_tensor_new(PyXrtContext *ctx, xrt_tensor *t)
+{
+	PyXrtTensor *self = PyObject_New(PyXrtTensor, &PyXrtTensor_Type);
+	uint32_t i, rank = xrt_tensor_rank(t);
+	Py_ssize_t stride;
+
+	if (!self) {
+		xrt_tensor_unref(t);
+		return NULL;
+	}
+	self->t = t;
+	self->ctx = (PyXrtContext *)Py_NewRef((PyObject *)ctx);
+	self->exports = 0;
+	stride = xrt_tensor_is_resource(t) ? 0 : (Py_ssize_t)xrt_dtype_size(xrt_tensor_dtype(t));
+	for (i = rank; i-- > 0;) {
+		self->shape[i] = (Py_ssize_t)xrt_tensor_dim(t, i);
+		self->strides[i] = stride;
+		stride *= self->shape[i];
+	}
+	return (PyObject *)self;
+}
+
+static void tensor_dealloc(PyXrtTensor *self)
+{
+	xrt_tensor_unref(self->t);
+	Py_XDECREF(self->ctx);
+	PyObject_Free(self);
+}
+
+/* A tensor of @dtype from a C-contiguous buffer @v (copied). */
+static PyObject *from_buffer(PyXrtContext *ctx, Py_buffer *v)
+{
+	enum xrt_dtype t = pyxrt_dtype_from_format(v->format);
+	int64_t dims[XRT_MAX_RANK];
+	xrt_tensor *out = NULL;
+	xrt_status *st;
+	int i;
+
+	if (!t) {
+		PyErr_Format(PyExc_TypeError, "xrt: buffer format '%s' is no XRT element type",
+			     v->format);
+		return NULL;
+	}
+	if (v->ndim > XRT_MAX_RANK) {
+		PyErr_Format(PyExc_ValueError, "xrt: rank %d is above %d", v->ndim, XRT_MAX_RANK);
+		return NULL;
+	}
+	if (v->itemsize != (Py_ssize_t)xrt_dtype_size(t)) {
+		PyErr_Format(PyExc_TypeError, "xrt: format '%s' with %zd-byte items", v->format,
+			     v->itemsize);
+		return NULL;
+	}
+	for (i = 0; i < v->ndim; i++)
+		dims[i] = v->shape ? (int64_t)v->shape[i] : (int64_t)(v->len / v->itemsize);
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_tensor_from_host(ctx->c, t, (uint32_t)v->ndim, dims, v->buf, (size_t)v->len, &out);
+	Py_END_ALLOW_THREADS
+	return st ? pyxrt_raise(st) : pyxrt_tensor_new(ctx, out);
+}
+
+/* A scalar tensor of @t holding Python number @o; NULL with no exception if @t is no fit. */
+static PyObject *from_scalar(PyXrtContext *ctx, PyObject *o, enum xrt_dtype t)
+{
+	union { float f; double d; int32_t i; int64_t l; uint8_t b; } v;
+	xrt_tensor *out = NULL;
+	xrt_status *st;
+	double d;
+
+	if (!t)
+		t = PyBool_Check(o) ? XRT_PRED : PyLong_Check(o) ? XRT_S32 : XRT_F32;
+	if (t == XRT_PRED && PyBool_Check(o)) {
+		v.b = o == Py_True;
+	} else if (t == XRT_S32 || t == XRT_S64) {
+		long long x = PyLong_AsLongLong(o);
+
+		if (x == -1 && PyErr_Occurred())
+			return NULL;
+		if (t == XRT_S32 && (x < INT32_MIN || x > INT32_MAX))
+			t = XRT_S64;		/* an int that needs 64 bits */
+		if (t == XRT_S32)
+			v.i = (int32_t)x;
+		else
+			v.l = (int64_t)x;
+	} else if (t == XRT_F32 || t == XRT_F64) {
+		d = PyFloat_AsDouble(o);
+		if (d == -1 && PyErr_Occurred())
+			return NULL;
+		if (t == XRT_F32)
+			v.f = (float)d;
+		else
+			v.d = d;
+	} else {
+		return NULL;
+	}
+	st = xrt_tensor_from_host(ctx->c, t, 0, NULL, &v, xrt_dtype_size(t), &out);
+	return st ? pyxrt_raise(st) : pyxrt_tensor_new(ctx, out);
+}
+
+static PyObject *numpy_module(void)
+{
+	static PyObject *np;
+
+	if (!np)
+		np = PyImport_ImportModule("numpy");
+	return np;
+}
+
+/* A Python value (not a buffer) as a C-contiguous numpy array, TF's defaults. */
+static PyObject *as_array(PyObject *obj, enum xrt_dtype like)
+{
+	PyObject *np = numpy_module(), *arr, *kind;
+	const char *narrow = NULL;
+
+	if (!np)
+		return NULL;
+	if (like && like != XRT_BF16)
+		return PyObject_CallMethod(np, "ascontiguousarray", "Os", obj,
+					   pyxrt_dtype_numpy_name(like));
+	arr = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+	if (!arr)
+		return NULL;
+	/* Python floats become f32 and ints s32, as TensorFlow makes them */
+	kind = PyObject_GetAttrString(arr, "dtype");
+	if (kind) {
+		PyObject *name = PyObject_GetAttrString(kind, "name");
+		const char *s = name ? PyUnicode_AsUTF8(name) : NULL;
+
+		if (s && !strcmp(s, "float64"))
+			narrow = "float32";
+		else if (s && !strcmp(s, "int64"))
+			narrow = "int32";
+		Py_XDECREF(name);
+		Py_DECREF(kind);
+	}
+	if (narrow) {
+		PyObject *n = PyObject_CallMethod(arr, "astype", "s", narrow);
+
+		/* ints that do not fit stay int64 */
+		if (n && !strcmp(narrow, "int32")) {
+			PyObject *cmp = PyObject_RichCompare(n, arr, Py_EQ);
+			PyObject *all = cmp ? PyObject_CallMethod(cmp, "all", NULL) : NULL;
+
+			if (!all || PyObject_IsTrue(all) != 1)
+				Py_CLEAR(n);
+			Py_XDECREF(cmp);
+			Py_XDECREF(all);
+			PyErr_Clear();
+		}
+		if (n) {
+			Py_DECREF(arr);
+			arr = n;
+		}
+	}
+	return arr;
+}
+
+PyObject *pyxrt_as_tensor(PyXrtContext *ctx, PyObject *obj, enum xrt_dtype like)
+{
+	PyObject *arr, *out;
+	Py_buffer v;
+
+	if (PyObject_TypeCheck(obj, &PyXrtTensor_Type))
+		return Py_NewRef(obj);
+	if (PyFloat_Check(obj) || PyLong_Check(obj)) {
+		out = from_scalar(ctx, obj, like);
+		if (out || PyErr_Occurred())
+			return out;
+	}
+	if (PyObject_CheckBuffer(obj) &&
+	    PyObject_GetBuffer(obj, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+		out = from_buffer(ctx, &v);
+		PyBuffer_Release(&v);
+		return out;
+	}
+	PyErr_Clear();
+	arr = as_array(obj, PyObject_CheckBuffer(obj) ? XRT_INVALID : like);
+	if (!arr)
+		return NULL;
+	if (PyObject_GetBuffer(arr, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+		Py_DECREF(arr);
+		return NULL;
+	}
+	out = from_buffer(ctx, &v);
+	PyBuffer_Release(&v);
+	Py_DECREF(arr);
+	return out;
+}
+
+/* --- buffer protocol ---------------------------------------------------- */
+
+static int tensor_getbuffer(PyXrtTensor *self, Py_buffer *view, int flags)
+{
+	enum xrt_dtype t = xrt_tensor_dtype(self->t);
+	const char *format = pyxrt_dtype_format(t);
+	size_t size = 0;
+	const void *data = xrt_tensor_data(self->t, &size);
+
+	if (flags & PyBUF_WRITABLE) {
+		PyErr_SetString(PyExc_BufferError, "xrt: tensors are values: read-only");
+		return -1;
+	}
+	if (!data) {
+		PyErr_Format(PyExc_BufferError, "xrt: a tensor on %s has no host memory to share",
+			     xrt_tensor_device(self->t));
+		return -1;
+	}
+	if (!format) {
+		PyErr_Format(PyExc_BufferError, "xrt: %s has no buffer format: cast it first",
+			     pyxrt_dtype_numpy_name(t));
+		return -1;
+	}
+	view->buf = (void *)data;
+	view->obj = Py_NewRef((PyObject *)self);
+	view->len = (Py_ssize_t)size;
+	view->readonly = 1;
+	view->itemsize = (Py_ssize_t)xrt_dtype_size(t);
+	view->format = (flags & PyBUF_FORMAT) ? (char *)format : NULL;
+	view->ndim = (int)xrt_tensor_rank(self->t);
+	view->shape = (flags & PyBUF_ND) ? self->shape : NULL;
+	view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? self->strides : NULL;
+	view->suboffsets = NULL;
+	view->internal = NULL;
+	self->exports++;
+	return 0;
+}
+
+static void tensor_releasebuffer(PyXrtTensor *self, Py_buffer *view)
+{
+	self->exports--;
+}
+
+static PyBufferProcs tensor_as_buffer = {
+	(getbufferproc)tensor_getbuffer,
+	(releasebufferproc)tensor_releasebuffer,
+};
+
+/* --- attributes and methods -------------------------------------------- */
+
+static PyObject *tensor_shape(PyXrtTensor *self, void *unused)
+{
+	uint32_t i, rank = xrt_tensor_rank(self->t);
+	PyObject *s = PyTuple_New(rank);
+
+	for (i = 0; s && i < rank; i++)
+		PyTuple_SET_ITEM(s, i, PyLong_FromSsize_t(self->shape[i]));
+	return s;
+}
+
+static PyObject *tensor_dtype(PyXrtTensor *self, void *unused)
+{
+	const char *name = xrt_tensor_is_resource(self->t) ? "resource" :
+			   pyxrt_dtype_numpy_name(xrt_tensor_dtype(self->t));
+	PyObject *np = PyImport_ImportModule("numpy"), *d;
+
+	/* numpy's dtype where numpy has the type; else the name */
+	if (!np || !strcmp(name, "bfloat16") || !strcmp(name, "resource")) {
+		PyErr_Clear();
+		Py_XDECREF(np);
+		return PyUnicode_FromString(name);
+	}
+	d = PyObject_CallMethod(np, "dtype", "s", name);
+	Py_DECREF(np);
+	return d;
+}
+
+static PyObject *tensor_device(PyXrtTensor *self, void *unused)
+{
+	return PyUnicode_FromString(xrt_tensor_device(self->t));
+}
+
+static PyObject *tensor_ndim(PyXrtTensor *self, void *unused)
+{
+	return PyLong_FromUnsignedLong(xrt_tensor_rank(self->t));
+}
+
+static PyObject *tensor_size(PyXrtTensor *self, void *unused)
+{
+	return PyLong_FromUnsignedLongLong(xrt_tensor_element_count(self->t));
+}
+
+static PyGetSetDef tensor_getset[] = {
+	{ "shape", (getter)tensor_shape, NULL, "The dimensions, a tuple.", NULL },
+	{ "dtype", (getter)tensor_dtype, NULL, "The element type (a numpy dtype).", NULL },
+	{ "device", (getter)tensor_device, NULL, "The device's name.", NULL },
+	{ "ndim", (getter)tensor_ndim, NULL, "The rank.", NULL },
+	{ "size", (getter)tensor_size, NULL, "The number of elements.", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyObject *tensor_numpy(PyXrtTensor *self, PyObject *unused)
+{
+	PyObject *np = numpy_module(), *view, *a;
+
+	/* through a memoryview: numpy would make an object array of what fails */
+	view = np ? PyMemoryView_FromObject((PyObject *)self) : NULL;
+	if (!view)
+		return NULL;
+	a = PyObject_CallMethod(np, "asarray", "O", view);
+	Py_DECREF(view);
+	return a;
+}
+
+static PyObject *tensor_to(PyXrtTensor *self, PyObject *arg)
+{
+	const char *device = PyUnicode_AsUTF8(arg);
+	xrt_tensor *out = NULL;
+	xrt_status *st;
+
+	if (!device)
+		return NULL;
+	st = xrt_tensor_copy_to_device(self->t, device, &out);
+	return st ? pyxrt_raise(st) : pyxrt_tensor_new(self->ctx, out);
+}
+
+static PyMethodDef tensor_methods[] = {
+	{ "numpy", (PyCFunction)tensor_numpy, METH_NOARGS,
+	  "A read-only numpy array over the tensor's host memory (no copy)." },
+	{ "to", (PyCFunction)tensor_to, METH_O, "to(device): a copy on another device." },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyObject *tensor_repr(PyXrtTensor *self)
+{
+	char text[512];
+	xrt_literal *lit = NULL;
+	xrt_status *st;
+	size_t n;
+
+	if (xrt_tensor_is_resource(self->t))
+		return PyUnicode_FromFormat("xrt.Tensor(resource, device='%s')",
+					    xrt_tensor_device(self->t));
+	st = xrt_tensor_resolve(self->t, &lit);
+	if (st)
+		return pyxrt_raise(st);
+	n = xrt_literal_format(lit, text, sizeof(text));
+	xrt_literal_destroy(lit);
+	if (n >= sizeof(text))
+		strcpy(text + sizeof(text) - 5, "...");
+	return PyUnicode_FromFormat("xrt.Tensor(%s, device='%s')", text,
+				    xrt_tensor_device(self->t));
+}
+
+static Py_ssize_t tensor_len(PyXrtTensor *self)
+{
+	if (!xrt_tensor_rank(self->t)) {
+		PyErr_SetString(PyExc_TypeError, "xrt: len() of a scalar tensor");
+		return -1;
+	}
+	return self->shape[0];
+}
+
+static PySequenceMethods tensor_as_sequence = {
+	.sq_length = (lenfunc)tensor_len,
+};
+
+/* --- operators ---------------------------------------------------------- */
+
+static PyObject *t_add(PyObject *a, PyObject *b) { return pyxrt_binary("AddV2", a, b); }
+static PyObject *t_sub(PyObject *a, PyObject *b) { return pyxrt_binary("Sub", a, b); }
+static PyObject *t_mul(PyObject *a, PyObject *b) { return pyxrt_binary("Mul", a, b); }
+static PyObject *t_div(PyObject *a, PyObject *b) { return pyxrt_binary("RealDiv", a, b); }
+static PyObject *t_floordiv(PyObject *a, PyObject *b) { return pyxrt_binary("FloorDiv", a, b); }
+static PyObject *t_mod(PyObject *a, PyObject *b) { return pyxrt_binary("FloorMod", a, b); }
+static PyObject *t_matmul(PyObject *a, PyObject *b) { return pyxrt_binary("@", a, b); }
+static PyObject *t_and(PyObject *a, PyObject *b) { return pyxrt_binary("LogicalAnd", a, b); }
+static PyObject *t_or(PyObject *a, PyObject *b) { return pyxrt_binary("LogicalOr", a, b); }
+
+static PyObject *t_pow(PyObject *a, PyObject *b, PyObject *mod)
+{
+	if (mod != Py_None)
+		Py_RETURN_NOTIMPLEMENTED;
+	return pyxrt_binary("Pow", a, b);
+}
+
+static PyObject *t_neg(PyObject *a) { return pyxrt_binary("Neg", a, NULL); }
+static PyObject *t_abs(PyObject *a) { return pyxrt_binary("Abs", a, NULL); }
+static PyObject *t_invert(PyObject *a) { return pyxrt_binary("LogicalNot", a, NULL); }
+
+static PyObject *t_pos(PyObject *a)
+{
+	return Py_NewRef(a);
+}
+
+/* A one-element tensor's truth; more elements are ambiguous, as in numpy. */
+static int t_bool(PyXrtTensor *self)
+{
+	PyObject *a;
+	int r;
+
+	if (xrt_tensor_element_count(self->t) != 1) {
+		PyErr_SetString(PyExc_ValueError,
+				"xrt: the truth of a tensor of several elements is ambiguous");
+		return -1;
+	}
+	a = tensor_numpy(self, NULL);
+	r = a ? PyObject_IsTrue(a) : -1;
+	Py_XDECREF(a);
+	return r;
+}
+
+static PyObject *t_scalar(PyXrtTensor *self, const char *method)
+{
+	PyObject *a = tensor_numpy(self, NULL), *item, *r;
+
+	if (!a)
+		return NULL;
+	if (xrt_tensor_element_count(self->t) != 1) {
+		Py_DECREF(a);
+		PyErr_Format(PyExc_TypeError, "xrt: only one-element tensors convert to %s",
+			     method);
+		return NULL;
+	}
+	item = PyObject_CallMethod(a, "item", NULL);
+	Py_DECREF(a);
+	if (!item)
+		return NULL;
+	r = !strcmp(method, "float") ? PyNumber_Float(item) : PyNumber_Long(item);
+	Py_DECREF(item);
+	return r;
+}
+
+static PyObject *t_float(PyObject *a) { return t_scalar((PyXrtTensor *)a, "float"); }
+static PyObject *t_int(PyObject *a) { return t_scalar((PyXrtTensor *)a, "int"); }
+
+static PyNumberMethods tensor_as_number = {
+	.nb_add = t_add,
+	.nb_subtract = t_sub,
+	.nb_multiply = t_mul,
+	.nb_true_divide = t_div,
+	.nb_floor_divide = t_floordiv,
+	.nb_remainder = t_mod,
+	.nb_power = t_pow,
+	.nb_matrix_multiply = t_matmul,
+	.nb_and = t_and,
+	.nb_or = t_or,
+	.nb_negative = t_neg,
+	.nb_positive = t_pos,
+	.nb_absolute = t_abs,
+	.nb_invert = t_invert,
+	.nb_bool = (inquiry)t_bool,
+	.nb_float = t_float,
+	.nb_int = t_int,
+};
+
+/* <, <=, >, >= elementwise; == and != stay identity, so tensors hash. */
+static PyObject *tensor_richcompare(PyObject *a, PyObject *b, int op)
+{
+	switch (op) {
+	case Py_LT:
+		return pyxrt_binary("Less", a, b);
+	case Py_LE:
+		return pyxrt_binary("LessEqual", a, b);
+	case Py_GT:
+		return pyxrt_binary("Greater", a, b);
+	case Py_GE:
+		return pyxrt_binary("GreaterEqual", a, b);
+	default:
+		Py_RETURN_NOTIMPLEMENTED;
+	}
+}
+
+static Py_hash_t tensor_hash(PyObject *self)
+{
+	Py_hash_t h = (Py_hash_t)((uintptr_t)self >> 4);
+
+	return h == -1 ? -2 : h;
+}
+
+PyTypeObject PyXrtTensor_Type = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "xrt.Tensor",
+	.tp_doc = "An immutable value on a device; make one with xrt.tensor().",
+	.tp_basicsize = sizeof(PyXrtTensor),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_dealloc = (destructor)tensor_dealloc,
+	.tp_repr = (reprfunc)tensor_repr,
+	.tp_as_buffer = &tensor_as_buffer,
+	.tp_as_number = &tensor_as_number,
+	.tp_as_sequence = &tensor_as_sequence,
+	.tp_richcompare = tensor_richcompare,
+	.tp_hash = tensor_hash,
+	.tp_getset = tensor_getset,
+	.tp_methods = tensor_methods,
+};
