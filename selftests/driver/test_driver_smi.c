@@ -50,6 +50,24 @@ static long long json_num(const char *from, const char *key)
 	return p ? strtoll(p + strlen(needle), NULL, 10) : -1;
 }
 
+/* Runs @p once on @queue writing @bo, and waits; 0 or -errno. */
+static int run_once(int fd, uint32_t queue, uint32_t bo, const struct prog *p)
+{
+	uint32_t sync, slots[1] = { bo };
+	struct accel_job j = { .prog = p->bo, .slots = slots, .num_slots = 1,
+			       .prog_size = p->size, .queue = queue };
+	int ret = accel_syncobj_create(fd, &sync);
+
+	if (ret)
+		return ret;
+	j.out_sync = sync;
+	ret = accel_submit(fd, &j);
+	if (!ret)
+		ret = accel_syncobj_wait(fd, sync, 60000);
+	accel_syncobj_destroy(fd, sync);
+	return ret;
+}
+
 FIXTURE(smi) {
 	int fd;
 	uint32_t bo, queue;
@@ -67,17 +85,7 @@ FIXTURE_SETUP(smi)
 	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &self->queue));
 	/* one job, so that the engine time is not zero */
 	ASSERT_EQ(0, prog_fill(self->fd, 1 << 16, 7, 4, &p));
-	{
-		uint32_t sync, slots[1] = { self->bo };
-		struct accel_job j = { .prog = p.bo, .slots = slots, .num_slots = 1,
-				       .prog_size = p.size, .queue = self->queue };
-
-		ASSERT_EQ(0, accel_syncobj_create(self->fd, &sync));
-		j.out_sync = sync;
-		ASSERT_EQ(0, accel_submit(self->fd, &j));
-		ASSERT_EQ(0, accel_syncobj_wait(self->fd, sync, 60000));
-		accel_syncobj_destroy(self->fd, sync);
-	}
+	ASSERT_EQ(0, run_once(self->fd, self->queue, self->bo, &p));
 	prog_free(self->fd, &p);
 }
 
