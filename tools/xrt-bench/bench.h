@@ -34,5 +34,7 @@ int bench_host(struct result *r, bool quick);
 int bench_xrt(struct result *r, bool quick);
 /* The eager API's dispatch and an eager MLP into @r (room for 4); how many. */
 int bench_eager(struct result *r, bool quick);
+/* The Python package against PyTorch and numpy, from Python. */
+int bench_python(struct result *r, bool quick);
 
 #endif /* XRT_BENCH_H */

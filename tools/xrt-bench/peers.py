@@ -3,7 +3,11 @@
 """The Python peers of xrt-bench: prints the best of REPS runs of NAME, in
 seconds, with numpy or PyTorch (Debian's python3-numpy, python3-torch).
 
-usage: peers.py NAME REPS THREADS"""
+usage: peers.py NAME REPS THREADS
+
+The py-* cases run XRT's own Python package (PYTHONPATH names the build's)
+for the Python benchmarks, where the peers are the torch and numpy cases
+beside them."""
 import sys
 import time
 
@@ -82,6 +86,33 @@ def main():
                 h = torch.relu(x @ ws[0] + bs[0])
                 h = torch.relu(h @ ws[1] + bs[1])
                 return h @ ws[2] + bs[2]
+        print(best(mlp, reps))
+    elif name in ('py-xrt-add', 'py-xrt-matmul', 'py-np-add', 'py-np-matmul'):
+        # seconds per op from Python: the best of REPS loops of 10000 ops
+        shape = (4,) if name.endswith('add') else (8, 8)
+        if name.startswith('py-xrt'):
+            import xrt
+            a = xrt.tensor(np.ones(shape, np.float32))
+            op = xrt.ops.AddV2 if name.endswith('add') else xrt.ops.MatMul
+        else:
+            a = np.ones(shape, np.float32)
+            op = np.add if name.endswith('add') else np.matmul
+
+        def loop():
+            for _ in range(10000):
+                op(a, a)
+        print(best(loop, reps) / 10000)
+    elif name == 'py-xrt-mlp':
+        import xrt
+        x = xrt.tensor(rng.random((64, 512), dtype=np.float32))
+        ws = [xrt.tensor(rng.random((512, 512), dtype=np.float32)) for _ in range(3)]
+        bs = [xrt.tensor(rng.random(512, dtype=np.float32)) for _ in range(3)]
+        relu = xrt.ops.Relu
+
+        def mlp():
+            h = relu(x @ ws[0] + bs[0])
+            h = relu(h @ ws[1] + bs[1])
+            return h @ ws[2] + bs[2]
         print(best(mlp, reps))
     else:
         sys.exit('peers.py: no benchmark ' + name)

@@ -234,10 +234,10 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result res[28];
+	struct result res[40];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
-				    "[--only=engine|host|xrt|eager]\n";
+				    "[--only=engine|host|xrt|eager|python]\n";
 	const char *only = NULL;
 	int json = 0, reps = 5, o;
 
@@ -253,7 +253,8 @@ int main(int argc, char **argv)
 		case 'o':
 			only = optarg;
 			if (strcmp(only, "engine") && strcmp(only, "host") &&
-			    strcmp(only, "xrt") && strcmp(only, "eager")) {
+			    strcmp(only, "xrt") && strcmp(only, "eager") &&
+			    strcmp(only, "python")) {
 				fprintf(stderr, "xrt-bench: unknown group '%s'\n%s", only, usage);
 				return 2;
 			}
@@ -280,6 +281,10 @@ int main(int argc, char **argv)
 		count += (size_t)bench_xrt(res + count, reps <= 2);
 	if (wanted(only, "eager"))
 		count += (size_t)bench_eager(res + count, reps <= 2);
+	/* the build's package first; an installed one otherwise */
+	setenv("PYTHONPATH", PYXRT_DIR, 0);
+	if (wanted(only, "python"))
+		count += (size_t)bench_python(res + count, reps <= 2);
 	if (json) {
 		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
 		       openblas_get_corename(), xrt_engine_use_avx2);
