@@ -8,6 +8,14 @@ Eager execution on concrete values::
     b = xrt.ops.MatMul(a, a, transpose_b=True)   # any registered op, by name
     c = (a @ a + 1).numpy()                      # operators, and numpy views
 
+The XRT API: compile once, keep data on the device behind handles::
+
+    with xrt.Session('host:0') as s:
+        c = s.compile(hlo_text)                  # or xrt.Computation bytes
+        x = s.allocate(np.ones((2, 3), np.float32))
+        y = s.execute(c, [x])
+        print(s.read(y, release=True))
+
 Tensors are immutable values on a device (``xrt.devices()`` lists them);
 host tensors share their memory with numpy through the buffer protocol
 (read-only, no copy), and ``xrt.tensor()`` copies what it is given.
@@ -17,13 +25,15 @@ also the built-in exception a caller expects (``NotFoundError`` is a
 """
 from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
                    DataLossError, DeadlineExceededError, Error, FailedPreconditionError,
-                   InternalError, InvalidArgumentError, NotFoundError, OpFunc,
-                   OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, Tensor,
+                   Handle, InternalError, InvalidArgumentError, NotFoundError, OpFunc,
+                   OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, Session,
+                   Tensor,
                    UnavailableError, UnimplementedError, UnknownError, context, devices,
                    tensor)
 from ._xrt import op as _op
 
-__all__ = ['Context', 'Tensor', 'OpFunc', 'Error', 'context', 'devices', 'tensor', 'ops']
+__all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Error', 'context', 'devices',
+           'tensor', 'ops']
 
 
 class _Ops:

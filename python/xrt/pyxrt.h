@@ -69,4 +69,7 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf,
 /* Binary operator @op_name of a Tensor and a Tensor or value (numbers' methods). */
 PyObject *pyxrt_binary(const char *op_name, PyObject *a, PyObject *b);
 
+/* Adds xrt.Session and xrt.Handle to module @m; -1 with an exception. */
+int pyxrt_session_ready(PyObject *m);
+
 #endif /* XRT_PYXRT_H */

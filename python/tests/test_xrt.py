@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: MIT
+"""The XRT API from Python: sessions, handles, compile, execute, read."""
+import os
+import unittest
+
+import numpy as np
+
+import xrt
+
+FIXTURES = os.path.join(os.path.dirname(__file__), '..', '..', 'selftests', 'xrt-run')
+
+ADD = '''HloModule add
+ENTRY main {
+  x = f32[2,3] parameter(0)
+  y = f32[2,3] parameter(1)
+  ROOT r = f32[2,3] add(x, y)
+}
+'''
+
+# The seed's scenario: a tuple in, a tuple out, a scalar of another type.
+AFFINE = open(os.path.join(FIXTURES, 'affine.hlo')).read()
+
+
+class Sessions(unittest.TestCase):
+    def setUp(self):
+        self.s = xrt.Session('host:0')
+        self.addCleanup(self.s.close)
+        rng = np.random.default_rng(3)
+        self.x = rng.random((2, 3), np.float32)
+        self.y = rng.random((2, 3), np.float32)
+
+    def test_compile_allocate_execute_read(self):
+        s = self.s
+        self.assertEqual(s.device, 'host:0')
+        c = s.compile(ADD)
+        self.assertEqual(c.shape, 'f32[2,3]{1,0}')
+        x, y = s.allocate(self.x), s.allocate(self.y)
+        self.assertEqual(x.shape, 'f32[2,3]{1,0}')
+        r = s.execute(c, [x, y])
+        got = s.read(r)
+        self.assertTrue(got.flags.writeable)
+        np.testing.assert_array_equal(got, self.x + self.y)
+        s.release(x, y, r, c)
+        self.assertEqual(s.memory_in_use, 0)
+
+    def test_tuples_in_and_out(self):
+        s = self.s
+        c = s.compile(AFFINE)
+        x = s.allocate(np.arange(1, 7, dtype=np.float32).reshape(2, 3))
+        k = s.allocate(np.int32(-3))
+        y, kk = s.read(s.execute(c, (x, k)))
+        np.testing.assert_array_equal(y, -3 * np.arange(1, 7).reshape(2, 3))
+        self.assertEqual(kk.dtype, np.int32)
+        self.assertEqual(int(kk), -3)
+        t = s.allocate((self.x, (np.int64(5), self.y)))
+        back = s.read(t)
+        np.testing.assert_array_equal(back[0], self.x)
+        self.assertEqual(int(back[1][0]), 5)
+        np.testing.assert_array_equal(back[1][1], self.y)
+
+    def test_results_in_other_layouts_read_in_c_order(self):
+        c = self.s.compile('HloModule t\nENTRY e {\n  x = f32[2,3]{1,0} parameter(0)\n'
+                           '  ROOT r = f32[2,3]{0,1} copy(x)\n}\n')
+        r = self.s.execute(c, [self.s.allocate(self.x)], release_inputs=True)
+        got = self.s.read(r, release=True)
+        self.assertTrue(got.flags.c_contiguous)
+        np.testing.assert_array_equal(got, self.x)
+
+    def test_computation_proto_bytes(self):
+        for name in ('affine_ir.computation', 'affine_text.computation'):
+            with open(os.path.join(FIXTURES, name), 'rb') as f:
+                c = self.s.compile(f.read())
+            x = self.s.allocate(np.ones((2, 3), np.float32))
+            k = self.s.allocate(np.int32(2))
+            y, _ = self.s.read(self.s.execute(c, [x, k], release_inputs=True))
+            np.testing.assert_array_equal(y, np.full((2, 3), 2.0))
+
+    def test_release_options_and_with_blocks(self):
+        s = self.s
+        c = s.compile(ADD)
+        x, y = s.allocate(self.x), s.allocate(self.y)
+        r = s.execute(c, [x, y], release_inputs=True, release_compilation=True)
+        self.assertIn('released', repr(x))
+        with self.assertRaises(xrt.NotFoundError):
+            s.execute(c, [r, r])
+        with self.assertRaises(xrt.NotFoundError):
+            s.read(x)
+        s.release(x)                 # already released: nothing to do
+        np.testing.assert_array_equal(s.read(r, release=True), self.x + self.y)
+        self.assertEqual(s.memory_in_use, 0)
+        with s.allocate(self.x) as h:
+            self.assertGreater(s.memory_in_use, 0)
+            np.testing.assert_array_equal(s.read(h), self.x)
+        self.assertEqual(s.memory_in_use, 0)
+        with s.allocate(self.x) as h:
+            s.read(h, release=True)  # gone before the block ends: fine
+        with xrt.Session() as t:
+            t.allocate(self.x)
+            self.assertGreater(t.memory_in_use, 0)
+        with self.assertRaises(ValueError):
+            t.allocate(self.x)       # closed
+
+    def test_errors(self):
+        s = self.s
+        with self.assertRaises(xrt.InvalidArgumentError) as e:
+            s.compile('HloModule m\nENTRY e {\n  ROOT r = f32[2] nonsense()\n}\n')
+        self.assertIn('line 3, column 19', str(e.exception))
+        with self.assertRaises(TypeError):
+            s.compile(42)
+        with self.assertRaises(xrt.InvalidArgumentError):
+            s.compile(b'\xff\xff\xff')
+        c = s.compile(ADD)
+        x = s.allocate(self.x)
+        with self.assertRaises(xrt.InvalidArgumentError):
+            s.execute(c, [x])                    # one argument short
+        with self.assertRaises(xrt.InvalidArgumentError):
+            s.execute(c, [x, s.allocate(np.ones(3, np.float32))])
+        with self.assertRaises(TypeError):
+            s.execute(x, [x, x])                 # an allocation is no compilation
+        with self.assertRaises(TypeError):
+            s.execute(c, [c, x])
+        with self.assertRaises(TypeError):
+            s.execute(c, [1, 2])
+        with xrt.Session() as other:
+            with self.assertRaises(ValueError):
+                other.execute(c, [x, x])
+            with self.assertRaises(ValueError):
+                other.release(x)
+        with self.assertRaises(TypeError):
+            s.allocate(object())
+        with self.assertRaises(xrt.NotFoundError):
+            xrt.Session('tpu:0')
+        with self.assertRaises(xrt.ResourceExhaustedError):
+            with xrt.Session(memory_limit=64) as small:
+                small.allocate(np.zeros(1000, np.float32))
+        # the session still works
+        np.testing.assert_array_equal(s.read(s.execute(c, [x, x])), 2 * self.x)
+
+    def test_many_rounds_leave_nothing(self):
+        s = self.s
+        c = s.compile(ADD)
+        for _ in range(3000):
+            with s.allocate(self.x) as a:
+                s.read(s.execute(c, [a, a]), release=True)
+        self.assertEqual(s.memory_in_use, 0)
+
+
+if __name__ == '__main__':
+    unittest.main()

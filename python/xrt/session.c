@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xrt.Session: the XRT API from Python.  A session compiles HLO text or
+ * xrt.Computation bytes, allocates numpy arrays and nested tuples of
+ * them on its device, executes, reads back and releases; handles are
+ * xrt.Handle objects.  Sessions and handles are context managers: a
+ * session releases everything and closes, a handle releases itself.
+ */
+#include "pyxrt.h"
+
+#include <string.h>
+
+#include <xrt/literal.h>
+#include <xrt/xrt.h>
+
+typedef struct {
+	PyObject_HEAD
+	xrt_session *s;		/* NULL once closed */
+} PyXrtSession;
+
+static PyTypeObject PyXrtSession_Type;
+
+typedef struct {
+	PyObject_HEAD
+	PyXrtSession *session;
+	xrt_handle id;
+	int compilation;	/* else an allocation */
+	int released;		/* by this object */
+} PyXrtHandle;
+
+static PyTypeObject PyXrtHandle_Type;
+
+static int open_or_raise(PyXrtSession *self)
+{
+	if (self->s)
+		return 0;
+	PyErr_SetString(PyExc_ValueError, "xrt: the session is closed");
+	return -1;
+}
+
+static PyObject *handle_new(PyXrtSession *s, xrt_handle id, int compilation)
+{
+	PyXrtHandle *h = PyObject_New(PyXrtHandle, &PyXrtHandle_Type);
+
+	if (!h)
+		return NULL;
+	h->session = (PyXrtSession *)Py_NewRef((PyObject *)s);
+	h->id = id;
+	h->compilation = compilation;
+	h->released = 0;
+	return (PyObject *)h;
+}
+
+/* The handle id of @o, of the right kind and this session; -1 with an exception. */
+static int handle_id(PyXrtSession *s, PyObject *o, int compilation, xrt_handle *id)
+{
+	PyXrtHandle *h = (PyXrtHandle *)o;
+
+	if (!PyObject_TypeCheck(o, &PyXrtHandle_Type)) {
+		PyErr_Format(PyExc_TypeError, "xrt: expected a handle, not %.80s",
+			     Py_TYPE(o)->tp_name);
+		return -1;
+	}
+	if (h->session != s) {
+		PyErr_SetString(PyExc_ValueError, "xrt: a handle of another session");
+		return -1;
+	}
+	if (h->compilation != compilation) {
+		PyErr_Format(PyExc_TypeError, "xrt: expected %s handle, not %s",
+			     compilation ? "a compilation" : "an allocation",
+			     h->compilation ? "a compilation" : "an allocation");
+		return -1;
+	}
+	*id = h->id;
+	return 0;
+}
+
+/* --- values: numpy arrays and tuples <-> literals ------------------------ */
+
+static xrt_status *literal_of(PyObject *v, int depth, xrt_literal **out);
+
+static xrt_status *tuple_literal(PyObject *v, int depth, xrt_literal **out)
+{
+	Py_ssize_t i, n = PyTuple_GET_SIZE(v);
+	xrt_literal **el = PyMem_Calloc((size_t)n + 1, sizeof(*el));
+	xrt_status *st = NULL;
+
+	if (!el) {
+		PyErr_NoMemory();
+		return NULL;
+	}
+	for (i = 0; i < n && !st && !PyErr_Occurred(); i++)
+		st = literal_of(PyTuple_GET_ITEM(v, i), depth + 1, &el[i]);
+	if (!st && !PyErr_Occurred())
+		st = xrt_literal_make_tuple(NULL, el, (uint32_t)n, out);
+	else
+		*out = NULL;
+	if (st || !*out)
+		for (i = 0; i < n; i++)
+			xrt_literal_destroy(el[i]);
+	PyMem_Free(el);
+	return st;
+}
+
+/* A literal of @v: a (nested) tuple, or anything xrt.tensor() takes. */
+static xrt_status *literal_of(PyObject *v, int depth, xrt_literal **out)
+{
+	PyXrtContext *ctx;
+	PyObject *t;
+	xrt_status *st;
+
+	*out = NULL;
+	if (depth > 16) {
+		PyErr_SetString(PyExc_ValueError, "xrt: tuples nested too deep");
+		return NULL;
+	}
+	if (PyTuple_Check(v))
+		return tuple_literal(v, depth, out);
+	ctx = pyxrt_default_context();
+	t = ctx ? pyxrt_as_tensor(ctx, v, XRT_INVALID) : NULL;
+	if (!t)
+		return NULL;
+	st = xrt_tensor_resolve(((PyXrtTensor *)t)->t, out);
+	Py_DECREF(t);
+	return st;
+}
+
+/* A literal as numpy: an array (C order, a copy) or a tuple of them. */
+static PyObject *value_of(const xrt_literal *lit)
+{
+	const struct xrt_shape *s = xrt_literal_shape(lit);
+	int64_t strides[XRT_MAX_RANK];
+	PyObject *np, *bytes, *shape, *st, *arr, *out;
+	uint32_t i;
+
+	if (xrt_shape_is_tuple(s)) {
+		PyObject *tuple = PyTuple_New(s->tuple_count);
+
+		for (i = 0; tuple && i < s->tuple_count; i++) {
+			PyObject *e = value_of(xrt_literal_element(lit, i));
+
+			if (!e) {
+				Py_CLEAR(tuple);
+				break;
+			}
+			PyTuple_SET_ITEM(tuple, i, e);
+		}
+		return tuple;
+	}
+	if (!pyxrt_dtype_format(s->dtype)) {
+		PyErr_Format(PyExc_TypeError, "xrt: %s has no numpy type",
+			     pyxrt_dtype_numpy_name(s->dtype));
+		return NULL;
+	}
+	np = PyImport_ImportModule("numpy");
+	if (!np)
+		return NULL;
+	xrt_shape_strides(s, strides);
+	bytes = PyBytes_FromStringAndSize(xrt_literal_data(lit), (Py_ssize_t)xrt_literal_size(lit));
+	shape = PyTuple_New(s->rank);
+	st = PyTuple_New(s->rank);
+	for (i = 0; shape && st && i < s->rank; i++) {
+		PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(s->dims[i]));
+		PyTuple_SET_ITEM(st, i, PyLong_FromLongLong(strides[i] *
+							   (int64_t)xrt_dtype_size(s->dtype)));
+	}
+	/* the literal's layout as strides, then one C-order copy */
+	arr = NULL;
+	if (bytes && shape && st) {
+		PyObject *kw = Py_BuildValue("{s:O,s:s,s:O,s:O}", "shape", shape, "dtype",
+					     pyxrt_dtype_numpy_name(s->dtype), "buffer", bytes,
+					     "strides", st);
+		PyObject *ctor = kw ? PyObject_GetAttrString(np, "ndarray") : NULL;
+		PyObject *none = ctor ? PyTuple_New(0) : NULL;
+
+		arr = none ? PyObject_Call(ctor, none, kw) : NULL;
+		Py_XDECREF(none);
+		Py_XDECREF(ctor);
+		Py_XDECREF(kw);
+	}
+	out = arr ? PyObject_CallMethod(np, "ascontiguousarray", "O", arr) : NULL;
+	if (out && arr == out) {	/* already C order: own the memory, not bytes' */
+		Py_DECREF(out);
+		out = PyObject_CallMethod(arr, "copy", NULL);
+	}
+	Py_XDECREF(arr);
+	Py_XDECREF(st);
+	Py_XDECREF(shape);
+	Py_XDECREF(bytes);
+	Py_DECREF(np);
+	return out;
+}
+
+/* --- the session ---------------------------------------------------------- */
+
+static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "device", "memory_limit", NULL };
+	struct xrt_session_options o = { 0 };
+	unsigned long long limit = 0;
+	const char *device = NULL;
+	PyXrtSession *self;
+	xrt_status *st;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:Session", names, &device, &limit))
+		return NULL;
+	o.device = device;
+	o.memory_limit = limit;
+	self = (PyXrtSession *)type->tp_alloc(type, 0);
+	if (!self)
+		return NULL;
+	st = xrt_session_create(&o, NULL, &self->s);
+	if (st) {
+		self->s = NULL;
+		Py_DECREF(self);
+		return pyxrt_raise(st);
+	}
+	return (PyObject *)self;
+}
+
+static PyObject *session_close(PyXrtSession *self, PyObject *unused)
+{
+	if (self->s) {
+		xrt_release_all_allocations(self->s);
+		xrt_session_destroy(self->s);
+		self->s = NULL;
+	}
+	Py_RETURN_NONE;
+}
+
+static void session_dealloc(PyXrtSession *self)
+{
+	Py_XDECREF(session_close(self, NULL));
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *session_enter(PyXrtSession *self, PyObject *unused)
+{
+	if (open_or_raise(self))
+		return NULL;
+	return Py_NewRef((PyObject *)self);
+}
+
+static PyObject *session_exit(PyXrtSession *self, PyObject *args)
+{
+	return session_close(self, NULL);
+}
+
+static PyObject *session_device(PyXrtSession *self, void *unused)
+{
+	if (open_or_raise(self))
+		return NULL;
+	return PyUnicode_FromString(xrt_session_device(self->s));
+}
+
+static PyObject *session_memory(PyXrtSession *self, void *unused)
+{
+	if (open_or_raise(self))
+		return NULL;
+	return PyLong_FromUnsignedLongLong(xrt_session_memory_in_use(self->s));
+}
+
+static PyObject *session_compile(PyXrtSession *self, PyObject *arg)
+{
+	xrt_handle h;
+	xrt_status *st;
+
+	if (open_or_raise(self))
+		return NULL;
+	if (PyUnicode_Check(arg)) {
+		Py_ssize_t len;
+		const char *text = PyUnicode_AsUTF8AndSize(arg, &len);
+
+		if (!text)
+			return NULL;
+		Py_BEGIN_ALLOW_THREADS
+		st = xrt_compile_hlo(self->s, text, (size_t)len, &h);
+		Py_END_ALLOW_THREADS
+	} else if (PyBytes_Check(arg)) {
+		st = xrt_compile_proto(self->s, PyBytes_AS_STRING(arg),
+				       (size_t)PyBytes_GET_SIZE(arg), &h);
+	} else {
+		PyErr_Format(PyExc_TypeError, "xrt: compile() takes HLO text (str) or a "
+			     "serialized xrt.Computation (bytes), not %.80s", Py_TYPE(arg)->tp_name);
+		return NULL;
+	}
+	return st ? pyxrt_raise(st) : handle_new(self, h, 1);
+}
+
+static PyObject *session_allocate(PyXrtSession *self, PyObject *arg)
+{
+	xrt_literal *lit = NULL;
+	xrt_handle h;
+	xrt_status *st;
+
+	if (open_or_raise(self))
+		return NULL;
+	st = literal_of(arg, 0, &lit);
+	if (!st && !lit)
+		return NULL;		/* a Python exception is set */
+	if (!st)
+		st = xrt_allocate(self->s, lit, &h);
+	xrt_literal_destroy(lit);
+	return st ? pyxrt_raise(st) : handle_new(self, h, 0);
+}
+
+static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "compilation", "inputs", "release_inputs",
+				 "release_compilation", "seed", NULL };
+	struct xrt_execution_config cfg = { 0 };
+	int release_inputs = 0, release_compilation = 0;
+	PyObject *comp, *inputs = NULL, *seq;
+	xrt_handle c, out, *ids;
+	unsigned int seed = 0;
+	Py_ssize_t i, n;
+	xrt_status *st;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$ppI:execute", names, &comp, &inputs,
+					 &release_inputs, &release_compilation, &seed) ||
+	    open_or_raise(self) || handle_id(self, comp, 1, &c) < 0)
+		return NULL;
+	seq = inputs ? PySequence_Fast(inputs, "xrt: inputs is a sequence of handles") :
+		       PyTuple_New(0);
+	if (!seq)
+		return NULL;
+	n = PySequence_Fast_GET_SIZE(seq);
+	ids = PyMem_Calloc((size_t)n + 1, sizeof(*ids));
+	for (i = 0; ids && i < n; i++)
+		if (handle_id(self, PySequence_Fast_GET_ITEM(seq, i), 0, &ids[i]) < 0)
+			break;
+	if (!ids || i < n) {
+		PyMem_Free(ids);
+		Py_DECREF(seq);
+		return ids ? NULL : PyErr_NoMemory();
+	}
+	cfg.rng_seed = seed;
+	cfg.release_inputs = release_inputs;
+	cfg.release_compilation = release_compilation;
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_execute(self->s, c, ids, (uint32_t)n, &cfg, &out);
+	Py_END_ALLOW_THREADS
+	PyMem_Free(ids);
+	/* the released handles' objects know they are gone */
+	for (i = 0; !st && release_inputs && i < n; i++)
+		((PyXrtHandle *)PySequence_Fast_GET_ITEM(seq, i))->released = 1;
+	if (!st && release_compilation)
+		((PyXrtHandle *)comp)->released = 1;
+	Py_DECREF(seq);
+	return st ? pyxrt_raise(st) : handle_new(self, out, 0);
+}
+
+static PyObject *session_read(PyXrtSession *self, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "handle", "release", NULL };
+	xrt_literal *lit = NULL;
+	int release = 0;
+	PyObject *h, *v;
+	xrt_handle id;
+	xrt_status *st;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$p:read", names, &h, &release) ||
+	    open_or_raise(self) || handle_id(self, h, 0, &id) < 0)
+		return NULL;
+	st = xrt_read_literal(self->s, id, release, &lit);
+	if (st)
+		return pyxrt_raise(st);
+	if (release)
+		((PyXrtHandle *)h)->released = 1;
+	v = value_of(lit);
+	xrt_literal_destroy(lit);
+	return v;
+}
+
+/* Releases one handle object's handle; NULL status if it was already. */
+static xrt_status *release_one(PyXrtHandle *h)
+{
+	xrt_status *st;
+
+	if (h->released || !h->session->s)
+		return NULL;
+	st = h->compilation ? xrt_release_compilations(h->session->s, &h->id, 1) :
+			      xrt_release_allocations(h->session->s, &h->id, 1);
+	if (!st)
+		h->released = 1;
+	return st;
+}
+
+static PyObject *session_release(PyXrtSession *self, PyObject *args)
+{
+	Py_ssize_t i, n = PyTuple_GET_SIZE(args);
+
+	if (open_or_raise(self))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		PyXrtHandle *h = (PyXrtHandle *)PyTuple_GET_ITEM(args, i);
+		xrt_status *st;
+
+		if (!PyObject_TypeCheck((PyObject *)h, &PyXrtHandle_Type)) {
+			PyErr_Format(PyExc_TypeError, "xrt: release() takes handles, not %.80s",
+				     Py_TYPE(h)->tp_name);
+			return NULL;
+		}
+		if (h->session != self) {
+			PyErr_SetString(PyExc_ValueError, "xrt: a handle of another session");
+			return NULL;
+		}
+		st = release_one(h);
+		if (st)
+			return pyxrt_raise(st);
+	}
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef session_methods[] = {
+	{ "compile", (PyCFunction)session_compile, METH_O,
+	  "compile(hlo_text or computation_bytes): a compilation handle." },
+	{ "allocate", (PyCFunction)session_allocate, METH_O,
+	  "allocate(array or nested tuple of arrays): an allocation handle." },
+	{ "execute", (PyCFunction)(void (*)(void))session_execute, METH_VARARGS | METH_KEYWORDS,
+	  "execute(compilation, inputs=(), *, release_inputs=False,\n"
+	  "        release_compilation=False, seed=0): the result's handle." },
+	{ "read", (PyCFunction)(void (*)(void))session_read, METH_VARARGS | METH_KEYWORDS,
+	  "read(handle, *, release=False): the value, a numpy array or a tuple." },
+	{ "release", (PyCFunction)session_release, METH_VARARGS,
+	  "release(*handles): release them (already released ones are skipped)." },
+	{ "close", (PyCFunction)session_close, METH_NOARGS,
+	  "Release every allocation and close the session." },
+	{ "__enter__", (PyCFunction)session_enter, METH_NOARGS, NULL },
+	{ "__exit__", (PyCFunction)session_exit, METH_VARARGS, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyGetSetDef session_getset[] = {
+	{ "device", (getter)session_device, NULL, "The session's device.", NULL },
+	{ "memory_in_use", (getter)session_memory, NULL, "Bytes allocated on the device.",
+	  NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyTypeObject PyXrtSession_Type = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "xrt.Session",
+	.tp_doc = "Session(device=None, memory_limit=0): compile, allocate, execute, read\n"
+		  "and release on one device (the XRT API).",
+	.tp_basicsize = sizeof(PyXrtSession),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_new = session_new,
+	.tp_dealloc = (destructor)session_dealloc,
+	.tp_methods = session_methods,
+	.tp_getset = session_getset,
+};
+
+/* --- handles -------------------------------------------------------------- */
+
+static void handle_dealloc(PyXrtHandle *self)
+{
+	Py_XDECREF(self->session);
+	PyObject_Free(self);
+}
+
+static PyObject *handle_release(PyXrtHandle *self, PyObject *unused)
+{
+	xrt_status *st = release_one(self);
+
+	if (st)
+		return pyxrt_raise(st);
+	Py_RETURN_NONE;
+}
+
+static PyObject *handle_enter(PyXrtHandle *self, PyObject *unused)
+{
+	return Py_NewRef((PyObject *)self);
+}
+
+/* Leaving a with block releases; a handle gone another way is fine. */
+static PyObject *handle_exit(PyXrtHandle *self, PyObject *args)
+{
+	xrt_status *st = release_one(self);
+
+	if (st && xrt_status_code(st) == XRT_NOT_FOUND) {
+		xrt_status_free(st);
+		self->released = 1;
+		st = NULL;
+	}
+	if (st)
+		return pyxrt_raise(st);
+	Py_RETURN_NONE;
+}
+
+static PyObject *handle_repr(PyXrtHandle *self)
+{
+	return PyUnicode_FromFormat("<xrt %s handle %lld%s>",
+				    self->compilation ? "compilation" : "allocation",
+				    (long long)self->id, self->released ? ", released" : "");
+}
+
+static PyObject *handle_shape(PyXrtHandle *self, void *unused)
+{
+	struct xrt_shape shape;
+	struct xrt_program_shape ps;
+	xrt_status *st;
+	char text[512];
+
+	if (open_or_raise(self->session))
+		return NULL;
+	if (self->compilation) {
+		st = xrt_compilation_shape(self->session->s, self->id, NULL, &ps);
+		if (st)
+			return pyxrt_raise(st);
+		xrt_shape_format(&ps.result, text, sizeof(text));
+		xrt_program_shape_deinit(&ps);
+	} else {
+		st = xrt_allocation_shape(self->session->s, self->id, NULL, &shape);
+		if (st)
+			return pyxrt_raise(st);
+		xrt_shape_format(&shape, text, sizeof(text));
+		xrt_shape_deinit(&shape);
+	}
+	return PyUnicode_FromString(text);
+}
+
+static PyObject *handle_id_get(PyXrtHandle *self, void *unused)
+{
+	return PyLong_FromLongLong(self->id);
+}
+
+static PyMethodDef handle_methods[] = {
+	{ "release", (PyCFunction)handle_release, METH_NOARGS, "Release the handle." },
+	{ "__enter__", (PyCFunction)handle_enter, METH_NOARGS, NULL },
+	{ "__exit__", (PyCFunction)handle_exit, METH_VARARGS, NULL },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyGetSetDef handle_getset[] = {
+	{ "id", (getter)handle_id_get, NULL, "The XRT handle.", NULL },
+	{ "shape", (getter)handle_shape, NULL,
+	  "The allocation's shape, or the compilation's result shape (text).", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyTypeObject PyXrtHandle_Type = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "xrt.Handle",
+	.tp_doc = "An allocation or compilation of a session; with releases it.",
+	.tp_basicsize = sizeof(PyXrtHandle),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_dealloc = (destructor)handle_dealloc,
+	.tp_repr = (reprfunc)handle_repr,
+	.tp_methods = handle_methods,
+	.tp_getset = handle_getset,
+};
+
+int pyxrt_session_ready(PyObject *m)
+{
+	if (PyType_Ready(&PyXrtSession_Type) < 0 || PyType_Ready(&PyXrtHandle_Type) < 0)
+		return -1;
+	if (PyModule_AddObjectRef(m, "Session", (PyObject *)&PyXrtSession_Type) < 0 ||
+	    PyModule_AddObjectRef(m, "Handle", (PyObject *)&PyXrtHandle_Type) < 0)
+		return -1;
+	return 0;
+}
