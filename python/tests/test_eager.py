@@ -235,6 +235,38 @@ class Operators(unittest.TestCase):
             self.tx + xrt.tensor(np.ones(3, np.float32))
 
 
+class Indexing(unittest.TestCase):
+    def test_basic_indexing_matches_numpy(self):
+        a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+        t = xrt.tensor(a)
+        for key in (0, -1, (1, 2), (slice(None), 1), (Ellipsis, 0), (None, 0),
+                    slice(None, None, -1), (0, slice(1, None), slice(None, None, 2)),
+                    (Ellipsis,), (slice(1, 2), None, -1, slice(3, 0, -2)),
+                    (slice(1, 100),), (slice(-100, None),), (Ellipsis, None), ()):
+            got, want = t[key], a[key]
+            self.assertEqual(got.shape, want.shape, key)
+            np.testing.assert_array_equal(got.numpy(), want, str(key))
+        self.assertEqual([r.numpy().tolist() for r in t[0]], a[0].tolist())
+
+    def test_bad_indices(self):
+        t = xrt.tensor(np.zeros((2, 3), np.float32))
+        with self.assertRaises(IndexError):
+            t[2]
+        with self.assertRaises(IndexError):
+            t[:, -4]
+        with self.assertRaises(IndexError):
+            t[..., ...]
+        with self.assertRaises(ValueError):
+            t[::0]
+        for key in ('a', 1.5, True, t):
+            with self.assertRaises(TypeError):
+                t[key]
+        with self.assertRaises(xrt.InvalidArgumentError):
+            t[0, 0, 0]
+        with self.assertRaises(TypeError):
+            list(xrt.tensor(1.0))
+
+
 class Leaks(unittest.TestCase):
     def test_no_reference_or_memory_growth(self):
         a = xrt.tensor(np.ones((16, 16), np.float32))
@@ -246,6 +278,7 @@ class Leaks(unittest.TestCase):
                 c = mm(b, a, transpose_b=True)
                 c.numpy()
                 xrt.ops.Unpack(xrt.ops.Reshape(c, [8, 32]), num=8)
+                c[1:, ::2][0]
                 try:
                     mm(a, xrt.tensor([1]))
                 except xrt.InvalidArgumentError:

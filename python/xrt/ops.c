@@ -325,12 +325,13 @@ fail:
 
 /* --- operators ---------------------------------------------------------- */
 
-static PyObject *operator_func(const char *name)
+PyObject *pyxrt_cached_op(const char *name)
 {
 	static const char *const names[] = { "AddV2", "Sub", "Mul", "RealDiv", "FloorDiv",
 					      "FloorMod", "Pow", "MatMul", "BatchMatMulV2",
 					      "LogicalAnd", "LogicalOr", "Neg", "Abs", "LogicalNot",
-					      "Less", "LessEqual", "Greater", "GreaterEqual" };
+					      "Less", "LessEqual", "Greater", "GreaterEqual",
+					      "StridedSlice" };
 	static PyObject *funcs[sizeof(names) / sizeof(names[0])];
 	size_t i;
 
@@ -367,7 +368,7 @@ PyObject *pyxrt_binary(const char *name, PyObject *a, PyObject *b)
 		name = xrt_tensor_rank(((PyXrtTensor *)args[0])->t) == 2 &&
 		       xrt_tensor_rank(((PyXrtTensor *)args[1])->t) == 2 ? "MatMul" :
 									     "BatchMatMulV2";
-	f = operator_func(name);
+	f = pyxrt_cached_op(name);
 	if (f)
 		r = PyObject_Vectorcall(f, args, b ? 2 : 1, NULL);
 out:

@@ -66,6 +66,9 @@ PyObject *pyxrt_op_new(const char *name);
 PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf,
 			PyObject *kwnames);
 
+/* The process's callable for an operator's op (borrowed); NULL with an exception. */
+PyObject *pyxrt_cached_op(const char *name);
+
 /* Binary operator @op_name of a Tensor and a Tensor or value (numbers' methods). */
 PyObject *pyxrt_binary(const char *op_name, PyObject *a, PyObject *b);
 

@@ -362,8 +362,141 @@ static Py_ssize_t tensor_len(PyXrtTensor *self)
 	return self->shape[0];
 }
 
+/* An int64 vector tensor of @v[0..@n). */
+static PyObject *index_tensor(PyXrtContext *ctx, const int64_t *v, Py_ssize_t n)
+{
+	int64_t dims[1] = { n };
+	xrt_tensor *t = NULL;
+	xrt_status *st = xrt_tensor_from_host(ctx->c, XRT_S64, 1, dims, v,
+					      (size_t)n * sizeof(*v), &t);
+
+	return st ? pyxrt_raise(st) : pyxrt_tensor_new(ctx, t);
+}
+
+/* One index item into begin/end/stride @i and the masks; -1 with an exception. */
+static int index_item(PyObject *it, Py_ssize_t i, int64_t *b, int64_t *e, int64_t *s,
+		      int64_t masks[5])
+{
+	*b = 0;
+	*e = 0;
+	*s = 1;
+	if (it == Py_None) {
+		masks[3] |= 1ll << i;
+	} else if (it == Py_Ellipsis) {
+		if (masks[2]) {
+			PyErr_SetString(PyExc_IndexError, "xrt: an index has one ellipsis at most");
+			return -1;
+		}
+		masks[2] |= 1ll << i;
+	} else if (PySlice_Check(it)) {
+		PySliceObject *sl = (PySliceObject *)it;
+
+		if (sl->step != Py_None && (*s = PyLong_AsLongLong(sl->step)) == 0) {
+			PyErr_SetString(PyExc_ValueError, "xrt: slice step cannot be zero");
+			return -1;
+		}
+		if (sl->start == Py_None)
+			masks[0] |= 1ll << i;
+		else
+			*b = PyLong_AsLongLong(sl->start);
+		if (sl->stop == Py_None)
+			masks[1] |= 1ll << i;
+		else
+			*e = PyLong_AsLongLong(sl->stop);
+	} else if (PyIndex_Check(it) && !PyBool_Check(it)) {
+		*b = PyLong_AsLongLong(it);
+		*e = *b + 1;
+		masks[4] |= 1ll << i;
+	} else {
+		PyErr_Format(PyExc_TypeError, "xrt: index with ints, slices, None and ..., not "
+			     "%.80s (xrt.ops.GatherV2 takes index tensors)", Py_TYPE(it)->tp_name);
+		return -1;
+	}
+	return PyErr_Occurred() ? -1 : 0;
+}
+
+/* t[key]: a StridedSlice, TensorFlow's and numpy's basic indexing. */
+static PyObject *tensor_getitem(PyXrtTensor *self, PyObject *key)
+{
+	static const char *const mask_names[5] = { "begin_mask", "end_mask", "ellipsis_mask",
+						   "new_axis_mask", "shrink_axis_mask" };
+	PyObject *items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
+	int64_t b[16], e[16], s[16], masks[5] = { 0 };
+	PyObject *args[9] = { NULL }, *kwnames = NULL, *f, *r = NULL;
+	Py_ssize_t i, n;
+
+	if (!items)
+		return NULL;
+	n = PyTuple_GET_SIZE(items);
+	if (n > 16) {
+		Py_DECREF(items);
+		PyErr_SetString(PyExc_IndexError, "xrt: more than 16 index items");
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		PyObject *it = PyTuple_GET_ITEM(items, i);
+		/* the dimension an item before any ... or None indexes */
+		int64_t d = masks[2] || masks[3] ? -1 : i;
+
+		if (index_item(it, i, &b[i], &e[i], &s[i], masks) < 0)
+			goto out;
+		/* numpy's IndexError, which also ends iteration over a tensor */
+		if ((masks[4] >> i & 1) && d >= 0 && d < (int64_t)xrt_tensor_rank(self->t) &&
+		    (b[i] >= self->shape[d] || b[i] < -self->shape[d])) {
+			PyErr_Format(PyExc_IndexError, "xrt: index %lld is out of dimension %lld "
+				     "of size %zd", (long long)b[i], (long long)d, self->shape[d]);
+			goto out;
+		}
+	}
+	if (!n) {
+		r = Py_NewRef((PyObject *)self);
+		goto out;
+	}
+	f = pyxrt_cached_op("StridedSlice");
+	args[0] = Py_NewRef((PyObject *)self);
+	args[1] = index_tensor(self->ctx, b, n);
+	args[2] = args[1] ? index_tensor(self->ctx, e, n) : NULL;
+	args[3] = args[2] ? index_tensor(self->ctx, s, n) : NULL;
+	kwnames = PyTuple_New(5);
+	for (i = 0; kwnames && i < 5; i++) {
+		PyTuple_SET_ITEM(kwnames, i, PyUnicode_FromString(mask_names[i]));
+		args[4 + i] = PyLong_FromLongLong(masks[i]);
+	}
+	if (f && args[3] && kwnames && args[8])
+		r = PyObject_Vectorcall(f, args, 4, kwnames);
+out:
+	for (i = 0; i < 9; i++)
+		Py_XDECREF(args[i]);
+	Py_XDECREF(kwnames);
+	Py_DECREF(items);
+	return r;
+}
+
+/* t[i] for iteration: rows, until IndexError. */
+static PyObject *tensor_item(PyXrtTensor *self, Py_ssize_t i)
+{
+	PyObject *k, *r;
+
+	if (!xrt_tensor_rank(self->t)) {
+		PyErr_SetString(PyExc_TypeError, "xrt: iteration over a scalar tensor");
+		return NULL;
+	}
+	k = PyLong_FromSsize_t(i);
+	if (!k)
+		return NULL;
+	r = tensor_getitem(self, k);
+	Py_DECREF(k);
+	return r;
+}
+
 static PySequenceMethods tensor_as_sequence = {
 	.sq_length = (lenfunc)tensor_len,
+	.sq_item = (ssizeargfunc)tensor_item,
+};
+
+static PyMappingMethods tensor_as_mapping = {
+	.mp_length = (lenfunc)tensor_len,
+	.mp_subscript = (binaryfunc)tensor_getitem,
 };
 
 /* --- operators ---------------------------------------------------------- */
@@ -490,6 +623,7 @@ PyTypeObject PyXrtTensor_Type = {
 	.tp_as_buffer = &tensor_as_buffer,
 	.tp_as_number = &tensor_as_number,
 	.tp_as_sequence = &tensor_as_sequence,
+	.tp_as_mapping = &tensor_as_mapping,
 	.tp_richcompare = tensor_richcompare,
 	.tp_hash = tensor_hash,
 	.tp_getset = tensor_getset,
