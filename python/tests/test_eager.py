@@ -267,6 +267,65 @@ class Indexing(unittest.TestCase):
             list(xrt.tensor(1.0))
 
 
+try:
+    import torch
+    import torch.utils.dlpack
+except ImportError:
+    torch = None
+
+
+class DLPack(unittest.TestCase):
+    def test_numpy_reads_tensors_without_a_copy(self):
+        t = xrt.tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+        self.assertEqual(t.__dlpack_device__(), (1, 0))
+        a = np.from_dlpack(t)
+        self.assertTrue(np.shares_memory(a, t.numpy()))
+        np.testing.assert_array_equal(a, np.arange(6).reshape(2, 3))
+        del t                          # the capsule's owner keeps the memory
+        np.testing.assert_array_equal(a, np.arange(6).reshape(2, 3))
+
+    def test_from_dlpack_wraps_aligned_memory(self):
+        big = np.arange(4096, dtype=np.float64)     # numpy aligns large arrays
+        t = xrt.from_dlpack(big)
+        np.testing.assert_array_equal(t.numpy(), big)
+        if big.ctypes.data % 64 == 0:
+            self.assertTrue(np.shares_memory(t.numpy(), big))
+        odd = np.arange(10, dtype=np.int32)[1:]      # 4-byte aligned: copied
+        u = xrt.from_dlpack(odd)
+        self.assertFalse(np.shares_memory(u.numpy(), odd))
+        np.testing.assert_array_equal((u * 2).numpy(), odd * 2)
+        with self.assertRaises(TypeError):
+            xrt.from_dlpack(3)
+        with self.assertRaises(BufferError):
+            xrt.from_dlpack(np.zeros((4, 4), np.float32).T)
+
+    @unittest.skipIf(torch is None, 'PyTorch is not installed')
+    def test_torch_both_ways(self):
+        x = torch.arange(12, dtype=torch.float64).reshape(3, 4)
+        t = xrt.from_dlpack(x)
+        if x.data_ptr() % 64 == 0:
+            self.assertEqual(t.numpy().ctypes.data, x.data_ptr())
+        del x
+        np.testing.assert_array_equal((t + 1).numpy(), np.arange(1, 13).reshape(3, 4))
+        y = torch.utils.dlpack.from_dlpack(t)
+        self.assertEqual(y.data_ptr(), t.numpy().ctypes.data)
+        self.assertEqual(y.dtype, torch.float64)
+        c = torch.utils.dlpack.to_dlpack(torch.ones(5, dtype=torch.int64))
+        np.testing.assert_array_equal(xrt.from_dlpack(c).numpy(), np.ones(5))
+        with self.assertRaises(ValueError):
+            xrt.from_dlpack(c)                       # a capsule is consumed once
+
+    def test_round_trips_leave_nothing(self):
+        big = np.ones(1 << 16, np.float32)
+        for _ in range(200):
+            np.from_dlpack(xrt.from_dlpack(big) + 1)
+        rss = rss_pages()
+        for _ in range(3000):
+            np.from_dlpack(xrt.from_dlpack(big) + 1)
+        gc.collect()
+        self.assertLess(rss_pages() - rss, 4 * (1 << 18) // os.sysconf('SC_PAGE_SIZE'))
+
+
 class Leaks(unittest.TestCase):
     def test_no_reference_or_memory_growth(self):
         a = xrt.tensor(np.ones((16, 16), np.float32))

@@ -30,10 +30,11 @@ from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
                    Tensor,
                    UnavailableError, UnimplementedError, UnknownError, context, devices,
                    tensor)
+from ._xrt import from_dlpack
 from ._xrt import op as _op
 
 __all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Error', 'context', 'devices',
-           'tensor', 'ops']
+           'tensor', 'from_dlpack', 'ops']
 
 
 class _Ops:

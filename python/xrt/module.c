@@ -318,6 +318,9 @@ static PyMethodDef module_methods[] = {
 	{ "tensor", (PyCFunction)(void (*)(void))mod_tensor, METH_VARARGS | METH_KEYWORDS,
 	  "tensor(value, dtype=None, device=None): a tensor holding a copy of value." },
 	{ "op", mod_op, METH_O, "op(name): the callable that runs eager op name." },
+	{ "from_dlpack", pyxrt_from_dlpack, METH_O,
+	  "from_dlpack(x): a host tensor over x's memory (x has __dlpack__, or is a\n"
+	  "DLPack capsule); copied when it is not 64-byte aligned." },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -72,6 +72,11 @@ PyObject *pyxrt_cached_op(const char *name);
 /* Binary operator @op_name of a Tensor and a Tensor or value (numbers' methods). */
 PyObject *pyxrt_binary(const char *op_name, PyObject *a, PyObject *b);
 
+/* DLPack: Tensor.__dlpack__(), Tensor.__dlpack_device__(), xrt.from_dlpack(). */
+PyObject *pyxrt_dlpack(PyXrtTensor *self, PyObject *args, PyObject *kw);
+PyObject *pyxrt_dlpack_device(PyXrtTensor *self, PyObject *unused);
+PyObject *pyxrt_from_dlpack(PyObject *module, PyObject *obj);
+
 /* Adds xrt.Session and xrt.Handle to module @m; -1 with an exception. */
 int pyxrt_session_ready(PyObject *m);
 

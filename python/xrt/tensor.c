@@ -329,6 +329,10 @@ static PyMethodDef tensor_methods[] = {
 	{ "numpy", (PyCFunction)tensor_numpy, METH_NOARGS,
 	  "A read-only numpy array over the tensor's host memory (no copy)." },
 	{ "to", (PyCFunction)tensor_to, METH_O, "to(device): a copy on another device." },
+	{ "__dlpack__", (PyCFunction)(void (*)(void))pyxrt_dlpack, METH_VARARGS | METH_KEYWORDS,
+	  "A DLPack capsule over the tensor's host memory (no copy; do not write)." },
+	{ "__dlpack_device__", (PyCFunction)pyxrt_dlpack_device, METH_NOARGS,
+	  "(device type, device id) as DLPack names them: (1, 0), the host." },
 	{ NULL, NULL, 0, NULL },
 };
 
