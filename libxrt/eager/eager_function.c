@@ -198,6 +198,21 @@ static xrt_status *set_attr(xrt_op *op, const Xrt__NamedAttr *na, const struct x
 	}
 }
 
+/*
+ * Is attribute @k the type of one of @op's inputs?  Such a type may be
+ * left out of a node: each call infers it from what the input gets, as
+ * an eager op does from its tensors.
+ */
+static bool types_an_input(const xrt_op *op, size_t k)
+{
+	uint32_t d;
+
+	for (d = 0; d < op->def->num_inputs; d++)
+		if (op->type_attr[d] == (int)k)
+			return true;
+	return false;
+}
+
 /* A node's op with its attributes; its input refs; a Const node's value. */
 static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t n)
 {
@@ -218,7 +233,8 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	for (k = 0; !st && k < nd->n_attrs; k++)
 		st = set_attr(f->ops[n], nd->attrs[k], c->a);
 	for (k = 0; !st && k < f->ops[n]->def->num_attrs; k++) {
-		if (!f->ops[n]->def->attrs[k].has_default && !f->ops[n]->attrs[k].set)
+		if (!f->ops[n]->def->attrs[k].has_default && !f->ops[n]->attrs[k].set &&
+		    !types_an_input(f->ops[n], k))
 			st = xrt_status_new(c->a, XRT_INVALID_ARGUMENT, "attribute '%s' is not set",
 					    f->ops[n]->def->attrs[k].name);
 	}
@@ -425,13 +441,23 @@ static xrt_status *value_of(const struct lowering *l, const struct eager_fn *f, 
 	return NULL;
 }
 
-/* One node: its inputs wired, their types checked, its lowering run. */
-static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
-			      xrt_value (*outs)[EAGER_MAX_OUTPUTS], uint32_t *nout)
+/* A type attribute left unset: the type of the input that gets it now. */
+static void infer_type(struct xrt_op *op, uint32_t d, enum xrt_dtype t)
+{
+	int ta = op->type_attr[d];
+
+	if (ta >= 0 && !op->attrs[ta].set) {
+		op->attrs[ta].set = true;
+		op->attrs[ta].i = t;
+	}
+}
+
+/* The node's inputs into @nl, their types inferred where unset and checked. */
+static xrt_status *wire_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
+			     struct xrt_op *op, struct lowering *nl,
+			     xrt_value (*outs)[EAGER_MAX_OUTPUTS], const uint32_t *nout)
 {
 	const Xrt__NodeDef *nd = f->msg->nodes[n];
-	const xrt_op *op = f->ops[n];
-	struct lowering nl = { .op = op, .b = l->b, .a = l->a };
 	const struct xrt_shape *s;
 	uint32_t d, j, k = 0, cnt;
 	xrt_status *st;
@@ -450,13 +476,16 @@ static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint
 					return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
 							"a constant input is not fed by a Const node",
 							nd->name);
-				nl.consts[k] = f->consts[r.node];
+				nl->consts[k] = f->consts[r.node];
+				infer_type(op, d, xrt_tensor_dtype(f->consts[r.node]));
 				continue;
 			}
-			st = value_of(l, f, r, outs, nout, nd->name, &nl.in[k]);
+			st = value_of(l, f, r, outs, nout, nd->name, &nl->in[k]);
 			if (st)
 				return st;
-			s = xrt_value_shape(l->b, nl.in[k]);
+			s = xrt_value_shape(l->b, nl->in[k]);
+			if (s)
+				infer_type(op, d, s->dtype);
 			if (s && s->dtype != eager_input_type(op, d))
 				return xrt_status_new(l->a, XRT_INVALID_ARGUMENT,
 						      "function '%s': node '%s': input #%u was "
@@ -469,13 +498,36 @@ static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint
 	if (k != nd->n_inputs)
 		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT, "too many inputs for its op",
 				nd->name);
-	nl.num_in = k;
-	st = op->def->lower(&nl);
-	if (st)
-		return xrt_status_annotate(st, "function '%s': node '%s'", f->msg->name, nd->name);
-	nout[n] = op->def->num_outputs ? op->def->num_outputs : nl.num_out;
-	memcpy(outs[n], nl.out, sizeof(nl.out));
 	return NULL;
+}
+
+/* One node: its inputs wired, their types checked, its lowering run. */
+static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
+			      xrt_value (*outs)[EAGER_MAX_OUTPUTS], uint32_t *nout)
+{
+	const Xrt__NodeDef *nd = f->msg->nodes[n];
+	/* a copy: the types this call infers are this call's */
+	struct xrt_op *op = xrt_mem_alloc(l->a, sizeof(*op));
+	struct lowering nl = { .op = op, .b = l->b, .a = l->a };
+	xrt_status *st;
+
+	if (!op)
+		return xrt_status_oom(l->a, "a function node");
+	*op = *f->ops[n];
+	st = wire_node(l, f, n, op, &nl, outs, nout);
+	if (!st) {
+		nl.num_in = (uint32_t)nd->n_inputs;
+		st = op->def->lower(&nl);
+		if (st)
+			st = xrt_status_annotate(st, "function '%s': node '%s'", f->msg->name,
+						 nd->name);
+	}
+	if (!st) {
+		nout[n] = op->def->num_outputs ? op->def->num_outputs : nl.num_out;
+		memcpy(outs[n], nl.out, sizeof(nl.out));
+	}
+	xrt_mem_free(l->a, op);
+	return st;
 }
 
 xrt_status *eager_lower_function(struct lowering *l)

@@ -1472,6 +1472,20 @@ TEST_F(xrt, functions_call_registered_functions)
 	fnb_type(&b, n, "T", XRT_F32);
 	fnb_result(&b, "r", "out:0", XRT_F32);
 	ASSERT_OK(fnb_add(c, &b));
+	/* a type attribute of an input may be left out: each call infers it */
+	fnb_init(&b, "Untyped");
+	fnb_arg(&b, "x", XRT_F32);
+	fnb_node(&b, "n", "Neg", "x", NULL);
+	fnb_result(&b, "y", "n:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	a = F32(c, 1, d3, 1, -2, 3);
+	ASSERT_OK(xrt_op_create(c, "Untyped", &op));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_T(out, 1, DIMS(3), -1, 2, -3);
+	xrt_tensor_unref(out);
+	xrt_tensor_unref(a);
+	xrt_op_destroy(op);
 	a = F32(c, 1, d3, 1, -2, 3);
 	bt = F32(c, 1, d3, 0.5, 1, -4);
 	ASSERT_OK(xrt_op_create(c, "Outer", &op));
@@ -1531,9 +1545,9 @@ TEST_F(xrt, malformed_functions_are_refused)
 	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "the nodes form a cycle");
 	fnb_init(&b, "F");
 	fnb_arg(&b, "x", XRT_F32);
-	fnb_node(&b, "n", "Neg", "x", NULL);
+	fnb_node(&b, "n", "Cast", "x", NULL);
 	fnb_result(&b, "y", "n:0", XRT_F32);
-	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "node 'n': attribute 'T' is not set");
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "node 'n': attribute 'DstT' is not set");
 	fnb_init(&b, "F");
 	fnb_arg(&b, "x", XRT_F32);
 	n = fnb_node(&b, "n", "Neg", "x", NULL);
