@@ -32,9 +32,10 @@ from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
                    tensor)
 from ._xrt import from_dlpack
 from ._xrt import op as _op
+from ._function import function
 
 __all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Error', 'context', 'devices',
-           'tensor', 'from_dlpack', 'ops']
+           'tensor', 'from_dlpack', 'function', 'ops']
 
 
 class _Ops:

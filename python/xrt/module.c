@@ -312,7 +312,85 @@ static PyObject *mod_op(PyObject *m, PyObject *arg)
 	return name ? pyxrt_op_new(name) : NULL;
 }
 
+/* --- for the tracer (xrt/_function.py) ------------------------------------ */
+
+static PyObject *mod_index_spec(PyObject *m, PyObject *key)
+{
+	int64_t b[16], e[16], st[16], masks[5];
+	Py_ssize_t i, n = pyxrt_index_spec(key, b, e, st, masks);
+	PyObject *lb, *le, *ls, *r;
+
+	if (n < 0)
+		return NULL;
+	lb = PyList_New(n);
+	le = PyList_New(n);
+	ls = PyList_New(n);
+	for (i = 0; lb && le && ls && i < n; i++) {
+		PyList_SET_ITEM(lb, i, PyLong_FromLongLong(b[i]));
+		PyList_SET_ITEM(le, i, PyLong_FromLongLong(e[i]));
+		PyList_SET_ITEM(ls, i, PyLong_FromLongLong(st[i]));
+	}
+	r = lb && le && ls ? Py_BuildValue("OOO(LLLLL)", lb, le, ls, masks[0], masks[1], masks[2],
+					   masks[3], masks[4]) : NULL;
+	Py_XDECREF(lb);
+	Py_XDECREF(le);
+	Py_XDECREF(ls);
+	return r;
+}
+
+static PyObject *mod_attr_type(PyObject *m, PyObject *args)
+{
+	static const char *const kinds[] = { "?", "string", "int", "float", "bool", "type",
+					     "shape", "tensor", "func" };
+	PyXrtContext *ctx = pyxrt_default_context();
+	enum xrt_attr_type type;
+	const char *op, *attr;
+	bool is_list;
+	xrt_status *st;
+
+	if (!ctx || !PyArg_ParseTuple(args, "ss:_attr_type", &op, &attr))
+		return NULL;
+	st = xrt_op_name_attr_type(ctx->c, op, attr, &type, &is_list);
+	if (st)
+		return pyxrt_raise(st);
+	return Py_BuildValue("(sO)", type <= XRT_ATTR_FUNC ? kinds[type] : "?",
+			     is_list ? Py_True : Py_False);
+}
+
+static PyObject *mod_dtype_code(PyObject *m, PyObject *arg)
+{
+	enum xrt_dtype t = pyxrt_dtype_from_object(arg);
+
+	return t ? PyLong_FromLong((long)t) : NULL;
+}
+
+static PyObject *mod_add_function(PyObject *m, PyObject *arg)
+{
+	PyXrtContext *ctx = pyxrt_default_context();
+	xrt_status *st;
+
+	if (!ctx)
+		return NULL;
+	if (!PyBytes_Check(arg)) {
+		PyErr_SetString(PyExc_TypeError, "xrt: _add_function takes FunctionDef bytes");
+		return NULL;
+	}
+	st = xrt_eager_add_function(ctx->c, PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg));
+	if (st)
+		return pyxrt_raise(st);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+	{ "_set_trace_hook", pyxrt_set_trace_hook, METH_VARARGS,
+	  "_set_trace_hook(type, hook): ops given values of type call hook(name, args, kwargs)." },
+	{ "_index_spec", mod_index_spec, METH_O,
+	  "_index_spec(key): StridedSlice's (begin, end, strides, masks) for a basic index." },
+	{ "_attr_type", mod_attr_type, METH_VARARGS,
+	  "_attr_type(op, attr): (kind, is_list) of an op's attribute." },
+	{ "_dtype_code", mod_dtype_code, METH_O, "_dtype_code(dtype): XRT's element type number." },
+	{ "_add_function", mod_add_function, METH_O,
+	  "_add_function(function_def_bytes): register a serialized xrt.FunctionDef." },
 	{ "context", mod_context, METH_NOARGS, "The default eager context." },
 	{ "devices", mod_devices, METH_NOARGS, "The names of the devices present." },
 	{ "tensor", (PyCFunction)(void (*)(void))mod_tensor, METH_VARARGS | METH_KEYWORDS,

@@ -291,6 +291,53 @@ static int ready(PyXrtOpFunc *f, PyXrtContext *ctx)
 	return 0;
 }
 
+/* The tracer's value type and the function that records an op on them. */
+static PyObject *trace_type, *trace_hook;
+
+PyObject *pyxrt_set_trace_hook(PyObject *m, PyObject *args)
+{
+	PyObject *type, *hook;
+
+	if (!PyArg_ParseTuple(args, "O!O:_set_trace_hook", &PyType_Type, &type, &hook))
+		return NULL;
+	Py_XSETREF(trace_type, Py_NewRef(type));
+	Py_XSETREF(trace_hook, Py_NewRef(hook));
+	Py_RETURN_NONE;
+}
+
+/* Is @a, or an item of the list @a, a value being traced? */
+static bool traced(PyObject *a)
+{
+	Py_ssize_t i;
+
+	if ((PyObject *)Py_TYPE(a) == trace_type)
+		return true;
+	if (PyList_Check(a) || PyTuple_Check(a))
+		for (i = 0; i < PySequence_Fast_GET_SIZE(a); i++)
+			if ((PyObject *)Py_TYPE(PySequence_Fast_GET_ITEM(a, i)) == trace_type)
+				return true;
+	return false;
+}
+
+/* Hands a call on traced values to the tracer: hook(name, args, kwargs). */
+static PyObject *to_tracer(PyXrtOpFunc *f, PyObject *const *args, Py_ssize_t nargs,
+			   PyObject *kwnames)
+{
+	PyObject *t = PyTuple_New(nargs), *kw = PyDict_New(), *r = NULL;
+	Py_ssize_t i;
+
+	for (i = 0; t && i < nargs; i++)
+		PyTuple_SET_ITEM(t, i, Py_NewRef(args[i]));
+	for (i = 0; kw && kwnames && i < PyTuple_GET_SIZE(kwnames); i++)
+		if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+			Py_CLEAR(kw);
+	if (t && kw)
+		r = PyObject_CallFunction(trace_hook, "sOO", f->name, t, kw);
+	Py_XDECREF(t);
+	Py_XDECREF(kw);
+	return r;
+}
+
 PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
 	Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), i;
@@ -301,6 +348,9 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, Py
 	PyObject *keep;
 	xrt_status *st;
 
+	for (i = 0; trace_type && i < nargs; i++)
+		if (traced(args[i]))
+			return to_tracer(f, args, nargs, kwnames);
 	if (!ctx || ready(f, ctx) < 0)
 		return NULL;
 	keep = PyList_New(0);

@@ -77,6 +77,17 @@ PyObject *pyxrt_dlpack(PyXrtTensor *self, PyObject *args, PyObject *kw);
 PyObject *pyxrt_dlpack_device(PyXrtTensor *self, PyObject *unused);
 PyObject *pyxrt_from_dlpack(PyObject *module, PyObject *obj);
 
+/* _set_trace_hook(type, hook): ops on @type's values go to hook(name, args, kwargs). */
+PyObject *pyxrt_set_trace_hook(PyObject *m, PyObject *args);
+
+/*
+ * Parses a basic index (ints, slices, None, ...) into StridedSlice's
+ * begin, end, strides and masks (begin, end, ellipsis, new axis, shrink);
+ * the number of items, or -1 with an exception.  At most 16 items.
+ */
+Py_ssize_t pyxrt_index_spec(PyObject *key, int64_t *b, int64_t *e, int64_t *s,
+			    int64_t masks[5]);
+
 /* Adds xrt.Session and xrt.Handle to module @m; -1 with an exception. */
 int pyxrt_session_ready(PyObject *m);
 

@@ -419,43 +419,59 @@ static int index_item(PyObject *it, Py_ssize_t i, int64_t *b, int64_t *e, int64_
 	return PyErr_Occurred() ? -1 : 0;
 }
 
+Py_ssize_t pyxrt_index_spec(PyObject *key, int64_t *b, int64_t *e, int64_t *s,
+			    int64_t masks[5])
+{
+	PyObject *items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
+	Py_ssize_t i, n;
+
+	if (!items)
+		return -1;
+	n = PyTuple_GET_SIZE(items);
+	memset(masks, 0, 5 * sizeof(*masks));
+	if (n > 16) {
+		PyErr_SetString(PyExc_IndexError, "xrt: more than 16 index items");
+		n = -1;
+	}
+	for (i = 0; n >= 0 && i < n; i++)
+		if (index_item(PyTuple_GET_ITEM(items, i), i, &b[i], &e[i], &s[i], masks) < 0)
+			n = -1;
+	Py_DECREF(items);
+	return n;
+}
+
+/* The first int item out of range before any ... or None, as numpy's IndexError. */
+static int check_ranges(PyXrtTensor *self, Py_ssize_t n, const int64_t *b,
+			const int64_t masks[5])
+{
+	Py_ssize_t i;
+
+	for (i = 0; i < n; i++) {
+		if ((masks[2] | masks[3]) & ((2ll << i) - 1))
+			return 0;
+		if ((masks[4] >> i & 1) && i < (Py_ssize_t)xrt_tensor_rank(self->t) &&
+		    (b[i] >= self->shape[i] || b[i] < -self->shape[i])) {
+			PyErr_Format(PyExc_IndexError, "xrt: index %lld is out of dimension %zd "
+				     "of size %zd", (long long)b[i], i, self->shape[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* t[key]: a StridedSlice, TensorFlow's and numpy's basic indexing. */
 static PyObject *tensor_getitem(PyXrtTensor *self, PyObject *key)
 {
 	static const char *const mask_names[5] = { "begin_mask", "end_mask", "ellipsis_mask",
 						   "new_axis_mask", "shrink_axis_mask" };
-	PyObject *items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
-	int64_t b[16], e[16], s[16], masks[5] = { 0 };
+	int64_t b[16], e[16], s[16], masks[5];
 	PyObject *args[9] = { NULL }, *kwnames = NULL, *f, *r = NULL;
-	Py_ssize_t i, n;
+	Py_ssize_t i, n = pyxrt_index_spec(key, b, e, s, masks);
 
-	if (!items)
+	if (n < 0 || check_ranges(self, n, b, masks) < 0)
 		return NULL;
-	n = PyTuple_GET_SIZE(items);
-	if (n > 16) {
-		Py_DECREF(items);
-		PyErr_SetString(PyExc_IndexError, "xrt: more than 16 index items");
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		PyObject *it = PyTuple_GET_ITEM(items, i);
-		/* the dimension an item before any ... or None indexes */
-		int64_t d = masks[2] || masks[3] ? -1 : i;
-
-		if (index_item(it, i, &b[i], &e[i], &s[i], masks) < 0)
-			goto out;
-		/* numpy's IndexError, which also ends iteration over a tensor */
-		if ((masks[4] >> i & 1) && d >= 0 && d < (int64_t)xrt_tensor_rank(self->t) &&
-		    (b[i] >= self->shape[d] || b[i] < -self->shape[d])) {
-			PyErr_Format(PyExc_IndexError, "xrt: index %lld is out of dimension %lld "
-				     "of size %zd", (long long)b[i], (long long)d, self->shape[d]);
-			goto out;
-		}
-	}
-	if (!n) {
-		r = Py_NewRef((PyObject *)self);
-		goto out;
-	}
+	if (!n)
+		return Py_NewRef((PyObject *)self);
 	f = pyxrt_cached_op("StridedSlice");
 	args[0] = Py_NewRef((PyObject *)self);
 	args[1] = index_tensor(self->ctx, b, n);
@@ -468,11 +484,9 @@ static PyObject *tensor_getitem(PyXrtTensor *self, PyObject *key)
 	}
 	if (f && args[3] && kwnames && args[8])
 		r = PyObject_Vectorcall(f, args, 4, kwnames);
-out:
 	for (i = 0; i < 9; i++)
 		Py_XDECREF(args[i]);
 	Py_XDECREF(kwnames);
-	Py_DECREF(items);
 	return r;
 }
 
