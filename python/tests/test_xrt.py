@@ -51,6 +51,7 @@ class Sessions(unittest.TestCase):
         y, kk = s.read(s.execute(c, (x, k)))
         np.testing.assert_array_equal(y, -3 * np.arange(1, 7).reshape(2, 3))
         self.assertEqual(kk.dtype, np.int32)
+        self.assertEqual(kk.shape, ())
         self.assertEqual(int(kk), -3)
         t = s.allocate((self.x, (np.int64(5), self.y)))
         back = s.read(t)
@@ -65,6 +66,33 @@ class Sessions(unittest.TestCase):
         got = self.s.read(r, release=True)
         self.assertTrue(got.flags.c_contiguous)
         np.testing.assert_array_equal(got, self.x)
+
+    def test_seed_sub_tuple_and_make_tuple(self):
+        s = self.s
+        a, b = s.allocate(self.x), s.allocate(np.int32(7))
+        t = s.make_tuple((a, (b, a)))
+        self.assertEqual(t.shape, '(f32[2,3]{1,0}, (s32[], f32[2,3]{1,0}))')
+        got = s.read(t)
+        np.testing.assert_array_equal(got[1][1], self.x)
+        e = s.sub_tuple(t, [1, 0])
+        self.assertEqual(int(s.read(e)), 7)
+        # the seed's SubTupleAndRelease: the element moves out, the tuple goes
+        first = s.sub_tuple(t, 0, release=True)
+        self.assertIn('released', repr(t))
+        np.testing.assert_array_equal(s.read(first), self.x)
+        with self.assertRaises(xrt.NotFoundError):
+            s.read(t)
+        # released inputs go once the tuple is made
+        u = s.make_tuple((s.allocate(self.y),), release_inputs=True)
+        np.testing.assert_array_equal(s.read(u)[0], self.y)
+        with self.assertRaises(ValueError):
+            s.make_tuple(())
+        with self.assertRaises(TypeError):
+            s.make_tuple((a, 3))
+        with self.assertRaises(xrt.InvalidArgumentError):
+            s.sub_tuple(a, 0)                  # an array has no elements
+        with self.assertRaises(xrt.InvalidArgumentError):
+            s.sub_tuple(e, [5])
 
     def test_computation_proto_bytes(self):
         for name in ('affine_ir.computation', 'affine_text.computation'):

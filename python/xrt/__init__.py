@@ -35,7 +35,7 @@ from ._xrt import op as _op
 from ._function import function
 
 __all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Error', 'context', 'devices',
-           'tensor', 'from_dlpack', 'function', 'ops']
+           'tensor', 'from_dlpack', 'function', 'ops', 'Variable']
 
 
 class _Ops:
@@ -58,3 +58,40 @@ class _Ops:
 
 
 ops = _Ops()
+
+
+class Variable:
+    """A resource variable: a value kept on the device and updated in place.
+
+    ``Variable(initial, dtype=None)``; ``read()`` gives the value as a
+    tensor, ``assign(v)`` and ``assign_add(v)`` change it, ``handle`` is the
+    resource tensor the variable ops take.  The value lives while the
+    variable does.  (The ops VarHandleOp, AssignVariableOp,
+    AssignAddVariableOp and ReadVariableOp, run eagerly.)
+    """
+
+    def __init__(self, initial, dtype=None):
+        value = initial if isinstance(initial, Tensor) else tensor(initial, dtype=dtype)
+        self.dtype, self.shape = value.dtype, value.shape
+        self.handle = ops.VarHandleOp(dtype=self.dtype, shape=list(self.shape))
+        ops.AssignVariableOp(self.handle, value)
+
+    def _value(self, v):
+        return v if isinstance(v, Tensor) else tensor(v, dtype=self.dtype)
+
+    def read(self):
+        return ops.ReadVariableOp(self.handle, dtype=self.dtype)
+
+    def numpy(self):
+        return self.read().numpy()
+
+    def assign(self, v):
+        ops.AssignVariableOp(self.handle, self._value(v))
+        return self
+
+    def assign_add(self, v):
+        ops.AssignAddVariableOp(self.handle, self._value(v))
+        return self
+
+    def __repr__(self):
+        return 'xrt.Variable(%r)' % (self.read(),)

@@ -178,11 +178,8 @@ static PyObject *value_of(const xrt_literal *lit)
 		Py_XDECREF(ctor);
 		Py_XDECREF(kw);
 	}
-	out = arr ? PyObject_CallMethod(np, "ascontiguousarray", "O", arr) : NULL;
-	if (out && arr == out) {	/* already C order: own the memory, not bytes' */
-		Py_DECREF(out);
-		out = PyObject_CallMethod(arr, "copy", NULL);
-	}
+	/* a writable copy in C order that owns its memory (0-d stays 0-d) */
+	out = arr ? PyObject_CallMethod(arr, "copy", "s", "C") : NULL;
 	Py_XDECREF(arr);
 	Py_XDECREF(st);
 	Py_XDECREF(shape);
@@ -412,7 +409,119 @@ static PyObject *session_release(PyXrtSession *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
+static PyObject *session_sub_tuple(PyXrtSession *self, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "handle", "index", "release", NULL };
+	int64_t index[16];
+	PyObject *h, *idx, *seq;
+	Py_ssize_t i, n;
+	int release = 0;
+	xrt_handle id, out;
+	xrt_status *st;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$p:sub_tuple", names, &h, &idx, &release) ||
+	    open_or_raise(self) || handle_id(self, h, 0, &id) < 0)
+		return NULL;
+	seq = PyLong_Check(idx) ? PyTuple_Pack(1, idx) :
+				  PySequence_Fast(idx, "xrt: an index is an int or ints");
+	if (!seq)
+		return NULL;
+	n = PySequence_Fast_GET_SIZE(seq);
+	for (i = 0; i < n && i < 16; i++)
+		index[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+	Py_DECREF(seq);
+	if (n > 16) {
+		PyErr_SetString(PyExc_ValueError, "xrt: an index path of more than 16 steps");
+		return NULL;
+	}
+	if (PyErr_Occurred())
+		return NULL;
+	st = xrt_sub_tuple(self->s, id, index, (uint32_t)n, release, &out);
+	if (st)
+		return pyxrt_raise(st);
+	if (release)
+		((PyXrtHandle *)h)->released = 1;
+	return handle_new(self, out, 0);
+}
+
+/* The tree of @v (handles, tuples of them) into @nodes from *@used; its leaves' ids. */
+static int tuple_tree(PyXrtSession *self, PyObject *v, int depth, struct xrt_tuple_node *nodes,
+		      Py_ssize_t cap, Py_ssize_t *used, struct xrt_tuple_node *at,
+		      xrt_handle *ids, Py_ssize_t *num_ids, bool release)
+{
+	Py_ssize_t i, n;
+	struct xrt_tuple_node *kids;
+
+	if (depth > 16) {
+		PyErr_SetString(PyExc_ValueError, "xrt: tuples nested too deep");
+		return -1;
+	}
+	memset(at, 0, sizeof(*at));
+	if (!PyTuple_Check(v)) {
+		if (*num_ids >= cap || handle_id(self, v, 0, &ids[*num_ids]) < 0) {
+			if (!PyErr_Occurred())
+				PyErr_SetString(PyExc_ValueError, "xrt: too many leaves");
+			return -1;
+		}
+		at->input_index = (*num_ids)++;
+		at->release_input = release;
+		return 0;
+	}
+	n = PyTuple_GET_SIZE(v);
+	if (!n || *used + n > cap) {
+		PyErr_SetString(PyExc_ValueError, n ? "xrt: too large a tuple" :
+					"xrt: an empty tuple");
+		return -1;
+	}
+	kids = &nodes[*used];
+	*used += n;
+	at->children = kids;
+	at->num_children = (uint32_t)n;
+	for (i = 0; i < n; i++)
+		if (tuple_tree(self, PyTuple_GET_ITEM(v, i), depth + 1, nodes, cap, used, &kids[i],
+			       ids, num_ids, release) < 0)
+			return -1;
+	return 0;
+}
+
+static PyObject *session_make_tuple(PyXrtSession *self, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "elements", "release_inputs", NULL };
+	enum { CAP = 1024 };
+	struct xrt_tuple_node *nodes, root;
+	Py_ssize_t used = 0, num_ids = 0;
+	int release = 0;
+	xrt_handle *ids, out;
+	xrt_status *st = NULL;
+	PyObject *desc;
+	int ok;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$p:make_tuple", names, &PyTuple_Type,
+					 &desc, &release) || open_or_raise(self))
+		return NULL;
+	nodes = PyMem_Calloc(CAP, sizeof(*nodes));
+	ids = PyMem_Calloc(CAP, sizeof(*ids));
+	ok = nodes && ids && tuple_tree(self, desc, 0, nodes, CAP, &used, &root, ids, &num_ids,
+					release) == 0;
+	if (ok)
+		st = xrt_make_tuple(self->s, &root, ids, (uint32_t)num_ids, &out);
+	PyMem_Free(nodes);
+	PyMem_Free(ids);
+	if (!ok)
+		return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+	if (st)
+		return pyxrt_raise(st);
+	return handle_new(self, out, 0);
+}
+
 static PyMethodDef session_methods[] = {
+	{ "sub_tuple", (PyCFunction)(void (*)(void))session_sub_tuple, METH_VARARGS | METH_KEYWORDS,
+	  "sub_tuple(handle, index, *, release=False): the element at index (an int or\n"
+	  "a path of ints), sharing the buffers." },
+	{ "make_tuple", (PyCFunction)(void (*)(void))session_make_tuple,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "make_tuple(elements, *, release_inputs=False): a tuple allocation of a\n"
+	  "nested tuple of allocation handles, sharing their buffers." },
 	{ "compile", (PyCFunction)session_compile, METH_O,
 	  "compile(hlo_text or computation_bytes): a compilation handle." },
 	{ "allocate", (PyCFunction)session_allocate, METH_O,

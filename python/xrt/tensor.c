@@ -118,6 +118,21 @@ static PyObject *numpy_module(void)
 	return np;
 }
 
+/* numpy.asarray(@obj, dtype=@dtype, order='C'): C order, and 0-d stays 0-d. */
+static PyObject *c_array(PyObject *np, PyObject *obj, const char *dtype)
+{
+	PyObject *f = PyObject_GetAttrString(np, "asarray"), *args = PyTuple_Pack(1, obj), *r = NULL;
+	PyObject *kw = dtype ? Py_BuildValue("{s:s,s:s}", "dtype", dtype, "order", "C") :
+			       Py_BuildValue("{s:s}", "order", "C");
+
+	if (f && args && kw)
+		r = PyObject_Call(f, args, kw);
+	Py_XDECREF(f);
+	Py_XDECREF(args);
+	Py_XDECREF(kw);
+	return r;
+}
+
 /* A Python value (not a buffer) as a C-contiguous numpy array, TF's defaults. */
 static PyObject *as_array(PyObject *obj, enum xrt_dtype like)
 {
@@ -127,9 +142,8 @@ static PyObject *as_array(PyObject *obj, enum xrt_dtype like)
 	if (!np)
 		return NULL;
 	if (like && like != XRT_BF16)
-		return PyObject_CallMethod(np, "ascontiguousarray", "Os", obj,
-					   pyxrt_dtype_numpy_name(like));
-	arr = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+		return c_array(np, obj, pyxrt_dtype_numpy_name(like));
+	arr = c_array(np, obj, NULL);
 	if (!arr)
 		return NULL;
 	/* Python floats become f32 and ints s32, as TensorFlow makes them */
@@ -409,7 +423,7 @@ static int index_item(PyObject *it, Py_ssize_t i, int64_t *b, int64_t *e, int64_
 			*e = PyLong_AsLongLong(sl->stop);
 	} else if (PyIndex_Check(it) && !PyBool_Check(it)) {
 		*b = PyLong_AsLongLong(it);
-		*e = *b + 1;
+		*e = *b == INT64_MAX ? *b : *b + 1;	/* shrinking reads begin only */
 		masks[4] |= 1ll << i;
 	} else {
 		PyErr_Format(PyExc_TypeError, "xrt: index with ints, slices, None and ..., not "
