@@ -12,15 +12,7 @@ import unittest
 import numpy as np
 
 import xrt
-
-
-def rss_pages():
-    """Resident pages; constant under a sanitizer, whose quarantine keeps
-    freed memory (leaks are then left to the reference and object counts)."""
-    if os.environ.get('XRT_SANITIZED'):
-        return 0
-    with open('/proc/self/statm') as f:
-        return int(f.read().split()[1])
+from support import rss_pages
 
 
 class Tensors(unittest.TestCase):

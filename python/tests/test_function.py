@@ -1,21 +1,12 @@
 # SPDX-License-Identifier: MIT
 """xrt.function: Python functions traced into FunctionDefs."""
 import gc
-import os
 import unittest
 
 import numpy as np
 
 import xrt
-
-
-def rss_pages():
-    """Resident pages; constant under a sanitizer, whose quarantine keeps
-    freed memory (leaks are then left to the reference and object counts)."""
-    if os.environ.get('XRT_SANITIZED'):
-        return 0
-    with open('/proc/self/statm') as f:
-        return int(f.read().split()[1])
+from support import rss_pages
 
 
 class Functions(unittest.TestCase):

@@ -11,9 +11,13 @@ final second-layer weights to mlp_step.txt:
 The output is checked in, and `make check` verifies that it is what
 this script prints (Debian's /usr/bin/python3 has numpy).
 """
+import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from cases_text import emit  # noqa: E402
 
 MB, MI, MH, MO, STEPS, LR = 4, 3, 5, 2, 40, np.float32(0.1)
 
@@ -49,13 +53,7 @@ def main():
         w1 = w1 - LR * (x.T @ dz)
         b1 = b1 - LR * dz.sum(axis=0)
     lines.append('w2 ' + ' '.join(repr(float(v)) for v in w2.ravel()))
-    text = '\n'.join(lines) + '\n'
-    if len(sys.argv) == 3 and sys.argv[1] == '--check':
-        with open(sys.argv[2]) as f:
-            if f.read() != text:
-                sys.exit('%s is not what gen_mlp_step.py writes: rerun it' % sys.argv[2])
-        return
-    sys.stdout.write(text)
+    emit('\n'.join(lines) + '\n', 'gen_mlp_step.py')
 
 
 if __name__ == '__main__':
