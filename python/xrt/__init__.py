@@ -34,8 +34,12 @@ from ._xrt import from_dlpack
 from ._xrt import op as _op
 from ._function import function
 
-__all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Error', 'context', 'devices',
-           'tensor', 'from_dlpack', 'function', 'ops', 'Variable']
+__all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Variable', 'context', 'devices',
+           'tensor', 'from_dlpack', 'function', 'ops',
+           'Error', 'AbortedError', 'AlreadyExistsError', 'CancelledError', 'DataLossError',
+           'DeadlineExceededError', 'FailedPreconditionError', 'InternalError',
+           'InvalidArgumentError', 'NotFoundError', 'OutOfRangeError', 'PermissionDeniedError',
+           'ResourceExhaustedError', 'UnavailableError', 'UnimplementedError', 'UnknownError']
 
 
 class _Ops:

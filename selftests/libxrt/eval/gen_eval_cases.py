@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from cases_text import emit, fmt_array, fmt_elem  # noqa: E402
+from cases_text import emit, fmt_array  # noqa: E402
 
 # Floats: (significand bits, lowest normal exponent, highest exponent).
 FLOATS = {'f16': (11, -14, 15), 'bf16': (8, -126, 127), 'f32': (24, -126, 127),
