@@ -593,12 +593,19 @@ static xrt_status *infer_type(xrt_op *op, const char *type_attr, enum xrt_dtype 
 	return xrt_op_set_attr_type(op, type_attr, t);
 }
 
-static void push_input(xrt_op *op, xrt_tensor *t, bool constant)
+/* Device numbers, pools and kernels are per context: no mixing. */
+static xrt_status *foreign(const xrt_op *op)
+{
+	return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+			      "%s: the tensor belongs to another context", op->def->name);
+}
+
+/* What of an input the kernel depends on: type, shape, and a constant's value. */
+static uint64_t input_hash(const xrt_tensor *t, bool constant)
 {
 	int64_t buf[XRT_MAX_RANK + 3];
 	uint64_t out[2] = { 0, 0 };
 
-	/* A constant input's value is part of the kernel. */
 	if (constant)
 		xrt_fingerprint128(t->data, t->bytes, out);
 	buf[0] = t->dtype;
@@ -606,10 +613,45 @@ static void push_input(xrt_op *op, xrt_tensor *t, bool constant)
 	buf[2] = (int64_t)out[0];
 	memcpy(buf + 3, t->dims, t->rank * sizeof(int64_t));
 	xrt_fingerprint128(buf, (t->rank + 3) * sizeof(int64_t), out);
-	op->input_hash[op->num_inputs] = out[0];
+	return out[0];
+}
+
+static void push_input(xrt_op *op, xrt_tensor *t, bool constant)
+{
+	op->input_hash[op->num_inputs] = input_hash(t, constant);
 	op->input_constant[op->num_inputs] = constant;
 	op->inputs[op->num_inputs++] = xrt_tensor_ref(t);
 	op->key_valid = false;
+}
+
+xrt_status *xrt_op_set_input(xrt_op *op, uint32_t i, xrt_tensor *t)
+{
+	uint64_t h;
+
+	if (!op || !t)
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "set input: %s is NULL", op ? "the tensor" : "the op");
+	if (i >= op->num_inputs)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: set input #%u, but it has %u inputs", op->def->name, i,
+				      op->num_inputs);
+	if (t->c != op->c)
+		return foreign(op);
+	if (t->dtype != op->inputs[i]->dtype)
+		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
+				      "%s: input #%u is a %s tensor; a %s one needs xrt_op_reset()",
+				      op->def->name, i, xrt_dtype_name(op->inputs[i]->dtype),
+				      xrt_dtype_name(t->dtype));
+	/* the same type and shape keep the kernel: the op stays unchanged */
+	h = input_hash(t, op->input_constant[i]);
+	if (h != op->input_hash[i]) {
+		op->input_hash[i] = h;
+		op->key_valid = false;
+	}
+	xrt_tensor_ref(t);
+	xrt_tensor_unref(op->inputs[i]);
+	op->inputs[i] = t;
+	return NULL;
 }
 
 static xrt_status *next_input(xrt_op *op, bool list, uint32_t n, const struct input_def **out)
@@ -632,12 +674,6 @@ static xrt_status *next_input(xrt_op *op, bool list, uint32_t n, const struct in
 	return NULL;
 }
 
-/* Device numbers, pools and kernels are per context: no mixing. */
-static xrt_status *foreign(const xrt_op *op)
-{
-	return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
-			      "%s: the tensor belongs to another context", op->def->name);
-}
 
 xrt_status *xrt_op_add_input(xrt_op *op, xrt_tensor *t)
 {

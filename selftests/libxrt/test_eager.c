@@ -620,6 +620,57 @@ static xrt_tensor *run2(struct __test_metadata *_metadata, xrt_eager_context *c,
 	return out;
 }
 
+/* Replacing inputs: the same shapes keep the kernel, other types are refused. */
+TEST_F(xrt, set_input_runs_one_op_on_new_tensors)
+{
+	xrt_eager_context *c = NULL, *c2 = NULL;
+	int64_t d2[2] = { 2, 2 }, d3[1] = { 3 };
+	xrt_tensor *a, *b, *v, *i32, *other, *out;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c2));
+	a = F32(c, 2, d2, 1, 2, 3, 4);
+	b = F32(c, 2, d2, 0, 1, 1, 0);
+	v = F32(c, 1, d3, 1, 2, 3);
+	i32 = I32(c, 2, d2, 1, 2, 3, 4);
+	other = F32(c2, 2, d2, 1, 1, 1, 1);
+	ASSERT_OK(xrt_op_create(c, "MatMul", &op));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_add_input(op, a));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	xrt_tensor_unref(out);
+	ASSERT_OK(xrt_op_set_input(op, 1, b));		/* a x b: columns swapped */
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_T(out, 2, DIMS(2, 2), 2, 1, 4, 3);
+	xrt_tensor_unref(out);
+	ASSERT_OK(xrt_op_set_input(op, 0, b));		/* b x b = identity */
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_T(out, 2, DIMS(2, 2), 1, 0, 0, 1);
+	xrt_tensor_unref(out);
+	ASSERT_ERR(xrt_op_set_input(op, 2, a), XRT_INVALID_ARGUMENT, "set input #2, but it has 2");
+	ASSERT_ERR(xrt_op_set_input(op, 0, i32), XRT_INVALID_ARGUMENT,
+		   "MatMul: input #0 is a f32 tensor; a s32 one needs xrt_op_reset()");
+	ASSERT_ERR(xrt_op_set_input(op, 0, other), XRT_INVALID_ARGUMENT, "another context");
+	ASSERT_ERR(xrt_op_set_input(op, 0, NULL), XRT_INVALID_ARGUMENT, "the tensor is NULL");
+	/* another shape is checked again: [3] is no matrix */
+	ASSERT_OK(xrt_op_set_input(op, 0, v));
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT, "MatMul");
+	ASSERT_OK(xrt_op_set_input(op, 0, a));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_T(out, 2, DIMS(2, 2), 2, 1, 4, 3);
+	xrt_tensor_unref(out);
+	xrt_op_destroy(op);
+	xrt_tensor_unref(a);
+	xrt_tensor_unref(b);
+	xrt_tensor_unref(v);
+	xrt_tensor_unref(i32);
+	xrt_tensor_unref(other);
+	xrt_eager_context_destroy(c2);
+	xrt_eager_context_destroy(c);
+}
+
 TEST_F(xrt, reductions_with_axes_from_a_constant_input)
 {
 	xrt_eager_context *c = NULL;

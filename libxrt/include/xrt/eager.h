@@ -282,6 +282,22 @@ XRT_API xrt_status *xrt_op_add_input(xrt_op *op, xrt_tensor *t);
 XRT_API xrt_status *xrt_op_add_input_list(xrt_op *op, xrt_tensor *const *ts, uint32_t n);
 
 /**
+ * xrt_op_set_input() - replace an input of @op, keeping everything else
+ * @op: an op with at least @i + 1 inputs
+ * @i: the input's position among all inputs (list entries counted)
+ * @t: the new tensor, of the same element type
+ *
+ * An input of the same shape (and, for a constant input, value) leaves
+ * the op unchanged: the next execute runs the kernel it ran before,
+ * without checks or a cache lookup.  This is the cheap way to run one op
+ * on new tensors.
+ *
+ * Return: NULL, or INVALID_ARGUMENT for a position out of range, another
+ * element type (xrt_op_reset() starts over) or another context's tensor.
+ */
+XRT_API xrt_status *xrt_op_set_input(xrt_op *op, uint32_t i, xrt_tensor *t);
+
+/**
  * xrt_op_attr_type() - the type of an attribute of @op's op
  * @op: the op
  * @attr: the attribute's name
