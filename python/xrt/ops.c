@@ -338,6 +338,49 @@ static PyObject *to_tracer(PyXrtOpFunc *f, PyObject *const *args, Py_ssize_t nar
 	return r;
 }
 
+static xrt_status *run_op(xrt_op *op, xrt_tensor **outs, uint32_t *n, size_t elements)
+{
+	xrt_status *st;
+
+	if (elements * 4 < RELEASE_GIL_BYTES)
+		return xrt_op_execute(op, outs, n);
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_op_execute(op, outs, n);
+	Py_END_ALLOW_THREADS
+	return st;
+}
+
+/*
+ * The same op on new tensors: swap the inputs (unchanged types and shapes
+ * keep the kernel, so libxrt skips its checks).  NULL with no exception
+ * when the arguments do not allow it (then the call starts over).
+ */
+static PyObject *swap_inputs(PyXrtOpFunc *f, PyXrtContext *ctx, PyObject *const *args,
+			     Py_ssize_t nargs)
+{
+	xrt_tensor *outs[MAX_OUTS];
+	uint32_t n = MAX_OUTS;
+	size_t elements = 0;
+	Py_ssize_t i;
+	xrt_status *st;
+
+	for (i = 0; i < nargs; i++)
+		if (!PyObject_TypeCheck(args[i], &PyXrtTensor_Type))
+			return NULL;
+	for (i = 0; i < nargs; i++) {
+		xrt_tensor *t = ((PyXrtTensor *)args[i])->t;
+
+		st = xrt_op_set_input(f->op, (uint32_t)i, t);
+		if (st) {		/* another type: start over */
+			xrt_status_free(st);
+			return NULL;
+		}
+		elements += xrt_tensor_element_count(t);
+	}
+	st = run_op(f->op, outs, &n, elements);
+	return st ? pyxrt_raise(st) : outputs(ctx, outs, n);
+}
+
 PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
 	Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), i;
@@ -351,7 +394,16 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, Py
 	for (i = 0; trace_type && i < nargs; i++)
 		if (traced(args[i]))
 			return to_tracer(f, args, nargs, kwnames);
-	if (!ctx || ready(f, ctx) < 0)
+	if (!ctx)
+		return NULL;
+	if (!kwnames && nargs == f->simple && f->op && f->ctx == ctx) {
+		PyObject *r = swap_inputs(f, ctx, args, nargs);
+
+		if (r || PyErr_Occurred())
+			return r;
+	}
+	f->simple = -1;
+	if (ready(f, ctx) < 0)
 		return NULL;
 	keep = PyList_New(0);
 	if (!keep || add_inputs(ctx, f->op, args, nargs, keep, &elements) < 0)
@@ -359,13 +411,10 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, Py
 	for (i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++)
 		if (set_attr(f->op, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
 			goto fail;
-	if (elements * 4 >= RELEASE_GIL_BYTES) {
-		Py_BEGIN_ALLOW_THREADS
-		st = xrt_op_execute(f->op, outs, &n);
-		Py_END_ALLOW_THREADS
-	} else {
-		st = xrt_op_execute(f->op, outs, &n);
-	}
+	st = run_op(f->op, outs, &n, elements);
+	/* plain tensors, no attributes: the next such call may just swap them */
+	if (!kwnames && PyList_GET_SIZE(keep) == nargs)
+		f->simple = nargs;
 	Py_DECREF(keep);
 	return st ? pyxrt_raise(st) : outputs(ctx, outs, n);
 fail:
@@ -445,6 +494,7 @@ PyObject *pyxrt_op_new(const char *name)
 	if (!f)
 		return NULL;
 	strcpy(f->name, name);
+	f->simple = -1;
 	f->vectorcall = (vectorcallfunc)pyxrt_execute;
 	f->ctx = (PyXrtContext *)Py_NewRef((PyObject *)ctx);
 	/* made now, so an unknown name fails here and not at the first call */

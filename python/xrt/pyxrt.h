@@ -31,6 +31,9 @@ typedef struct {
 	char name[64];
 	xrt_op *op;		/* made on first call, in the default context */
 	PyXrtContext *ctx;
+	/* inputs of the last call, when they were that many plain tensors and
+	 * no attributes: the next such call only swaps them; else -1 */
+	Py_ssize_t simple;
 	vectorcallfunc vectorcall;
 } PyXrtOpFunc;
 
