@@ -327,6 +327,19 @@ struct ss_dim {
 	bool shrink;
 };
 
+/*
+ * Elements from @begin towards @end by @stride (begin and end clamped to
+ * the dimension): without overflow for any stride, INT64_MIN included.
+ */
+static int64_t ss_count(int64_t begin, int64_t end, int64_t stride)
+{
+	if (stride > 0)
+		return end > begin ? (end - begin - 1) / stride + 1 : 0;
+	if (begin <= end)
+		return 0;
+	return (int64_t)((uint64_t)(begin - end - 1) / (0 - (uint64_t)stride)) + 1;
+}
+
 /* TensorFlow's masks and wrap-around, clamped; @shrink takes one index. */
 static xrt_status *ss_resolve(struct lowering *l, int64_t dim, int64_t b, int64_t e,
 			      int64_t s, bool bmask, bool emask, bool shrink, struct ss_dim *out)
@@ -424,11 +437,7 @@ xrt_status *eager_lower_strided_slice(struct lowering *l)
 		if (err)
 			return err;
 		if (!sd[d].shrink) {
-			int64_t n = sd[d].stride > 0 ?
-				(sd[d].end > sd[d].begin ?
-				 (sd[d].end - sd[d].begin + sd[d].stride - 1) / sd[d].stride : 0) :
-				(sd[d].begin > sd[d].end ?
-				 (sd[d].begin - sd[d].end - sd[d].stride - 1) / -sd[d].stride : 0);
+			int64_t n = ss_count(sd[d].begin, sd[d].end, sd[d].stride);
 
 			if (out >= XRT_MAX_RANK)
 				return eager_op_error(l, XRT_INVALID_ARGUMENT, "rank above 8");
