@@ -322,6 +322,33 @@ class DLPack(unittest.TestCase):
         self.assertLess(rss_pages() - rss, 4 * (1 << 18) // os.sysconf('SC_PAGE_SIZE'))
 
 
+class Threads(unittest.TestCase):
+    def test_one_op_from_several_threads(self):
+        """Big inputs run without the GIL; a call meanwhile gets its own op."""
+        import threading
+        rng = np.random.default_rng(2)
+        mats = [rng.standard_normal((256, 256)).astype(np.float32) for _ in range(4)]
+        want = [m @ m for m in mats]
+        ts = [xrt.tensor(m) for m in mats]
+        mm, errors = xrt.ops.MatMul, []
+
+        def work(k):
+            try:
+                for i in range(40):
+                    j = (k + i) % 4
+                    got = mm(ts[j], ts[j]) if i % 2 else ts[j] @ ts[j]
+                    np.testing.assert_allclose(got.numpy(), want[j], rtol=1e-4, atol=1e-3)
+            except Exception as e:          # noqa: BLE001 - reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+
+
 class Leaks(unittest.TestCase):
     def test_no_reference_or_memory_growth(self):
         a = xrt.tensor(np.ones((16, 16), np.float32))

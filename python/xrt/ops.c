@@ -338,15 +338,20 @@ static PyObject *to_tracer(PyXrtOpFunc *f, PyObject *const *args, Py_ssize_t nar
 	return r;
 }
 
-static xrt_status *run_op(xrt_op *op, xrt_tensor **outs, uint32_t *n, size_t elements)
+/* Runs @op (@f's own or a temporary one); big inputs without the GIL. */
+static xrt_status *run_op(PyXrtOpFunc *f, xrt_op *op, xrt_tensor **outs, uint32_t *n,
+			  size_t elements)
 {
+	int own = op == f->op;
 	xrt_status *st;
 
 	if (elements * 4 < RELEASE_GIL_BYTES)
 		return xrt_op_execute(op, outs, n);
+	f->busy += own;
 	Py_BEGIN_ALLOW_THREADS
 	st = xrt_op_execute(op, outs, n);
 	Py_END_ALLOW_THREADS
+	f->busy -= own;
 	return st;
 }
 
@@ -377,7 +382,7 @@ static PyObject *swap_inputs(PyXrtOpFunc *f, PyXrtContext *ctx, PyObject *const 
 		}
 		elements += xrt_tensor_element_count(t);
 	}
-	st = run_op(f->op, outs, &n, elements);
+	st = run_op(f, f->op, outs, &n, elements);
 	return st ? pyxrt_raise(st) : outputs(ctx, outs, n);
 }
 
@@ -390,35 +395,48 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, Py
 	size_t elements = 0;
 	PyObject *keep;
 	xrt_status *st;
+	xrt_op *op;
 
 	for (i = 0; trace_type && i < nargs; i++)
 		if (traced(args[i]))
 			return to_tracer(f, args, nargs, kwnames);
 	if (!ctx)
 		return NULL;
-	if (!kwnames && nargs == f->simple && f->op && f->ctx == ctx) {
+	if (!f->busy && !kwnames && nargs == f->simple && f->op && f->ctx == ctx) {
 		PyObject *r = swap_inputs(f, ctx, args, nargs);
 
 		if (r || PyErr_Occurred())
 			return r;
 	}
-	f->simple = -1;
-	if (ready(f, ctx) < 0)
-		return NULL;
+	/* the op is running in another thread: this call gets an op of its own */
+	if (f->busy) {
+		st = xrt_op_create(ctx->c, f->name, &op);
+		if (st)
+			return pyxrt_raise(st);
+	} else {
+		f->simple = -1;
+		if (ready(f, ctx) < 0)
+			return NULL;
+		op = f->op;
+	}
 	keep = PyList_New(0);
-	if (!keep || add_inputs(ctx, f->op, args, nargs, keep, &elements) < 0)
+	if (!keep || add_inputs(ctx, op, args, nargs, keep, &elements) < 0)
 		goto fail;
 	for (i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++)
-		if (set_attr(f->op, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+		if (set_attr(op, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
 			goto fail;
-	st = run_op(f->op, outs, &n, elements);
+	st = run_op(f, op, outs, &n, elements);
 	/* plain tensors, no attributes: the next such call may just swap them */
-	if (!kwnames && PyList_GET_SIZE(keep) == nargs)
+	if (op == f->op && !kwnames && PyList_GET_SIZE(keep) == nargs)
 		f->simple = nargs;
 	Py_DECREF(keep);
+	if (op != f->op)
+		xrt_op_destroy(op);
 	return st ? pyxrt_raise(st) : outputs(ctx, outs, n);
 fail:
 	Py_XDECREF(keep);
+	if (op != f->op)
+		xrt_op_destroy(op);
 	return NULL;
 }
 
@@ -495,6 +513,7 @@ PyObject *pyxrt_op_new(const char *name)
 		return NULL;
 	strcpy(f->name, name);
 	f->simple = -1;
+	f->busy = 0;
 	f->vectorcall = (vectorcallfunc)pyxrt_execute;
 	f->ctx = (PyXrtContext *)Py_NewRef((PyObject *)ctx);
 	/* made now, so an unknown name fails here and not at the first call */

@@ -34,6 +34,8 @@ typedef struct {
 	/* inputs of the last call, when they were that many plain tensors and
 	 * no attributes: the next such call only swaps them; else -1 */
 	Py_ssize_t simple;
+	/* its op runs with the GIL released: another thread's call makes its own */
+	int busy;
 	vectorcallfunc vectorcall;
 } PyXrtOpFunc;
 
