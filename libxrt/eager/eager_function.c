@@ -290,7 +290,25 @@ static xrt_status *visit(xrt_eager_context *c, struct eager_fn *f, uint8_t *stat
 	return NULL;
 }
 
-/* The signature as an op: one fixed-type input per argument. */
+/* Declares type attribute @name of the function's op (once per name). */
+static xrt_status *type_attr(xrt_eager_context *c, struct eager_fn *f, const char *name)
+{
+	uint32_t k;
+
+	for (k = 0; k < f->def.num_attrs; k++)
+		if (!strcmp(f->def.attrs[k].name, name))
+			return NULL;
+	if (f->def.num_attrs >= EAGER_MAX_ATTRS)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many type attributes", NULL);
+	f->def.attrs[f->def.num_attrs++] = (struct attr_def){ name, XRT_ATTR_TYPE, false, false,
+							      0, 0 };
+	return NULL;
+}
+
+/*
+ * The signature as an op: an input per argument, of a fixed type or of a
+ * type attribute that the call's tensors set (polymorphic functions).
+ */
 static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 {
 	const Xrt__FunctionDef *m = f->msg;
@@ -308,17 +326,24 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 	f->def.lower = eager_lower_function;
 	for (i = 0; i < m->n_input_args; i++) {
 		const Xrt__ArgDef *ad = m->input_args[i];
+		xrt_status *st;
 
-		if (ad->type_attr && *ad->type_attr)
-			return fn_error(c, m, XRT_UNIMPLEMENTED,
-					"arguments typed by attributes are not supported yet", NULL);
-		if ((int)ad->type <= XRT_INVALID || (int)ad->type >= XRT_TUPLE)
-			return fn_error(c, m, XRT_INVALID_ARGUMENT, "an argument has no type", NULL);
 		for (j = 0; j < i; j++) {
 			if (!strcmp(m->input_args[j]->name, ad->name))
 				return fn_error(c, m, XRT_INVALID_ARGUMENT,
 						"two arguments share a name", NULL);
 		}
+		if (ad->type_attr && *ad->type_attr) {
+			/* polymorphic: the call's tensor sets the attribute */
+			st = type_attr(c, f, ad->type_attr);
+			if (st)
+				return st;
+			f->def.inputs[i] = (struct input_def){ ad->name, ad->type_attr,
+							       XRT_INVALID, NULL, false };
+			continue;
+		}
+		if ((int)ad->type <= XRT_INVALID || (int)ad->type >= XRT_TUPLE)
+			return fn_error(c, m, XRT_INVALID_ARGUMENT, "an argument has no type", NULL);
 		f->def.inputs[i] = (struct input_def){ ad->name, NULL, (enum xrt_dtype)ad->type,
 						       NULL, false };
 	}

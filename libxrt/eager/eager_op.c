@@ -570,7 +570,10 @@ xrt_status *xrt_op_name_attr_type(xrt_eager_context *c, const char *op_name, con
 				      "attribute type: NULL argument");
 	d = eager_find_op(op_name);
 	if (!d)
-		return xrt_status_new(c->a, XRT_NOT_FOUND, "no op named '%.64s'", op_name);
+		d = eager_find_function(c, op_name);
+	if (!d)
+		return xrt_status_new(c->a, XRT_NOT_FOUND, "no op or function named '%.64s'",
+				      op_name);
 	i = eager_attr_index(d, attr);
 	if (i < 0)
 		return xrt_status_new(c->a, XRT_NOT_FOUND, "%s has no attribute '%.64s'", d->name,

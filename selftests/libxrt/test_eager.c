@@ -218,7 +218,7 @@ TEST_F(xrt, attribute_type_map)
 
 	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
 	ASSERT_ERR(xrt_op_name_attr_type(c, "NoSuchOp", "T", &t, &is_list), XRT_NOT_FOUND,
-		   "no op named 'NoSuchOp'");
+		   "no op or function named 'NoSuchOp'");
 	ASSERT_ERR(xrt_op_name_attr_type(c, "MatMul", "no_such", &t, &is_list), XRT_NOT_FOUND,
 		   "MatMul has no attribute 'no_such'");
 	ASSERT_OK(xrt_op_name_attr_type(c, "MatMul", "transpose_a", &t, &is_list));
@@ -1556,6 +1556,55 @@ TEST_F(xrt, functions_call_registered_functions)
 	xrt_op_destroy(op);
 	xrt_tensor_unref(a);
 	xrt_tensor_unref(bt);
+	xrt_eager_context_destroy(c);
+}
+
+/* Arguments typed by an attribute: one function for every type a call brings. */
+TEST_F(xrt, polymorphic_functions_take_their_types_from_the_call)
+{
+	xrt_eager_context *c = NULL;
+	int64_t d3[1] = { 3 };
+	xrt_tensor *x, *out = NULL;
+	enum xrt_attr_type type;
+	struct fnb b;
+	bool is_list;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	fnb_init(&b, "Double");
+	fnb_arg(&b, "x", XRT_INVALID);
+	b.args[0].type_attr = "T";
+	fnb_node(&b, "sum", "AddV2", "x", "x");
+	fnb_result(&b, "y", "sum:0", XRT_INVALID);
+	b.outs[0].type_attr = "T";
+	ASSERT_OK(fnb_add(c, &b));
+	ASSERT_OK(xrt_op_name_attr_type(c, "Double", "T", &type, &is_list));
+	EXPECT_EQ(XRT_ATTR_TYPE, type);
+	x = F32(c, 1, d3, 1.5, -2, 3);
+	ASSERT_OK(xrt_op_create(c, "Double", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_EQ(XRT_F32, xrt_tensor_dtype(out));
+	EXPECT_T(out, 1, DIMS(3), 3, -4, 6);
+	xrt_tensor_unref(out);
+	xrt_tensor_unref(x);
+	x = I32(c, 1, d3, 7, -1, 0);
+	ASSERT_OK(xrt_op_reset(op, "Double", NULL));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	EXPECT_EQ(XRT_S32, xrt_tensor_dtype(out));
+	EXPECT_T(out, 1, DIMS(3), 14, -2, 0);
+	xrt_tensor_unref(out);
+	/* the attribute set by hand must agree with the tensor */
+	ASSERT_OK(xrt_op_reset(op, "Double", NULL));
+	ASSERT_OK(xrt_op_set_attr_type(op, "T", XRT_F32));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	nr = 1;
+	ASSERT_ERR(xrt_op_execute(op, &out, &nr), XRT_INVALID_ARGUMENT,
+		   "Double: input #0 was expected to be a f32 tensor but is a s32 tensor");
+	xrt_op_destroy(op);
+	xrt_tensor_unref(x);
 	xrt_eager_context_destroy(c);
 }
 

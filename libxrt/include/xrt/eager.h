@@ -95,7 +95,9 @@ XRT_API const char *xrt_eager_device_name(const xrt_eager_context *c, uint32_t i
  * as axes must come from Const nodes), set their attributes, and read
  * arguments ("x") or node outputs ("node:0", or "node:output:0").  A node
  * may leave out the type attributes of its inputs (inferred per call) and
- * may call a function registered earlier.  The function's name then
+ * may call a function registered earlier.  An argument typed by an
+ * attribute (type_attr) makes the function polymorphic: its op has that
+ * attribute, set by the call's tensors.  The function's name then
  * works with xrt_op_create(); executing it compiles the whole body, the
  * callees' included, as one program.
  *
