@@ -311,7 +311,7 @@ XRT_API xrt_status *xrt_op_set_input(xrt_op *op, uint32_t i, xrt_tensor *t);
 XRT_API xrt_status *xrt_op_attr_type(const xrt_op *op, const char *attr,
 				     enum xrt_attr_type *type, bool *is_list);
 
-/** xrt_op_name_attr_type() - the same, by op name, without an op */
+/** xrt_op_name_attr_type() - the same, by op or function name, without an op */
 XRT_API xrt_status *xrt_op_name_attr_type(xrt_eager_context *c, const char *op_name,
 					  const char *attr, enum xrt_attr_type *type,
 					  bool *is_list);
