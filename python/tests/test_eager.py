@@ -281,11 +281,13 @@ class DLPack(unittest.TestCase):
         np.testing.assert_array_equal(a, np.arange(6).reshape(2, 3))
 
     def test_from_dlpack_wraps_aligned_memory(self):
-        big = np.arange(4096, dtype=np.float64)     # numpy aligns large arrays
+        raw = np.zeros(4096 + 8, np.float64)
+        skip = (-raw.ctypes.data % 64) // 8         # to a 64-byte boundary
+        big = raw[skip:skip + 4096]
+        big[:] = np.arange(4096)
         t = xrt.from_dlpack(big)
         np.testing.assert_array_equal(t.numpy(), big)
-        if big.ctypes.data % 64 == 0:
-            self.assertTrue(np.shares_memory(t.numpy(), big))
+        self.assertTrue(np.shares_memory(t.numpy(), big))   # wrapped, not copied
         odd = np.arange(10, dtype=np.int32)[1:]      # 4-byte aligned: copied
         u = xrt.from_dlpack(odd)
         self.assertFalse(np.shares_memory(u.numpy(), odd))
@@ -298,9 +300,9 @@ class DLPack(unittest.TestCase):
     @unittest.skipIf(torch is None, 'PyTorch is not installed')
     def test_torch_both_ways(self):
         x = torch.arange(12, dtype=torch.float64).reshape(3, 4)
+        self.assertEqual(x.data_ptr() % 64, 0)      # PyTorch's CPU allocator aligns to 64
         t = xrt.from_dlpack(x)
-        if x.data_ptr() % 64 == 0:
-            self.assertEqual(t.numpy().ctypes.data, x.data_ptr())
+        self.assertEqual(t.numpy().ctypes.data, x.data_ptr())
         del x
         np.testing.assert_array_equal((t + 1).numpy(), np.arange(1, 13).reshape(3, 4))
         y = torch.utils.dlpack.from_dlpack(t)

@@ -195,6 +195,11 @@ static PyObject *wrap(PyXrtContext *ctx, PyObject *cap, DLManagedTensor *m)
 		return NULL;
 	}
 	for (i = 0; i < d->ndim; i++) {
+		if (d->shape[i] < 0) {
+			PyErr_Format(PyExc_BufferError, "xrt: DLPack dimension %d is %lld", i,
+				     (long long)d->shape[i]);
+			return NULL;
+		}
 		dims[i] = d->shape[i];
 		n *= (uint64_t)d->shape[i];
 	}

@@ -190,6 +190,12 @@ static int set_attr(xrt_op *op, PyObject *name, PyObject *v)
 	return PyErr_Occurred() ? -1 : 0;
 }
 
+/* Bytes of @t's elements (none for a resource). */
+static size_t tensor_bytes(const xrt_tensor *t)
+{
+	return (size_t)xrt_tensor_element_count(t) * xrt_dtype_size(xrt_tensor_dtype(t));
+}
+
 /* Is @o a non-empty list or tuple of tensors (an input list)? */
 static bool is_tensor_list(PyObject *o)
 {
@@ -223,8 +229,10 @@ static int add_inputs(PyXrtContext *ctx, xrt_op *op, PyObject *const *args, Py_s
 					     "at most %d", n, MAX_LIST);
 				return -1;
 			}
-			for (k = 0; k < n; k++)
+			for (k = 0; k < n; k++) {
 				ts[k] = ((PyXrtTensor *)PySequence_Fast_GET_ITEM(a, k))->t;
+				*bytes += tensor_bytes(ts[k]);
+			}
 			st = xrt_op_add_input_list(op, ts, (uint32_t)n);
 		} else {
 			PyObject *t = pyxrt_as_tensor(ctx, a, XRT_INVALID);
@@ -234,7 +242,7 @@ static int add_inputs(PyXrtContext *ctx, xrt_op *op, PyObject *const *args, Py_s
 				return -1;
 			}
 			Py_DECREF(t);
-			*bytes += xrt_tensor_element_count(((PyXrtTensor *)t)->t);
+			*bytes += tensor_bytes(((PyXrtTensor *)t)->t);
 			st = xrt_op_add_input(op, ((PyXrtTensor *)t)->t);
 		}
 		if (st) {
@@ -340,12 +348,12 @@ static PyObject *to_tracer(PyXrtOpFunc *f, PyObject *const *args, Py_ssize_t nar
 
 /* Runs @op (@f's own or a temporary one); big inputs without the GIL. */
 static xrt_status *run_op(PyXrtOpFunc *f, xrt_op *op, xrt_tensor **outs, uint32_t *n,
-			  size_t elements)
+			  size_t bytes)
 {
 	int own = op == f->op;
 	xrt_status *st;
 
-	if (elements * 4 < RELEASE_GIL_BYTES)
+	if (bytes < RELEASE_GIL_BYTES)
 		return xrt_op_execute(op, outs, n);
 	f->busy += own;
 	Py_BEGIN_ALLOW_THREADS
@@ -365,7 +373,7 @@ static PyObject *swap_inputs(PyXrtOpFunc *f, PyXrtContext *ctx, PyObject *const 
 {
 	xrt_tensor *outs[MAX_OUTS];
 	uint32_t n = MAX_OUTS;
-	size_t elements = 0;
+	size_t bytes = 0;
 	Py_ssize_t i;
 	xrt_status *st;
 
@@ -380,9 +388,9 @@ static PyObject *swap_inputs(PyXrtOpFunc *f, PyXrtContext *ctx, PyObject *const 
 			xrt_status_free(st);
 			return NULL;
 		}
-		elements += xrt_tensor_element_count(t);
+		bytes += tensor_bytes(t);
 	}
-	st = run_op(f, f->op, outs, &n, elements);
+	st = run_op(f, f->op, outs, &n, bytes);
 	return st ? pyxrt_raise(st) : outputs(ctx, outs, n);
 }
 
@@ -392,7 +400,7 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, Py
 	PyXrtContext *ctx = pyxrt_default_context();
 	xrt_tensor *outs[MAX_OUTS];
 	uint32_t n = MAX_OUTS;
-	size_t elements = 0;
+	size_t bytes = 0;
 	PyObject *keep;
 	xrt_status *st;
 	xrt_op *op;
@@ -420,12 +428,12 @@ PyObject *pyxrt_execute(PyXrtOpFunc *f, PyObject *const *args, size_t nargsf, Py
 		op = f->op;
 	}
 	keep = PyList_New(0);
-	if (!keep || add_inputs(ctx, op, args, nargs, keep, &elements) < 0)
+	if (!keep || add_inputs(ctx, op, args, nargs, keep, &bytes) < 0)
 		goto fail;
 	for (i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++)
 		if (set_attr(op, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
 			goto fail;
-	st = run_op(f, op, outs, &n, elements);
+	st = run_op(f, op, outs, &n, bytes);
 	/* plain tensors, no attributes: the next such call may just swap them */
 	if (op == f->op && !kwnames && PyList_GET_SIZE(keep) == nargs)
 		f->simple = nargs;

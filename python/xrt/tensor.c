@@ -277,17 +277,14 @@ static PyObject *tensor_dtype(PyXrtTensor *self, void *unused)
 {
 	const char *name = xrt_tensor_is_resource(self->t) ? "resource" :
 			   pyxrt_dtype_numpy_name(xrt_tensor_dtype(self->t));
-	PyObject *np = PyImport_ImportModule("numpy"), *d;
+	PyObject *np = numpy_module();
 
 	/* numpy's dtype where numpy has the type; else the name */
 	if (!np || !strcmp(name, "bfloat16") || !strcmp(name, "resource")) {
 		PyErr_Clear();
-		Py_XDECREF(np);
 		return PyUnicode_FromString(name);
 	}
-	d = PyObject_CallMethod(np, "dtype", "s", name);
-	Py_DECREF(np);
-	return d;
+	return PyObject_CallMethod(np, "dtype", "s", name);
 }
 
 static PyObject *tensor_device(PyXrtTensor *self, void *unused)
