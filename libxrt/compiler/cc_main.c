@@ -5,6 +5,7 @@
  * fusion decided; every live instruction lowered in order; the results
  * copied to their slots in the layouts the root's shape declares.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "../core/mem.h"
@@ -241,7 +242,10 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	if (!cc.err && !exe)
 		cc_oom(&cc);
 	if (exe) {
+		static atomic_uint_fast64_t next_id;
+
 		exe->alloc = alloc;
+		exe->id = atomic_fetch_add(&next_id, 1) + 1;
 		st = finish(&cc, exe);
 		if (st) {
 			cc_executable_destroy(exe);

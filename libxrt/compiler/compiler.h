@@ -49,6 +49,7 @@ struct cc_options {
 
 struct xrt_executable {
 	const struct xrt_allocator *alloc;
+	uint64_t id;		/* unique in the process: devices key uploads by it */
 	void *program;		/* the command stream */
 	size_t program_size;
 	struct cs_program loaded;	/* validated, ready to run */

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Listing devices: asks each device driver for what it finds.
+ * Listing devices: asks each device driver for what it finds, host:0
+ * first, then the accel devices in render-node order.
  */
 #include <string.h>
 
 #include <xrt/device.h>
 
 #include "../core/mem.h"
+#include "device.h"
 #include "host/host_device.h"
+
+#define MAX_LISTED	32
 
 const char *xrt_device_kind_name(enum xrt_device_kind kind)
 {
@@ -32,11 +36,12 @@ xrt_status *xrt_devices_list(const struct xrt_allocator *alloc,
 				      "devices list: NULL argument");
 	*out = NULL;
 	*count = 0;
-	v = xrt_mem_calloc(alloc, 1, sizeof(*v));
+	v = xrt_mem_calloc(alloc, MAX_LISTED, sizeof(*v));
 	if (!v)
 		return xrt_status_oom(alloc, "the device list");
 	xrt_host_device_info(&v[0]);
-	*out = v;
 	*count = 1;
+	adev_list(v, MAX_LISTED, count);
+	*out = v;
 	return NULL;
 }

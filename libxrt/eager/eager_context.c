@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Eager contexts: the devices an op may run on, the host workers, the
- * kernel cache.
+ * Eager contexts: the devices an op may run on (host:0 with its workers,
+ * and every other device listed, opened with a queue each), the kernel
+ * cache.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +15,23 @@
 
 int eager_find_device(const xrt_eager_context *c, const char *name)
 {
+	size_t len = strlen(name);
 	uint32_t i;
 
-	if (!strcmp(name, "host"))
-		name = "host:0";
+	/* a kind alone ("accel") is its first device */
 	for (i = 0; i < c->num_devices; i++) {
-		if (!strcmp(c->devices[i], name))
+		if (!strcmp(c->devices[i], name) ||
+		    (!strchr(name, ':') && !strncmp(c->devices[i], name, len) &&
+		     !strcmp(c->devices[i] + len, ":0")))
 			return (int)i;
 	}
 	return -1;
 }
 
-/* The devices the context can run ops on: the host devices, for now. */
+/*
+ * The devices the context can run ops on: host:0 first, then every
+ * other device listed that opens (one that does not is left out).
+ */
 static xrt_status *list_devices(xrt_eager_context *c)
 {
 	struct xrt_device_info *info = NULL;
@@ -36,12 +42,19 @@ static xrt_status *list_devices(xrt_eager_context *c)
 	if (st)
 		return st;
 	for (i = 0; i < n && c->num_devices < EAGER_MAX_DEVICES; i++) {
-		if (info[i].kind != XRT_DEVICE_HOST)
-			continue;
+		uint32_t d = c->num_devices;
+
+		if (info[i].kind != XRT_DEVICE_HOST) {
+			st = xdev_open(info[i].name, c->a, &c->dev[d]);
+			if (st) {
+				xrt_status_free(st);
+				continue;
+			}
+		}
 		memcpy(c->devices[c->num_devices++], info[i].name, sizeof(info[i].name));
 	}
 	xrt_mem_free(c->a, info);
-	if (!c->num_devices)
+	if (!c->num_devices || c->dev[0])
 		return xrt_status_new(c->a, XRT_INTERNAL, "eager: no host device listed");
 	return NULL;
 }
@@ -55,9 +68,18 @@ static xrt_status *pick_default(xrt_eager_context *c, const char *name)
 	if (!name || !*name)
 		name = "host:0";
 	d = eager_find_device(c, name);
-	if (d < 0)
+	if (d < 0) {
+		char have[EAGER_MAX_DEVICES * 34] = "";
+		uint32_t i;
+
+		for (i = 0; i < c->num_devices; i++) {
+			if (i)
+				strcat(have, ", ");
+			strcat(have, c->devices[i]);
+		}
 		return xrt_status_new(c->a, XRT_NOT_FOUND, "eager: no device '%.64s' (devices: %s)",
-				      name, c->devices[0]);
+				      name, have);
+	}
 	c->default_device = (uint32_t)d;
 	return NULL;
 }
@@ -110,6 +132,12 @@ xrt_status *xrt_eager_context_create(const struct xrt_eager_options *o,
 		xrt_mem_free(a, c);
 		return xrt_status_oom(a, "an eager context's lock");
 	}
+	if (pthread_mutex_init(&c->queue_lock, NULL)) {
+		pthread_mutex_destroy(&c->fn_lock);
+		pthread_mutex_destroy(&c->run_lock);
+		xrt_mem_free(a, c);
+		return xrt_status_oom(a, "an eager context's lock");
+	}
 	st = setup(c, o);
 	if (st) {
 		xrt_eager_context_destroy(c);
@@ -121,12 +149,20 @@ xrt_status *xrt_eager_context_create(const struct xrt_eager_options *o,
 
 void xrt_eager_context_destroy(xrt_eager_context *c)
 {
+	uint32_t i;
+
 	if (!c)
 		return;
 	if (c->kernels)
 		kernel_cache_destroy(c->kernels);
 	eager_functions_free(c);
 	eager_pool_drain(c);
+	for (i = 0; i < EAGER_MAX_DEVICES; i++) {
+		if (c->queue[i])
+			c->dev[i]->ops->queue_destroy(c->queue[i]);
+		xdev_put(c->dev[i]);
+	}
+	pthread_mutex_destroy(&c->queue_lock);
 	pthread_mutex_destroy(&c->fn_lock);
 	host_pool_destroy(c->pool);
 	pthread_mutex_destroy(&c->run_lock);

@@ -49,13 +49,20 @@ static xrt_status *check(const xrt_op *op)
 }
 
 /*
- * The device: the op's, else that of the first input not in host
- * memory, else the context's default.  Host devices keep tensors in host
- * memory, so for now that rule picks the default.
+ * The device: the op's, else that of the first input not on host:0
+ * (the seed's rule), else the context's default.
  */
 static uint32_t pick_device(const xrt_op *op)
 {
-	return op->device >= 0 ? (uint32_t)op->device : op->c->default_device;
+	uint32_t i;
+
+	if (op->device >= 0)
+		return (uint32_t)op->device;
+	for (i = 0; i < op->num_inputs; i++) {
+		if (op->inputs[i]->device)
+			return op->inputs[i]->device;
+	}
+	return op->c->default_device;
 }
 
 /* Inputs on another device are copied there, or refused. */
@@ -116,7 +123,40 @@ static uint64_t seed_of(xrt_op *op)
 	return (s ^ op->runs++) * 0xd1b54a32d192ed03ull + 1;
 }
 
-static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor **outs)
+/* On a device other than host:0, through its queue (made at its first run). */
+static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
+				 xrt_tensor **outs, const uint32_t *param, uint64_t seed)
+{
+	xrt_eager_context *c = op->c;
+	struct xdev_buf small[16], *slots = small;
+	xrt_status *st = NULL;
+	uint32_t s;
+
+	if (exe->num_slots > 16) {
+		slots = xrt_mem_calloc(c->a, exe->num_slots, sizeof(*slots));
+		if (!slots)
+			return xrt_status_oom(c->a, "slots");
+	}
+	for (s = 0; s < exe->num_slots; s++) {
+		const struct cc_slot *cs = &exe->slots[s];
+
+		slots[s] = cs->kind == CC_SLOT_PARAM ? op->inputs[param[cs->param]]->buf :
+			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->buf :
+			   (struct xdev_buf){ 0 };
+	}
+	pthread_mutex_lock(&c->queue_lock);
+	if (!c->queue[dev])
+		st = c->dev[dev]->ops->queue_create(c->dev[dev], c->a, 0, &c->queue[dev]);
+	pthread_mutex_unlock(&c->queue_lock);
+	if (!st)
+		st = c->dev[dev]->ops->run(c->queue[dev], exe, slots, seed);
+	if (slots != small)
+		xrt_mem_free(c->a, slots);
+	return st;
+}
+
+static xrt_status *run(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
+		       xrt_tensor **outs)
 {
 	struct host_run_options o = { .pool = op->c->pool };
 	uint8_t *small[16], **slots = small;
@@ -130,6 +170,8 @@ static xrt_status *run(xrt_op *op, const struct xrt_executable *exe, xrt_tensor 
 		if (!op->input_constant[i])
 			param[p++] = i;
 	}
+	if (op->c->dev[dev])
+		return run_on_device(op, dev, exe, outs, param, o.seed);
 	if (exe->num_slots > 16) {
 		slots = xrt_mem_calloc(op->c->a, exe->num_slots, sizeof(*slots));
 		if (!slots)
@@ -215,7 +257,7 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 	exe = centry_exe(op->entry);
 	st = new_outputs(op, dev, exe, outs, &n);
 	if (!st)
-		st = run(op, exe, outs);
+		st = run(op, dev, exe, outs);
 	if (st) {
 		for (i = 0; i < n; i++)
 			xrt_tensor_unref(outs[i]);

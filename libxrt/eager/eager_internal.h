@@ -13,6 +13,7 @@
 #include <xrt/eager.h>
 #include <xrt/shape.h>
 
+#include "../device/device.h"
 #include "../device/host/host_device.h"
 
 #define EAGER_MAX_DEVICES	8
@@ -45,11 +46,15 @@ struct tensor_pool {
 struct xrt_eager_context {
 	const struct xrt_allocator *a;
 	char devices[EAGER_MAX_DEVICES][32];
+	/* Devices other than host:0 (NULL for it), and a queue on each. */
+	struct xdev *dev[EAGER_MAX_DEVICES];
+	struct xdev_queue *queue[EAGER_MAX_DEVICES];
 	uint32_t num_devices;
 	uint32_t default_device;
 	enum xrt_placement placement;
 	struct host_pool *pool;		/* host devices' workers */
 	pthread_mutex_t run_lock;	/* the pool runs one program at a time */
+	pthread_mutex_t queue_lock;	/* guards making @queue */
 	struct kernel_cache *kernels;
 	struct tensor_pool pool_blocks;
 	pthread_mutex_t fn_lock;	/* guards @functions */
@@ -64,7 +69,8 @@ struct xrt_tensor {
 	uint32_t rank;
 	int64_t dims[XRT_MAX_RANK];
 	uint64_t bytes;
-	void *data;			/* 64-byte aligned */
+	void *data;			/* 64-byte aligned; on a device: its mapping */
+	struct xdev_buf buf;		/* on a device other than host:0: the buffer */
 	bool inline_data;		/* @data follows this struct, one block */
 	int8_t pool_class;		/* the block's size class, or -1 */
 	void (*deleter)(void *data, void *arg);	/* wrapped memory: called, if set */

@@ -647,7 +647,7 @@ xrt_status *xrt_op_set_input(xrt_op *op, uint32_t i, xrt_tensor *t)
 				      xrt_dtype_name(t->dtype));
 	/* the same type and shape keep the kernel: the op stays unchanged */
 	h = input_hash(t, op->input_constant[i]);
-	if (h != op->input_hash[i]) {
+	if (h != op->input_hash[i] || t->device != op->inputs[i]->device) {
 		op->input_hash[i] = h;
 		op->key_valid = false;
 	}

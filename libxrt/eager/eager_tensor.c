@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tensors: a refcounted row-major array on one device.  Host devices
- * keep it in 64-byte aligned host memory, owned or wrapped.
+ * Tensors: a refcounted row-major array on one device.  host:0 keeps it
+ * in 64-byte aligned host memory, owned or wrapped; another device in
+ * one of its buffers, mapped into this process.
  */
 #include <stdint.h>
 #include <string.h>
@@ -115,7 +116,38 @@ void eager_pool_drain(xrt_eager_context *c)
 	pool_unlock(p);
 }
 
-/* One block holds the tensor and its elements: one allocation per output. */
+/* A tensor in a buffer of device @device. */
+static xrt_status *device_tensor(xrt_eager_context *c, uint32_t device,
+				 const struct xrt_shape *s, xrt_tensor **out)
+{
+	struct xdev *d = c->dev[device];
+	xrt_tensor *t = xrt_mem_calloc(c->a, 1, sizeof(*t));
+	xrt_status *st;
+
+	if (!t)
+		return xrt_status_oom(c->a, "a tensor");
+	st = d->ops->alloc(d, xrt_shape_byte_size(s), c->a, &t->buf);
+	if (st) {
+		xrt_mem_free(c->a, t);
+		return st;
+	}
+	atomic_init(&t->refs, 1);
+	t->c = c;
+	t->device = device;
+	t->dtype = s->dtype;
+	t->rank = s->rank;
+	memcpy(t->dims, s->dims, sizeof(t->dims));
+	t->bytes = xrt_shape_byte_size(s);
+	t->data = t->buf.data;
+	t->pool_class = -1;
+	*out = t;
+	return NULL;
+}
+
+/*
+ * On host:0, one block holds the tensor and its elements: one allocation
+ * per output.
+ */
 xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
 			     xrt_tensor **out)
 {
@@ -124,6 +156,8 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 	int k;
 
 	*out = NULL;
+	if (c->dev[device])
+		return device_tensor(c, device, s, out);
 	if (bytes > SIZE_MAX - HEADER_BYTES)
 		return xrt_status_new(c->a, XRT_RESOURCE_EXHAUSTED, "a tensor of %llu bytes",
 				      (unsigned long long)bytes);
@@ -140,6 +174,7 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 	memcpy(t->dims, s->dims, sizeof(t->dims));
 	t->bytes = bytes;
 	t->data = (uint8_t *)t + HEADER_BYTES;
+	t->buf.bo = 0;
 	t->inline_data = true;
 	t->pool_class = (int8_t)k;
 	t->deleter = NULL;
@@ -235,6 +270,8 @@ void xrt_tensor_unref(xrt_tensor *t)
 		t->deleter(t->data, t->arg);
 	if (t->var)
 		eager_var_free(t->var);
+	if (t->buf.bo)
+		t->c->dev[t->device]->ops->free(t->c->dev[t->device], &t->buf, t->c->a);
 	if (t->inline_data && t->pool_class >= 0)
 		pool_put(t->c, t->pool_class, t);
 	else
@@ -278,7 +315,7 @@ const char *xrt_tensor_device(const xrt_tensor *t)
 
 const void *xrt_tensor_data(const xrt_tensor *t, size_t *size)
 {
-	/* every device of a context keeps its tensors in host memory for now */
+	/* every device's buffers are mapped into this process */
 	bool host = t && !t->var;
 
 	if (size)

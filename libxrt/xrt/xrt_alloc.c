@@ -61,7 +61,7 @@ static xrt_status *do_allocate_data(xrt_session *s, const struct xrt_shape *shap
 	if (st)
 		return st;
 	if (size)
-		memcpy(n->data, data, size);
+		memcpy(n->buf.data, data, size);
 	return xalloc_add(s, n, out);
 }
 
@@ -184,7 +184,7 @@ static xrt_status *do_read_data(xrt_session *s, xrt_handle h, bool release, void
 				    "read data: room for %zu bytes, allocation %lld has %llu", size,
 				    (long long)h, (unsigned long long)n->bytes);
 	else if (size)
-		memcpy(dst, n->data, size);
+		memcpy(dst, n->buf.data, size);
 	xnode_unref(s, n);
 	if (!st && release)
 		drop(s, h);

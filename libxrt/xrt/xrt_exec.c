@@ -5,7 +5,7 @@
  * a reference on a compile cache entry.  An execution checks its
  * arguments against the program shape, binds each parameter leaf's
  * buffer (or a relaid copy) and a fresh result tree's buffers to the
- * program's slots, and runs it on the session's thread pool.
+ * program's slots, and runs it on the session's queue.
  */
 #include <string.h>
 #include <unistd.h>
@@ -14,7 +14,6 @@
 #include "../core/literal_internal.h"
 #include "../core/mem.h"
 #include "../core/shape_internal.h"
-#include "../device/host/host_device.h"
 #include "xrt_internal.h"
 
 void xrt_program_shape_deinit(struct xrt_program_shape *ps)
@@ -125,7 +124,7 @@ struct run {
 	xrt_session *s;
 	const struct xrt_executable *exe;
 	struct xnode **args, *result;
-	uint8_t **slots, **copies;	/* per slot: a relaid argument leaf to free */
+	struct xdev_buf *slots, *copies;	/* per slot: a relaid argument leaf to free */
 };
 
 /* The argument nodes against the program's parameters. */
@@ -163,7 +162,7 @@ static xrt_status *bind(struct run *r)
 
 		if (sl->kind == CC_SLOT_RESULT) {
 			leaf = sl->leaf;
-			r->slots[s] = nth_leaf(r->result, &leaf)->data;
+			r->slots[s] = nth_leaf(r->result, &leaf)->buf;
 			continue;
 		}
 		if (sl->kind != CC_SLOT_PARAM)
@@ -171,14 +170,16 @@ static xrt_status *bind(struct run *r)
 		leaf = leaf2 = sl->leaf;
 		n = nth_leaf(r->args[sl->param], &leaf);
 		want = xrt_shape_nth_leaf(&exe->params[sl->param], &leaf2);
+		xrt_status *st;
+
 		if (xrt_shape_equal(&n->shape, want)) {
-			r->slots[s] = n->data;
+			r->slots[s] = n->buf;
 			continue;
 		}
-		r->copies[s] = xrt_mem_alloc_aligned(r->s->a, n->bytes ? n->bytes : 1, 64);
-		if (!r->copies[s])
-			return xrt_status_oom(r->s->a, "a relaid argument");
-		xrt_elems_relayout(r->copies[s], want, n->data, &n->shape);
+		st = r->s->dev->ops->alloc(r->s->dev, n->bytes, r->s->a, &r->copies[s]);
+		if (st)
+			return xrt_status_annotate(st, "a relaid argument");
+		xrt_elems_relayout(r->copies[s].data, want, n->buf.data, &n->shape);
 		r->slots[s] = r->copies[s];
 	}
 	return NULL;
@@ -196,22 +197,16 @@ static uint64_t fresh_seed(void)
 	return (z ^ (z >> 31)) | 1;
 }
 
-static xrt_status *run_on_pool(struct run *r, uint64_t seed)
+static xrt_status *run_on_queue(struct run *r, uint64_t seed)
 {
-	struct host_run_options o = { seed, NULL, false };
+	xrt_session *s = r->s;
 	xrt_status *st = NULL;
 
-	pthread_mutex_lock(&r->s->run_lock);
-	if (!r->s->pool) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		st = host_pool_create(cpus > 0 ? (uint32_t)cpus : 1, &r->s->pool);
-	}
-	o.pool = r->s->pool;
-	if (!st)
-		st = host_run_bound(r->exe, r->slots, &o, r->s->a);
-	pthread_mutex_unlock(&r->s->run_lock);
-	return st;
+	pthread_mutex_lock(&s->run_lock);
+	if (!s->queue)
+		st = s->dev->ops->queue_create(s->dev, s->a, s->queue_flags, &s->queue);
+	pthread_mutex_unlock(&s->run_lock);
+	return st ? st : s->dev->ops->run(s->queue, r->exe, r->slots, seed);
 }
 
 /*
@@ -271,9 +266,11 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	if (!st)
 		st = bind(&r);
 	if (!st)
-		st = run_on_pool(&r, seed ? seed : fresh_seed());
-	for (i = 0; i < exe->num_slots; i++)
-		xrt_mem_free(s->a, r.copies[i]);
+		st = run_on_queue(&r, seed ? seed : fresh_seed());
+	for (i = 0; i < exe->num_slots; i++) {
+		if (r.copies[i].data)
+			s->dev->ops->free(s->dev, &r.copies[i], s->a);
+	}
 	xrt_mem_free(s->a, r.slots);
 	if (st) {
 		xnode_unref(s, r.result);

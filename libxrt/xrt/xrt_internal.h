@@ -19,10 +19,12 @@
 
 #include <xrt/xrt.h>
 
+#include "../device/device.h"
+
 struct xnode {
 	atomic_uint refs;
 	struct xrt_shape shape;		/* the whole node's */
-	uint8_t *data;			/* arrays: the device buffer */
+	struct xdev_buf buf;		/* arrays: the device buffer */
 	uint64_t bytes;			/* arrays: its size, as accounted */
 	struct xnode **kids;		/* tuples: shape.tuple_count elements */
 };
@@ -46,15 +48,17 @@ struct xstat {
 struct xrt_session {
 	const struct xrt_allocator *a;
 	char device[32];
+	struct xdev *dev;
 	pthread_mutex_t lock;		/* the table and the counters */
 	struct hslot *tab;
 	uint64_t cap, used, live;	/* used: live and deleted slots */
 	xrt_handle next;		/* never reused */
 	uint64_t memory_limit;
+	uint32_t queue_flags;		/* XDEV_QUEUE_* */
 	atomic_uint_fast64_t memory_in_use;
 	struct xstat stats[XRT_STAT_COUNT];
-	pthread_mutex_t run_lock;	/* executions, one at a time on the pool */
-	struct host_pool *pool;		/* made at the first execution */
+	pthread_mutex_t run_lock;	/* guards making @queue */
+	struct xdev_queue *queue;	/* made at the first execution */
 };
 
 /* Operation counters (xrt_stats.c): a clock, and a call's outcome. */
@@ -67,7 +71,7 @@ struct xrt_executable;
 void centry_ref(struct centry *e);
 void centry_unref(struct centry *e);
 /*
- * The compilation of @m for the host device, from the cache or compiled
+ * The compilation of @m, from the cache or compiled
  * now (once, however many threads ask at the same time); a reference
  * on success; @donated as in struct cc_options.  A failed compilation
  * is cached and its error returned

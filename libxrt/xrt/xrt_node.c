@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Allocation trees.  Array buffers are host memory for the host device,
- * 64-byte aligned, counted against the session's memory limit before
- * they are taken; a tree either comes out whole or leaves nothing.
+ * Allocation trees.  Array buffers come from the session's device (host
+ * memory, or buffer objects mapped into this process), counted against
+ * the session's memory limit before they are taken; a tree either comes
+ * out whole or leaves nothing.
  */
 #include <string.h>
 
@@ -58,13 +59,14 @@ static xrt_status *new_array(xrt_session *s, const struct xrt_shape *shape, stru
 				      (unsigned long long)s->memory_limit,
 				      (unsigned long long)atomic_load(&s->memory_in_use));
 	}
-	(*out)->bytes = bytes;
-	(*out)->data = xrt_mem_alloc_aligned(s->a, bytes ? bytes : 1, 64);
-	if (!(*out)->data) {
+	st = s->dev->ops->alloc(s->dev, bytes, s->a, &(*out)->buf);
+	if (st) {
+		atomic_fetch_sub(&s->memory_in_use, bytes);
 		xnode_unref(s, *out);
 		*out = NULL;
-		return xrt_status_oom(s->a, "device memory");
+		return st;
 	}
+	(*out)->bytes = bytes;
 	return NULL;
 }
 
@@ -117,9 +119,9 @@ bool xnode_exclusive(const struct xnode *n, unsigned refs)
 
 void xnode_move_buffer(struct xnode *to, struct xnode *from)
 {
-	to->data = from->data;
+	to->buf = from->buf;
 	to->bytes = from->bytes;	/* its charge moves with it */
-	from->data = NULL;
+	memset(&from->buf, 0, sizeof(from->buf));
 	from->bytes = 0;
 }
 
@@ -134,9 +136,9 @@ void xnode_write(struct xnode *n, const xrt_literal *lit)
 		return;
 	}
 	if (xrt_shape_equal(ls, &n->shape))
-		memcpy(n->data, xrt_literal_data(lit), n->bytes);
+		memcpy(n->buf.data, xrt_literal_data(lit), n->bytes);
 	else
-		xrt_elems_relayout(n->data, &n->shape, xrt_literal_data(lit), ls);
+		xrt_elems_relayout(n->buf.data, &n->shape, xrt_literal_data(lit), ls);
 }
 
 xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xnode **out)
@@ -194,9 +196,10 @@ void xnode_unref(xrt_session *s, struct xnode *n)
 		return;
 	for (i = 0; n->kids && i < n->shape.tuple_count; i++)
 		xnode_unref(s, n->kids[i]);
-	if (n->data)
+	if (n->buf.data) {
 		atomic_fetch_sub(&s->memory_in_use, n->bytes);
-	xrt_mem_free(s->a, n->data);
+		s->dev->ops->free(s->dev, &n->buf, s->a);
+	}
 	xrt_mem_free(s->a, n->kids);
 	xrt_shape_deinit(&n->shape);
 	xrt_mem_free(s->a, n);
@@ -211,7 +214,7 @@ static void read_into(const struct xnode *n, xrt_literal *lit)
 			read_into(n->kids[i], xrt_literal_element(lit, i));
 		return;
 	}
-	memcpy(xrt_literal_mutable_data(lit), n->data, n->bytes);
+	memcpy(xrt_literal_mutable_data(lit), n->buf.data, n->bytes);
 }
 
 xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal **out)

@@ -1,61 +1,50 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sessions: a device chosen by name (or XRT_DEVICE, or host:0), a
- * handle table, a memory count.  Only the host device exists in this
- * step; other names are NOT_FOUND with what is there.
+ * Sessions: a device opened by name (or XRT_DEVICE, or host:0), a
+ * handle table, a memory count, and a queue on the device made at the
+ * first execution.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/mem.h"
-#include "../device/host/host_device.h"
 #include "xrt_internal.h"
-
-/* "host" or "host:0": the host device, named "host:0". */
-static xrt_status *pick_device(const struct xrt_allocator *a, const char *name, char *out)
-{
-	if (!name || !*name)
-		name = getenv("XRT_DEVICE");
-	if (!name || !*name)
-		name = "host:0";
-	if (!strcmp(name, "0"))		/* by ordinal in the device list */
-		name = "host:0";
-	if (strcmp(name, "host") && strcmp(name, "host:0"))
-		return xrt_status_new(a, XRT_NOT_FOUND,
-				      "no device '%.64s' (devices here: host:0)", name);
-	strcpy(out, "host:0");
-	return NULL;
-}
 
 xrt_status *xrt_session_create(const struct xrt_session_options *o,
 			       const struct xrt_allocator *a, xrt_session **out)
 {
+	struct xdev *dev;
 	xrt_session *s;
 	xrt_status *st;
-	char dev[32];
 
 	if (!out)
 		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "session: out is NULL");
 	*out = NULL;
-	st = pick_device(a, o ? o->device : NULL, dev);
+	st = xdev_open(o ? o->device : NULL, a, &dev);
 	if (st)
 		return st;
 	s = xrt_mem_calloc(a, 1, sizeof(*s));
-	if (!s)
+	if (!s) {
+		xdev_put(dev);
 		return xrt_status_oom(a, "a session");
+	}
 	if (pthread_mutex_init(&s->lock, NULL)) {
 		xrt_mem_free(a, s);
+		xdev_put(dev);
 		return xrt_status_oom(a, "a session's lock");
 	}
 	if (pthread_mutex_init(&s->run_lock, NULL)) {
 		pthread_mutex_destroy(&s->lock);
 		xrt_mem_free(a, s);
+		xdev_put(dev);
 		return xrt_status_oom(a, "a session's lock");
 	}
 	s->a = a;
-	memcpy(s->device, dev, sizeof(dev));
+	s->dev = dev;
+	memcpy(s->device, dev->info.name, sizeof(s->device));
 	s->next = 1;
 	s->memory_limit = o ? o->memory_limit : 0;
+	s->queue_flags = o && o->no_blas ? XDEV_QUEUE_NO_BLAS : 0;
 	atomic_init(&s->memory_in_use, 0);
 	*out = s;
 	return NULL;
@@ -91,7 +80,9 @@ void xrt_session_destroy(xrt_session *s)
 		return;
 	release_kind(s, 0);
 	xrt_mem_free(s->a, s->tab);
-	host_pool_destroy(s->pool);
+	if (s->queue)
+		s->dev->ops->queue_destroy(s->queue);
+	xdev_put(s->dev);
 	pthread_mutex_destroy(&s->run_lock);
 	pthread_mutex_destroy(&s->lock);
 	xrt_mem_free(s->a, s);

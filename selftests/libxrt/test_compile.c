@@ -21,56 +21,6 @@
 #include "device/host/host_device.h"
 #include "test_cases.h"
 
-/* SplitMix64 */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* Floats in [-2, 2), integers in [-8, 8) ([0, 16) unsigned), preds. */
-static void fill(xrt_literal *lit, uint64_t *state)
-{
-	const struct xrt_shape *s = xrt_literal_shape(lit);
-	size_t es, n, k;
-	uint8_t *d;
-	uint32_t i;
-
-	if (xrt_shape_is_tuple(s)) {
-		for (i = 0; i < s->tuple_count; i++)
-			fill(xrt_literal_element(lit, i), state);
-		return;
-	}
-	es = xrt_dtype_size(s->dtype);
-	n = xrt_literal_size(lit) / es;
-	d = xrt_literal_mutable_data(lit);
-	for (k = 0; k < n; k++) {
-		uint64_t r = rnd(state);
-		double f = (double)(r >> 11) * 0x1p-51 - 2.0;
-		float x = (float)f, y = (float)((double)(r & 0xffff) / 16384.0 - 2.0);
-		int64_t v = (int64_t)(r % 16) - (xrt_dtype_is_signed(s->dtype) ? 8 : 0);
-		uint16_t h;
-
-		switch (s->dtype) {
-		case XRT_PRED: d[k] = r & 1; break;
-		case XRT_F16: h = xrt_f16_from_f32(x); memcpy(d + k * 2, &h, 2); break;
-		case XRT_BF16: h = xrt_bf16_from_f32(x); memcpy(d + k * 2, &h, 2); break;
-		case XRT_F32: memcpy(d + k * 4, &x, 4); break;
-		case XRT_F64: memcpy(d + k * 8, &f, 8); break;
-		case XRT_C64: memcpy(d + k * 8, &x, 4); memcpy(d + k * 8 + 4, &y, 4); break;
-		case XRT_C128:
-			memcpy(d + k * 16, &f, 8);
-			f = (double)y;
-			memcpy(d + k * 16 + 8, &f, 8);
-			break;
-		default: memcpy(d + k * es, &v, es); break;
-		}
-	}
-}
-
 struct outcome {
 	int compiled, unimplemented;
 };
@@ -102,7 +52,7 @@ static void differential(struct __test_metadata *_metadata, const struct xrt_all
 	ASSERT_OK(cc_compile(m, &unfused, a, &exe2));
 	for (i = 0; i < n; i++) {
 		ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
-		fill(args[i], &state);
+		test_fill_random(args[i], &state);
 	}
 	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, NULL, a, &want));
 	st = host_run(exe, (const xrt_literal *const *)args, n, NULL, a, &got);
@@ -256,7 +206,7 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 	ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
 	for (i = 0; i < 3; i++) {
 		ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, i), &args[i]));
-		fill(args[i], &state);
+		test_fill_random(args[i], &state);
 	}
 	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 3, NULL, self->a, &one));
 	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 3, NULL, self->a, &want));
@@ -448,7 +398,7 @@ TEST_F(xrt, donated_parameters_hold_results)
 		n = xrt_module_num_params(m);
 		for (k = 0; k < n; k++) {
 			ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, k), &args[k]));
-			fill(args[k], &state);
+			test_fill_random(args[k], &state);
 		}
 		ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, NULL, self->a,
 					  &want));

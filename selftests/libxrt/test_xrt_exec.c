@@ -470,7 +470,7 @@ TEST_F(xrt, released_inputs_are_donated_to_the_results)
 	static const struct xrt_tuple_node wrap = { 0, false, one, 1 };
 	const struct xrt_execution_config keep = { 0, 0, false, false };
 	const struct xrt_execution_config give = { 0, 0, true, false };
-	struct xrt_session_options o = { NULL, 16 };	/* room for two f32[2] */
+	struct xrt_session_options o = { NULL, 16, false };	/* room for two f32[2] */
 	xrt_session *s = NULL;
 	xrt_handle c, args[2], r, r2, tup;
 	float got[2];

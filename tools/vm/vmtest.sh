@@ -96,10 +96,20 @@ depmod -b "$stage" "$kver"
 
 # The engine tests that run programs (they run each in the kernel too);
 # test_engine_math and test_engine_half check userspace math only.
+# libxrt's device test compares accel with host; the XRT API and eager
+# suites run again with accel:0 as the default device.  The data they
+# read goes to the same path as here (the tests have it compiled in).
 # xrt-smi goes along for test_driver_smi.
+libxrt_tests="test_accel_device test_xrt_alloc test_xrt_exec test_eager test_eager_numpy"
+libxrt_on_accel="test_xrt_alloc test_xrt_exec test_eager test_eager_numpy"
+libxrt=()
+for t in $libxrt_tests; do libxrt+=("$build/selftests/libxrt/$t"); done
+mkdir -p "$stage$src/selftests/libxrt"
+cp -r "$src/selftests/libxrt/hlo" "$src/selftests/libxrt/eval" "$src/selftests/libxrt/eager" \
+	"$stage$src/selftests/libxrt/"
 tests=()
 for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_* \
-	"$build"/tools/xrt-smi/xrt-smi; do
+	"${libxrt[@]}" "$build"/tools/xrt-smi/xrt-smi; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	case $(basename "$t") in test_engine_math | test_engine_half) continue ;; esac
 	cp "$t" "$stage/tests/"
@@ -137,6 +147,7 @@ if [ \$rc = 0 ]; then
 		echo "### \$t"
 		env=
 		case \$t in test_engine_*) env=XRT_TEST_ACCEL=0 ;; esac
+		case " $libxrt_on_accel " in *" \$t "*) env=XRT_DEVICE=accel:0 ;; esac
 		env \$env /tests/\$t || { echo "### \$t FAILED"; rc=1; }
 	done
 	echo "### xrt-smi after the tests:"; /tests/xrt-smi

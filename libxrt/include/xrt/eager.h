@@ -188,8 +188,8 @@ XRT_API const char *xrt_tensor_device(const xrt_tensor *t);
  * Tensors are values: the memory must not be written.  It stays valid
  * while a reference to @t is held.
  *
- * Return: row-major elements, 64-byte aligned; NULL for a resource or a
- * tensor whose memory is on a device other than the host.
+ * Return: row-major elements, 64-byte aligned (on a device other than
+ * host:0, its buffer as mapped into this process); NULL for a resource.
  */
 XRT_API const void *xrt_tensor_data(const xrt_tensor *t, size_t *size);
 

@@ -36,14 +36,19 @@ typedef int64_t xrt_handle;
 
 /**
  * struct xrt_session_options - how a session is made
- * @device: "host" or "host:0", or an ordinal in the device list ("0");
- *          NULL: the XRT_DEVICE environment variable, else "host:0"
+ * @device: a device's name ("host:0", "accel:1"; a kind alone is its
+ *          device 0) or an ordinal in the device list ("0"); NULL: the
+ *          XRT_DEVICE environment variable, else "host:0"
  * @memory_limit: bytes this session may hold on the device at once
  *                (0: no limit of its own); above it, RESOURCE_EXHAUSTED
+ * @no_blas: host:0 computes DOT with the engine's own kernel, never
+ *           OpenBLAS, so that its results are those of the accel device
+ *           bit for bit (other devices ignore it)
  */
 struct xrt_session_options {
 	const char *device;
 	uint64_t memory_limit;
+	bool no_blas;
 };
 
 /**

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reading the evaluator's case file.
+ * Reading the evaluator's case file; random inputs for corpus modules.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <xrt/dtype.h>
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
 
@@ -66,4 +67,53 @@ xrt_status *test_case_expected(const struct xrt_allocator *a, const struct test_
 		st = xrt_ir_evaluate(m, NULL, 0, NULL, a, out);
 	xrt_module_destroy(m);
 	return st;
+}
+
+/* SplitMix64 */
+static uint64_t rnd(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+void test_fill_random(xrt_literal *lit, uint64_t *state)
+{
+	const struct xrt_shape *s = xrt_literal_shape(lit);
+	size_t es, n, k;
+	uint8_t *d;
+	uint32_t i;
+
+	if (xrt_shape_is_tuple(s)) {
+		for (i = 0; i < s->tuple_count; i++)
+			test_fill_random(xrt_literal_element(lit, i), state);
+		return;
+	}
+	es = xrt_dtype_size(s->dtype);
+	n = xrt_literal_size(lit) / es;
+	d = xrt_literal_mutable_data(lit);
+	for (k = 0; k < n; k++) {
+		uint64_t r = rnd(state);
+		double f = (double)(r >> 11) * 0x1p-51 - 2.0;
+		float x = (float)f, y = (float)((double)(r & 0xffff) / 16384.0 - 2.0);
+		int64_t v = (int64_t)(r % 16) - (xrt_dtype_is_signed(s->dtype) ? 8 : 0);
+		uint16_t h;
+
+		switch (s->dtype) {
+		case XRT_PRED: d[k] = r & 1; break;
+		case XRT_F16: h = xrt_f16_from_f32(x); memcpy(d + k * 2, &h, 2); break;
+		case XRT_BF16: h = xrt_bf16_from_f32(x); memcpy(d + k * 2, &h, 2); break;
+		case XRT_F32: memcpy(d + k * 4, &x, 4); break;
+		case XRT_F64: memcpy(d + k * 8, &f, 8); break;
+		case XRT_C64: memcpy(d + k * 8, &x, 4); memcpy(d + k * 8 + 4, &y, 4); break;
+		case XRT_C128:
+			memcpy(d + k * 16, &f, 8);
+			f = (double)y;
+			memcpy(d + k * 16 + 8, &f, 8);
+			break;
+		default: memcpy(d + k * es, &v, es); break;
+		}
+	}
 }

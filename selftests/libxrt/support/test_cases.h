@@ -7,6 +7,7 @@
 #define XRT_TEST_CASES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <xrt/literal.h>
 
@@ -27,5 +28,11 @@ bool test_case_next(char **p, struct test_case *c);
 /* The literal a case expects. */
 xrt_status *test_case_expected(const struct xrt_allocator *a, const struct test_case *c,
 			       xrt_literal **out);
+
+/*
+ * Seeded values for every leaf of @lit: floats in [-2, 2), integers in
+ * [-8, 8) ([0, 16) unsigned), preds 0 or 1.
+ */
+void test_fill_random(xrt_literal *lit, uint64_t *state);
 
 #endif /* XRT_TEST_CASES_H */

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Finding and opening xrt_accel devices, and their buffers.  accel:N is
+ * the N-th render node, in minor order, whose driver is xrt_accel:
+ * libdrm's drmGetDevices2 does not list platform devices, so each node
+ * is opened and asked its driver's name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "../../core/mem.h"
+#include "accel.h"
+
+#define FIRST_RENDER_MINOR	128
+#define LAST_RENDER_MINOR	191
+
+int adev_ioctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+
+	do
+		ret = ioctl(fd, request, arg);
+	while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret ? errno : 0;
+}
+
+static enum xrt_code errno_code(int err)
+{
+	switch (err) {
+	case EINVAL:
+	case E2BIG:
+		return XRT_INVALID_ARGUMENT;
+	case ENOENT:
+		return XRT_NOT_FOUND;
+	case ENOMEM:
+	case ENOSPC:
+		return XRT_RESOURCE_EXHAUSTED;
+	case ETIMEDOUT:
+	case ETIME:
+		return XRT_DEADLINE_EXCEEDED;
+	case ECANCELED:
+		return XRT_ABORTED;
+	case ENODEV:
+	case EIO:
+		return XRT_UNAVAILABLE;
+	case EACCES:
+	case EPERM:
+		return XRT_PERMISSION_DENIED;
+	default:
+		return XRT_INTERNAL;
+	}
+}
+
+xrt_status *adev_errno(const struct accel_dev *d, const struct xrt_allocator *a,
+			const char *what, int err)
+{
+	return xrt_status_new(a, errno_code(err), "%s: %s: %s (errno %d)", d->base.info.name,
+			      what, strerror(err), err);
+}
+
+static bool is_accel(int fd)
+{
+	drmVersionPtr v = drmGetVersion(fd);
+	bool yes = v && !strcmp(v->name, "xrt_accel");
+
+	drmFreeVersion(v);
+	return yes;
+}
+
+/* Opens the @ordinal-th xrt_accel render node: its descriptor (and minor), or -1. */
+static int open_nth(uint32_t ordinal, int *minor)
+{
+	char path[64];
+	int m, fd;
+
+	for (m = FIRST_RENDER_MINOR; m <= LAST_RENDER_MINOR; m++) {
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", m);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (is_accel(fd) && !ordinal--) {
+			*minor = m;
+			return fd;
+		}
+		close(fd);
+	}
+	return -1;
+}
+
+static uint64_t param(int fd, uint32_t p)
+{
+	struct drm_xrt_get_param g = { .param = p };
+
+	return adev_ioctl(fd, DRM_IOCTL_XRT_GET_PARAM, &g) ? 0 : g.value;
+}
+
+static void describe(int fd, uint32_t ordinal, struct xrt_device_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "accel:%u", ordinal);
+	info->kind = XRT_DEVICE_ACCEL;
+	info->ordinal = ordinal;
+	info->memory_bytes = param(fd, DRM_XRT_PARAM_MEMORY_SIZE);
+	info->compute_units = 1;	/* one engine per device */
+}
+
+void adev_list(struct xrt_device_info *v, size_t max, size_t *n)
+{
+	uint32_t ordinal;
+	int fd, minor;
+
+	for (ordinal = 0; *n < max; ordinal++) {
+		fd = open_nth(ordinal, &minor);
+		if (fd < 0)
+			return;
+		describe(fd, ordinal, &v[(*n)++]);
+		close(fd);
+	}
+}
+
+xrt_status *adev_buf_new(struct accel_dev *d, uint64_t bytes, const struct xrt_allocator *a,
+			  struct xdev_buf *out)
+{
+	struct drm_xrt_bo_create c = { .size = bytes ? bytes : 1 };
+	struct drm_xrt_bo_info i = { 0 };
+	struct drm_gem_close cl = { 0 };
+	void *p;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (d->max_bo_size && bytes > d->max_bo_size)
+		return xrt_status_new(a, XRT_RESOURCE_EXHAUSTED,
+				      "%s: a buffer of %llu bytes; the largest the device makes "
+				      "is %llu", d->base.info.name, (unsigned long long)bytes,
+				      (unsigned long long)d->max_bo_size);
+	err = adev_ioctl(d->fd, DRM_IOCTL_XRT_BO_CREATE, &c);
+	if (err)
+		return adev_errno(d, a, "DRM_IOCTL_XRT_BO_CREATE", err);
+	i.handle = c.handle;
+	err = adev_ioctl(d->fd, DRM_IOCTL_XRT_BO_INFO, &i);
+	p = err ? MAP_FAILED : mmap(NULL, i.size, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd,
+				    (off_t)i.mmap_offset);
+	if (p == MAP_FAILED) {
+		xrt_status *st = adev_errno(d, a, err ? "DRM_IOCTL_XRT_BO_INFO" : "mmap",
+					     err ? err : errno);
+
+		cl.handle = c.handle;
+		adev_ioctl(d->fd, DRM_IOCTL_GEM_CLOSE, &cl);
+		return st;
+	}
+	out->data = p;
+	out->size = i.size;
+	out->bo = c.handle;
+	return NULL;
+}
+
+void adev_buf_free(struct accel_dev *d, struct xdev_buf *b)
+{
+	struct drm_gem_close cl = { .handle = b->bo };
+
+	if (!b->bo)
+		return;
+	munmap(b->data, b->size);
+	adev_ioctl(d->fd, DRM_IOCTL_GEM_CLOSE, &cl);
+	memset(b, 0, sizeof(*b));
+}
+
+static xrt_status *dev_alloc(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
+			     struct xdev_buf *out)
+{
+	return adev_buf_new(to_accel(d), bytes, a, out);
+}
+
+static void dev_free(struct xdev *d, struct xdev_buf *b, const struct xrt_allocator *a)
+{
+	(void)a;
+	adev_buf_free(to_accel(d), b);
+}
+
+static void dev_destroy(struct xdev *x)
+{
+	struct accel_dev *d = to_accel(x);
+
+	adev_programs_free(d);
+	pthread_mutex_destroy(&d->lock);
+	close(d->fd);
+	free(d);
+}
+
+static const struct xdev_ops accel_ops = {
+	.alloc = dev_alloc,
+	.free = dev_free,
+	.queue_create = adev_queue_create,
+	.queue_destroy = adev_queue_destroy,
+	.run = adev_run,
+	.destroy = dev_destroy,
+};
+
+xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
+{
+	struct accel_dev *d;
+	int minor, fd = open_nth(ordinal, &minor);
+
+	if (fd < 0)
+		return xrt_status_new(a, XRT_NOT_FOUND, "no accel:%u", ordinal);
+	/* Shared by every user in the process: not from one caller's allocator. */
+	d = calloc(1, sizeof(*d));
+	if (!d || pthread_mutex_init(&d->lock, NULL)) {
+		free(d);
+		close(fd);
+		return xrt_status_oom(a, "an accel device");
+	}
+	d->base.ops = &accel_ops;
+	describe(fd, ordinal, &d->base.info);
+	d->fd = fd;
+	d->minor = minor;
+	d->max_slots = param(fd, DRM_XRT_PARAM_MAX_SLOTS);
+	d->max_bo_size = param(fd, DRM_XRT_PARAM_MAX_BO_SIZE);
+	*out = &d->base;
+	return NULL;
+}

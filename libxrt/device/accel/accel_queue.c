@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running programs on an accel device.  A queue is a driver queue with
+ * a syncobj for its jobs' fences and an arena buffer kept from run to
+ * run.  Programs are uploaded once per device (program and constants in
+ * two buffer objects) and kept, the least recently used dropped when the
+ * table is full: a job holds references on its buffers, so dropping a
+ * program never disturbs one that runs.  A run submits, waits for the
+ * fence, and asks the queue whether the job completed: a job stopped by
+ * the driver's timeout leaves the queue refusing work, and every later
+ * run on it is ABORTED.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <xf86drm.h>
+
+#include "../../compiler/compiler.h"
+#include "../../core/mem.h"
+#include "accel.h"
+
+struct xdev_queue {
+	struct accel_dev *d;
+	const struct xrt_allocator *a;
+	pthread_mutex_t lock;		/* one run at a time */
+	uint32_t id, sync;
+	uint64_t completed;		/* jobs the driver says completed */
+	struct xdev_buf arena;
+	bool reset;			/* the driver stopped a job: no more runs */
+};
+
+xrt_status *adev_queue_create(struct xdev *x, const struct xrt_allocator *a, uint32_t flags,
+			       struct xdev_queue **out)
+{
+	struct accel_dev *d = to_accel(x);
+	struct drm_xrt_queue_create c = { .priority = DRM_XRT_PRIORITY_NORMAL };
+	struct xdev_queue *q = xrt_mem_calloc(a, 1, sizeof(*q));
+	xrt_status *st;
+	int err;
+
+	(void)flags;	/* the engine's DOT is the only one here */
+	if (!q || pthread_mutex_init(&q->lock, NULL)) {
+		xrt_mem_free(a, q);
+		return xrt_status_oom(a, "a queue");
+	}
+	q->d = d;
+	q->a = a;
+	err = adev_ioctl(d->fd, DRM_IOCTL_XRT_QUEUE_CREATE, &c);
+	if (err) {
+		st = adev_errno(d, a, "DRM_IOCTL_XRT_QUEUE_CREATE", err);
+		goto fail;
+	}
+	q->id = c.queue_id;
+	if (drmSyncobjCreate(d->fd, 0, &q->sync)) {
+		st = adev_errno(d, a, "DRM_IOCTL_SYNCOBJ_CREATE", errno);
+		goto fail;
+	}
+	*out = q;
+	return NULL;
+fail:
+	adev_queue_destroy(q);
+	return st;
+}
+
+void adev_queue_destroy(struct xdev_queue *q)
+{
+	struct drm_xrt_queue_destroy qd;
+
+	if (!q)
+		return;
+	if (q->id) {
+		qd = (struct drm_xrt_queue_destroy){ .queue_id = q->id };
+		adev_ioctl(q->d->fd, DRM_IOCTL_XRT_QUEUE_DESTROY, &qd);
+	}
+	if (q->sync)
+		drmSyncobjDestroy(q->d->fd, q->sync);
+	adev_buf_free(q->d, &q->arena);
+	pthread_mutex_destroy(&q->lock);
+	xrt_mem_free(q->a, q);
+}
+
+void adev_programs_free(struct accel_dev *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < ACCEL_PROGRAMS; i++) {
+		adev_buf_free(d, &d->programs[i].prog);
+		adev_buf_free(d, &d->programs[i].consts);
+		d->programs[i].exe_id = 0;
+	}
+}
+
+static uint64_t slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind)
+{
+	uint32_t s;
+
+	for (s = 0; s < exe->num_slots; s++) {
+		if (exe->slots[s].kind == kind)
+			return exe->slots[s].size;
+	}
+	return 0;
+}
+
+/* @exe's program on the device, uploaded now if it is not; under d->lock. */
+static xrt_status *program_of(struct accel_dev *d, const struct xrt_executable *exe,
+			      const struct xrt_allocator *a, struct accel_program **out)
+{
+	struct accel_program *p, *victim = &d->programs[0];
+	xrt_status *st;
+	uint32_t i;
+
+	for (i = 0; i < ACCEL_PROGRAMS; i++) {
+		p = &d->programs[i];
+		if (p->exe_id == exe->id) {
+			p->last_use = ++d->clock;
+			*out = p;
+			return NULL;
+		}
+		if (!p->exe_id || (victim->exe_id && p->last_use < victim->last_use))
+			victim = p;
+	}
+	adev_buf_free(d, &victim->prog);
+	adev_buf_free(d, &victim->consts);
+	victim->exe_id = 0;
+	st = adev_buf_new(d, exe->program_size, a, &victim->prog);
+	if (!st)
+		st = adev_buf_new(d, slot_size(exe, CC_SLOT_CONSTANTS), a, &victim->consts);
+	if (st) {
+		adev_buf_free(d, &victim->prog);
+		return st;
+	}
+	memcpy(victim->prog.data, exe->program, exe->program_size);
+	memcpy(victim->consts.data, exe->constants, exe->constants_size);
+	victim->exe_id = exe->id;
+	victim->last_use = ++d->clock;
+	*out = victim;
+	return NULL;
+}
+
+/* Each slot's buffer object: the caller's, the arena, the constants. */
+static void slot_handles(struct xdev_queue *q, const struct xrt_executable *exe,
+			 const struct xdev_buf *slots, const struct accel_program *p,
+			 uint32_t *bo)
+{
+	uint32_t s;
+
+	for (s = 0; s < exe->num_slots; s++) {
+		switch (exe->slots[s].kind) {
+		case CC_SLOT_ARENA:
+			bo[s] = q->arena.bo;
+			break;
+		case CC_SLOT_CONSTANTS:
+			bo[s] = p->consts.bo;
+			break;
+		default:
+			bo[s] = slots[s].bo;
+			break;
+		}
+	}
+}
+
+/* Uploads what is missing and submits the job. */
+static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe,
+			  const struct xdev_buf *slots, uint64_t seed, uint32_t *bo)
+{
+	struct accel_dev *d = q->d;
+	struct drm_xrt_submit sub = { 0 };
+	struct accel_program *p;
+	xrt_status *st;
+	int err;
+
+	pthread_mutex_lock(&d->lock);
+	st = program_of(d, exe, q->a, &p);
+	if (!st) {
+		slot_handles(q, exe, slots, p, bo);
+		sub.queue_id = q->id;
+		sub.program_handle = p->prog.bo;
+		sub.num_slots = exe->num_slots;
+		sub.program_size = exe->program_size;
+		sub.slots_ptr = (uintptr_t)bo;
+		sub.out_sync = q->sync;
+		sub.rng_seed = seed;
+		err = adev_ioctl(d->fd, DRM_IOCTL_XRT_SUBMIT, &sub);
+		if (err)
+			st = adev_errno(d, q->a, "DRM_IOCTL_XRT_SUBMIT", err);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return st;
+}
+
+/* Waits for the job and tells how it ended. */
+static xrt_status *finish(struct xdev_queue *q)
+{
+	struct accel_dev *d = q->d;
+	struct drm_xrt_queue_status qs = { .queue_id = q->id };
+	int err = 0;
+
+	if (drmSyncobjWait(d->fd, &q->sync, 1, INT64_MAX, 0, NULL))
+		return adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+	err = adev_ioctl(d->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &qs);
+	if (err)
+		return adev_errno(d, q->a, "DRM_IOCTL_XRT_QUEUE_STATUS", err);
+	if (qs.completed > q->completed) {
+		q->completed = qs.completed;
+		return NULL;
+	}
+	if (qs.flags & DRM_XRT_QUEUE_GUILTY) {
+		q->reset = true;
+		return xrt_status_new(q->a, XRT_ABORTED,
+				      "%s: the job ran past the device's time limit and was stopped;"
+				      " the session's queue was reset", d->base.info.name);
+	}
+	return adev_errno(d, q->a, "the job", qs.last_error < 0 ? -qs.last_error : EIO);
+}
+
+static xrt_status *ensure_arena(struct xdev_queue *q, uint64_t size)
+{
+	if (q->arena.bo && q->arena.size >= size)
+		return NULL;
+	adev_buf_free(q->d, &q->arena);
+	return adev_buf_new(q->d, size, q->a, &q->arena);
+}
+
+xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
+		      struct xdev_buf *slots, uint64_t seed)
+{
+	uint32_t small[32], *bo = small;
+	xrt_status *st;
+
+	if (exe->num_slots > 32) {
+		bo = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*bo));
+		if (!bo)
+			return xrt_status_oom(q->a, "slots");
+	}
+	pthread_mutex_lock(&q->lock);
+	if (q->reset)
+		st = xrt_status_new(q->a, XRT_ABORTED,
+				    "%s: the session's queue was reset after a job ran too long;"
+				    " open a new session", q->d->base.info.name);
+	else
+		st = ensure_arena(q, slot_size(exe, CC_SLOT_ARENA));
+	if (!st)
+		st = submit(q, exe, slots, seed, bo);
+	if (!st)
+		st = finish(q);
+	pthread_mutex_unlock(&q->lock);
+	if (bo != small)
+		xrt_mem_free(q->a, bo);
+	return st;
+}

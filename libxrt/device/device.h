@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device interface: what the runtime and the eager layer ask of a
+ * device driver (host, accel).  A device hands out buffers the host can
+ * read and write in place (host memory, or a mapping of a buffer object)
+ * and runs compiled programs over them on a queue.  Devices are opened
+ * by name and shared by everyone in the process who opens the same name:
+ * the accel driver opens the render node once and keeps the programs it
+ * uploaded for all sessions.
+ */
+#ifndef XRT_DEVICE_DEVICE_H
+#define XRT_DEVICE_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xrt/alloc.h>
+#include <xrt/device.h>
+#include <xrt/status.h>
+
+struct xrt_executable;
+struct xdev;
+struct xdev_queue;
+
+/*
+ * A device buffer.  @data is where the host reads and writes it, valid
+ * while the buffer lives; @bo is the accel driver's GEM handle (0 on the
+ * host).  Zero-byte buffers still have a non-NULL @data.
+ */
+struct xdev_buf {
+	uint8_t *data;
+	uint64_t size;
+	uint32_t bo;
+};
+
+/* The host computes DOT with the engine, never OpenBLAS. */
+#define XDEV_QUEUE_NO_BLAS	0x1u
+
+struct xdev_ops {
+	/* A buffer of at least @bytes; RESOURCE_EXHAUSTED when it does not fit. */
+	xrt_status *(*alloc)(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
+			     struct xdev_buf *out);
+	void (*free)(struct xdev *d, struct xdev_buf *b, const struct xrt_allocator *a);
+	/*
+	 * A queue: programs on one queue run one at a time, in order.
+	 * @flags: XDEV_QUEUE_*.
+	 */
+	xrt_status *(*queue_create)(struct xdev *d, const struct xrt_allocator *a, uint32_t flags,
+				    struct xdev_queue **out);
+	void (*queue_destroy)(struct xdev_queue *q);
+	/*
+	 * Runs @exe with the buffers of its PARAM and RESULT slots in @slots
+	 * (exe->num_slots entries; the others are the device's to fill) and
+	 * returns when the results can be read.  ABORTED when the device
+	 * stopped the job (the queue then takes no more: make a new one).
+	 */
+	xrt_status *(*run)(struct xdev_queue *q, const struct xrt_executable *exe,
+			   struct xdev_buf *slots, uint64_t seed);
+	/* Frees the device when its last user is gone. */
+	void (*destroy)(struct xdev *d);
+};
+
+struct xdev {
+	const struct xdev_ops *ops;
+	struct xrt_device_info info;
+	unsigned int refs;		/* under the registry's lock (device_open.c) */
+	struct xdev *next;
+};
+
+/*
+ * The device called @name ("host", "host:0", "accel:1", or an ordinal in
+ * the device list, "0"), opened or shared; NULL or "": $XRT_DEVICE, else
+ * host:0.  NOT_FOUND lists the devices there are.  One reference, dropped
+ * with xdev_put().
+ */
+xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out);
+void xdev_put(struct xdev *d);
+
+static inline bool xdev_is_host(const struct xdev *d)
+{
+	return d->info.kind == XRT_DEVICE_HOST;
+}
+
+/* The drivers' constructors (host/host_dev.c, accel/accel_device.c). */
+xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out);
+/* Opens accel device @ordinal; NOT_FOUND when there is no such device. */
+xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
+/* Appends the accel devices present to @v (room for @max), counting in @n. */
+void adev_list(struct xrt_device_info *v, size_t max, size_t *n);
+
+#endif /* XRT_DEVICE_DEVICE_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libxrt on the accel device (the xrt_accel kernel driver), against
+ * host:0 with OpenBLAS off: every corpus module on seeded inputs and
+ * every evaluator case must give the same bits on both, on each accel
+ * device.  Also: the devices are listed, errors come back named with
+ * their ioctl, a job stopped by the driver's timeout aborts its session
+ * and a new session works.  Skipped where no xrt_accel device is loaded
+ * (the VM stage of make vmtest loads two).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+
+#include <xrt/device.h>
+#include <xrt/ir.h>
+#include <xrt/xrt.h>
+
+#include "test_cases.h"
+
+/* The number of accel devices listed. */
+static uint32_t accel_count(const struct xrt_allocator *a)
+{
+	struct xrt_device_info *v = NULL;
+	size_t n = 0, i;
+	uint32_t k = 0;
+	xrt_status *st = xrt_devices_list(a, &v, &n);
+
+	xrt_status_free(st);
+	for (i = 0; !st && i < n; i++)
+		k += v[i].kind == XRT_DEVICE_ACCEL;
+	xrt_free(a, v);
+	return k;
+}
+
+#define NEED_ACCEL()                                                          \
+	do {                                                                  \
+		if (!accel_count(self->a))                                    \
+			SKIP(return, "no xrt_accel device (the VM stage loads the driver)"); \
+	} while (0)
+
+struct pair {
+	xrt_session *host, *dev;
+};
+
+static xrt_status *pair_open(struct pair *p, const char *device, const struct xrt_allocator *a)
+{
+	struct xrt_session_options host = { "host:0", 0, true }, dev = { device, 0, false };
+	xrt_status *st = xrt_session_create(&host, a, &p->host);
+
+	if (!st)
+		st = xrt_session_create(&dev, a, &p->dev);
+	return st;
+}
+
+static void pair_close(struct pair *p)
+{
+	xrt_session_destroy(p->host);
+	xrt_session_destroy(p->dev);
+}
+
+/* Compiles @m, runs it on @args in @s; the result read back. */
+static xrt_status *run_on(xrt_session *s, const xrt_module *m, xrt_literal *const *args,
+			  uint32_t n, xrt_literal **out)
+{
+	xrt_handle c = 0, h[16] = { 0 }, r = 0;
+	struct xrt_execution_config cfg = { 0, 42, false, false };
+	xrt_status *st = xrt_compile_module(s, m, &c);
+	uint32_t i;
+
+	for (i = 0; !st && i < n; i++)
+		st = xrt_allocate(s, args[i], &h[i]);
+	if (!st)
+		st = xrt_execute(s, c, h, n, &cfg, &r);
+	if (!st)
+		st = xrt_read_literal(s, r, true, out);
+	xrt_release_all_allocations(s);
+	if (c)
+		xrt_status_free(xrt_release_compilations(s, &c, 1));
+	return st;
+}
+
+/*
+ * @m on both sessions: the same status code, and when both ran, the
+ * same bits; false (logged) if not.
+ */
+static bool same_on_both(struct __test_metadata *_metadata, struct pair *p, const char *name,
+			 const xrt_module *m, xrt_literal *const *args, uint32_t n)
+{
+	xrt_literal *want = NULL, *got = NULL;
+	xrt_status *sh = run_on(p->host, m, args, n, &want);
+	xrt_status *sd = run_on(p->dev, m, args, n, &got);
+	char why[512] = "";
+	bool same = xrt_status_code(sh) == xrt_status_code(sd);
+
+	if (!same)
+		TH_LOG("%s: host says '%s', %s says '%s'", name, sh ? xrt_status_message(sh) : "OK",
+		       xrt_session_device(p->dev), sd ? xrt_status_message(sd) : "OK");
+	if (same && !sh && !xrt_literal_equal(want, got, why, sizeof(why))) {
+		TH_LOG("%s: %s differs from the host: %s", name, xrt_session_device(p->dev), why);
+		same = false;
+	}
+	xrt_status_free(sh);
+	xrt_status_free(sd);
+	xrt_literal_destroy(want);
+	xrt_literal_destroy(got);
+	return same;
+}
+
+static void corpus_on(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+		      const char *device)
+{
+	struct test_corpus c = { 0 };
+	struct pair p = { NULL, NULL };
+	int ran = 0, differ = 0;
+
+	ASSERT_OK(pair_open(&p, device, a));
+	while (test_corpus_next(&c, HLO_CORPUS_DIR)) {
+		xrt_literal *args[16] = { NULL };
+		xrt_module *m = NULL;
+		uint64_t state = 7;
+		uint32_t n, i;
+
+		ASSERT_OK(xrt_hlo_parse(a, c.text, c.len, &m));
+		n = xrt_module_num_params(m);
+		ASSERT_GE(16, n);
+		for (i = 0; i < n; i++) {
+			ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
+			test_fill_random(args[i], &state);
+		}
+		differ += !same_on_both(_metadata, &p, c.name, m, args, n);
+		ran++;
+		for (i = 0; i < n; i++)
+			xrt_literal_destroy(args[i]);
+		xrt_module_destroy(m);
+	}
+	pair_close(&p);
+	fprintf(stderr, "# %s: %d corpus modules, %d differ from host:0\n", device, ran, differ);
+	EXPECT_EQ(0, differ);
+	EXPECT_LT(70, ran);
+}
+
+TEST_F(xrt, corpus_gives_the_hosts_bits_on_accel_0)
+{
+	NEED_ACCEL();
+	corpus_on(_metadata, self->a, "accel:0");
+}
+
+TEST_F(xrt, corpus_gives_the_hosts_bits_on_the_last_accel)
+{
+	char name[32];
+
+	NEED_ACCEL();
+	snprintf(name, sizeof(name), "accel:%u", accel_count(self->a) - 1);
+	corpus_on(_metadata, self->a, name);
+}
+
+TEST_F(xrt, evaluator_cases_give_the_hosts_bits)
+{
+	struct pair p = { NULL, NULL };
+	struct test_case tc;
+	size_t len;
+	char *text, *cur;
+	int ran = 0, differ = 0;
+
+	NEED_ACCEL();
+	text = test_slurp(EVAL_CASES, &len);
+	ASSERT_NE(NULL, text);
+	ASSERT_OK(pair_open(&p, "accel:0", self->a));
+	for (cur = text; test_case_next(&cur, &tc); ran++) {
+		xrt_module *m = NULL;
+
+		ASSERT_OK(xrt_hlo_parse(self->a, tc.module, strlen(tc.module), &m));
+		differ += !same_on_both(_metadata, &p, tc.name, m, NULL, 0);
+		xrt_module_destroy(m);
+	}
+	pair_close(&p);
+	free(text);
+	fprintf(stderr, "# %d evaluator cases, %d differ from host:0\n", ran, differ);
+	EXPECT_EQ(0, differ);
+	EXPECT_LT(600, ran);
+}
+
+TEST_F(xrt, accel_devices_are_listed_and_named)
+{
+	struct xrt_device_info *v = NULL;
+	xrt_session *s = NULL;
+	size_t n = 0, i;
+	uint32_t k = 0;
+
+	NEED_ACCEL();
+	ASSERT_OK(xrt_devices_list(self->a, &v, &n));
+	EXPECT_STREQ("host:0", v[0].name);
+	for (i = 1; i < n; i++) {
+		char want[32];
+
+		if (v[i].kind != XRT_DEVICE_ACCEL)
+			continue;
+		snprintf(want, sizeof(want), "accel:%u", k);
+		EXPECT_STREQ(want, v[i].name);
+		EXPECT_EQ(k, v[i].ordinal);
+		EXPECT_LT(0, v[i].memory_bytes);
+		k++;
+	}
+	xrt_free(self->a, v);
+	/* a kind alone is its device 0; an ordinal counts in the list */
+	ASSERT_OK(xrt_session_create(&(struct xrt_session_options){ "accel" }, self->a, &s));
+	EXPECT_STREQ("accel:0", xrt_session_device(s));
+	xrt_session_destroy(s);
+	ASSERT_OK(xrt_session_create(&(struct xrt_session_options){ "1" }, self->a, &s));
+	EXPECT_STREQ("accel:0", xrt_session_device(s));
+	xrt_session_destroy(s);
+	ASSERT_ERR(xrt_session_create(&(struct xrt_session_options){ "accel:9" }, self->a, &s),
+		   XRT_NOT_FOUND, "devices here: host:0, accel:0");
+}
+
+/* A loop whose condition never turns false. */
+static const char forever[] =
+	"HloModule forever\n"
+	"cond {\n  p = s32[] parameter(0)\n  ROOT t = pred[] constant(true)\n}\n"
+	"body {\n  p = s32[] parameter(0)\n  one = s32[] constant(1)\n"
+	"  ROOT n = s32[] add(p, one)\n}\n"
+	"ENTRY e {\n  z = s32[] constant(0)\n"
+	"  ROOT w = s32[] while(z), condition=cond, body=body\n}\n";
+
+static const char twice[] =
+	"HloModule twice\nENTRY e {\n  x = f32[2] parameter(0)\n"
+	"  ROOT y = f32[2] add(x, x)\n}\n";
+
+/* Runs @twice on {1, 2} in @s: 0 when it gave {2, 4}. */
+static int run_twice(struct __test_metadata *_metadata, xrt_session *s)
+{
+	struct xrt_shape sh;
+	int64_t d = 2;
+	float x[2] = { 1, 2 }, y[2] = { 0 };
+	xrt_handle c = 0, a = 0, r = 0;
+
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, &d));
+	ASSERT_OK(xrt_compile_hlo(s, twice, sizeof(twice) - 1, &c));
+	ASSERT_OK(xrt_allocate_data(s, &sh, x, sizeof(x), &a));
+	ASSERT_OK(xrt_execute(s, c, &a, 1, NULL, &r));
+	ASSERT_OK(xrt_read_data(s, r, true, y, sizeof(y)));
+	xrt_status_free(xrt_release_compilations(s, &c, 1));
+	xrt_release_all_allocations(s);
+	return y[0] == 2 && y[1] == 4 ? 0 : 1;
+}
+
+TEST_F(xrt, device_memory_exhaustion_is_named_and_recoverable)
+{
+	struct xrt_session_options o = { "accel:0", 0, false };
+	struct xrt_shape sh;
+	int64_t dims[1] = { (int64_t)1 << 40 };
+	xrt_session *s = NULL;
+	xrt_handle h = 0;
+	xrt_status *st = NULL;
+	float x[2] = { 1, 2 }, y[2];
+	int i;
+
+	NEED_ACCEL();
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, dims));
+	ASSERT_ERR(xrt_allocate_uninitialized(s, &sh, &h), XRT_RESOURCE_EXHAUSTED,
+		   "accel:0: a buffer of 4398046511104 bytes; the largest the device makes is");
+	/* 64 MiB buffers until the device is full (the VM's have 256 MiB) */
+	dims[0] = 16 << 20;
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, dims));
+	for (i = 0; i < 64 && !st; i++)
+		st = xrt_allocate_uninitialized(s, &sh, &h);
+	ASSERT_ERR(st, XRT_RESOURCE_EXHAUSTED, "accel:0: DRM_IOCTL_XRT_BO_CREATE: No space");
+	EXPECT_EQ((uint64_t)(i - 1) << 26, xrt_session_memory_in_use(s));
+	xrt_release_all_allocations(s);
+	EXPECT_EQ(0, xrt_session_memory_in_use(s));
+	/* the memory is back */
+	dims[0] = 2;
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, dims));
+	ASSERT_OK(xrt_allocate_data(s, &sh, x, sizeof(x), &h));
+	ASSERT_OK(xrt_read_data(s, h, true, y, sizeof(y)));
+	EXPECT_EQ(0, memcmp(x, y, sizeof(x)));
+	EXPECT_EQ(0, run_twice(_metadata, s));
+	xrt_session_destroy(s);
+}
+
+TEST_F(xrt, a_job_past_the_timeout_aborts_its_session_only)
+{
+	struct xrt_session_options o = { "accel:0", 0, false };
+	xrt_session *s = NULL, *other = NULL;
+	xrt_handle c = 0, r = 0;
+
+	NEED_ACCEL();
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	ASSERT_OK(xrt_session_create(&o, self->a, &other));
+	EXPECT_EQ(0, run_twice(_metadata, other));
+	ASSERT_OK(xrt_compile_hlo(s, forever, sizeof(forever) - 1, &c));
+	ASSERT_ERR(xrt_execute(s, c, NULL, 0, NULL, &r), XRT_ABORTED,
+		   "accel:0: the job ran past the device's time limit");
+	/* the session's queue is gone: every later run says so */
+	ASSERT_ERR(xrt_execute(s, c, NULL, 0, NULL, &r), XRT_ABORTED, "open a new session");
+	xrt_session_destroy(s);
+	/* other sessions never noticed; a new one works */
+	EXPECT_EQ(0, run_twice(_metadata, other));
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	EXPECT_EQ(0, run_twice(_metadata, s));
+	xrt_session_destroy(s);
+	xrt_session_destroy(other);
+}
+
+TEST_HARNESS_MAIN
