@@ -21,6 +21,7 @@
 struct xrt_executable;
 struct xdev;
 struct xdev_queue;
+struct xdev_event;
 
 /*
  * A device buffer.  @data is where the host reads and writes it, valid
@@ -41,6 +42,8 @@ struct xdev_ops {
 	xrt_status *(*alloc)(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
 			     struct xdev_buf *out);
 	void (*free)(struct xdev *d, struct xdev_buf *b, const struct xrt_allocator *a);
+	/* Returns when no job uses @b (NULL where jobs never outlive a run). */
+	void (*wait_idle)(struct xdev *d, const struct xdev_buf *b);
 	/*
 	 * A queue: programs on one queue run one at a time, in order.
 	 * @flags: XDEV_QUEUE_*.
@@ -56,6 +59,22 @@ struct xdev_ops {
 	 */
 	xrt_status *(*run)(struct xdev_queue *q, const struct xrt_executable *exe,
 			   struct xdev_buf *slots, uint64_t seed);
+	/*
+	 * Like run, but returns once the job is queued, with an event that
+	 * tells when it is done (*@out NULL: done already, well).  The
+	 * caller's buffers must stay until then; the ones only the job uses
+	 * may go at once (the driver holds them).
+	 */
+	xrt_status *(*submit)(struct xdev_queue *q, const struct xrt_executable *exe,
+			      struct xdev_buf *slots, uint64_t seed, struct xdev_event **out);
+	/*
+	 * Waits up to @timeout_ns (negative: as long as it takes; 0: just
+	 * looks): NULL when the job completed, DEADLINE_EXCEEDED while it
+	 * runs, or what stopped it (allocated with @a).
+	 */
+	xrt_status *(*event_wait)(struct xdev_event *e, int64_t timeout_ns,
+				  const struct xrt_allocator *a);
+	void (*event_free)(struct xdev_event *e);
 	/* Frees the device when its last user is gone. */
 	void (*destroy)(struct xdev *d);
 };
@@ -74,6 +93,8 @@ struct xdev {
  * with xdev_put().
  */
 xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out);
+/* Another reference on an open device. */
+void xdev_get(struct xdev *d);
 void xdev_put(struct xdev *d);
 
 static inline bool xdev_is_host(const struct xdev *d)

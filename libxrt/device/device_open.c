@@ -160,6 +160,13 @@ xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xd
 	return st;
 }
 
+void xdev_get(struct xdev *d)
+{
+	pthread_mutex_lock(&registry_lock);
+	d->refs++;
+	pthread_mutex_unlock(&registry_lock);
+}
+
 void xdev_put(struct xdev *d)
 {
 	struct xdev **p;

@@ -117,7 +117,7 @@ static xrt_status *do_write_literal(xrt_session *s, xrt_handle h, const xrt_lite
 				    "write literal: a %s literal into allocation %lld of %s", have,
 				    (long long)h, want);
 	} else {
-		xnode_write(n, value);
+		xnode_write(s, n, value);
 	}
 	xnode_unref(s, n);
 	return st;
@@ -183,7 +183,9 @@ static xrt_status *do_read_data(xrt_session *s, xrt_handle h, bool release, void
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				    "read data: room for %zu bytes, allocation %lld has %llu", size,
 				    (long long)h, (unsigned long long)n->bytes);
-	else if (size)
+	else
+		st = xnode_settle(s, n);
+	if (!st && size)
 		memcpy(dst, n->buf.data, size);
 	xnode_unref(s, n);
 	if (!st && release)

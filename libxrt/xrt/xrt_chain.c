@@ -69,7 +69,7 @@ static xrt_status *run_step(struct chain *c, uint32_t i)
 		err = resolve(c, i, &st->inputs[k], &args[k]);
 	if (!err)
 		err = xexec_nodes(c->s, centry_exe(e), args, st->num_inputs, st->rng_seed,
-				  &c->node[i]);
+				  &c->node[i], NULL);
 	for (k = 0; k < st->num_inputs; k++)
 		xnode_unref(c->s, args[k]);
 	centry_unref(e);

@@ -159,6 +159,7 @@ static xrt_status *bind(struct run *r)
 		const struct cc_slot *sl = &exe->slots[s];
 		const struct xrt_shape *want;
 		struct xnode *n;
+		xrt_status *st;
 
 		if (sl->kind == CC_SLOT_RESULT) {
 			leaf = sl->leaf;
@@ -170,12 +171,17 @@ static xrt_status *bind(struct run *r)
 		leaf = leaf2 = sl->leaf;
 		n = nth_leaf(r->args[sl->param], &leaf);
 		want = xrt_shape_nth_leaf(&exe->params[sl->param], &leaf2);
-		xrt_status *st;
-
+		/* the run computing it failed: so would this one */
+		if (n->job && xevent_failed(n->job))
+			return xrt_status_annotate(xnode_settle(r->s, n), "argument %u", sl->param);
 		if (xrt_shape_equal(&n->shape, want)) {
 			r->slots[s] = n->buf;
 			continue;
 		}
+		/* its values are read here: they must be there */
+		st = xnode_settle(r->s, n);
+		if (st)
+			return xrt_status_annotate(st, "argument %u", sl->param);
 		st = r->s->dev->ops->alloc(r->s->dev, n->bytes, r->s->a, &r->copies[s]);
 		if (st)
 			return xrt_status_annotate(st, "a relaid argument");
@@ -197,16 +203,44 @@ static uint64_t fresh_seed(void)
 	return (z ^ (z >> 31)) | 1;
 }
 
-static xrt_status *run_on_queue(struct run *r, uint64_t seed)
+/* Each result leaf is written by the run of @e: it holds a reference. */
+static void mark_pending(struct xnode *n, struct xrt_event *e)
+{
+	uint32_t i;
+
+	for (i = 0; n->kids && i < n->shape.tuple_count; i++)
+		mark_pending(n->kids[i], e);
+	if (!n->kids) {
+		xevent_unref(n->job);
+		xevent_ref(e);
+		n->job = e;
+	}
+}
+
+/* Runs on the session's queue; with @event, starts the run only. */
+static xrt_status *run_on_queue(struct run *r, uint64_t seed, struct xrt_event **event)
 {
 	xrt_session *s = r->s;
+	struct xdev_event *ev = NULL;
 	xrt_status *st = NULL;
 
 	pthread_mutex_lock(&s->run_lock);
 	if (!s->queue)
 		st = s->dev->ops->queue_create(s->dev, s->a, s->queue_flags, &s->queue);
 	pthread_mutex_unlock(&s->run_lock);
-	return st ? st : s->dev->ops->run(s->queue, r->exe, r->slots, seed);
+	if (st)
+		return st;
+	if (!event)
+		return s->dev->ops->run(s->queue, r->exe, r->slots, seed);
+	st = s->dev->ops->submit(s->queue, r->exe, r->slots, seed, &ev);
+	if (!st)
+		st = xevent_new(s->a, s->dev, ev, event);
+	if (st && ev) {
+		/* no event to wait with: wait here, the buffers must outlive it */
+		xrt_status_free(s->dev->ops->event_wait(ev, -1, s->a));
+		s->dev->ops->event_free(ev);
+	}
+	return st;
 }
 
 /*
@@ -249,7 +283,8 @@ static void take_donations(struct run *r)
 }
 
 xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
-			uint32_t n, uint64_t seed, struct xnode **result)
+			uint32_t n, uint64_t seed, struct xnode **result,
+			struct xrt_event **event)
 {
 	struct run r = { s, exe, args, NULL, NULL, NULL };
 	xrt_status *st = check_shapes(&r, n);
@@ -266,7 +301,7 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	if (!st)
 		st = bind(&r);
 	if (!st)
-		st = run_on_queue(&r, seed ? seed : fresh_seed());
+		st = run_on_queue(&r, seed ? seed : fresh_seed(), event);
 	for (i = 0; i < exe->num_slots; i++) {
 		if (r.copies[i].data)
 			s->dev->ops->free(s->dev, &r.copies[i], s->a);
@@ -277,6 +312,8 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 		return st;
 	}
 	take_donations(&r);
+	if (event)
+		mark_pending(r.result, *event);
 	*result = r.result;
 	return NULL;
 }
@@ -315,7 +352,8 @@ static void donate(xrt_session *s, struct centry **e, const xrt_handle *args,
 }
 
 static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
-			      uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
+			      uint32_t n, const struct xrt_execution_config *c, xrt_handle *out,
+			      struct xrt_event **event)
 {
 	struct xnode **nodes, *result = NULL;
 	struct centry *e = NULL;
@@ -348,7 +386,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 			donate(s, &e, args, nodes, n);
 	}
 	if (!st)
-		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0, &result);
+		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0, &result, event);
 	if (!st)
 		st = xalloc_add(s, result, out);	/* the handle takes the result */
 	if (!st && c && c->release_compilation)
@@ -364,8 +402,27 @@ xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle
 			uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
 {
 	uint64_t t0 = xstat_now();
-	xrt_status *st = do_execute(s, compilation, args, n, c, out);
+	xrt_status *st = do_execute(s, compilation, args, n, c, out, NULL);
 
+	xstat_record(s, XRT_STAT_EXECUTE, t0, st);
+	return st;
+}
+
+xrt_status *xrt_execute_async(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+			      uint32_t n, const struct xrt_execution_config *c, xrt_handle *out,
+			      xrt_event **event)
+{
+	uint64_t t0 = xstat_now();
+	struct xrt_event *e = NULL;
+	xrt_status *st;
+
+	if (event)
+		*event = NULL;
+	st = do_execute(s, compilation, args, n, c, out, &e);
+	if (!st && event)
+		*event = e;
+	else
+		xevent_unref(e);
 	xstat_record(s, XRT_STAT_EXECUTE, t0, st);
 	return st;
 }

@@ -26,6 +26,7 @@ struct xnode {
 	struct xrt_shape shape;		/* the whole node's */
 	struct xdev_buf buf;		/* arrays: the device buffer */
 	uint64_t bytes;			/* arrays: its size, as accounted */
+	struct xrt_event *job;		/* arrays: the asynchronous run writing it */
 	struct xnode **kids;		/* tuples: shape.tuple_count elements */
 };
 
@@ -87,9 +88,22 @@ const struct xrt_executable *centry_exe(const struct centry *e);
 /*
  * Runs @exe on argument nodes (checked against its parameters) with the
  * rng @seed (0: a fresh one); the result node, one reference (xrt_exec.c).
+ * With @event, only starts the run: *@event is its event (a reference),
+ * and the result's leaves hold it until they are read.
  */
 xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
-			uint32_t n, uint64_t seed, struct xnode **result);
+			uint32_t n, uint64_t seed, struct xnode **result,
+			struct xrt_event **event);
+
+/* Events of asynchronous runs (xrt_event.c); each "new" holds one reference. */
+xrt_status *xevent_new(const struct xrt_allocator *a, struct xdev *dev, struct xdev_event *ev,
+		       struct xrt_event **out);
+void xevent_ref(struct xrt_event *e);
+void xevent_unref(struct xrt_event *e);
+/* As xrt_event_wait(), the error allocated with @a. */
+xrt_status *xevent_wait(struct xrt_event *e, int64_t timeout_ns, const struct xrt_allocator *a);
+/* Whether the run is known to have failed (nothing waited for). */
+bool xevent_failed(struct xrt_event *e);
 
 /* Nodes (xrt_node.c).  Each "new" returns a node holding one reference. */
 xrt_status *xnode_from_shape(xrt_session *s, const struct xrt_shape *shape,
@@ -108,8 +122,16 @@ xrt_status *xnode_tuple(xrt_session *s, struct xnode *const *kids, uint32_t n,
 void xnode_ref(struct xnode *n);
 void xnode_unref(xrt_session *s, struct xnode *n);
 xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal **out);
-/* Copies @lit (a compatible shape) into @n's buffers. */
-void xnode_write(struct xnode *n, const xrt_literal *lit);
+/*
+ * Waits for the runs writing @n's leaves: NULL, or the error of one that
+ * failed (then the values are not there).
+ */
+xrt_status *xnode_settle(xrt_session *s, const struct xnode *n);
+/*
+ * Copies @lit (a compatible shape) into @n's buffers once no run writes
+ * or reads them.
+ */
+void xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit);
 
 /* Handles (xrt_handles.c), of allocations (nodes) and compilations (entries). */
 /* A new handle for @obj of @kind, which it takes over (its one reference). */

@@ -125,20 +125,45 @@ void xnode_move_buffer(struct xnode *to, struct xnode *from)
 	from->bytes = 0;
 }
 
-void xnode_write(struct xnode *n, const xrt_literal *lit)
+xrt_status *xnode_settle(xrt_session *s, const struct xnode *n)
+{
+	xrt_status *st = NULL;
+	uint32_t i;
+
+	for (i = 0; n->kids && i < n->shape.tuple_count && !st; i++)
+		st = xnode_settle(s, n->kids[i]);
+	if (!n->kids && n->job) {
+		st = xevent_wait(n->job, -1, s->a);
+		if (st)
+			st = xrt_status_annotate(st, "the run computing this allocation failed");
+	}
+	return st;
+}
+
+static void write_leaves(xrt_session *s, struct xnode *n, const xrt_literal *lit)
 {
 	const struct xrt_shape *ls = xrt_literal_shape(lit);
 	uint32_t i;
 
 	if (n->kids) {
 		for (i = 0; i < n->shape.tuple_count; i++)
-			xnode_write(n->kids[i], xrt_literal_element(lit, i));
+			write_leaves(s, n->kids[i], xrt_literal_element(lit, i));
 		return;
 	}
+	/* a run still reading the buffer must finish first */
+	if (s->dev->ops->wait_idle)
+		s->dev->ops->wait_idle(s->dev, &n->buf);
 	if (xrt_shape_equal(ls, &n->shape))
 		memcpy(n->buf.data, xrt_literal_data(lit), n->bytes);
 	else
 		xrt_elems_relayout(n->buf.data, &n->shape, xrt_literal_data(lit), ls);
+}
+
+void xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit)
+{
+	/* a failed run's values are overwritten: its error does not matter */
+	xrt_status_free(xnode_settle(s, n));
+	write_leaves(s, n, lit);
 }
 
 xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xnode **out)
@@ -146,7 +171,7 @@ xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xn
 	xrt_status *st = xnode_from_shape(s, xrt_literal_shape(lit), out);
 
 	if (!st)
-		xnode_write(*out, lit);
+		write_leaves(s, *out, lit);
 	return st;
 }
 
@@ -200,6 +225,7 @@ void xnode_unref(xrt_session *s, struct xnode *n)
 		atomic_fetch_sub(&s->memory_in_use, n->bytes);
 		s->dev->ops->free(s->dev, &n->buf, s->a);
 	}
+	xevent_unref(n->job);
 	xrt_mem_free(s->a, n->kids);
 	xrt_shape_deinit(&n->shape);
 	xrt_mem_free(s->a, n);
@@ -219,8 +245,11 @@ static void read_into(const struct xnode *n, xrt_literal *lit)
 
 xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal **out)
 {
-	xrt_status *st = xrt_literal_create_uninit(s->a, &n->shape, out);
+	xrt_status *st = xnode_settle(s, n);
 
+	*out = NULL;
+	if (!st)
+		st = xrt_literal_create_uninit(s->a, &n->shape, out);
 	if (!st)
 		read_into(n, *out);
 	return st;

@@ -305,4 +305,42 @@ TEST_F(xrt, a_job_past_the_timeout_aborts_its_session_only)
 	xrt_session_destroy(other);
 }
 
+static const char inc[] =
+	"HloModule inc\nENTRY e {\n  x = s32[] parameter(0)\n  one = s32[] constant(1)\n"
+	"  ROOT y = s32[] add(x, one)\n}\n";
+
+TEST_F(xrt, an_asynchronous_run_past_the_timeout_fails_what_it_computes)
+{
+	struct xrt_session_options o = { "accel:0", 0, false };
+	xrt_session *s = NULL;
+	xrt_handle c = 0, c2 = 0, r = 0, r2 = 0;
+	xrt_literal *lit = NULL;
+	xrt_event *e = NULL;
+	struct xrt_shape sh;
+	int32_t one = 1;
+
+	NEED_ACCEL();
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, forever, sizeof(forever) - 1, &c));
+	ASSERT_OK(xrt_compile_hlo(s, inc, sizeof(inc) - 1, &c2));
+	ASSERT_OK(xrt_execute_async(s, c, NULL, 0, NULL, &r, &e));
+	/* the driver gives it two seconds */
+	ASSERT_ERR(xrt_event_wait(e, 0), XRT_DEADLINE_EXCEEDED, "accel:0: the job still runs");
+	ASSERT_ERR(xrt_event_wait(e, -1), XRT_ABORTED, "ran past the device's time limit");
+	ASSERT_ERR(xrt_event_wait(e, 0), XRT_ABORTED, "ran past the device's time limit");
+	/* what it computes says so too */
+	ASSERT_ERR(xrt_read_literal(s, r, false, &lit), XRT_ABORTED,
+		   "the run computing this allocation failed");
+	ASSERT_ERR(xrt_execute(s, c2, &r, 1, NULL, &r2), XRT_ABORTED, "argument 0");
+	ASSERT_ERR(xrt_execute_async(s, c2, &r, 1, NULL, &r2, NULL), XRT_ABORTED,
+		   "the run computing this allocation failed");
+	xrt_release_all_allocations(s);
+	/* and the queue takes no more */
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_S32, 0, NULL));
+	ASSERT_OK(xrt_allocate_data(s, &sh, &one, sizeof(one), &r));
+	ASSERT_ERR(xrt_execute(s, c2, &r, 1, NULL, &r2), XRT_ABORTED, "open a new session");
+	xrt_event_release(e);
+	xrt_session_destroy(s);
+}
+
 TEST_HARNESS_MAIN

@@ -71,6 +71,57 @@ TEST_F(xrt, compile_and_execute)
 	xrt_session_destroy(s);
 }
 
+/*
+ * Asynchronous runs: results usable at once (as arguments of the next
+ * run, in order), read when ready, events that say so.  On host:0 the
+ * runs finish before they return; in the VM stage this runs on accel:0,
+ * where they do not.
+ */
+TEST_F(xrt, asynchronous_runs_chain_and_complete)
+{
+	xrt_session *s = NULL;
+	xrt_handle c, a, b, r1, r2, r3;
+	xrt_event *e1 = NULL, *e2 = NULL;
+	xrt_status *st;
+	float got[2];
+	int polls = 0;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &c));
+	a = put(_metadata, s, 1, 2);
+	b = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute_async(s, c, (xrt_handle[]){ a, b }, 2, NULL, &r1, &e1));
+	/* r1 = {27, 21} is an argument before it is computed */
+	ASSERT_OK(xrt_execute_async(s, c, (xrt_handle[]){ r1, a }, 2, NULL, &r2, &e2));
+	ASSERT_OK(xrt_execute_async(s, c, (xrt_handle[]){ r2, r2 }, 2, NULL, &r3, NULL));
+	while ((st = xrt_event_wait(e2, 0)) && xrt_status_code(st) == XRT_DEADLINE_EXCEEDED) {
+		xrt_status_free(st);
+		polls++;
+	}
+	ASSERT_EQ(NULL, st);
+	ASSERT_OK(xrt_event_wait(e1, -1));	/* done before e2: in order */
+	ASSERT_OK(xrt_event_wait(e1, 0));	/* and it stays done */
+	get2(_metadata, s, r2, NULL, 0, got);
+	EXPECT_EQ(84.0f, got[0]);
+	EXPECT_EQ(69.0f, got[1]);
+	get2(_metadata, s, r3, NULL, 0, got);	/* no event: the read waits */
+	EXPECT_EQ(504.0f, got[0]);
+	EXPECT_EQ(414.0f, got[1]);
+	get2(_metadata, s, r1, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	xrt_event_release(e1);
+	/* errors before the start come back at once, with no event */
+	ASSERT_ERR(xrt_execute_async(s, c, &a, 1, NULL, &r1, &e1), XRT_INVALID_ARGUMENT,
+		   "1 arguments for a program of 2 parameters");
+	EXPECT_EQ(NULL, e1);
+	ASSERT_ERR(xrt_event_wait(NULL, 0), XRT_INVALID_ARGUMENT, "event is NULL");
+	xrt_event_release(NULL);
+	fprintf(stderr, "# %s: %d polls before the second run ended\n", xrt_session_device(s),
+		polls);
+	xrt_event_release(e2);
+	xrt_session_destroy(s);
+}
+
 TEST_F(xrt, compile_and_execute_return_tuple)
 {
 	static const int64_t i0[] = { 0 };

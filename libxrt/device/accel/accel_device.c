@@ -185,6 +185,14 @@ static void dev_free(struct xdev *d, struct xdev_buf *b, const struct xrt_alloca
 	adev_buf_free(to_accel(d), b);
 }
 
+static void dev_wait_idle(struct xdev *x, const struct xdev_buf *b)
+{
+	struct drm_xrt_bo_wait w = { .handle = b->bo, .timeout_ns = INT64_MAX };
+
+	/* the driver's job timeout bounds the wait */
+	adev_ioctl(to_accel(x)->fd, DRM_IOCTL_XRT_BO_WAIT, &w);
+}
+
 static void dev_destroy(struct xdev *x)
 {
 	struct accel_dev *d = to_accel(x);
@@ -198,9 +206,13 @@ static void dev_destroy(struct xdev *x)
 static const struct xdev_ops accel_ops = {
 	.alloc = dev_alloc,
 	.free = dev_free,
+	.wait_idle = dev_wait_idle,
 	.queue_create = adev_queue_create,
 	.queue_destroy = adev_queue_destroy,
 	.run = adev_run,
+	.submit = adev_submit,
+	.event_wait = adev_event_wait,
+	.event_free = adev_event_free,
 	.destroy = dev_destroy,
 };
 

@@ -6,14 +6,20 @@
  * two buffer objects) and kept, the least recently used dropped when the
  * table is full: a job holds references on its buffers, so dropping a
  * program never disturbs one that runs.  A run submits, waits for the
- * fence, and asks the queue whether the job completed: a job stopped by
- * the driver's timeout leaves the queue refusing work, and every later
- * run on it is ABORTED.
+ * fence, and asks the queue whether the job completed (one ioctl) or,
+ * once asynchronous jobs shared the queue, the fence's own error.  An
+ * asynchronous job signals a syncobj of its own, its event.  A job
+ * stopped by the driver's timeout leaves the queue refusing work, and
+ * every later run on it is ABORTED.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "../../compiler/compiler.h"
@@ -28,6 +34,13 @@ struct xdev_queue {
 	uint64_t completed;		/* jobs the driver says completed */
 	struct xdev_buf arena;
 	bool reset;			/* the driver stopped a job: no more runs */
+	bool had_async;			/* completed counts more than our runs */
+};
+
+struct xdev_event {
+	struct accel_dev *d;		/* a device reference */
+	uint32_t sync;
+	const struct xrt_allocator *a;
 };
 
 xrt_status *adev_queue_create(struct xdev *x, const struct xrt_allocator *a, uint32_t flags,
@@ -160,9 +173,16 @@ static void slot_handles(struct xdev_queue *q, const struct xrt_executable *exe,
 	}
 }
 
+static xrt_status *queue_reset(struct xdev_queue *q)
+{
+	return xrt_status_new(q->a, XRT_ABORTED,
+			      "%s: the session's queue was reset after a job ran too long;"
+			      " open a new session", q->d->base.info.name);
+}
+
 /* Uploads what is missing and submits the job. */
 static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe,
-			  const struct xdev_buf *slots, uint64_t seed, uint32_t *bo)
+			  const struct xdev_buf *slots, uint64_t seed, uint32_t *bo, uint32_t sync)
 {
 	struct accel_dev *d = q->d;
 	struct drm_xrt_submit sub = { 0 };
@@ -179,14 +199,47 @@ static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe
 		sub.num_slots = exe->num_slots;
 		sub.program_size = exe->program_size;
 		sub.slots_ptr = (uintptr_t)bo;
-		sub.out_sync = q->sync;
+		sub.out_sync = sync;
 		sub.rng_seed = seed;
 		err = adev_ioctl(d->fd, DRM_IOCTL_XRT_SUBMIT, &sub);
+		if (err == ECANCELED)	/* an asynchronous job was stopped */
+			q->reset = true;
 		if (err)
-			st = adev_errno(d, q->a, "DRM_IOCTL_XRT_SUBMIT", err);
+			st = q->reset ? queue_reset(q) :
+					adev_errno(d, q->a, "DRM_IOCTL_XRT_SUBMIT", err);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return st;
+}
+
+static xrt_status *stopped(struct accel_dev *d, const struct xrt_allocator *a)
+{
+	return xrt_status_new(a, XRT_ABORTED,
+			      "%s: the job ran past the device's time limit and was stopped;"
+			      " the session's queue was reset", d->base.info.name);
+}
+
+/* How the signalled fence in @sync ended: NULL, or its error. */
+static xrt_status *fence_error(struct accel_dev *d, uint32_t sync, const struct xrt_allocator *a)
+{
+	struct sync_file_info info;
+	int fd, err;
+
+	if (drmSyncobjExportSyncFile(d->fd, sync, &fd))
+		return adev_errno(d, a, "DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD", errno);
+	memset(&info, 0, sizeof(info));
+	err = ioctl(fd, SYNC_IOC_FILE_INFO, &info) ? errno : 0;
+	close(fd);
+	if (err)
+		return adev_errno(d, a, "SYNC_IOC_FILE_INFO", err);
+	if (info.status >= 0)
+		return NULL;
+	if (info.status == -ETIMEDOUT)
+		return stopped(d, a);
+	if (info.status == -ECANCELED)
+		return xrt_status_new(a, XRT_ABORTED, "%s: the job was cancelled: its queue was "
+				      "reset or destroyed first", d->base.info.name);
+	return adev_errno(d, a, "the job", -info.status);
 }
 
 /* Waits for the job and tells how it ended. */
@@ -194,10 +247,17 @@ static xrt_status *finish(struct xdev_queue *q)
 {
 	struct accel_dev *d = q->d;
 	struct drm_xrt_queue_status qs = { .queue_id = q->id };
+	xrt_status *st;
 	int err = 0;
 
 	if (drmSyncobjWait(d->fd, &q->sync, 1, INT64_MAX, 0, NULL))
 		return adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+	if (q->had_async) {
+		st = fence_error(d, q->sync, q->a);
+		if (st && xrt_status_code(st) == XRT_ABORTED)
+			q->reset = true;
+		return st;
+	}
 	err = adev_ioctl(d->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &qs);
 	if (err)
 		return adev_errno(d, q->a, "DRM_IOCTL_XRT_QUEUE_STATUS", err);
@@ -207,9 +267,7 @@ static xrt_status *finish(struct xdev_queue *q)
 	}
 	if (qs.flags & DRM_XRT_QUEUE_GUILTY) {
 		q->reset = true;
-		return xrt_status_new(q->a, XRT_ABORTED,
-				      "%s: the job ran past the device's time limit and was stopped;"
-				      " the session's queue was reset", d->base.info.name);
+		return stopped(d, q->a);
 	}
 	return adev_errno(d, q->a, "the job", qs.last_error < 0 ? -qs.last_error : EIO);
 }
@@ -235,17 +293,88 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 	}
 	pthread_mutex_lock(&q->lock);
 	if (q->reset)
-		st = xrt_status_new(q->a, XRT_ABORTED,
-				    "%s: the session's queue was reset after a job ran too long;"
-				    " open a new session", q->d->base.info.name);
+		st = queue_reset(q);
 	else
 		st = ensure_arena(q, slot_size(exe, CC_SLOT_ARENA));
 	if (!st)
-		st = submit(q, exe, slots, seed, bo);
+		st = submit(q, exe, slots, seed, bo, q->sync);
 	if (!st)
 		st = finish(q);
 	pthread_mutex_unlock(&q->lock);
 	if (bo != small)
 		xrt_mem_free(q->a, bo);
 	return st;
+}
+
+static void event_free(struct xdev_event *e)
+{
+	if (!e)
+		return;
+	if (e->sync)
+		drmSyncobjDestroy(e->d->fd, e->sync);
+	xdev_put(&e->d->base);
+	xrt_mem_free(e->a, e);
+}
+
+xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
+			struct xdev_buf *slots, uint64_t seed, struct xdev_event **out)
+{
+	struct accel_dev *d = q->d;
+	struct xdev_event *e = xrt_mem_calloc(q->a, 1, sizeof(*e));
+	uint32_t small[32], *bo = small;
+	xrt_status *st = NULL;
+
+	*out = NULL;
+	if (!e)
+		return xrt_status_oom(q->a, "an event");
+	xdev_get(&d->base);
+	e->d = d;
+	e->a = q->a;
+	if (exe->num_slots > 32)
+		bo = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*bo));
+	if (!bo)
+		st = xrt_status_oom(q->a, "slots");
+	else if (drmSyncobjCreate(d->fd, 0, &e->sync))
+		st = adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_CREATE", errno);
+	if (!st) {
+		pthread_mutex_lock(&q->lock);
+		st = q->reset ? queue_reset(q) : ensure_arena(q, slot_size(exe, CC_SLOT_ARENA));
+		if (!st)
+			st = submit(q, exe, slots, seed, bo, e->sync);
+		q->had_async = true;
+		pthread_mutex_unlock(&q->lock);
+	}
+	if (bo != small)
+		xrt_mem_free(q->a, bo);
+	if (st) {
+		event_free(e);
+		return st;
+	}
+	*out = e;
+	return NULL;
+}
+
+xrt_status *adev_event_wait(struct xdev_event *e, int64_t timeout_ns,
+			    const struct xrt_allocator *a)
+{
+	struct timespec now;
+	int64_t until = INT64_MAX;
+
+	if (timeout_ns >= 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		until = now.tv_sec * 1000000000ll + now.tv_nsec;
+		until = timeout_ns > INT64_MAX - until ? INT64_MAX : until + timeout_ns;
+	}
+	if (drmSyncobjWait(e->d->fd, &e->sync, 1, until, 0, NULL)) {
+		if (errno == ETIME || errno == ETIMEDOUT)
+			return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "%s: the job still runs",
+					      e->d->base.info.name);
+		return adev_errno(e->d, a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+	}
+	return fence_error(e->d, e->sync, a);
+}
+
+void adev_event_free(struct xdev_event *e)
+{
+	event_free(e);
 }

@@ -355,6 +355,48 @@ XRT_API xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xr
 				uint32_t num_args, const struct xrt_execution_config *config,
 				xrt_handle *out);
 
+/** typedef xrt_event - the completion of an asynchronous execution (opaque) */
+typedef struct xrt_event xrt_event;
+
+/**
+ * xrt_execute_async() - start a compiled program and return at once
+ * @s: a session
+ * @compilation: a compilation handle
+ * @args: one allocation handle per parameter
+ * @num_args: their number
+ * @config: NULL for the defaults (all zero)
+ * @out: receives the result's allocation handle, usable at once: reading
+ *       it waits for the run, and an execution taking it as an argument
+ *       runs after it (executions of one session run in order)
+ * @event: receives the run's event (release it with xrt_event_release()),
+ *         or NULL when the caller does not want one
+ *
+ * Checks as xrt_execute() does.  Devices that compute in the calling
+ * thread (host:0) finish before they return; their event is complete.
+ * When the run fails, xrt_event_wait() and every read of the result
+ * return its error (ABORTED when the device stopped it).
+ *
+ * Return: NULL when the run was started, or the error that kept it from
+ * starting.
+ */
+XRT_API xrt_status *xrt_execute_async(xrt_session *s, xrt_handle compilation,
+				      const xrt_handle *args, uint32_t num_args,
+				      const struct xrt_execution_config *config, xrt_handle *out,
+				      xrt_event **event);
+
+/**
+ * xrt_event_wait() - wait for an asynchronous execution
+ * @e: an event
+ * @timeout_ns: how long to wait; 0 only looks; negative waits until done
+ *
+ * Return: NULL when the run completed, DEADLINE_EXCEEDED while it still
+ * runs, or the run's error (a copy: free it).
+ */
+XRT_API xrt_status *xrt_event_wait(xrt_event *e, int64_t timeout_ns);
+
+/** xrt_event_release() - drop an event (NULL: nothing); the run goes on */
+XRT_API void xrt_event_release(xrt_event *e);
+
 /**
  * struct xrt_compile_cache_stats - the process's compile cache
  * @entries: programs (and failures) cached now
