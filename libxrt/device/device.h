@@ -42,6 +42,14 @@ struct xdev_ops {
 	xrt_status *(*alloc)(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
 			     struct xdev_buf *out);
 	void (*free)(struct xdev *d, struct xdev_buf *b, const struct xrt_allocator *a);
+	/*
+	 * @b, a buffer of device @from, as a buffer of this device that
+	 * jobs can use (unmapped: @out->data is NULL), shared not copied;
+	 * free it with free.  NULL where devices cannot share (then data
+	 * moves through host memory); UNIMPLEMENTED for a pair that cannot.
+	 */
+	xrt_status *(*import)(struct xdev *d, struct xdev *from, const struct xdev_buf *b,
+			      const struct xrt_allocator *a, struct xdev_buf *out);
 	/* Returns when no job uses @b (NULL where jobs never outlive a run). */
 	void (*wait_idle)(struct xdev *d, const struct xdev_buf *b);
 	/*

@@ -123,13 +123,26 @@ static uint64_t seed_of(xrt_op *op)
 	return (s ^ op->runs++) * 0xd1b54a32d192ed03ull + 1;
 }
 
-/* On a device other than host:0, through its queue (made at its first run). */
+xrt_status *eager_queue(xrt_eager_context *c, uint32_t dev, struct xdev_queue **out)
+{
+	xrt_status *st = NULL;
+
+	pthread_mutex_lock(&c->queue_lock);
+	if (!c->queue[dev])
+		st = c->dev[dev]->ops->queue_create(c->dev[dev], c->a, 0, &c->queue[dev]);
+	*out = c->queue[dev];
+	pthread_mutex_unlock(&c->queue_lock);
+	return st;
+}
+
+/* On a device other than host:0, through its queue. */
 static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
 				 xrt_tensor **outs, const uint32_t *param, uint64_t seed)
 {
 	xrt_eager_context *c = op->c;
 	struct xdev_buf small[16], *slots = small;
-	xrt_status *st = NULL;
+	struct xdev_queue *q;
+	xrt_status *st;
 	uint32_t s;
 
 	if (exe->num_slots > 16) {
@@ -144,12 +157,9 @@ static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_exec
 			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->buf :
 			   (struct xdev_buf){ 0 };
 	}
-	pthread_mutex_lock(&c->queue_lock);
-	if (!c->queue[dev])
-		st = c->dev[dev]->ops->queue_create(c->dev[dev], c->a, 0, &c->queue[dev]);
-	pthread_mutex_unlock(&c->queue_lock);
+	st = eager_queue(c, dev, &q);
 	if (!st)
-		st = c->dev[dev]->ops->run(c->queue[dev], exe, slots, seed);
+		st = c->dev[dev]->ops->run(q, exe, slots, seed);
 	if (slots != small)
 		xrt_mem_free(c->a, slots);
 	return st;

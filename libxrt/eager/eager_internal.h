@@ -271,6 +271,9 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 			     xrt_tensor **out);
 int eager_find_device(const xrt_eager_context *c, const char *name);
 
+/* eager_execute.c: the queue on device @dev (not host:0), made at its first use. */
+xrt_status *eager_queue(xrt_eager_context *c, uint32_t dev, struct xdev_queue **out);
+
 /* eager_op.c: the kernel key from the parts kept on the op. */
 void eager_op_key(xrt_op *op, uint32_t device);
 

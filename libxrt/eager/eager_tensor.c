@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/mem.h"
+#include "../xrt/xrt_transfer.h"
 #include "eager_internal.h"
 
 /* Pred elements are 0 or 1: the engine relies on it. */
@@ -341,6 +342,17 @@ xrt_status *xrt_tensor_resolve(const xrt_tensor *t, xrt_literal **out)
 	return st;
 }
 
+/* Between two devices other than host:0: PRIME where they share buffers. */
+static xrt_status *copy_between_devices(const xrt_tensor *t, xrt_tensor *out)
+{
+	xrt_eager_context *c = t->c;
+	struct xdev_queue *q;
+	xrt_status *st = eager_queue(c, out->device, &q);
+
+	return st ? st : xcopy_buffer(c->dev[t->device], &t->buf, c->dev[out->device], q,
+				      &out->buf, t->bytes, c->a);
+}
+
 xrt_status *xrt_tensor_copy_to_device(xrt_tensor *t, const char *device, xrt_tensor **out)
 {
 	struct xrt_shape s;
@@ -361,7 +373,15 @@ xrt_status *xrt_tensor_copy_to_device(xrt_tensor *t, const char *device, xrt_ten
 	st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
 	if (!st)
 		st = eager_tensor_new(t->c, (uint32_t)d, &s, out);
-	if (!st)
+	if (st)
+		return st;
+	if (t->c->dev[d] && t->c->dev[t->device])
+		st = copy_between_devices(t, *out);
+	else
 		memcpy((*out)->data, t->data, t->bytes);
+	if (st) {
+		xrt_tensor_unref(*out);
+		*out = NULL;
+	}
 	return st;
 }

@@ -222,17 +222,14 @@ static xrt_status *run_on_queue(struct run *r, uint64_t seed, struct xrt_event *
 {
 	xrt_session *s = r->s;
 	struct xdev_event *ev = NULL;
-	xrt_status *st = NULL;
+	struct xdev_queue *q;
+	xrt_status *st = xsession_queue(s, &q);
 
-	pthread_mutex_lock(&s->run_lock);
-	if (!s->queue)
-		st = s->dev->ops->queue_create(s->dev, s->a, s->queue_flags, &s->queue);
-	pthread_mutex_unlock(&s->run_lock);
 	if (st)
 		return st;
 	if (!event)
-		return s->dev->ops->run(s->queue, r->exe, r->slots, seed);
-	st = s->dev->ops->submit(s->queue, r->exe, r->slots, seed, &ev);
+		return s->dev->ops->run(q, r->exe, r->slots, seed);
+	st = s->dev->ops->submit(q, r->exe, r->slots, seed, &ev);
 	if (!st)
 		st = xevent_new(s->a, s->dev, ev, event);
 	if (st && ev) {

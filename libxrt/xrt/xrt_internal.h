@@ -95,6 +95,9 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 			uint32_t n, uint64_t seed, struct xnode **result,
 			struct xrt_event **event);
 
+/* The session's queue, made at its first use (xrt_session.c). */
+xrt_status *xsession_queue(xrt_session *s, struct xdev_queue **out);
+
 /* Events of asynchronous runs (xrt_event.c); each "new" holds one reference. */
 xrt_status *xevent_new(const struct xrt_allocator *a, struct xdev *dev, struct xdev_event *ev,
 		       struct xrt_event **out);

@@ -50,6 +50,18 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 	return NULL;
 }
 
+xrt_status *xsession_queue(xrt_session *s, struct xdev_queue **out)
+{
+	xrt_status *st = NULL;
+
+	pthread_mutex_lock(&s->run_lock);
+	if (!s->queue)
+		st = s->dev->ops->queue_create(s->dev, s->a, s->queue_flags, &s->queue);
+	*out = s->queue;
+	pthread_mutex_unlock(&s->run_lock);
+	return st;
+}
+
 /* Releases every handle of @kind (0: all kinds). */
 static void release_kind(xrt_session *s, enum hkind kind)
 {

@@ -14,6 +14,7 @@
 #include "xrt_test.h"
 
 #include <xrt/device.h>
+#include <xrt/eager.h>
 #include <xrt/ir.h>
 #include <xrt/xrt.h>
 
@@ -303,6 +304,108 @@ TEST_F(xrt, a_job_past_the_timeout_aborts_its_session_only)
 	EXPECT_EQ(0, run_twice(_metadata, s));
 	xrt_session_destroy(s);
 	xrt_session_destroy(other);
+}
+
+/* f32[@n] counting up from @first, allocated in @s. */
+static xrt_handle ramp(struct __test_metadata *_metadata, xrt_session *s, int64_t n,
+		       float first)
+{
+	float *v = malloc((size_t)n * sizeof(*v));
+	struct xrt_shape sh;
+	xrt_handle h = 0;
+	int64_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = first + (float)i;
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, &n));
+	ASSERT_OK(xrt_allocate_data(s, &sh, v, (size_t)n * sizeof(*v), &h));
+	free(v);
+	return h;
+}
+
+/* Whether @h in @s holds @n floats counting up from @first (read, released). */
+static bool is_ramp(struct __test_metadata *_metadata, xrt_session *s, xrt_handle h, int64_t n,
+		    float first)
+{
+	float *v = malloc((size_t)n * sizeof(*v));
+	bool ok = true;
+	int64_t i;
+
+	ASSERT_OK(xrt_read_data(s, h, true, v, (size_t)n * sizeof(*v)));
+	for (i = 0; i < n && ok; i++)
+		ok = v[i] == first + (float)i;
+	free(v);
+	return ok;
+}
+
+TEST_F(xrt, allocations_move_between_accel_devices_and_the_host)
+{
+	struct xrt_session_options o0 = { "accel:0" }, o1 = { NULL }, oh = { "host:0" };
+	const int64_t n = 3 << 20;	/* 12 MiB */
+	xrt_session *s0 = NULL, *s1 = NULL, *sh = NULL;
+	xrt_handle h, h1, hh, back, c, r;
+	float got[2];
+	char last[32];
+
+	NEED_ACCEL();
+	snprintf(last, sizeof(last), "accel:%u", accel_count(self->a) - 1);
+	o1.device = last;
+	ASSERT_OK(xrt_session_create(&o0, self->a, &s0));
+	ASSERT_OK(xrt_session_create(&o1, self->a, &s1));
+	ASSERT_OK(xrt_session_create(&oh, self->a, &sh));
+	h = ramp(_metadata, s0, n, 0.5f);
+	/* accel to accel (PRIME, copied by the receiving device), to the host, back */
+	ASSERT_OK(xrt_transfer(s0, h, s1, &h1));
+	ASSERT_OK(xrt_transfer(s1, h1, sh, &hh));
+	ASSERT_OK(xrt_transfer(sh, hh, s0, &back));
+	EXPECT_TRUE(is_ramp(_metadata, s1, h1, n, 0.5f));
+	EXPECT_TRUE(is_ramp(_metadata, sh, hh, n, 0.5f));
+	EXPECT_TRUE(is_ramp(_metadata, s0, back, n, 0.5f));
+	/* the source is untouched */
+	EXPECT_TRUE(is_ramp(_metadata, s0, h, n, 0.5f));
+	/* a result still being computed moves once it is there */
+	h = ramp(_metadata, s0, 2, 1);
+	ASSERT_OK(xrt_compile_hlo(s0, twice, sizeof(twice) - 1, &c));
+	ASSERT_OK(xrt_execute_async(s0, c, &h, 1, NULL, &r, NULL));
+	ASSERT_OK(xrt_transfer(s0, r, s1, &h1));
+	ASSERT_OK(xrt_read_data(s1, h1, true, got, sizeof(got)));
+	EXPECT_EQ(2.0f, got[0]);
+	EXPECT_EQ(4.0f, got[1]);
+	xrt_session_destroy(s0);
+	xrt_session_destroy(s1);
+	xrt_session_destroy(sh);
+}
+
+TEST_F(xrt, eager_tensors_copy_between_accel_devices)
+{
+	struct xrt_eager_options o = { .device = "accel:0" };
+	const int64_t n = 1 << 20;
+	float *v = malloc(n * sizeof(*v));
+	xrt_eager_context *c = NULL;
+	xrt_tensor *t = NULL, *t1 = NULL, *th = NULL;
+	const float *got;
+	size_t size;
+	char last[32];
+	int64_t i;
+
+	NEED_ACCEL();
+	snprintf(last, sizeof(last), "accel:%u", accel_count(self->a) - 1);
+	for (i = 0; i < n; i++)
+		v[i] = (float)i * 0.25f;
+	ASSERT_OK(xrt_eager_context_create(&o, self->a, &c));
+	ASSERT_OK(xrt_tensor_from_host(c, XRT_F32, 1, &n, v, n * sizeof(*v), &t));
+	EXPECT_STREQ("accel:0", xrt_tensor_device(t));
+	ASSERT_OK(xrt_tensor_copy_to_device(t, last, &t1));
+	EXPECT_STREQ(last, xrt_tensor_device(t1));
+	ASSERT_OK(xrt_tensor_copy_to_device(t1, "host:0", &th));
+	xrt_tensor_unref(t);
+	xrt_tensor_unref(t1);
+	got = xrt_tensor_data(th, &size);
+	ASSERT_EQ(n * sizeof(*v), size);
+	EXPECT_EQ(0, memcmp(v, got, size));
+	xrt_tensor_unref(th);
+	xrt_eager_context_destroy(c);
+	free(v);
 }
 
 static const char inc[] =

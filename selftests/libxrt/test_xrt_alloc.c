@@ -310,6 +310,40 @@ TEST_F(xrt, handles_are_per_session_and_devices_by_name)
 	xrt_session_destroy(b);
 }
 
+TEST_F(xrt, transfers_copy_trees_between_sessions)
+{
+	xrt_session *a = open_session(_metadata, self->a), *b = NULL;
+	struct xrt_session_options tiny = { NULL, 16, false };
+	xrt_literal *v = nested_tuple(self->a);
+	xrt_handle h, copy, other;
+
+	ASSERT_OK(xrt_session_create(&tiny, self->a, &b));
+	ASSERT_OK(xrt_allocate(a, v, &h));
+	/* b's limit (16 bytes) is less than the tuple: nothing is left behind */
+	ASSERT_ERR(xrt_transfer(a, h, b, &copy), XRT_RESOURCE_EXHAUSTED, "limit of 16");
+	EXPECT_EQ(0u, xrt_session_memory_in_use(b));
+	xrt_session_destroy(b);
+	b = open_session(_metadata, self->a);
+	ASSERT_OK(xrt_transfer(a, h, b, &copy));
+	EXPECT_EQ(xrt_session_memory_in_use(a), xrt_session_memory_in_use(b));
+	/* a copy: writing one leaves the other */
+	ASSERT_OK(xrt_write_literal(a, h, v));
+	xrt_literal_destroy(v);
+	EXPECT_HOLDS(b, copy, true, nested_tuple(self->a));
+	EXPECT_HOLDS(a, h, false, nested_tuple(self->a));
+	/* and back, into the same session too */
+	ASSERT_OK(xrt_transfer(a, h, a, &other));
+	EXPECT_NE(h, other);
+	EXPECT_HOLDS(a, other, true, nested_tuple(self->a));
+	ASSERT_ERR(xrt_transfer(b, h, a, &other), XRT_NOT_FOUND, "no allocation");
+	ASSERT_ERR(xrt_transfer(a, h, NULL, &other), XRT_INVALID_ARGUMENT,
+		   "the destination session is NULL");
+	ASSERT_ERR(xrt_transfer(NULL, h, a, &other), XRT_INVALID_ARGUMENT,
+		   "the source session is NULL");
+	xrt_session_destroy(a);
+	xrt_session_destroy(b);
+}
+
 TEST_F(xrt, memory_limit_is_enforced_and_recovers)
 {
 	struct xrt_session_options o = { NULL, 100, false };

@@ -168,7 +168,8 @@ void adev_buf_free(struct accel_dev *d, struct xdev_buf *b)
 
 	if (!b->bo)
 		return;
-	munmap(b->data, b->size);
+	if (b->data)
+		munmap(b->data, b->size);
 	adev_ioctl(d->fd, DRM_IOCTL_GEM_CLOSE, &cl);
 	memset(b, 0, sizeof(*b));
 }
@@ -183,6 +184,27 @@ static void dev_free(struct xdev *d, struct xdev_buf *b, const struct xrt_alloca
 {
 	(void)a;
 	adev_buf_free(to_accel(d), b);
+}
+
+/* PRIME: the buffer leaves @from as a dma-buf and comes into @x. */
+static xrt_status *dev_import(struct xdev *x, struct xdev *from, const struct xdev_buf *b,
+			      const struct xrt_allocator *a, struct xdev_buf *out)
+{
+	struct accel_dev *d = to_accel(x);
+	int fd, err;
+
+	memset(out, 0, sizeof(*out));
+	if (from->ops != x->ops)
+		return xrt_status_new(a, XRT_UNIMPLEMENTED, "%s: cannot import a buffer of %s",
+				      x->info.name, from->info.name);
+	if (drmPrimeHandleToFD(to_accel(from)->fd, b->bo, DRM_CLOEXEC | DRM_RDWR, &fd))
+		return adev_errno(to_accel(from), a, "DRM_IOCTL_PRIME_HANDLE_TO_FD", errno);
+	err = drmPrimeFDToHandle(d->fd, fd, &out->bo) ? errno : 0;
+	close(fd);
+	if (err)
+		return adev_errno(d, a, "DRM_IOCTL_PRIME_FD_TO_HANDLE", err);
+	out->size = b->size;
+	return NULL;
 }
 
 static void dev_wait_idle(struct xdev *x, const struct xdev_buf *b)
@@ -206,6 +228,7 @@ static void dev_destroy(struct xdev *x)
 static const struct xdev_ops accel_ops = {
 	.alloc = dev_alloc,
 	.free = dev_free,
+	.import = dev_import,
 	.wait_idle = dev_wait_idle,
 	.queue_create = adev_queue_create,
 	.queue_destroy = adev_queue_destroy,

@@ -227,6 +227,23 @@ XRT_API xrt_status *xrt_make_tuple(xrt_session *s, const struct xrt_tuple_node *
 				   xrt_handle *out);
 
 /**
+ * xrt_transfer() - copy an allocation into another session
+ * @from: the session holding @h
+ * @h: an allocation handle (a tuple copies whole)
+ * @to: the session (any device) that receives the copy
+ * @out: receives the copy's handle in @to
+ *
+ * The copy goes through host memory, or, between two accel devices,
+ * through PRIME: the receiving device imports the buffer and copies it
+ * itself.  @h stays as it was; release it to move rather than copy.
+ *
+ * Return: NULL, NOT_FOUND (@h), the error of the run computing @h,
+ * RESOURCE_EXHAUSTED (room on @to's device or under its limit).
+ */
+XRT_API xrt_status *xrt_transfer(xrt_session *from, xrt_handle h, xrt_session *to,
+				 xrt_handle *out);
+
+/**
  * xrt_release_allocations() - release allocation handles
  * @s: a session
  * @h: @n handles

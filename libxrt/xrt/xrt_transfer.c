@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Moving data between devices.  Every device's buffers are mapped into
+ * this process, so a copy through host memory always works; two devices
+ * that share buffers (two accel devices, through PRIME) copy on the
+ * receiving device instead: it imports the source buffer and runs a copy
+ * program over it, and the bytes never pass through this process.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../compiler/compiler.h"
+#include "../core/mem.h"
+#include "xrt_internal.h"
+#include "xrt_transfer.h"
+
+/* The program u8[@bytes] -> its copy, from the compile cache. */
+static xrt_status *copy_program(uint64_t bytes, const struct xrt_allocator *a,
+				struct centry **out)
+{
+	char text[160];
+	xrt_module *m = NULL;
+	xrt_status *st;
+	int n = snprintf(text, sizeof(text),
+			 "HloModule copy\nENTRY e {\n  p = u8[%llu] parameter(0)\n"
+			 "  ROOT c = u8[%llu] copy(p)\n}\n",
+			 (unsigned long long)bytes, (unsigned long long)bytes);
+
+	st = xrt_hlo_parse(a, text, (size_t)n, &m);
+	if (!st)
+		st = ccache_get(m, 0, a, out);
+	xrt_module_destroy(m);
+	return st;
+}
+
+/* @src (a buffer of @to, imported) copied into @dst by a run on @q. */
+static xrt_status *copy_on_device(struct xdev *to, struct xdev_queue *q,
+				  const struct xdev_buf *src, struct xdev_buf *dst, uint64_t bytes,
+				  const struct xrt_allocator *a)
+{
+	const struct xrt_executable *exe;
+	struct xdev_buf slots[8];
+	struct centry *e = NULL;
+	xrt_status *st = copy_program(bytes, a, &e);
+	uint32_t s;
+
+	if (st)
+		return st;
+	exe = centry_exe(e);
+	st = exe->num_slots <= 8 ? NULL :
+	     xrt_status_new(a, XRT_INTERNAL, "a copy program of %u slots", exe->num_slots);
+	for (s = 0; !st && s < exe->num_slots; s++) {
+		enum cc_slot_kind k = exe->slots[s].kind;
+
+		slots[s] = k == CC_SLOT_PARAM ? *src : k == CC_SLOT_RESULT ? *dst :
+			   (struct xdev_buf){ 0 };
+	}
+	if (!st)
+		st = to->ops->run(q, exe, slots, 1);
+	centry_unref(e);
+	return st;
+}
+
+xrt_status *xcopy_buffer(struct xdev *from, const struct xdev_buf *src, struct xdev *to,
+			 struct xdev_queue *q, struct xdev_buf *dst, uint64_t bytes,
+			 const struct xrt_allocator *a)
+{
+	struct xdev_buf shared;
+	xrt_status *st;
+
+	if (!bytes)
+		return NULL;
+	if (from != to && to->ops->import && from->info.kind == to->info.kind) {
+		st = to->ops->import(to, from, src, a, &shared);
+		if (st)
+			return st;
+		st = copy_on_device(to, q, &shared, dst, bytes, a);
+		to->ops->free(to, &shared, a);
+		return st;
+	}
+	if (from->ops->wait_idle)
+		from->ops->wait_idle(from, src);
+	memcpy(dst->data, src->data, bytes);
+	return NULL;
+}
+
+/* Each leaf of @from copied into the same leaf of @to. */
+static xrt_status *copy_tree(xrt_session *src, const struct xnode *from, xrt_session *dst,
+			     struct xdev_queue *q, struct xnode *to)
+{
+	xrt_status *st = NULL;
+	uint32_t i;
+
+	for (i = 0; from->kids && i < from->shape.tuple_count && !st; i++)
+		st = copy_tree(src, from->kids[i], dst, q, to->kids[i]);
+	if (!from->kids)
+		st = xcopy_buffer(src->dev, &from->buf, dst->dev, q, &to->buf, from->bytes,
+				  dst->a);
+	return st;
+}
+
+static xrt_status *do_transfer(xrt_session *from, xrt_handle h, xrt_session *to,
+			       xrt_handle *out)
+{
+	struct xnode *n = NULL, *copy = NULL;
+	struct xdev_queue *q = NULL;
+	xrt_status *st;
+
+	if (!from || !to || !out)
+		return xrt_status_new(from ? from->a : NULL, XRT_INVALID_ARGUMENT,
+				      "transfer: %s is NULL", !from ? "the source session" :
+				      !to ? "the destination session" : "out");
+	st = xalloc_get(from, h, &n);
+	if (!st)
+		st = xnode_settle(from, n);
+	if (!st)
+		st = xsession_queue(to, &q);
+	if (!st)
+		st = xnode_from_shape(to, &n->shape, &copy);
+	if (!st)
+		st = copy_tree(from, n, to, q, copy);
+	if (!st)
+		st = xalloc_add(to, copy, out);
+	else
+		xnode_unref(to, copy);
+	xnode_unref(from, n);
+	return st;
+}
+
+xrt_status *xrt_transfer(xrt_session *from, xrt_handle h, xrt_session *to, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_transfer(from, h, to, out);
+
+	if (to)
+		xstat_record(to, XRT_STAT_ALLOCATE, t0, st);
+	return st;
+}
