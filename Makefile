@@ -13,6 +13,8 @@
 #                      pkg-config against it and run them (make check does)
 #   make vmtest        the VM stage alone: the driver and its selftests
 #                      in Debian's kernel under QEMU
+#   make vmbench       the VM stage with xrt-bench --only=devices after it
+#                      (accel:0 against host:0 in the same VM)
 #   make checkpatch    the kernel's checkpatch.pl --strict on driver/, uapi/
 #                      (make check runs it: it must report nothing)
 #   make docs          Documentation/ rendered by Sphinx into build/docs
@@ -37,7 +39,7 @@ ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 TSAN_OPTS  := $(MESON_OPTS) -Db_sanitize=thread -Db_lundef=false
 
 .PHONY: all deps build run test check asan tsan bench install clean driver driver-clean \
-	vmtest checkpatch examples docs
+	vmtest vmbench checkpatch examples docs
 
 all: build
 
@@ -84,6 +86,9 @@ endif
 
 vmtest: build
 	tools/vm/vmtest.sh $(BUILD)
+
+vmbench: build
+	XRT_VM_BENCH=1 XRT_VM_CPUS=max tools/vm/vmtest.sh $(BUILD)
 
 examples: build
 	tools/check-install.sh $(BUILD)

@@ -13,6 +13,7 @@
 #   tools/vm/vmtest.sh [BUILD_DIR]
 #   env: XRT_VM_CPUS="max default"  XRT_VM_TIMEOUT=900 (seconds per boot)
 #        XRT_FUZZ_SECONDS=10  XRT_VM_WORK=<scratch folder>
+#        XRT_VM_BENCH=1: also run xrt-bench --only=devices after the tests
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,6 +23,7 @@ work=${XRT_VM_WORK:-$build/vm}
 cpus=${XRT_VM_CPUS:-max default}
 boot_timeout=${XRT_VM_TIMEOUT:-900}
 fuzz_seconds=${XRT_FUZZ_SECONDS:-10}
+bench=${XRT_VM_BENCH:-0}
 modparams="num_devices=2 memory_mb=256 job_timeout_ms=2000"
 
 say() { echo "vmtest: $*"; }
@@ -109,11 +111,14 @@ cp -r "$src/selftests/libxrt/hlo" "$src/selftests/libxrt/eval" "$src/selftests/l
 	"$stage$src/selftests/libxrt/"
 tests=()
 for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_* \
-	"${libxrt[@]}" "$build"/tools/xrt-smi/xrt-smi; do
+	"${libxrt[@]}" "$build"/tools/xrt-smi/xrt-smi "$build"/tools/xrt-run/xrt-run \
+	$([ "$bench" = 1 ] && echo "$build"/tools/xrt-bench/xrt-bench); do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	case $(basename "$t") in test_engine_math | test_engine_half) continue ;; esac
 	cp "$t" "$stage/tests/"
-	[ "$(basename "$t")" = xrt-smi ] || tests+=("$(basename "$t")")
+	case $(basename "$t") in xrt-smi | xrt-run | xrt-bench) ;;
+	*) tests+=("$(basename "$t")") ;;
+	esac
 	ldd "$t" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
 		while read -r lib; do
 			# found through an $ORIGIN rpath (libxrt): into the
@@ -150,6 +155,17 @@ if [ \$rc = 0 ]; then
 		case " $libxrt_on_accel " in *" \$t "*) env=XRT_DEVICE=accel:0 ;; esac
 		env \$env /tests/\$t || { echo "### \$t FAILED"; rc=1; }
 	done
+	echo "### xrt-run: a module on accel:0 and accel:1 prints what host:0 prints"
+	m=$src/selftests/libxrt/hlo/slices.hlo
+	/tests/xrt-run --seed=3 --device=host:0 \$m >/tmp/host.out || rc=1
+	for d in accel:0 accel:1; do
+		/tests/xrt-run --seed=3 --device=\$d \$m >/tmp/dev.out &&
+			cmp /tmp/host.out /tmp/dev.out || { echo "### xrt-run on \$d FAILED"; rc=1; }
+	done
+	grep result /tmp/dev.out
+	if [ $bench = 1 ]; then
+		echo "### xrt-bench --only=devices"; /tests/xrt-bench --only=devices || rc=1
+	fi
 	echo "### xrt-smi after the tests:"; /tests/xrt-smi
 	for d in /sys/kernel/debug/dri/128 /sys/kernel/debug/dri/129; do
 		echo "### \$d/stats after the tests:"; cat \$d/stats

@@ -34,6 +34,8 @@ int bench_host(struct result *r, bool quick);
 int bench_xrt(struct result *r, bool quick);
 /* The eager API's dispatch and an eager MLP into @r (room for 4); how many. */
 int bench_eager(struct result *r, bool quick);
+/* accel:0 against host:0 (room for 2); 0 without an accel device. */
+int bench_devices(struct result *r, bool quick);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 

@@ -347,8 +347,11 @@ int run_module(const struct run_options *o)
 
 			st = repeat(o, &r);
 		}
-	} else if (!st)
+	} else if (!st && (!strcmp(o->device, "host") || !strcmp(o->device, "host:0"))) {
 		st = run_host(o, m, args, n, &out);
+	} else if (!st) {
+		st = run_on_device(o, m, args, n, &out);
+	}
 	if (st) {
 		rc = run_fail(st, o->path);
 	} else {

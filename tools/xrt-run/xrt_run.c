@@ -179,6 +179,40 @@ void run_print_literal(const char *label, const xrt_literal *lit)
 	putchar('\n');
 }
 
+/* "reference", or a device listed now. */
+static bool known_device(const char *name)
+{
+	struct xrt_device_info *devs;
+	size_t n = 0, i;
+	bool found = !strcmp(name, "reference") || !strcmp(name, "host");
+	xrt_status *st = xrt_devices_list(NULL, &devs, &n);
+
+	if (st) {
+		xrt_status_free(st);
+		return found;
+	}
+	for (i = 0; i < n && !found; i++)
+		found = !strcmp(name, devs[i].name) ||
+			!strcmp(name, xrt_device_kind_name(devs[i].kind));
+	xrt_free(NULL, devs);
+	return found;
+}
+
+/* ", host:0, accel:0, ..." and a line end, on stderr. */
+static void print_device_names(void)
+{
+	struct xrt_device_info *devs;
+	size_t n = 0, i;
+	xrt_status *st = xrt_devices_list(NULL, &devs, &n);
+
+	xrt_status_free(st);
+	for (i = 0; !st && i < n; i++)
+		fprintf(stderr, ", %s", devs[i].name);
+	fputc('\n', stderr);
+	if (!st)
+		xrt_free(NULL, devs);
+}
+
 static xrt_status *print_devices(void)
 {
 	struct xrt_device_info *devs;
@@ -239,7 +273,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: xrt-run [options] FILE\n"
 		   "  FILE: HLO text, or a serialized xrt.Computation message\n"
 		   "       xrt-run --demo\n"
-		   "  --device=NAME         where to run: 'host' (compiled, the default) or\n"
+		   "  --device=NAME         where to run: 'host' (compiled, the default), a\n"
+		   "                        device listed by --demo (accel:0, ...), or\n"
 		   "                        'reference' (the reference evaluator)\n"
 		   "  --threads=N           host threads (default: every core)\n"
 		   "  --dump-ir             print the module as read\n"
@@ -356,10 +391,9 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(o->device, "reference") && strcmp(o->device, "host") &&
-	    strcmp(o->device, "host:0")) {
-		fprintf(stderr, "xrt-run: no device '%s'; available: host, reference\n",
-			o->device);
+	if (!known_device(o->device)) {
+		fprintf(stderr, "xrt-run: no device '%s'; available: reference", o->device);
+		print_device_names();
 		return 2;
 	}
 	o->path = argv[optind];

@@ -14,7 +14,7 @@
 
 struct run_options {
 	const char *path;		/* the HLO file */
-	const char *device;		/* "host" or "reference" */
+	const char *device;		/* "host", "reference", or a device's name */
 	uint64_t seed;			/* random parameters and rng */
 	uint64_t max_iterations;	/* while loops (reference); 0: no limit */
 	uint32_t threads;		/* host: 0 for every core */
@@ -43,6 +43,11 @@ xrt_status *run_npy_read(const char *path, const char *data, size_t len, xrt_lit
 xrt_status *run_npy_write(const char *path, const xrt_literal *lit);
 /* Prints min/median/max of @n run times (seconds). */
 void run_print_times(double *t, uint64_t n);
+
+struct xrt_module;
+/* Runs @m on o->device (not host or reference) with the public API (run_device.c). */
+xrt_status *run_on_device(const struct run_options *o, const struct xrt_module *m,
+			  xrt_literal *const *args, uint32_t n, xrt_literal **out);
 
 /* Runs o->path on o->device and prints the result; the exit status. */
 int run_module(const struct run_options *o);
