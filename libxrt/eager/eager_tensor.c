@@ -117,6 +117,19 @@ void eager_pool_drain(xrt_eager_context *c)
 	pool_unlock(p);
 }
 
+/* Field by field: a memset of the header was a third of making a tensor. */
+static void set_header(xrt_tensor *t, xrt_eager_context *c, uint32_t device,
+		       const struct xrt_shape *s)
+{
+	atomic_init(&t->refs, 1);
+	t->c = c;
+	t->device = device;
+	t->dtype = s->dtype;
+	t->rank = s->rank;
+	memcpy(t->dims, s->dims, sizeof(t->dims));
+	t->bytes = xrt_shape_byte_size(s);
+}
+
 /* A tensor in a buffer of device @device. */
 static xrt_status *device_tensor(xrt_eager_context *c, uint32_t device,
 				 const struct xrt_shape *s, xrt_tensor **out)
@@ -132,13 +145,7 @@ static xrt_status *device_tensor(xrt_eager_context *c, uint32_t device,
 		xrt_mem_free(c->a, t);
 		return st;
 	}
-	atomic_init(&t->refs, 1);
-	t->c = c;
-	t->device = device;
-	t->dtype = s->dtype;
-	t->rank = s->rank;
-	memcpy(t->dims, s->dims, sizeof(t->dims));
-	t->bytes = xrt_shape_byte_size(s);
+	set_header(t, c, device, s);
 	t->data = t->buf.data;
 	t->pool_class = -1;
 	*out = t;
@@ -166,14 +173,7 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 	t = k >= 0 ? pool_get(c, k) : xrt_mem_alloc_aligned(c->a, HEADER_BYTES + bytes, 64);
 	if (!t)
 		return xrt_status_oom(c->a, "a tensor");
-	/* field by field: a memset of the header was a third of making one */
-	atomic_init(&t->refs, 1);
-	t->c = c;
-	t->device = device;
-	t->dtype = s->dtype;
-	t->rank = s->rank;
-	memcpy(t->dims, s->dims, sizeof(t->dims));
-	t->bytes = bytes;
+	set_header(t, c, device, s);
 	t->data = (uint8_t *)t + HEADER_BYTES;
 	t->buf.bo = 0;
 	t->inline_data = true;

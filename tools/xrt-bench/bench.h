@@ -8,7 +8,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <xrt/status.h>
 
 struct result {
 	const char *name;
@@ -16,6 +21,24 @@ struct result {
 	double xrt, peer, target;
 	const char *peer_name;
 };
+
+/* The monotonic clock, in seconds. */
+static inline double bench_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* A benchmark cannot go on after an error: print it and exit. */
+static inline void bench_check(xrt_status *st, const char *what)
+{
+	if (st) {
+		fprintf(stderr, "xrt-bench: %s: %s\n", what, xrt_status_message(st));
+		exit(1);
+	}
+}
 
 /* Threads for the host device and its peers: every core. */
 static inline unsigned int bench_threads(void)

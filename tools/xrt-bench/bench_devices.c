@@ -18,22 +18,6 @@
 
 #include "bench.h"
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void check(xrt_status *st, const char *what)
-{
-	if (st) {
-		fprintf(stderr, "xrt-bench: %s: %s\n", what, xrt_status_message(st));
-		exit(1);
-	}
-}
-
 /* A session on @device with the module @hlo compiled and @n f32 arguments. */
 struct setup {
 	xrt_session *s;
@@ -51,11 +35,11 @@ static void prepare(struct setup *p, const char *device, const char *hlo, int64_
 
 	for (i = 0; i < n; i++)
 		v[i] = (float)(i % 7) * 0.125f;
-	check(xrt_session_create(&o, NULL, &p->s), device);
-	check(xrt_compile_hlo(p->s, hlo, strlen(hlo), &p->c), "compile");
-	check(xrt_shape_init_array(&sh, XRT_F32, rank, dims), "shape");
+	bench_check(xrt_session_create(&o, NULL, &p->s), device);
+	bench_check(xrt_compile_hlo(p->s, hlo, strlen(hlo), &p->c), "compile");
+	bench_check(xrt_shape_init_array(&sh, XRT_F32, rank, dims), "shape");
 	for (k = 0; k < 2; k++)
-		check(xrt_allocate_data(p->s, &sh, v, (size_t)n * sizeof(*v), &p->args[k]),
+		bench_check(xrt_allocate_data(p->s, &sh, v, (size_t)n * sizeof(*v), &p->args[k]),
 		      "allocate");
 	free(v);
 }
@@ -63,15 +47,15 @@ static void prepare(struct setup *p, const char *device, const char *hlo, int64_
 /* Seconds per execution, over @runs of them. */
 static double best_run(struct setup *p, int runs)
 {
-	double t0 = now();
+	double t0 = bench_now();
 	xrt_handle r;
 	int i;
 
 	for (i = 0; i < runs; i++) {
-		check(xrt_execute(p->s, p->c, p->args, 2, NULL, &r), "execute");
-		check(xrt_release_allocations(p->s, &r, 1), "release");
+		bench_check(xrt_execute(p->s, p->c, p->args, 2, NULL, &r), "execute");
+		bench_check(xrt_release_allocations(p->s, &r, 1), "release");
 	}
-	return (now() - t0) / runs;
+	return (bench_now() - t0) / runs;
 }
 
 static const char tiny[] = "HloModule tiny\nENTRY e {\n  a = f32[4] parameter(0)\n"
@@ -111,7 +95,7 @@ static bool have_accel(void)
 	size_t n = 0, i;
 	bool found = false;
 
-	check(xrt_devices_list(NULL, &v, &n), "devices");
+	bench_check(xrt_devices_list(NULL, &v, &n), "devices");
 	for (i = 0; i < n; i++)
 		found |= v[i].kind == XRT_DEVICE_ACCEL;
 	xrt_free(NULL, v);

@@ -13,14 +13,6 @@
 
 #include "bench.h"
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void must(xrt_status *st)
 {
 	if (st) {
@@ -38,13 +30,13 @@ static double per_op(xrt_op *op, int reps, int n)
 	int r, i;
 
 	for (r = 0; r <= reps; r++) {
-		t = now();
+		t = bench_now();
 		for (i = 0; i < n; i++) {
 			nr = 1;
 			must(xrt_op_execute(op, &out, &nr));
 			xrt_tensor_unref(out);
 		}
-		t = (now() - t) / n;
+		t = (bench_now() - t) / n;
 		if (r && t < best)	/* the first loop warms up */
 			best = t;
 	}
@@ -103,7 +95,7 @@ static double mlp(xrt_eager_context *c, int reps)
 	}
 	must(xrt_op_create(c, "MatMul", &op));
 	for (r = 0; r <= reps; r++) {
-		t = now();
+		t = bench_now();
 		h = xrt_tensor_ref(tx);
 		for (l = 0; l < 3; l++) {
 			next = apply(op, "MatMul", h, tw[l]);
@@ -117,7 +109,7 @@ static double mlp(xrt_eager_context *c, int reps)
 			}
 		}
 		xrt_tensor_unref(h);
-		t = now() - t;
+		t = bench_now() - t;
 		if (r && t < best)
 			best = t;
 	}

@@ -30,14 +30,6 @@ struct job {
 	struct host_pool *pool;
 };
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void die(xrt_status *st, const char *what)
 {
 	fprintf(stderr, "xrt-bench: %s: %s\n", what, xrt_status_message(st));
@@ -80,11 +72,11 @@ static double run(struct job *j, int reps)
 
 	for (r = 0; r <= reps; r++) {	/* the first one warms up */
 		xrt_literal *out = NULL;
-		double t = now();
+		double t = bench_now();
 		xrt_status *st = host_run(j->exe, (const xrt_literal *const *)j->args, j->n, &o,
 					  NULL, &out);
 
-		t = now() - t;
+		t = bench_now() - t;
 		if (st)
 			die(st, "running");
 		xrt_literal_destroy(out);
@@ -119,10 +111,10 @@ static double run_in_place(struct job *j, int reps)
 		}
 	}
 	for (r = 0; r <= reps; r++) {
-		double t = now();
+		double t = bench_now();
 		xrt_status *st = host_run_bound(j->exe, slots, &o, NULL);
 
-		t = now() - t;
+		t = bench_now() - t;
 		if (st)
 			die(st, "running");
 		if (r && t < best)
@@ -185,10 +177,10 @@ static double triad_bandwidth(size_t n, struct host_pool *pool, int reps)
 	memset(t.c, 0, n * 4);
 	memset(t.a, 0, n * 4);
 	for (r = 0; r <= reps; r++) {
-		double s = now();
+		double s = bench_now();
 
 		host_pool_for(pool, n, triad_part, &t);
-		s = now() - s;
+		s = bench_now() - s;
 		if (r && s < best)
 			best = s;
 	}
@@ -275,12 +267,12 @@ static void dots(struct host_pool *pool, int reps, bool quick, struct result *r,
 		openblas_set_num_threads((int)host_pool_threads(pool));
 		for (rep = 0; rep <= (n < 1024 ? 10 * reps : reps); rep++) {
 			float *c = aligned_alloc(64, n * n * 4);
-			double s = now();
+			double s = bench_now();
 
 			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
 				    (int)n, 1.0f, xrt_literal_data(j.args[0]), (int)n,
 				    xrt_literal_data(j.args[1]), (int)n, 0.0f, c, (int)n);
-			s = now() - s;
+			s = bench_now() - s;
 			if (rep && s < best)
 				best = s;
 			free(c);
@@ -337,10 +329,10 @@ static void compile_time(int reps, struct result *r, int *k)
 		die(st, "the 1000-instruction module");
 	for (rep = 0; rep <= reps; rep++) {
 		struct xrt_executable *exe = NULL;
-		double t = now();
+		double t = bench_now();
 
 		st = cc_compile(m, NULL, NULL, &exe);
-		t = now() - t;
+		t = bench_now() - t;
 		if (st)
 			die(st, "compiling 1000 instructions");
 		cc_executable_destroy(exe);

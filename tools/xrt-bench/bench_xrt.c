@@ -17,22 +17,6 @@
 #include "compiler/compiler.h"
 #include "device/host/host_device.h"
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void check(xrt_status *st, const char *what)
-{
-	if (st) {
-		fprintf(stderr, "xrt-bench: %s: %s\n", what, xrt_status_message(st));
-		exit(1);
-	}
-}
-
 static const char tiny[] = "HloModule tiny\nENTRY e {\n  a = f32[4] parameter(0)\n"
 			   "  b = f32[4] parameter(1)\n  ROOT s = f32[4] add(a, b)\n}\n";
 
@@ -52,10 +36,10 @@ static double bare_run(const struct xrt_executable *exe, int reps)
 		else if (exe->slots[s].kind == CC_SLOT_RESULT)
 			slots[s] = (uint8_t *)out;
 	}
-	t0 = now();
+	t0 = bench_now();
 	for (i = 0; i < reps; i++)
-		check(host_run_bound(exe, slots, &o, NULL), "bare run");
-	return (now() - t0) / reps;
+		bench_check(host_run_bound(exe, slots, &o, NULL), "bare run");
+	return (bench_now() - t0) / reps;
 }
 
 int bench_xrt(struct result *r, bool quick)
@@ -71,21 +55,21 @@ int bench_xrt(struct result *r, bool quick)
 	xrt_module *m = NULL;
 	double t0, t_exec, t_bare, t_hit, t_io, t_copy;
 
-	check(xrt_session_create(NULL, NULL, &s), "session");
-	check(xrt_hlo_parse(NULL, tiny, sizeof(tiny) - 1, &m), "parse");
-	check(xrt_compile_module(s, m, &c), "compile");
-	check(xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 4 }), "shape");
-	check(xrt_allocate_data(s, &shape, v, sizeof(v), &args[0]), "allocate");
-	check(xrt_allocate_data(s, &shape, v, sizeof(v), &args[1]), "allocate");
-	check(xrt_execute(s, c, args, 2, &cfg, &out), "execute");	/* warm: the pool */
-	check(xrt_release_allocations(s, &out, 1), "release");
-	t0 = now();
+	bench_check(xrt_session_create(NULL, NULL, &s), "session");
+	bench_check(xrt_hlo_parse(NULL, tiny, sizeof(tiny) - 1, &m), "parse");
+	bench_check(xrt_compile_module(s, m, &c), "compile");
+	bench_check(xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 4 }), "shape");
+	bench_check(xrt_allocate_data(s, &shape, v, sizeof(v), &args[0]), "allocate");
+	bench_check(xrt_allocate_data(s, &shape, v, sizeof(v), &args[1]), "allocate");
+	bench_check(xrt_execute(s, c, args, 2, &cfg, &out), "execute");	/* warm: the pool */
+	bench_check(xrt_release_allocations(s, &out, 1), "release");
+	t0 = bench_now();
 	for (i = 0; i < reps; i++) {
-		check(xrt_execute(s, c, args, 2, &cfg, &out), "execute");
-		check(xrt_release_allocations(s, &out, 1), "release");
+		bench_check(xrt_execute(s, c, args, 2, &cfg, &out), "execute");
+		bench_check(xrt_release_allocations(s, &out, 1), "release");
 	}
-	t_exec = (now() - t0) / reps;
-	check(cc_compile(m, NULL, NULL, &exe), "compile");
+	t_exec = (bench_now() - t0) / reps;
+	bench_check(cc_compile(m, NULL, NULL, &exe), "compile");
 	t_bare = bare_run(exe, reps);
 	cc_executable_destroy(exe);
 	/* the difference of two timings: never below a nanosecond */
@@ -93,23 +77,23 @@ int bench_xrt(struct result *r, bool quick)
 				  1e-6 / (t_exec - t_bare > 1e-9 ? t_exec - t_bare : 1e-9), 1.0,
 				  1.0, "1 us budget" };
 	/* compile-cache hits: the module is fingerprinted already */
-	t0 = now();
+	t0 = bench_now();
 	for (i = 0; i < reps; i++) {
-		check(xrt_compile_module(s, m, &h), "compile");
-		check(xrt_release_compilations(s, &h, 1), "release");
+		bench_check(xrt_compile_module(s, m, &h), "compile");
+		bench_check(xrt_release_compilations(s, &h, 1), "release");
 	}
-	t_hit = (now() - t0) / reps;
+	t_hit = (bench_now() - t0) / reps;
 	r[k++] = (struct result){ "xrt compile-cache hit", "1/us", 1e-6 / t_hit, 1.0, 1.0,
 				  "1 us budget" };
 	/* 4 KiB in and out, against copying it twice */
-	check(xrt_shape_init_array(&shape, XRT_U8, 1, (int64_t[]){ 4096 }), "shape");
-	t0 = now();
+	bench_check(xrt_shape_init_array(&shape, XRT_U8, 1, (int64_t[]){ 4096 }), "shape");
+	t0 = bench_now();
 	for (i = 0; i < reps; i++) {
-		check(xrt_allocate_data(s, &shape, page, sizeof(page), &h), "allocate");
-		check(xrt_read_data(s, h, true, back, sizeof(back)), "read");
+		bench_check(xrt_allocate_data(s, &shape, page, sizeof(page), &h), "allocate");
+		bench_check(xrt_read_data(s, h, true, back, sizeof(back)), "read");
 	}
-	t_io = (now() - t0) / reps;
-	t0 = now();
+	t_io = (bench_now() - t0) / reps;
+	t0 = bench_now();
 	for (i = 0; i < reps; i++) {
 		uint8_t *p = malloc(sizeof(page));
 
@@ -118,7 +102,7 @@ int bench_xrt(struct result *r, bool quick)
 		__asm__ volatile("" : : "r"(back) : "memory");
 		free(p);
 	}
-	t_copy = (now() - t0) / reps;
+	t_copy = (bench_now() - t0) / reps;
 	r[k++] = (struct result){ "xrt alloc+read 4 KiB", "1/us", 1e-6 / t_io, 1e-6 / t_copy,
 				  0.0, "malloc+2 memcpy" };
 	xrt_module_destroy(m);

@@ -35,14 +35,6 @@
 char *openblas_get_corename(void);
 void openblas_set_num_threads(int n);
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void *buffer(size_t bytes)
 {
 	void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
@@ -80,11 +72,11 @@ static double run(struct prog *pr, uint8_t **slots)
 {
 	struct xrt_engine_ctx x = { &pr->p.prog, slots, pr->shared, 1 };
 	struct xrt_engine_cursor c = { 0, 0, 0 };
-	double t = now();
+	double t = bench_now();
 
 	while (!xrt_engine_step(&x, &c, ~0ull, pr->ws))
 		;
-	return now() - t;
+	return bench_now() - t;
 }
 
 static void unload(struct prog *pr)
@@ -97,12 +89,12 @@ static void unload(struct prog *pr)
 
 static double triad_c(float *a, const float *b, const float *c, size_t n, float s)
 {
-	double t = now();
+	double t = bench_now();
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		a[i] = b[i] + s * c[i];
-	return now() - t;
+	return bench_now() - t;
 }
 
 static void bench_stream(size_t n, int reps, struct result *ew, struct result *red)
@@ -206,10 +198,10 @@ static void bench_dot(size_t n, int reps, struct result *res)
 		double t = run(&p, slots);
 
 		best_x = t < best_x ? t : best_x;
-		t = now();
+		t = bench_now();
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
 			    (int)n, 1.0f, a, (int)n, b, (int)n, 0.0f, c, (int)n);
-		t = now() - t;
+		t = bench_now() - t;
 		best_o = t < best_o ? t : best_o;
 	}
 	*res = (struct result){ "engine-dot f32 1024", "GFLOP/s", flops / best_x / 1e9,
