@@ -5,7 +5,9 @@
  * than stored.  A kernel's tree is bounded so that its operands,
  * instructions and registers fit the command's limits; registers are
  * allocated Sethi-Ullman style (the child needing more goes first), so a
- * tree of n nodes needs about log2(n) of them.
+ * tree of n nodes needs about log2(n) of them.  A few constants the tree
+ * reads keep a register of their own for the whole kernel, so that the
+ * engine fills them once per command rather than once per block.
  */
 #include <string.h>
 
@@ -17,6 +19,8 @@
 
 #define TREE_NODES	40	/* instructions of one fused tree, at most */
 #define TREE_LEAVES	12	/* operand reads of one fused tree, at most */
+#define PINS		4	/* constants with a register of their own */
+#define PIN_BELOW	12	/* ... while fewer registers than this are busy */
 
 bool cc_is_elementwise(const struct ir_instr *in)
 {
@@ -129,7 +133,14 @@ struct ewp {
 	struct xrt_cs_ew_inst insts[XRT_CS_MAX_INSTS];
 	uint32_t num_insts;
 	uint32_t busy;		/* bit r: register r holds a live value */
+	uint32_t pinned;	/* bit r: register r holds a constant for good */
 	uint32_t num_regs;
+	struct {
+		uint8_t bytes[16];
+		enum xrt_dtype dtype;
+		uint32_t reg;
+	} pin[PINS];
+	uint32_t num_pins;
 };
 
 static void put(struct ewp *e, uint8_t op, uint8_t fn, enum xrt_dtype t, uint32_t dst, uint32_t a,
@@ -171,7 +182,37 @@ static uint32_t take_reg(struct ewp *e)
 
 static void give_reg(struct ewp *e, uint32_t r)
 {
-	e->busy &= ~(1u << r);
+	if (!(e->pinned >> r & 1))
+		e->busy &= ~(1u << r);
+}
+
+/*
+ * The register holding constant @c of type @t for the whole kernel, or
+ * ~0u when there is no room for one more (then the caller loads it into
+ * a register of its own, each block).  Floats only: integer operands of
+ * a compare may be reinterpreted in their registers (emit_node).
+ */
+static uint32_t pinned_const(struct ewp *e, enum xrt_dtype t, const void *c)
+{
+	size_t size = xrt_dtype_size(t);
+	uint32_t k, r;
+
+	for (k = 0; k < e->num_pins; k++) {
+		if (e->pin[k].dtype == t && !memcmp(e->pin[k].bytes, c, size))
+			return e->pin[k].reg;
+	}
+	if (e->num_pins == PINS || !xrt_dtype_is_float(t) ||
+	    size > sizeof(e->pin[0].bytes) || __builtin_popcount(e->busy) >= PIN_BELOW)
+		return ~0u;
+	r = take_reg(e);
+	e->pinned |= 1u << r;
+	memset(e->pin[k].bytes, 0, sizeof(e->pin[k].bytes));
+	memcpy(e->pin[k].bytes, c, size);
+	e->pin[k].dtype = t;
+	e->pin[k].reg = r;
+	e->num_pins++;
+	put(e, XRT_CS_EW_CONST, 0, t, r, 0, 0, 0, c, size);
+	return r;
 }
 
 /* The operand index of @b over the iteration space (shared when equal). */
@@ -301,12 +342,19 @@ static void emit_operands(struct ewp *e, const struct ir_instr *in, uint32_t *r)
 	}
 }
 
-static uint32_t emit_leaf(struct ewp *e, uint32_t v)
+/*
+ * A leaf's register; with @may_pin a constant's may be its pinned one,
+ * which the caller only reads.
+ */
+static uint32_t emit_leaf(struct ewp *e, uint32_t v, bool may_pin)
 {
 	const struct cc_val *x = &IV(e->cc, v);
 	const void *c = x->buf.rank <= e->rank ? cc_const_elem(e->cc, e->cc->base + v) : NULL;
-	uint32_t r = take_reg(e);
+	uint32_t r = c && may_pin ? pinned_const(e, x->buf.dtype, c) : ~0u;
 
+	if (r != ~0u)
+		return r;
+	r = take_reg(e);
 	if (c)
 		put(e, XRT_CS_EW_CONST, 0, x->buf.dtype, r, 0, 0, 0, c,
 		    xrt_dtype_size(x->buf.dtype));
@@ -398,7 +446,7 @@ static uint32_t emit_node(struct ewp *e, uint32_t v)
 	uint8_t fn;
 
 	if (IV(e->cc, v).kind != CK_INLINE)
-		return emit_leaf(e, v);
+		return emit_leaf(e, v, true);
 	k = (uint32_t)cc_identity(e->cc, in);
 	if (k != ~0u)	/* the operand unchanged */
 		return emit_node(e, in->operands[k]);
@@ -450,11 +498,19 @@ static uint32_t emit_root(struct ewp *e, uint32_t root)
 	uint32_t r;
 
 	if (op == XRT_OP_PARAMETER || op == XRT_OP_CONSTANT)	/* a map returning its input */
-		return emit_leaf(e, root);
+		return emit_leaf(e, root, false);
 
 	x->kind = CK_INLINE;
 	r = emit_node(e, root);
 	x->kind = saved;
+	/* callers may write a root's register: a pinned constant is copied */
+	if (e->pinned >> r & 1) {
+		uint32_t copy = take_reg(e);
+
+		put(e, XRT_CS_EW_BITCAST, 0, e->cc->c->instrs[root].shape.dtype, copy, r, 0, 0,
+		    NULL, 0);
+		r = copy;
+	}
 	return r;
 }
 
