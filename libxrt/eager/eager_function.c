@@ -6,7 +6,10 @@
  * take their attributes, every edge names an argument or a node output,
  * the nodes form no cycle, the returns are there.  Executing the op
  * compiles the whole body as one program (cached like any kernel); the
- * types and shapes of the call are checked while it is built.
+ * types and shapes of the call are checked while it is built.  A node's
+ * attribute may be a placeholder for an attribute of the function (one
+ * the definition declares with its default, or an argument's type
+ * attribute): each call's value goes into the node as its body is built.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +25,17 @@ struct ref {
 	uint32_t index;		/* the argument, or the node's output */
 };
 
+/* Node @node's attribute @node_attr takes the function's attribute @fn_attr. */
+struct placeholder {
+	uint32_t node;
+	int node_attr, fn_attr;
+};
+
 struct eager_fn {
 	struct op_def def;	/* the function as an op */
 	Xrt__FunctionDef *msg;
+	struct placeholder *ph;
+	uint32_t num_ph;
 	xrt_op **ops;		/* per node: its op, attributes set */
 	struct ref **inputs;	/* per node: where each input comes from */
 	xrt_tensor **consts;	/* per node: a Const node's value as a tensor */
@@ -59,6 +70,7 @@ static void fn_free(xrt_eager_context *c, struct eager_fn *f)
 	xrt_mem_free(c->a, f->consts);
 	xrt_mem_free(c->a, f->order);
 	xrt_mem_free(c->a, f->returns);
+	xrt_mem_free(c->a, f->ph);
 	if (f->msg)
 		xrt__function_def__free_unpacked(f->msg, NULL);
 	xrt_mem_free(c->a, f);
@@ -191,11 +203,64 @@ static xrt_status *set_attr(xrt_op *op, const Xrt__NamedAttr *na, const struct x
 		for (k = 0; k < l->n_i; k++)
 			ints[k] = l->i[k];
 		return xrt_op_set_attr_int_list(op, na->name, ints, (uint32_t)l->n_i);
-	default:
-		return xrt_status_new(a, XRT_UNIMPLEMENTED,
-				      "attribute '%.64s': placeholders are not supported yet",
+	default:	/* placeholders are resolved before (placeholder()) */
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "attribute '%.64s' has no value",
 				      na->name);
 	}
+}
+
+static const char *attr_type_name(enum xrt_attr_type t)
+{
+	switch (t) {
+	case XRT_ATTR_INT:
+		return "int";
+	case XRT_ATTR_FLOAT:
+		return "float";
+	case XRT_ATTR_BOOL:
+		return "bool";
+	case XRT_ATTR_TYPE:
+		return "type";
+	default:
+		return "list, string, shape or tensor";
+	}
+}
+
+/*
+ * Node @n's attribute @na is a placeholder: it names an attribute of the
+ * function of the same kind; recorded, to be set per call.
+ */
+static xrt_status *placeholder(struct eager_fn *f, uint32_t n, const Xrt__NamedAttr *na,
+			       const struct xrt_allocator *a)
+{
+	const struct op_def *d = f->ops[n]->def;
+	const char *want = na->value->placeholder;
+	int k = eager_attr_index(d, na->name), fi = want ? eager_attr_index(&f->def, want) : -1;
+
+	if (k < 0)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "%s has no attribute '%.64s'",
+				      d->name, na->name);
+	if (fi < 0)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT,
+				      "attribute '%.64s': placeholder '%.64s' names no attribute "
+				      "of the function", na->name, want ? want : "");
+	if (d->attrs[k].type != f->def.attrs[fi].type || d->attrs[k].is_list)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT,
+				      "attribute '%.64s' is a %s, placeholder '%.64s' a %s",
+				      na->name, attr_type_name(d->attrs[k].is_list ? XRT_ATTR_STRING :
+							       d->attrs[k].type),
+				      want, attr_type_name(f->def.attrs[fi].type));
+	f->ph[f->num_ph++] = (struct placeholder){ n, k, fi };
+	return NULL;
+}
+
+static bool is_placeholder(const struct eager_fn *f, uint32_t n, size_t k)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->num_ph; i++)
+		if (f->ph[i].node == n && f->ph[i].node_attr == (int)k)
+			return true;
+	return false;
 }
 
 /*
@@ -230,11 +295,17 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	if (!st && f->ops[n]->def->exec)
 		st = xrt_status_new(c->a, XRT_UNIMPLEMENTED,
 				    "op '%.64s' cannot be called in a function yet", nd->op);
-	for (k = 0; !st && k < nd->n_attrs; k++)
-		st = set_attr(f->ops[n], nd->attrs[k], c->a);
+	for (k = 0; !st && k < nd->n_attrs; k++) {
+		const Xrt__AttrValue *v = nd->attrs[k]->value;
+
+		if (v && v->value_case == XRT__ATTR_VALUE__VALUE_PLACEHOLDER)
+			st = placeholder(f, (uint32_t)n, nd->attrs[k], c->a);
+		else
+			st = set_attr(f->ops[n], nd->attrs[k], c->a);
+	}
 	for (k = 0; !st && k < f->ops[n]->def->num_attrs; k++) {
 		if (!f->ops[n]->def->attrs[k].has_default && !f->ops[n]->attrs[k].set &&
-		    !types_an_input(f->ops[n], k))
+		    !types_an_input(f->ops[n], k) && !is_placeholder(f, (uint32_t)n, k))
 			st = xrt_status_new(c->a, XRT_INVALID_ARGUMENT, "attribute '%s' is not set",
 					    f->ops[n]->def->attrs[k].name);
 	}
@@ -306,6 +377,59 @@ static xrt_status *type_attr(xrt_eager_context *c, struct eager_fn *f, const cha
 }
 
 /*
+ * An attribute the definition declares, with its default: an int, a
+ * float, a bool or a type (the default of an argument's type attribute,
+ * when it names one).
+ */
+static xrt_status *fn_attr(xrt_eager_context *c, struct eager_fn *f, const Xrt__NamedAttr *na)
+{
+	const Xrt__AttrValue *v = na->value;
+	struct attr_def d = { na->name, XRT_ATTR_INT, false, true, 0, 0 };
+	uint32_t k;
+
+	if (!na->name || !*na->name || !v)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+				"an attribute has no name or no default", NULL);
+	switch (v->value_case) {
+	case XRT__ATTR_VALUE__VALUE_I:
+		d.def = v->i;
+		break;
+	case XRT__ATTR_VALUE__VALUE_F:
+		d.type = XRT_ATTR_FLOAT;
+		memcpy(&d.def, &v->f, sizeof(v->f));
+		break;
+	case XRT__ATTR_VALUE__VALUE_B:
+		d.type = XRT_ATTR_BOOL;
+		d.def = v->b;
+		break;
+	case XRT__ATTR_VALUE__VALUE_TYPE:
+		if ((int)v->type <= XRT_INVALID || (int)v->type >= XRT_TUPLE)
+			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+					"a type attribute's default is no element type", NULL);
+		d.type = XRT_ATTR_TYPE;
+		d.def = v->type;
+		break;
+	default:
+		return fn_error(c, f->msg, XRT_UNIMPLEMENTED, "function attributes are ints, "
+				"floats, bools and types, with their defaults", NULL);
+	}
+	for (k = 0; k < f->def.num_attrs; k++) {
+		if (strcmp(f->def.attrs[k].name, d.name))
+			continue;
+		if (f->def.attrs[k].type != XRT_ATTR_TYPE || d.type != XRT_ATTR_TYPE ||
+		    f->def.attrs[k].has_default)
+			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+					"two attributes share a name", NULL);
+		f->def.attrs[k] = d;	/* an argument's type attribute, with a default */
+		return NULL;
+	}
+	if (f->def.num_attrs >= EAGER_MAX_ATTRS)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many attributes", NULL);
+	f->def.attrs[f->def.num_attrs++] = d;
+	return NULL;
+}
+
+/*
  * The signature as an op: an input per argument, of a fixed type or of a
  * type attribute that the call's tensors set (polymorphic functions).
  */
@@ -347,6 +471,12 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 		f->def.inputs[i] = (struct input_def){ ad->name, NULL, (enum xrt_dtype)ad->type,
 						       NULL, false };
 	}
+	for (i = 0; i < m->n_attrs; i++) {
+		xrt_status *st = fn_attr(c, f, m->attrs[i]);
+
+		if (st)
+			return st;
+	}
 	for (i = 0; i < m->n_nodes; i++) {
 		for (j = 0; j < i; j++) {
 			if (!strcmp(m->nodes[j]->name, m->nodes[i]->name))
@@ -359,7 +489,7 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 
 static xrt_status *build_fn(xrt_eager_context *c, struct eager_fn *f)
 {
-	size_t n = f->msg->n_nodes, i;
+	size_t n = f->msg->n_nodes, i, num_attrs = 0;
 	uint32_t done = 0;
 	uint8_t *state;
 	xrt_status *st;
@@ -373,7 +503,10 @@ static xrt_status *build_fn(xrt_eager_context *c, struct eager_fn *f)
 	f->order = xrt_mem_calloc(c->a, n + 1, sizeof(*f->order));
 	f->returns = xrt_mem_calloc(c->a, f->msg->n_returns + 1, sizeof(*f->returns));
 	state = xrt_mem_calloc(c->a, n + 1, 1);
-	if (!f->ops || !f->inputs || !f->consts || !f->order || !f->returns || !state) {
+	for (i = 0; i < n; i++)
+		num_attrs += f->msg->nodes[i]->n_attrs;
+	f->ph = xrt_mem_calloc(c->a, num_attrs + 1, sizeof(*f->ph));
+	if (!f->ops || !f->inputs || !f->consts || !f->order || !f->returns || !state || !f->ph) {
 		xrt_mem_free(c->a, state);
 		return xrt_status_oom(c->a, "a function");
 	}
@@ -526,6 +659,28 @@ static xrt_status *wire_node(struct lowering *l, const struct eager_fn *f, uint3
 	return NULL;
 }
 
+/* The call's values (or the defaults) of the attributes @n's placeholders name. */
+static xrt_status *fill_placeholders(struct lowering *l, const struct eager_fn *f, uint32_t n,
+				     struct xrt_op *op)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->num_ph; i++) {
+		const struct placeholder *p = &f->ph[i];
+		const struct attr_val *v = &l->op->attrs[p->fn_attr];
+		const struct attr_def *d = &f->def.attrs[p->fn_attr];
+
+		if (p->node != n)
+			continue;
+		if (!v->set && !d->has_default)
+			return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
+					"a placeholder's attribute is not set", f->msg->nodes[n]->name);
+		op->attrs[p->node_attr].set = true;
+		op->attrs[p->node_attr].i = v->set ? v->i : d->def;
+	}
+	return NULL;
+}
+
 /* One node: its inputs wired, their types checked, its lowering run. */
 static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
 			      xrt_value (*outs)[EAGER_MAX_OUTPUTS], uint32_t *nout)
@@ -539,7 +694,9 @@ static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint
 	if (!op)
 		return xrt_status_oom(l->a, "a function node");
 	*op = *f->ops[n];
-	st = wire_node(l, f, n, op, &nl, outs, nout);
+	st = fill_placeholders(l, f, n, op);
+	if (!st)
+		st = wire_node(l, f, n, op, &nl, outs, nout);
 	if (!st) {
 		nl.num_in = (uint32_t)nd->n_inputs;
 		st = op->def->lower(&nl);

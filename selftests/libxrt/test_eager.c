@@ -1319,6 +1319,8 @@ struct fnb {
 	Xrt__NodeDef nodes[4], *nodep[4];
 	Xrt__NamedAttr attrs[4][4], *attrp[4][4];
 	Xrt__AttrValue vals[4][4];
+	Xrt__NamedAttr fattrs[4], *fattrp[4];
+	Xrt__AttrValue fvals[4];
 	Xrt__Literal lit;
 	Xrt__Shape lit_shape;
 	char *inputs[4][4], *rets[4];
@@ -1333,6 +1335,20 @@ static void fnb_init(struct fnb *b, const char *name)
 	b->f.output_args = b->outp;
 	b->f.nodes = b->nodep;
 	b->f.returns = b->rets;
+	b->f.attrs = b->fattrp;
+}
+
+/* An attribute of the function itself: its value is the default. */
+static Xrt__AttrValue *fnb_fattr(struct fnb *b, const char *name)
+{
+	size_t k = b->f.n_attrs++;
+
+	xrt__named_attr__init(&b->fattrs[k]);
+	xrt__attr_value__init(&b->fvals[k]);
+	b->fattrs[k].name = (char *)name;
+	b->fattrs[k].value = &b->fvals[k];
+	b->fattrp[k] = &b->fattrs[k];
+	return &b->fvals[k];
 }
 
 static void fnb_arg(struct fnb *b, const char *name, enum xrt_dtype t)
@@ -1395,6 +1411,15 @@ static void fnb_type(struct fnb *b, size_t n, const char *name, enum xrt_dtype t
 
 	v->value_case = XRT__ATTR_VALUE__VALUE_TYPE;
 	v->type = (Xrt__ElementType)t;
+}
+
+/* Node @n's attribute @name is the function's attribute @fattr. */
+static void fnb_placeholder(struct fnb *b, size_t n, const char *name, const char *fattr)
+{
+	Xrt__AttrValue *v = fnb_attr(b, n, name);
+
+	v->value_case = XRT__ATTR_VALUE__VALUE_PLACEHOLDER;
+	v->placeholder = (char *)fattr;
 }
 
 /* Registers @b's function; the status. */
@@ -1493,6 +1518,105 @@ TEST_F(xrt, functions_compile_their_whole_body)
 	xrt_tensor_unref(outs[0]);
 	xrt_tensor_unref(outs[1]);
 	xrt_op_destroy(op);
+	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
+/*
+ * Attribute placeholders: CastSum(x) = Sum(Cast(x, DstT = out), [1],
+ * keep_dims = keep), with the function's attributes out (a type, f64
+ * by default) and keep (a bool, false by default) set per call.
+ */
+static void cast_sum(struct fnb *b, const int32_t *one)
+{
+	Xrt__AttrValue *v;
+	size_t n;
+
+	fnb_init(b, "CastSum");
+	fnb_arg(b, "x", XRT_F32);
+	v = fnb_fattr(b, "out");
+	v->value_case = XRT__ATTR_VALUE__VALUE_TYPE;
+	v->type = XRT__ELEMENT_TYPE__F64;
+	v = fnb_fattr(b, "keep");
+	v->value_case = XRT__ATTR_VALUE__VALUE_B;
+	n = fnb_node(b, "cast", "Cast", "x", NULL);
+	fnb_placeholder(b, n, "DstT", "out");
+	n = fnb_node(b, "axis", "Const", NULL, NULL);
+	fnb_type(b, n, "dtype", XRT_S32);
+	v = fnb_attr(b, n, "value");
+	v->value_case = XRT__ATTR_VALUE__VALUE_TENSOR;
+	xrt__literal__init(&b->lit);
+	xrt__shape__init(&b->lit_shape);
+	b->lit_shape.element_type = XRT__ELEMENT_TYPE__S32;
+	b->lit.shape = &b->lit_shape;
+	b->lit.data.data = (uint8_t *)one;
+	b->lit.data.len = sizeof(*one);
+	v->tensor = &b->lit;
+	n = fnb_node(b, "sum", "Sum", "cast:0", "axis:0");
+	fnb_placeholder(b, n, "keep_dims", "keep");
+	fnb_result(b, "y", "sum:0", XRT_F64);
+}
+
+TEST_F(xrt, function_attributes_fill_placeholders)
+{
+	static const int64_t d23[2] = { 2, 3 };
+	const int32_t one = 1;
+	xrt_eager_context *c = NULL;
+	xrt_tensor *x, *out = NULL;
+	const double *f64;
+	const int32_t *s32;
+	struct fnb b;
+	uint32_t nr = 1;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	cast_sum(&b, &one);
+	ASSERT_OK(fnb_add(c, &b));
+	x = F32(c, 2, d23, 1.5, -2.5, 3, -4, 5.5, 6);
+	/* the defaults: f64 sums of each row, rank 1 */
+	ASSERT_OK(xrt_op_create(c, "CastSum", &op));
+	ASSERT_OK(xrt_op_add_input(op, x));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	ASSERT_EQ(XRT_F64, xrt_tensor_dtype(out));
+	ASSERT_EQ(1, xrt_tensor_rank(out));
+	f64 = xrt_tensor_data(out, NULL);
+	EXPECT_EQ(2.0, f64[0]);
+	EXPECT_EQ(7.5, f64[1]);
+	xrt_tensor_unref(out);
+	/* s32 (each element truncated first), dims kept: another kernel */
+	ASSERT_OK(xrt_op_set_attr_type(op, "out", XRT_S32));
+	ASSERT_OK(xrt_op_set_attr_bool(op, "keep", true));
+	ASSERT_OK(xrt_op_execute(op, &out, &nr));
+	ASSERT_EQ(XRT_S32, xrt_tensor_dtype(out));
+	ASSERT_EQ(2, xrt_tensor_rank(out));
+	EXPECT_EQ(1, xrt_tensor_dim(out, 1));
+	s32 = xrt_tensor_data(out, NULL);
+	EXPECT_EQ(2, s32[0]);
+	EXPECT_EQ(7, s32[1]);
+	xrt_tensor_unref(out);
+	/* the attribute type map knows them; a wrong kind is refused */
+	ASSERT_ERR(xrt_op_set_attr_int(op, "keep", 1), XRT_INVALID_ARGUMENT, "keep");
+	xrt_op_destroy(op);
+	/* a placeholder naming nothing, or another kind, or a list default */
+	cast_sum(&b, &one);
+	b.f.name = "Bad1";
+	b.vals[2][0].placeholder = "nothing";
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT,
+		   "node 'sum': attribute 'keep_dims': placeholder 'nothing' names no attribute "
+		   "of the function");
+	cast_sum(&b, &one);
+	b.f.name = "Bad2";
+	b.vals[2][0].placeholder = "out";
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT,
+		   "attribute 'keep_dims' is a bool, placeholder 'out' a type");
+	cast_sum(&b, &one);
+	b.f.name = "Bad3";
+	b.fvals[1].value_case = XRT__ATTR_VALUE__VALUE_S;
+	ASSERT_ERR(fnb_add(c, &b), XRT_UNIMPLEMENTED, "function attributes are ints, floats");
+	cast_sum(&b, &one);
+	b.f.name = "Bad4";
+	b.fattrs[1].name = "out";	/* declared twice */
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "two attributes share a name");
 	xrt_tensor_unref(x);
 	xrt_eager_context_destroy(c);
 }
