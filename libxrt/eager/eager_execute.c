@@ -73,7 +73,8 @@ static xrt_status *place(xrt_op *op, uint32_t dev)
 	uint32_t i;
 
 	for (i = 0; i < op->num_inputs; i++) {
-		if (op->inputs[i]->device == dev)
+		/* a variable stays; its value comes to @dev (eager_vars_begin) */
+		if (op->inputs[i]->device == dev || op->inputs[i]->var)
 			continue;
 		if (op->c->placement == XRT_PLACEMENT_EXPLICIT)
 			return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
@@ -135,6 +136,12 @@ xrt_status *eager_queue(xrt_eager_context *c, uint32_t dev, struct xdev_queue **
 	return st;
 }
 
+/* The tensor input @i gives the kernel: for a variable, its value. */
+static const xrt_tensor *param_tensor(const xrt_op *op, uint32_t i)
+{
+	return op->inputs[i]->var ? op->var_values[i] : op->inputs[i];
+}
+
 /* On a device other than host:0, through its queue. */
 static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
 				 xrt_tensor **outs, const uint32_t *param, uint64_t seed)
@@ -153,7 +160,7 @@ static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_exec
 	for (s = 0; s < exe->num_slots; s++) {
 		const struct cc_slot *cs = &exe->slots[s];
 
-		slots[s] = cs->kind == CC_SLOT_PARAM ? op->inputs[param[cs->param]]->buf :
+		slots[s] = cs->kind == CC_SLOT_PARAM ? param_tensor(op, param[cs->param])->buf :
 			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->buf :
 			   (struct xdev_buf){ 0 };
 	}
@@ -190,7 +197,7 @@ static xrt_status *run(xrt_op *op, uint32_t dev, const struct xrt_executable *ex
 	for (s = 0; s < exe->num_slots; s++) {
 		const struct cc_slot *cs = &exe->slots[s];
 
-		slots[s] = cs->kind == CC_SLOT_PARAM ? op->inputs[param[cs->param]]->data :
+		slots[s] = cs->kind == CC_SLOT_PARAM ? param_tensor(op, param[cs->param])->data :
 			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->data : NULL;
 	}
 	pthread_mutex_lock(&op->c->run_lock);
@@ -228,18 +235,16 @@ static xrt_status *run_exec(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retv
 	return st;
 }
 
-xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
+/*
+ * The kernel of @op on @dev, found or compiled, run into new @outs
+ * (@n of them).
+ */
+static xrt_status *run_kernel(xrt_op *op, uint32_t dev, xrt_tensor **outs, uint32_t *n)
 {
-	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
 	const struct xrt_executable *exe;
 	struct centry *e = NULL;
 	xrt_status *st;
-	uint32_t dev, n = 0, i;
 
-	if (!op || !num_retvals || (*num_retvals && !retvals))
-		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
-				      "execute: %s is NULL", !op ? "the op" : "retvals");
-	dev = pick_device(op);
 	/*
 	 * An op unchanged since it last ran (any change drops key_valid) was
 	 * checked then and runs the kernel it found: no checks, hash or lock.
@@ -250,8 +255,6 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 			st = place(op, dev);
 		if (st)
 			return st;
-		if (op->def->exec)
-			return run_exec(op, retvals, num_retvals);
 		if (op->entry)
 			centry_unref(op->entry);
 		op->entry = NULL;
@@ -265,11 +268,38 @@ xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retva
 		op->entry = e;
 	}
 	exe = centry_exe(op->entry);
-	st = new_outputs(op, dev, exe, outs, &n);
-	if (!st)
-		st = run(op, dev, exe, outs);
+	st = new_outputs(op, dev, exe, outs, n);
+	return st ? st : run(op, dev, exe, outs);
+}
+
+xrt_status *xrt_op_execute(xrt_op *op, xrt_tensor **retvals, uint32_t *num_retvals)
+{
+	xrt_tensor *outs[EAGER_MAX_OUTPUTS] = { NULL };
+	bool vars;
+	xrt_status *st;
+	uint32_t dev, n = 0, i;
+
+	if (!op || !num_retvals || (*num_retvals && !retvals))
+		return xrt_status_new(op ? op->c->a : NULL, XRT_INVALID_ARGUMENT,
+				      "execute: %s is NULL", !op ? "the op" : "retvals");
+	dev = pick_device(op);
+	if (op->def->exec) {
+		st = check(op);
+		if (!st)
+			st = place(op, dev);
+		return st ? st : run_exec(op, retvals, num_retvals);
+	}
+	vars = eager_fn_has_resources(op->def);
+	if (vars) {
+		st = eager_vars_begin(op, dev);
+		if (st)
+			return st;
+	}
+	st = run_kernel(op, dev, outs, &n);
+	if (vars)
+		st = eager_vars_end(op, outs, &n, st);
 	if (st) {
-		for (i = 0; i < n; i++)
+		for (i = 0; i < EAGER_MAX_OUTPUTS; i++)
 			xrt_tensor_unref(outs[i]);
 		return st;
 	}

@@ -10,6 +10,14 @@
  * attribute may be a placeholder for an attribute of the function (one
  * the definition declares with its default, or an argument's type
  * attribute): each call's value goes into the node as its body is built.
+ *
+ * An argument may be a resource (a variable).  Only the variable ops
+ * read it: ReadVariableOp, AssignVariableOp, AssignAddVariableOp, which
+ * act in the order of the nodes (each is made to follow the one before
+ * on the same variable).  The program gets each variable's value as a
+ * parameter and returns, after the function's results, the last value
+ * of each variable the body assigns; the caller stores those
+ * (eager_vars.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +44,10 @@ struct eager_fn {
 	Xrt__FunctionDef *msg;
 	struct placeholder *ph;
 	uint32_t num_ph;
+	bool resource[EAGER_MAX_DEF_INPUTS];	/* per argument: a variable */
+	bool writes[EAGER_MAX_DEF_INPUTS];	/* ... that the body assigns */
+	uint32_t num_writes;
+	int32_t *after;		/* per node: the variable op it follows, or -1 */
 	xrt_op **ops;		/* per node: its op, attributes set */
 	struct ref **inputs;	/* per node: where each input comes from */
 	xrt_tensor **consts;	/* per node: a Const node's value as a tensor */
@@ -71,6 +83,7 @@ static void fn_free(xrt_eager_context *c, struct eager_fn *f)
 	xrt_mem_free(c->a, f->order);
 	xrt_mem_free(c->a, f->returns);
 	xrt_mem_free(c->a, f->ph);
+	xrt_mem_free(c->a, f->after);
 	if (f->msg)
 		xrt__function_def__free_unpacked(f->msg, NULL);
 	xrt_mem_free(c->a, f);
@@ -278,6 +291,13 @@ static bool types_an_input(const xrt_op *op, size_t k)
 	return false;
 }
 
+/* The variable ops a function body may hold (they act on its resource arguments). */
+static bool is_var_op(const struct op_def *d)
+{
+	return d->exec == eager_var_read || d->exec == eager_var_assign ||
+	       d->exec == eager_var_assign_add;
+}
+
 /* A node's op with its attributes; its input refs; a Const node's value. */
 static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t n)
 {
@@ -292,9 +312,12 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	 * programs, so not in a function's body.
 	 */
 	st = xrt_op_create(c, nd->op, &f->ops[n]);
-	if (!st && f->ops[n]->def->exec)
+	if (!st && f->ops[n]->def->exec && !is_var_op(f->ops[n]->def))
 		st = xrt_status_new(c->a, XRT_UNIMPLEMENTED,
 				    "op '%.64s' cannot be called in a function yet", nd->op);
+	if (!st && eager_fn_has_resources(f->ops[n]->def))
+		st = xrt_status_new(c->a, XRT_UNIMPLEMENTED, "a function taking variables "
+				    "cannot be called in a function yet");
 	for (k = 0; !st && k < nd->n_attrs; k++) {
 		const Xrt__AttrValue *v = nd->attrs[k]->value;
 
@@ -322,10 +345,22 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	if (!f->inputs[n])
 		return xrt_status_oom(c->a, "a function");
 	for (k = 0; k < nd->n_inputs; k++) {
+		const struct ref *r = &f->inputs[n][k];
+
 		if (resolve(f->msg, nd->inputs[k], &f->inputs[n][k]))
 			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 					"an input names no argument or node output", nd->name);
+		/* a variable feeds the variable ops, as their input #0, only */
+		if ((r->node < 0 && f->resource[r->index]) !=
+		    (k == 0 && is_var_op(f->ops[n]->def)))
+			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, k ?
+					"a resource argument feeds only the variable ops" :
+					"a variable op's input #0 must be a resource argument",
+					nd->name);
 	}
+	if (is_var_op(f->ops[n]->def) && !nd->n_inputs)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+				"a variable op's input #0 must be a resource argument", nd->name);
 	if (strcmp(nd->op, "Const"))
 		return NULL;
 	val = eager_attr(f->ops[n], "value");
@@ -355,6 +390,11 @@ static xrt_status *visit(xrt_eager_context *c, struct eager_fn *f, uint8_t *stat
 			if (st)
 				return st;
 		}
+	}
+	if (f->after[n] >= 0) {
+		st = visit(c, f, state, (uint32_t)f->after[n], done);
+		if (st)
+			return st;
 	}
 	state[n] = 2;
 	f->order[(*done)++] = n;
@@ -457,6 +497,15 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 				return fn_error(c, m, XRT_INVALID_ARGUMENT,
 						"two arguments share a name", NULL);
 		}
+		if (ad->resource) {
+			if ((ad->type_attr && *ad->type_attr) || ad->type)
+				return fn_error(c, m, XRT_INVALID_ARGUMENT,
+						"a resource argument has no element type", NULL);
+			f->def.inputs[i] = (struct input_def){ ad->name, NULL, XRT_INVALID, NULL,
+							       false };
+			f->resource[i] = true;
+			continue;
+		}
 		if (ad->type_attr && *ad->type_attr) {
 			/* polymorphic: the call's tensor sets the attribute */
 			st = type_attr(c, f, ad->type_attr);
@@ -471,6 +520,11 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 		f->def.inputs[i] = (struct input_def){ ad->name, NULL, (enum xrt_dtype)ad->type,
 						       NULL, false };
 	}
+	for (i = 0; i < m->n_output_args; i++) {
+		if (m->output_args[i]->resource)
+			return fn_error(c, m, XRT_INVALID_ARGUMENT,
+					"a result cannot be a resource", NULL);
+	}
 	for (i = 0; i < m->n_attrs; i++) {
 		xrt_status *st = fn_attr(c, f, m->attrs[i]);
 
@@ -484,6 +538,40 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 						"two nodes share a name", m->nodes[i]->name);
 		}
 	}
+	return NULL;
+}
+
+/*
+ * The variable ops on one variable act in the order of the nodes: each
+ * follows the one before (visit() takes that as an edge); which
+ * variables the body assigns.
+ */
+static xrt_status *order_var_ops(xrt_eager_context *c, struct eager_fn *f)
+{
+	int32_t last[EAGER_MAX_DEF_INPUTS];
+	uint32_t r;
+	size_t n;
+
+	for (r = 0; r < EAGER_MAX_DEF_INPUTS; r++)
+		last[r] = -1;
+	for (n = 0; n < f->msg->n_nodes; n++) {
+		f->after[n] = -1;
+		if (!is_var_op(f->ops[n]->def))
+			continue;
+		r = f->inputs[n][0].index;
+		f->after[n] = last[r];
+		last[r] = (int32_t)n;
+		if (f->ops[n]->def->exec != eager_var_read && !f->writes[r]) {
+			f->writes[r] = true;
+			f->num_writes++;
+		}
+	}
+	if (f->msg->n_output_args + f->num_writes > EAGER_MAX_OUTPUTS)
+		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "its results and the variables it "
+				"assigns are more than 8", NULL);
+	/* the lowering says how many outputs: the results and the variables */
+	if (f->num_writes)
+		f->def.num_outputs = 0;
 	return NULL;
 }
 
@@ -506,18 +594,25 @@ static xrt_status *build_fn(xrt_eager_context *c, struct eager_fn *f)
 	for (i = 0; i < n; i++)
 		num_attrs += f->msg->nodes[i]->n_attrs;
 	f->ph = xrt_mem_calloc(c->a, num_attrs + 1, sizeof(*f->ph));
-	if (!f->ops || !f->inputs || !f->consts || !f->order || !f->returns || !state || !f->ph) {
+	f->after = xrt_mem_calloc(c->a, n + 1, sizeof(*f->after));
+	if (!f->ops || !f->inputs || !f->consts || !f->order || !f->returns || !state || !f->ph ||
+	    !f->after) {
 		xrt_mem_free(c->a, state);
 		return xrt_status_oom(c->a, "a function");
 	}
 	for (i = 0; !st && i < n; i++)
 		st = prepare_node(c, f, i);
+	if (!st)
+		st = order_var_ops(c, f);
 	for (i = 0; !st && i < n; i++)
 		st = visit(c, f, state, (uint32_t)i, &done);
 	for (i = 0; !st && i < f->msg->n_returns; i++) {
 		if (resolve(f->msg, f->msg->returns[i], &f->returns[i]))
 			st = fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 				      "a return names no argument or node output", NULL);
+		else if (f->returns[i].node < 0 && f->resource[f->returns[i].index])
+			st = fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+				      "a result cannot be a resource", NULL);
 	}
 	xrt_mem_free(c->a, state);
 	return st;
@@ -712,26 +807,126 @@ static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint
 	return st;
 }
 
+/* The variable's dtype attribute of node @n (a placeholder's value if it is one). */
+static xrt_status *var_dtype(struct lowering *l, const struct eager_fn *f, uint32_t n,
+			     enum xrt_dtype *out)
+{
+	struct xrt_op op = *f->ops[n];
+	xrt_status *st = fill_placeholders(l, f, n, &op);
+
+	if (!st)
+		*out = (enum xrt_dtype)eager_attr_int(&op, "dtype");
+	return st;
+}
+
+/*
+ * A variable op: ReadVariableOp gives the variable's value so far,
+ * AssignVariableOp replaces it, AssignAddVariableOp adds to it.  @cur
+ * holds each resource argument's value so far.
+ */
+static xrt_status *lower_var_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
+				  xrt_value *cur, xrt_value (*outs)[EAGER_MAX_OUTPUTS],
+				  uint32_t *nout)
+{
+	const Xrt__NodeDef *nd = f->msg->nodes[n];
+	const struct op_def *d = f->ops[n]->def;
+	uint32_t r = f->inputs[n][0].index;
+	const struct xrt_shape *was = xrt_value_shape(l->b, cur[r]), *s;
+	enum xrt_dtype want = XRT_INVALID;
+	xrt_status *st = var_dtype(l, f, n, &want);
+	xrt_value v;
+
+	if (st)
+		return st;
+	if (!was || was->dtype != want)
+		return xrt_status_new(l->a, XRT_INVALID_ARGUMENT, "function '%s': node '%s': "
+				      "the variable holds %s, not %s", f->msg->name, nd->name,
+				      was ? xrt_dtype_name(was->dtype) : "nothing",
+				      xrt_dtype_name(want));
+	nout[n] = d->exec == eager_var_read;
+	if (d->exec == eager_var_read) {
+		outs[n][0] = cur[r];
+		return NULL;
+	}
+	if (nd->n_inputs != 2)
+		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
+				"an assignment takes a resource and a value", nd->name);
+	st = value_of(l, f, f->inputs[n][1], outs, nout, nd->name, &v);
+	if (st)
+		return st;
+	s = xrt_value_shape(l->b, v);
+	if (!s || s->dtype != want ||
+	    (d->exec == eager_var_assign_add && !xrt_shape_equal(s, was)))
+		return xrt_status_new(l->a, XRT_INVALID_ARGUMENT, "function '%s': node '%s': "
+				      "the value does not fit the variable (%s)", f->msg->name,
+				      nd->name, s && s->dtype == want ? "another shape" :
+				      "another type");
+	cur[r] = d->exec == eager_var_assign ? v : xrt_build_binary(l->b, XRT_OP_ADD, cur[r], v);
+	return NULL;
+}
+
 xrt_status *eager_lower_function(struct lowering *l)
 {
 	const struct eager_fn *f = (const struct eager_fn *)l->op->def;
 	size_t n = f->msg->n_nodes, i;
-	xrt_value (*outs)[EAGER_MAX_OUTPUTS];
+	xrt_value (*outs)[EAGER_MAX_OUTPUTS], cur[EAGER_MAX_DEF_INPUTS];
 	xrt_status *st = NULL;
-	uint32_t *nout;
+	uint32_t *nout, k;
 
 	outs = xrt_mem_calloc(l->a, n + 1, sizeof(*outs));
 	nout = xrt_mem_calloc(l->a, n + 1, sizeof(*nout));
 	if (!outs || !nout)
 		st = xrt_status_oom(l->a, "a function's values");
-	for (i = 0; !st && i < n; i++)
-		st = lower_node(l, f, f->order[i], outs, nout);
+	for (k = 0; k < f->def.num_inputs; k++)
+		cur[k] = l->in[k];	/* a variable's value at the call */
+	for (i = 0; !st && i < n; i++) {
+		uint32_t node = f->order[i];
+
+		st = is_var_op(f->ops[node]->def) ? lower_var_node(l, f, node, cur, outs, nout) :
+						     lower_node(l, f, node, outs, nout);
+	}
 	for (i = 0; !st && i < f->msg->n_returns; i++)
 		st = value_of(l, f, f->returns[i], outs, nout, NULL, &l->out[i]);
 	l->num_out = (uint32_t)f->msg->n_returns;
+	/* then the last value of each variable the body assigns, in argument order */
+	for (k = 0; k < f->def.num_inputs; k++) {
+		if (f->writes[k])
+			l->out[l->num_out++] = cur[k];
+	}
 	xrt_mem_free(l->a, outs);
 	xrt_mem_free(l->a, nout);
 	return st;
+}
+
+static const struct eager_fn *as_fn(const struct op_def *d)
+{
+	return d->lower == eager_lower_function ? (const struct eager_fn *)d : NULL;
+}
+
+bool eager_fn_has_resources(const struct op_def *d)
+{
+	const struct eager_fn *f = as_fn(d);
+	uint32_t k;
+
+	for (k = 0; f && k < f->def.num_inputs; k++) {
+		if (f->resource[k])
+			return true;
+	}
+	return false;
+}
+
+bool eager_fn_assigns(const struct op_def *d, uint32_t arg)
+{
+	const struct eager_fn *f = as_fn(d);
+
+	return f && arg < EAGER_MAX_DEF_INPUTS && f->writes[arg];
+}
+
+uint32_t eager_fn_num_assigned(const struct op_def *d)
+{
+	const struct eager_fn *f = as_fn(d);
+
+	return f ? f->num_writes : 0;
 }
 
 /* Const: its value attribute, which must be of its dtype. */

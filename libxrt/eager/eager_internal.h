@@ -151,6 +151,13 @@ struct xrt_op {
 	uint64_t key[2];
 	struct centry *entry;		/* the kernel of @key, referenced */
 	uint64_t runs;			/* executions, for the random ops' seeds */
+	/*
+	 * While a function taking variables runs: each resource input's
+	 * value (the kernel's parameter), and the variables, locked.
+	 */
+	xrt_tensor *var_values[EAGER_MAX_DEF_INPUTS];
+	struct eager_var *locked[EAGER_MAX_DEF_INPUTS];
+	uint32_t num_locked;
 };
 
 /*
@@ -258,9 +265,27 @@ xrt_status *eager_var_assign_add(xrt_op *op, xrt_tensor **outs, uint32_t *n);
 xrt_status *eager_var_read(xrt_op *op, xrt_tensor **outs, uint32_t *n);
 xrt_status *eager_var_destroy(xrt_op *op, xrt_tensor **outs, uint32_t *n);
 void eager_var_free(struct eager_var *v);
+/*
+ * Before a function taking variables runs on device @dev: locks them,
+ * takes each one's value (on @dev) into op->var_values and keys the
+ * kernel by it.  NOT_FOUND (destroyed), FAILED_PRECONDITION
+ * (uninitialized), or nothing held.
+ */
+xrt_status *eager_vars_begin(xrt_op *op, uint32_t dev);
+/*
+ * After it ran (@st its outcome): on success stores the last @assigned of
+ * the @*n outputs into the variables and drops them from @outs; unlocks.
+ */
+xrt_status *eager_vars_end(xrt_op *op, xrt_tensor **outs, uint32_t *n, xrt_status *st);
 
 /* eager_function.c */
 const struct op_def *eager_find_function(xrt_eager_context *c, const char *name);
+/* Whether @d is a function taking variables (resource arguments). */
+bool eager_fn_has_resources(const struct op_def *d);
+/* Whether function @d assigns the variable of argument @arg. */
+bool eager_fn_assigns(const struct op_def *d, uint32_t arg);
+/* How many variables function @d assigns: its kernel's last outputs. */
+uint32_t eager_fn_num_assigned(const struct op_def *d);
 void eager_functions_free(xrt_eager_context *c);
 xrt_status *eager_lower_function(struct lowering *l);
 xrt_status *eager_lower_const(struct lowering *l);
@@ -276,5 +301,7 @@ xrt_status *eager_queue(xrt_eager_context *c, uint32_t dev, struct xdev_queue **
 
 /* eager_op.c: the kernel key from the parts kept on the op. */
 void eager_op_key(xrt_op *op, uint32_t device);
+/* Keys input @i by @as (a variable's value) instead of what it is. */
+void eager_op_rekey_input(xrt_op *op, uint32_t i, const xrt_tensor *as);
 
 #endif /* XRT_EAGER_INTERNAL_H */

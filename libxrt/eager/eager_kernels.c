@@ -104,6 +104,7 @@ struct centry *kernel_cache_find(struct kernel_cache *k, const uint64_t key[2])
 xrt_status *eager_build_module(const xrt_op *op, xrt_module **out)
 {
 	struct lowering l = { .op = op, .a = op->c->a };
+	const xrt_tensor *t;
 	struct xrt_shape s;
 	xrt_status *st;
 	xrt_value root;
@@ -117,8 +118,9 @@ xrt_status *eager_build_module(const xrt_op *op, xrt_module **out)
 			l.consts[i] = op->inputs[i];
 			continue;
 		}
-		st = xrt_shape_init_array(&s, op->inputs[i]->dtype, op->inputs[i]->rank,
-					  op->inputs[i]->dims);
+		/* a variable's parameter is its value */
+		t = op->inputs[i]->var ? op->var_values[i] : op->inputs[i];
+		st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
 		if (!st)
 			l.in[i] = xrt_build_parameter(l.b, p++, &s, NULL);
 	}

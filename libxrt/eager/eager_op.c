@@ -627,6 +627,16 @@ static void push_input(xrt_op *op, xrt_tensor *t, bool constant)
 	op->key_valid = false;
 }
 
+void eager_op_rekey_input(xrt_op *op, uint32_t i, const xrt_tensor *as)
+{
+	uint64_t h = input_hash(as, false);
+
+	if (h != op->input_hash[i]) {
+		op->input_hash[i] = h;
+		op->key_valid = false;
+	}
+}
+
 xrt_status *xrt_op_set_input(xrt_op *op, uint32_t i, xrt_tensor *t)
 {
 	uint64_t h;

@@ -4,7 +4,9 @@
  * variable, not elements); the variable ops read and replace its value,
  * a tensor on the device.  Values are immutable tensors, so a read is a
  * reference and an assignment swaps it; AssignAdd runs AddV2 on the
- * device.  A variable lives while any handle to it does.
+ * device.  A variable lives while any handle to it does.  A function
+ * taking variables holds their locks while it runs: its program gets
+ * their values and gives back the ones it assigns, stored when it ends.
  */
 #include <string.h>
 
@@ -203,4 +205,107 @@ xrt_status *eager_var_destroy(xrt_op *op, xrt_tensor **outs, uint32_t *n)
 	pthread_mutex_unlock(&v->lock);
 	xrt_tensor_unref(old);
 	return NULL;
+}
+
+static void unlock_all(xrt_op *op)
+{
+	uint32_t i;
+
+	for (i = 0; i < EAGER_MAX_DEF_INPUTS; i++) {
+		xrt_tensor_unref(op->var_values[i]);
+		op->var_values[i] = NULL;
+	}
+	for (i = op->num_locked; i-- > 0;)
+		pthread_mutex_unlock(&op->locked[i]->lock);
+	op->num_locked = 0;
+}
+
+/* Locks @v unless held already; in address order, so two calls never deadlock. */
+static void lock_sorted(xrt_op *op, struct eager_var **vars, uint32_t n)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < n; i++) {	/* insertion sort: at most 8 */
+		struct eager_var *v = vars[i];
+
+		for (j = i; j > 0 && vars[j - 1] > v; j--)
+			vars[j] = vars[j - 1];
+		vars[j] = v;
+	}
+	for (i = 0; i < n; i++) {
+		if (i && vars[i] == vars[i - 1])
+			continue;	/* the same variable twice */
+		pthread_mutex_lock(&vars[i]->lock);
+		op->locked[op->num_locked++] = vars[i];
+	}
+}
+
+/* Input @i's variable's value, on device @dev, into op->var_values[i]. */
+static xrt_status *take_value(xrt_op *op, uint32_t i, uint32_t dev)
+{
+	struct eager_var *v = op->inputs[i]->var;
+	xrt_tensor *t = v->value;
+
+	if (v->destroyed)
+		return xrt_status_new(op->c->a, XRT_NOT_FOUND, "%s: the variable of input #%u "
+				      "was destroyed", op->def->name, i);
+	if (!t)
+		return xrt_status_new(op->c->a, XRT_FAILED_PRECONDITION, "%s: the variable of "
+				      "input #%u is uninitialized", op->def->name, i);
+	if (t->device == dev) {
+		op->var_values[i] = xrt_tensor_ref(t);
+		return NULL;
+	}
+	return xrt_tensor_copy_to_device(t, op->c->devices[dev], &op->var_values[i]);
+}
+
+xrt_status *eager_vars_begin(xrt_op *op, uint32_t dev)
+{
+	struct eager_var *vars[EAGER_MAX_DEF_INPUTS];
+	xrt_status *st = NULL;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < op->num_inputs && i < EAGER_MAX_DEF_INPUTS; i++) {
+		if (op->inputs[i]->var)
+			vars[n++] = op->inputs[i]->var;
+	}
+	lock_sorted(op, vars, n);
+	for (i = 0; !st && i < op->num_inputs && i < EAGER_MAX_DEF_INPUTS; i++) {
+		if (!op->inputs[i]->var)
+			continue;
+		st = take_value(op, i, dev);
+		if (!st)
+			eager_op_rekey_input(op, i, op->var_values[i]);
+	}
+	if (st)
+		unlock_all(op);
+	return st;
+}
+
+xrt_status *eager_vars_end(xrt_op *op, xrt_tensor **outs, uint32_t *n, xrt_status *st)
+{
+	uint32_t k = eager_fn_num_assigned(op->def), i, j;
+	xrt_tensor *old;
+
+	/* all or nothing: every value must fit its variable first */
+	for (i = 0, j = *n - k; !st && i < op->num_inputs && i < EAGER_MAX_DEF_INPUTS; i++) {
+		if (!eager_fn_assigns(op->def, i))
+			continue;
+		if (!fits(op->inputs[i]->var, outs[j++]))
+			st = xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT, "%s: the value assigned "
+					    "to the variable of input #%u is not of its shape",
+					    op->def->name, i);
+	}
+	for (i = 0, j = *n - k; !st && i < op->num_inputs && i < EAGER_MAX_DEF_INPUTS; i++) {
+		if (!eager_fn_assigns(op->def, i))
+			continue;
+		old = op->inputs[i]->var->value;
+		op->inputs[i]->var->value = outs[j];
+		outs[j++] = NULL;
+		xrt_tensor_unref(old);
+	}
+	if (!st)
+		*n -= k;
+	unlock_all(op);
+	return st;
 }

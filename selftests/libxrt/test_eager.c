@@ -1312,18 +1312,18 @@ TEST_F(xrt, mlp_training_matches_numpy)
 	xrt_eager_context_destroy(c);
 }
 
-/* A FunctionDef under construction: up to 4 arguments, nodes, results. */
+/* A FunctionDef under construction: up to 4 arguments and results, 8 nodes. */
 struct fnb {
 	Xrt__FunctionDef f;
 	Xrt__ArgDef args[4], outs[4], *argp[4], *outp[4];
-	Xrt__NodeDef nodes[4], *nodep[4];
-	Xrt__NamedAttr attrs[4][4], *attrp[4][4];
-	Xrt__AttrValue vals[4][4];
+	Xrt__NodeDef nodes[8], *nodep[8];
+	Xrt__NamedAttr attrs[8][4], *attrp[8][4];
+	Xrt__AttrValue vals[8][4];
 	Xrt__NamedAttr fattrs[4], *fattrp[4];
 	Xrt__AttrValue fvals[4];
 	Xrt__Literal lit;
 	Xrt__Shape lit_shape;
-	char *inputs[4][4], *rets[4];
+	char *inputs[8][4], *rets[4];
 };
 
 static void fnb_init(struct fnb *b, const char *name)
@@ -1411,6 +1411,17 @@ static void fnb_type(struct fnb *b, size_t n, const char *name, enum xrt_dtype t
 
 	v->value_case = XRT__ATTR_VALUE__VALUE_TYPE;
 	v->type = (Xrt__ElementType)t;
+}
+
+/* A resource argument: a variable the body reads and assigns. */
+static void fnb_resource(struct fnb *b, const char *name)
+{
+	Xrt__ArgDef *a = &b->args[b->f.n_input_args];
+
+	xrt__arg_def__init(a);
+	a->name = (char *)name;
+	a->resource = true;
+	b->argp[b->f.n_input_args++] = a;
 }
 
 /* Node @n's attribute @name is the function's attribute @fattr. */
@@ -1618,6 +1629,182 @@ TEST_F(xrt, function_attributes_fill_placeholders)
 	b.fattrs[1].name = "out";	/* declared twice */
 	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "two attributes share a name");
 	xrt_tensor_unref(x);
+	xrt_eager_context_destroy(c);
+}
+
+/*
+ * Step(w, x): w += w * x, then returns w as read after.  The variable ops
+ * act in the order of the nodes: the read after the add sees the sum.
+ */
+static void step_fn(struct fnb *b)
+{
+	size_t n;
+
+	fnb_init(b, "Step");
+	fnb_resource(b, "w");
+	fnb_arg(b, "x", XRT_F32);
+	n = fnb_node(b, "r", "ReadVariableOp", "w", NULL);
+	fnb_type(b, n, "dtype", XRT_F32);
+	fnb_node(b, "y", "Mul", "r:0", "x");
+	n = fnb_node(b, "add", "AssignAddVariableOp", "w", "y:0");
+	fnb_type(b, n, "dtype", XRT_F32);
+	n = fnb_node(b, "r2", "ReadVariableOp", "w", NULL);
+	fnb_type(b, n, "dtype", XRT_F32);
+	fnb_result(b, "after", "r2:0", XRT_F32);
+}
+
+/* Runs @name on (@a, @b) to one output (NULL on error, logged). */
+static xrt_status *call2(xrt_eager_context *c, const char *name, xrt_tensor *a, xrt_tensor *b,
+			 xrt_tensor **out)
+{
+	uint32_t nr = out ? 1 : 0;
+	xrt_status *st;
+	xrt_op *op;
+
+	st = xrt_op_create(c, name, &op);
+	if (!st)
+		st = xrt_op_add_input(op, a);
+	if (!st)
+		st = xrt_op_add_input(op, b);
+	if (!st)
+		st = xrt_op_execute(op, out, &nr);
+	xrt_op_destroy(op);
+	return st;
+}
+
+TEST_F(xrt, functions_read_and_assign_variables_in_node_order)
+{
+	static const int64_t d2[1] = { 2 };
+	xrt_eager_context *c = NULL;
+	xrt_tensor *w, *w2, *x, *out = NULL, *val;
+	struct fnb b;
+	size_t n;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	step_fn(&b);
+	ASSERT_OK(fnb_add(c, &b));
+	w = new_var(_metadata, c, 1, d2, (const float[]){ 1, 2 }, 2);
+	x = F32(c, 1, d2, 3, 4);
+	ASSERT_OK(call2(c, "Step", w, x, &out));
+	EXPECT_T(out, 1, DIMS(2), 4, 10);	/* 1 + 1*3, 2 + 2*4 */
+	xrt_tensor_unref(out);
+	val = read_var(_metadata, c, w);
+	EXPECT_T(val, 1, DIMS(2), 4, 10);
+	xrt_tensor_unref(val);
+	ASSERT_OK(call2(c, "Step", w, x, &out));	/* the same kernel, the new value */
+	EXPECT_T(out, 1, DIMS(2), 16, 50);
+	xrt_tensor_unref(out);
+	/* Swap(a, b): both read before either is assigned; returns nothing but a + b */
+	fnb_init(&b, "Swap");
+	fnb_resource(&b, "a");
+	fnb_resource(&b, "b");
+	n = fnb_node(&b, "ra", "ReadVariableOp", "a", NULL);
+	fnb_type(&b, n, "dtype", XRT_F32);
+	n = fnb_node(&b, "rb", "ReadVariableOp", "b", NULL);
+	fnb_type(&b, n, "dtype", XRT_F32);
+	n = fnb_node(&b, "sa", "AssignVariableOp", "a", "rb:0");
+	fnb_type(&b, n, "dtype", XRT_F32);
+	n = fnb_node(&b, "sb", "AssignVariableOp", "b", "ra:0");
+	fnb_type(&b, n, "dtype", XRT_F32);
+	fnb_node(&b, "sum", "AddV2", "ra:0", "rb:0");
+	fnb_result(&b, "sum", "sum:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	w2 = new_var(_metadata, c, 1, d2, (const float[]){ -1, -2 }, 2);
+	ASSERT_OK(call2(c, "Swap", w, w2, &out));
+	EXPECT_T(out, 1, DIMS(2), 15, 48);
+	xrt_tensor_unref(out);
+	val = read_var(_metadata, c, w);
+	EXPECT_T(val, 1, DIMS(2), -1, -2);
+	xrt_tensor_unref(val);
+	val = read_var(_metadata, c, w2);
+	EXPECT_T(val, 1, DIMS(2), 16, 50);
+	xrt_tensor_unref(val);
+	/* a value, not a variable, for the resource; and the other way round */
+	ASSERT_ERR(call2(c, "Step", x, x, &out), XRT_INVALID_ARGUMENT,
+		   "Step: input #0 was expected to be a resource tensor but is a f32 tensor");
+	ASSERT_ERR(call2(c, "Step", w, w2, &out), XRT_INVALID_ARGUMENT,
+		   "input #1 was expected to be a f32 tensor but is a resource tensor");
+	xrt_tensor_unref(w2);
+	xrt_tensor_unref(x);
+	xrt_tensor_unref(w);
+	xrt_eager_context_destroy(c);
+}
+
+TEST_F(xrt, functions_with_variables_refuse_misuse)
+{
+	static const int64_t d2[1] = { 2 }, d3[1] = { 3 };
+	xrt_eager_context *c = NULL;
+	xrt_tensor *w, *x3, *out = NULL, *val, *fresh;
+	struct fnb b;
+	uint32_t nr = 1;
+	size_t n;
+	xrt_op *op;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	/* at registration: a variable feeding another op, a variable op on a value */
+	step_fn(&b);
+	b.f.name = "Bad1";
+	b.inputs[1][1] = "w";
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT,
+		   "node 'y': a resource argument feeds only the variable ops");
+	step_fn(&b);
+	b.f.name = "Bad2";
+	b.inputs[0][0] = "x";
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT,
+		   "node 'r': a variable op's input #0 must be a resource argument");
+	step_fn(&b);
+	b.f.name = "Bad3";
+	b.rets[0] = "w";
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "a result cannot be a resource");
+	step_fn(&b);
+	b.f.name = "Bad4";
+	b.args[0].type = XRT__ELEMENT_TYPE__F32;
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "a resource argument has no element type");
+	/* in order: a read before a write that it feeds cannot come after it */
+	step_fn(&b);
+	b.f.name = "Bad5";
+	b.inputs[2][1] = "r2:0";	/* add reads r2, which follows add */
+	ASSERT_ERR(fnb_add(c, &b), XRT_INVALID_ARGUMENT, "the nodes form a cycle");
+	/* at the call: the variable's type, its shape, its state */
+	step_fn(&b);
+	ASSERT_OK(fnb_add(c, &b));
+	w = new_var(_metadata, c, 1, d2, (const float[]){ 1, 2 }, 2);
+	x3 = F32(c, 1, d3, 1, 2, 3);
+	ASSERT_ERR(call2(c, "Step", w, x3, &out), XRT_INVALID_ARGUMENT, "Mul");
+	val = read_var(_metadata, c, w);	/* unchanged */
+	EXPECT_T(val, 1, DIMS(2), 1, 2);
+	xrt_tensor_unref(val);
+	ASSERT_OK(xrt_op_create(c, "VarHandleOp", &op));
+	ASSERT_OK(xrt_op_set_attr_type(op, "dtype", XRT_F32));
+	ASSERT_OK(xrt_op_set_attr_shape(op, "shape", 1, d2));
+	ASSERT_OK(xrt_op_execute(op, &fresh, &nr));
+	xrt_op_destroy(op);
+	ASSERT_ERR(call2(c, "Step", fresh, x3, &out), XRT_FAILED_PRECONDITION,
+		   "Step: the variable of input #0 is uninitialized");
+	xrt_tensor_unref(fresh);
+	/* an assignment of another shape than the variable's is refused whole */
+	fnb_init(&b, "Put");
+	fnb_resource(&b, "w");
+	fnb_arg(&b, "v", XRT_F32);
+	n = fnb_node(&b, "set", "AssignVariableOp", "w", "v");
+	fnb_type(&b, n, "dtype", XRT_F32);
+	fnb_node(&b, "neg", "Neg", "v", NULL);
+	fnb_result(&b, "neg", "neg:0", XRT_F32);
+	ASSERT_OK(fnb_add(c, &b));
+	ASSERT_ERR(call2(c, "Put", w, x3, &out), XRT_INVALID_ARGUMENT,
+		   "Put: the value assigned to the variable of input #0 is not of its shape");
+	val = read_var(_metadata, c, w);
+	EXPECT_T(val, 1, DIMS(2), 1, 2);
+	xrt_tensor_unref(val);
+	/* and a read of another dtype */
+	step_fn(&b);
+	b.f.name = "AsInt";
+	b.vals[0][0].type = XRT__ELEMENT_TYPE__S32;
+	ASSERT_OK(fnb_add(c, &b));
+	ASSERT_ERR(call2(c, "AsInt", w, x3, &out), XRT_INVALID_ARGUMENT,
+		   "node 'r': the variable holds f32, not s32");
+	xrt_tensor_unref(x3);
+	xrt_tensor_unref(w);
 	xrt_eager_context_destroy(c);
 }
 
