@@ -62,8 +62,12 @@ TEST_F(dev, the_program_is_copied_at_submit)
 	uint8_t *bytes;
 	int i;
 
-	/* A slow job first, so the second one is still queued... */
-	ASSERT_EQ(0, prog_fill(self->fd, 4 << 20, 3, 8, &slow));
+	/*
+	 * A slow job first, so the second one is still queued... (slow
+	 * enough for the microseconds the overwrite takes, well inside the
+	 * VM's 2 s job timeout even under emulation without AVX2)
+	 */
+	ASSERT_EQ(0, prog_fill(self->fd, 4 << 20, 3, 2, &slow));
 	ASSERT_EQ(0, accel_bo_create(self->fd, 16 << 20, &slow_buf));
 	ASSERT_EQ(0, prog_fill(self->fd, 256, 42, 1, &p));
 	ASSERT_EQ(0, accel_bo_create(self->fd, 1024, &buf));
