@@ -831,11 +831,20 @@ static xrt_status *lower_var_node(struct lowering *l, const struct eager_fn *f, 
 	const Xrt__NodeDef *nd = f->msg->nodes[n];
 	const struct op_def *d = f->ops[n]->def;
 	uint32_t r = f->inputs[n][0].index;
-	const struct xrt_shape *was = xrt_value_shape(l->b, cur[r]), *s;
+	const struct xrt_shape *was = xrt_value_shape(l->b, cur[r]), *s = NULL;
 	enum xrt_dtype want = XRT_INVALID;
 	xrt_status *st = var_dtype(l, f, n, &want);
-	xrt_value v;
+	xrt_value v = { 0 };
 
+	if (!st && d->exec != eager_var_read) {
+		if (nd->n_inputs != 2)
+			return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
+					"an assignment takes a resource and a value", nd->name);
+		st = value_of(l, f, f->inputs[n][1], outs, nout, nd->name, &v);
+		s = st ? NULL : xrt_value_shape(l->b, v);
+		if (s && want == XRT_INVALID)	/* dtype left out: the value's, as eagerly */
+			want = s->dtype;
+	}
 	if (st)
 		return st;
 	if (!was || was->dtype != want)
@@ -848,13 +857,6 @@ static xrt_status *lower_var_node(struct lowering *l, const struct eager_fn *f, 
 		outs[n][0] = cur[r];
 		return NULL;
 	}
-	if (nd->n_inputs != 2)
-		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
-				"an assignment takes a resource and a value", nd->name);
-	st = value_of(l, f, f->inputs[n][1], outs, nout, nd->name, &v);
-	if (st)
-		return st;
-	s = xrt_value_shape(l->b, v);
 	if (!s || s->dtype != want ||
 	    (d->exec == eager_var_assign_add && !xrt_shape_equal(s, was)))
 		return xrt_status_new(l->a, XRT_INVALID_ARGUMENT, "function '%s': node '%s': "

@@ -87,6 +87,38 @@ class Functions(unittest.TestCase):
         # the next function still traces
         np.testing.assert_array_equal(xrt.function(lambda x: -x)(self.x).numpy(), -self.x)
 
+    def test_variables_are_read_and_assigned_in_order(self):
+        w = xrt.Variable(np.array([1, 2], np.float32))
+        v = xrt.Variable(np.array([-1, -2], np.float32))
+
+        @xrt.function
+        def step(w, x):
+            w.assign_add(w.read() * x)
+            return w.read()
+
+        @xrt.function
+        def swap(a, b):
+            ra, rb = a.read(), b.read()
+            a.assign(rb)
+            b.assign(ra)
+            return ra + rb
+
+        x = np.array([3, 4], np.float32)
+        # traced (and run) on the first call, the function after
+        np.testing.assert_array_equal(step(w, x).numpy(), [4, 10])
+        np.testing.assert_array_equal(step(w, x).numpy(), [16, 50])
+        np.testing.assert_array_equal(w.numpy(), [16, 50])
+        self.assertEqual(len(step.traces), 1)
+        for _ in range(2):
+            np.testing.assert_array_equal(swap(w, v).numpy(), [15, 48])
+        np.testing.assert_array_equal(w.numpy(), [16, 50])
+        np.testing.assert_array_equal(v.numpy(), [-1, -2])
+        self.assertEqual(len(swap.traces), 1)
+        # a tensor where the trace had a variable traces anew: a tensor has no assign_add
+        with self.assertRaises(AttributeError):
+            step(np.array([1, 2], np.float32), x)
+        self.assertEqual(len(step.traces), 1)
+
     def test_many_calls_leave_nothing(self):
         @xrt.function
         def f(x, w):

@@ -32,6 +32,7 @@ from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
                    tensor)
 from ._xrt import from_dlpack
 from ._xrt import op as _op
+from . import _function as _function_module
 from ._function import function
 
 __all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Variable', 'context', 'devices',
@@ -81,7 +82,9 @@ class Variable:
         ops.AssignVariableOp(self.handle, value)
 
     def _value(self, v):
-        return v if isinstance(v, Tensor) else tensor(v, dtype=self.dtype)
+        if isinstance(v, (Tensor, _function_module.Traced)):
+            return v
+        return tensor(v, dtype=self.dtype)
 
     def read(self):
         return ops.ReadVariableOp(self.handle, dtype=self.dtype)
@@ -99,3 +102,6 @@ class Variable:
 
     def __repr__(self):
         return 'xrt.Variable(%r)' % (self.read(),)
+
+
+_function_module.Variable = Variable

@@ -8,7 +8,9 @@ record becomes a FunctionDef that libxrt registers and compiles as one
 program.  Later calls with the same types run that program.  What the
 function computes must depend only on its tensor arguments: Python
 values are baked in as constants, and Python control flow follows the
-traced values.
+traced values.  An xrt.Variable argument becomes a resource argument:
+its read(), assign() and assign_add() inside are recorded, in order, as
+the variable ops.
 """
 import functools
 import itertools
@@ -220,12 +222,33 @@ def _record(op, args, kwargs):
 _xrt._set_trace_hook(Traced, _record)
 
 
+Variable = None     # xrt.Variable, set by the package once it is defined
+
+
+def _traced_variable(ref, var):
+    """A stand-in for @var whose handle is the traced resource argument @ref."""
+    v = object.__new__(Variable)
+    v.dtype, v.shape, v.handle = var.dtype, var.shape, Traced(ref, var.handle)
+    return v
+
+
+def _param(i, a):
+    ref = 'a%d' % i
+    return _traced_variable(ref, a) if isinstance(a, Variable) else Traced(ref, a)
+
+
+def _arg_def(i, a):
+    if isinstance(a, Variable):
+        return _bytes(1, 'a%d' % i) + _int(4, 1)       # a resource
+    return _bytes(1, 'a%d' % i) + _int(2, _xrt._dtype_code(a.dtype))
+
+
 def _trace(fn, name, args, kwargs):
     """Runs @fn on traced arguments; registers the FunctionDef; the results."""
     g = _Graph()
     _local.graph, saved = g, getattr(_local, 'graph', None)
     try:
-        params = [Traced('a%d' % i, a) for i, a in enumerate(args)]
+        params = [_param(i, a) for i, a in enumerate(args)]
         out = fn(*params, **kwargs)
     finally:
         _local.graph = saved
@@ -236,8 +259,7 @@ def _trace(fn, name, args, kwargs):
             raise TypeError('xrt.function: result %d of %s is not computed from its tensor '
                             'arguments' % (i, fn.__name__))
     msg = _bytes(1, name)
-    msg += b''.join(_bytes(2, _bytes(1, 'a%d' % i) + _int(2, _xrt._dtype_code(a.dtype)))
-                    for i, a in enumerate(args))
+    msg += b''.join(_bytes(2, _arg_def(i, a)) for i, a in enumerate(args))
     msg += b''.join(_bytes(3, _bytes(1, 'r%d' % i) + _int(2, _xrt._dtype_code(o.dtype)))
                     for i, o in enumerate(outs))
     msg += b''.join(_bytes(5, n) for n in g.nodes)
@@ -250,7 +272,8 @@ def _trace(fn, name, args, kwargs):
 def function(fn=None):
     """Decorator: traces @fn once per list of argument types into a function.
 
-    Positional arguments are tensors (or anything xrt.tensor() takes);
+    Positional arguments are tensors (or anything xrt.tensor() takes) or
+    xrt.Variable objects, which the function may read and assign;
     keyword arguments are Python values fixed at tracing (a new value
     traces again).  The traced function's name, ``f.function_name(*args)``,
     works with ``xrt.ops`` as well.
@@ -263,8 +286,9 @@ def function(fn=None):
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        ts = [a if isinstance(a, _xrt.Tensor) else _xrt.tensor(a) for a in args]
-        key = (tuple(str(t.dtype) for t in ts), repr(sorted(kwargs.items())))
+        ts = [a if isinstance(a, (_xrt.Tensor, Variable)) else _xrt.tensor(a) for a in args]
+        key = (tuple(('resource ' if isinstance(t, Variable) else '') + str(t.dtype)
+                     for t in ts), repr(sorted(kwargs.items())))
         with lock:
             entry = cache.get(key)
         if entry is None:
@@ -274,7 +298,7 @@ def function(fn=None):
                 cache[key] = (_xrt.op(name), single)
             return out
         f, single = entry
-        out = f(*ts)
+        out = f(*[t.handle if isinstance(t, Variable) else t for t in ts])
         return out if single or isinstance(out, tuple) else (out,)
 
     call.traces = cache
