@@ -13,6 +13,7 @@
 
 #include "xrt_test.h"
 
+#include <xrt/builder.h>
 #include <xrt/device.h>
 #include <xrt/eager.h>
 #include <xrt/ir.h>
@@ -443,6 +444,83 @@ TEST_F(xrt, an_asynchronous_run_past_the_timeout_fails_what_it_computes)
 	ASSERT_OK(xrt_allocate_data(s, &sh, &one, sizeof(one), &r));
 	ASSERT_ERR(xrt_execute(s, c2, &r, 1, NULL, &r2), XRT_ABORTED, "open a new session");
 	xrt_event_release(e);
+	xrt_session_destroy(s);
+}
+
+/* x + C over f32[n], C a constant of n elements (in the program's constants). */
+static xrt_module *plus_constant(struct __test_metadata *_metadata,
+				 const struct xrt_allocator *a, int64_t n)
+{
+	struct xrt_shape sh;
+	xrt_literal *c = NULL;
+	xrt_builder *b = NULL;
+	xrt_module *m = NULL;
+	float *v;
+	int64_t i;
+
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, &n));
+	ASSERT_OK(xrt_literal_create(a, &sh, &c));
+	v = xrt_literal_mutable_data(c);
+	for (i = 0; i < n; i++)
+		v[i] = (float)(i % 1000);
+	ASSERT_OK(xrt_builder_create(a, "plus_constant", "main", &b));
+	ASSERT_OK(xrt_builder_build(b, xrt_build_binary(b, XRT_OP_ADD,
+							xrt_build_parameter(b, 0, &sh, "x"),
+							xrt_build_constant(b, c)), &m));
+	xrt_builder_destroy(b);
+	xrt_literal_destroy(c);
+	return m;
+}
+
+/* How many buffers of @bytes fit on the device now (all released after). */
+static int how_many_fit(struct __test_metadata *_metadata, xrt_session *s, int64_t bytes)
+{
+	struct xrt_shape sh;
+	int64_t n = bytes / 4;
+	xrt_status *st = NULL;
+	xrt_handle h;
+	int k;
+
+	ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, &n));
+	for (k = 0; k < 64 && !(st = xrt_allocate_uninitialized(s, &sh, &h)); k++)
+		;
+	EXPECT_EQ(XRT_RESOURCE_EXHAUSTED, xrt_status_code(st));
+	xrt_status_free(st);
+	xrt_release_all_allocations(s);
+	return k;
+}
+
+TEST_F(xrt, kept_programs_give_way_when_the_device_is_full)
+{
+	struct xrt_session_options o = { "accel:0", 0, false };
+	const int64_t n = 8 << 20;	/* a 32 MiB constant */
+	xrt_session *s = NULL;
+	xrt_module *m;
+	xrt_handle c, x, r;
+	float *got;
+	int64_t i;
+	int empty;
+
+	NEED_ACCEL();
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	empty = how_many_fit(_metadata, s, 48 << 20);
+	m = plus_constant(_metadata, self->a, n);
+	ASSERT_OK(xrt_compile_module(s, m, &c));
+	x = ramp(_metadata, s, n, 0);
+	ASSERT_OK(xrt_execute(s, c, &x, 1, NULL, &r));
+	xrt_release_all_allocations(s);
+	/* the program (its 32 MiB of constants) is kept, yet gives way */
+	EXPECT_EQ(empty, how_many_fit(_metadata, s, 48 << 20));
+	EXPECT_LE(4, empty);
+	/* and comes back when it runs again */
+	x = ramp(_metadata, s, n, 0);
+	ASSERT_OK(xrt_execute(s, c, &x, 1, NULL, &r));
+	got = malloc(n * sizeof(*got));
+	ASSERT_OK(xrt_read_data(s, r, true, got, n * sizeof(*got)));
+	for (i = 0; i < n; i += 4099)
+		ASSERT_EQ((float)i + (float)(i % 1000), got[i]) TH_LOG("at %lld", (long long)i);
+	free(got);
+	xrt_module_destroy(m);
 	xrt_session_destroy(s);
 }
 

@@ -65,7 +65,9 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 xrt_status *adev_event_wait(struct xdev_event *e, int64_t timeout_ns,
 			    const struct xrt_allocator *a);
 void adev_event_free(struct xdev_event *e);
-/* Closes every uploaded program (the device is going away). */
+/* Closes every uploaded program: under d->lock, or with the device unused. */
 void adev_programs_free(struct accel_dev *d);
+/* Whether the device keeps any uploaded program. */
+bool adev_programs_kept(struct accel_dev *d);
 
 #endif /* XRT_DEVICE_ACCEL_H */

@@ -174,10 +174,24 @@ void adev_buf_free(struct accel_dev *d, struct xdev_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static xrt_status *dev_alloc(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
+/*
+ * A buffer for the caller.  When the device is full, the programs it
+ * keeps give way (they upload again when next run; a job running one
+ * holds its buffers, so their memory comes back when it ends).
+ */
+static xrt_status *dev_alloc(struct xdev *x, uint64_t bytes, const struct xrt_allocator *a,
 			     struct xdev_buf *out)
 {
-	return adev_buf_new(to_accel(d), bytes, a, out);
+	struct accel_dev *d = to_accel(x);
+	xrt_status *st = adev_buf_new(d, bytes, a, out);
+
+	if (!st || xrt_status_code(st) != XRT_RESOURCE_EXHAUSTED || !adev_programs_kept(d))
+		return st;
+	xrt_status_free(st);
+	pthread_mutex_lock(&d->lock);
+	adev_programs_free(d);
+	pthread_mutex_unlock(&d->lock);
+	return adev_buf_new(d, bytes, a, out);
 }
 
 static void dev_free(struct xdev *d, struct xdev_buf *b, const struct xrt_allocator *a)

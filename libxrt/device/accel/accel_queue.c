@@ -5,7 +5,8 @@
  * run.  Programs are uploaded once per device (program and constants in
  * two buffer objects) and kept, the least recently used dropped when the
  * table is full: a job holds references on its buffers, so dropping a
- * program never disturbs one that runs.  A run submits, waits for the
+ * program never disturbs one that runs; when the device is full, the kept
+ * programs give way to new buffers (accel_device.c).  A run submits, waits for the
  * fence, and asks the queue whether the job completed (one ioctl) or,
  * once asynchronous jobs shared the queue, the fence's own error.  An
  * asynchronous job signals a syncobj of its own, its event.  A job
@@ -102,6 +103,18 @@ void adev_programs_free(struct accel_dev *d)
 		adev_buf_free(d, &d->programs[i].consts);
 		d->programs[i].exe_id = 0;
 	}
+}
+
+bool adev_programs_kept(struct accel_dev *d)
+{
+	bool any = false;
+	uint32_t i;
+
+	pthread_mutex_lock(&d->lock);
+	for (i = 0; i < ACCEL_PROGRAMS && !any; i++)
+		any = d->programs[i].exe_id != 0;
+	pthread_mutex_unlock(&d->lock);
+	return any;
 }
 
 static uint64_t slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind)
