@@ -164,6 +164,24 @@ class Sessions(unittest.TestCase):
         # the session still works
         np.testing.assert_array_equal(s.read(s.execute(c, [x, x])), 2 * self.x)
 
+    def test_transfer_copies_into_another_session(self):
+        value = (np.arange(6, dtype=np.float32).reshape(2, 3), np.int32(7))
+        with xrt.Session() as a, xrt.Session() as b:
+            h = a.allocate(value)
+            copy = a.transfer(h, b)
+            got = b.read(copy)
+            np.testing.assert_array_equal(got[0], value[0])
+            self.assertEqual(int(got[1]), 7)
+            a.allocate(np.zeros(1, np.float32))     # the source is still there
+            np.testing.assert_array_equal(a.read(h)[0], value[0])
+            with self.assertRaises(TypeError):
+                a.transfer(h, 'host:0')
+            with self.assertRaises(ValueError):
+                b.transfer(h, a)                    # h is a's, not b's
+            a.release(h)
+            with self.assertRaises(xrt.NotFoundError):
+                a.transfer(h, b)
+
     def test_many_rounds_leave_nothing(self):
         s = self.s
         c = s.compile(ADD)

@@ -514,6 +514,22 @@ static PyObject *session_make_tuple(PyXrtSession *self, PyObject *args, PyObject
 	return handle_new(self, out, 0);
 }
 
+static PyObject *session_transfer(PyXrtSession *self, PyObject *args)
+{
+	PyXrtSession *to;
+	xrt_handle id, out;
+	xrt_status *st;
+	PyObject *h;
+
+	if (!PyArg_ParseTuple(args, "OO!:transfer", &h, &PyXrtSession_Type, &to) ||
+	    open_or_raise(self) || open_or_raise(to) || handle_id(self, h, 0, &id) < 0)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_transfer(self->s, id, to->s, &out);
+	Py_END_ALLOW_THREADS
+	return st ? pyxrt_raise(st) : handle_new(to, out, 0);
+}
+
 static PyMethodDef session_methods[] = {
 	{ "sub_tuple", (PyCFunction)(void (*)(void))session_sub_tuple, METH_VARARGS | METH_KEYWORDS,
 	  "sub_tuple(handle, index, *, release=False): the element at index (an int or\n"
@@ -529,6 +545,9 @@ static PyMethodDef session_methods[] = {
 	{ "execute", (PyCFunction)(void (*)(void))session_execute, METH_VARARGS | METH_KEYWORDS,
 	  "execute(compilation, inputs=(), *, release_inputs=False,\n"
 	  "        release_compilation=False, seed=0): the result's handle." },
+	{ "transfer", (PyCFunction)session_transfer, METH_VARARGS,
+	  "transfer(handle, session): a copy of the allocation in another session\n"
+	  "(any device; between two accel devices through PRIME)." },
 	{ "read", (PyCFunction)(void (*)(void))session_read, METH_VARARGS | METH_KEYWORDS,
 	  "read(handle, *, release=False): the value, a numpy array or a tuple." },
 	{ "release", (PyCFunction)session_release, METH_VARARGS,
