@@ -5,11 +5,12 @@
  * run.  Programs are uploaded once per device (program and constants in
  * two buffer objects) and kept, the least recently used dropped when the
  * table is full: a job holds references on its buffers, so dropping a
- * program never disturbs one that runs; when the device is full, the kept
- * programs give way to new buffers (accel_device.c).  A run submits, waits for the
- * fence, and asks the queue whether the job completed (one ioctl) or,
- * once asynchronous jobs shared the queue, the fence's own error.  An
- * asynchronous job signals a syncobj of its own, its event.  A job
+ * program never disturbs one that runs; when the device is full, the
+ * kept programs give way to new buffers (accel_device.c).  A run
+ * submits, waits for the fence, and asks the queue whether the job
+ * completed (one ioctl) or, once asynchronous jobs shared the queue, the
+ * fence's own error.  An asynchronous job signals a syncobj of its own,
+ * its event.  A job
  * stopped by the driver's timeout leaves the queue refusing work, and
  * every later run on it is ABORTED.
  */
