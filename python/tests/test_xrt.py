@@ -182,6 +182,29 @@ class Sessions(unittest.TestCase):
             with self.assertRaises(xrt.NotFoundError):
                 a.transfer(h, b)
 
+    def test_execute_async_chains_and_waits(self):
+        add = ('HloModule a\nENTRY e {\n  x = f32[2] parameter(0)\n'
+               '  ROOT y = f32[2] add(x, x)\n}\n')
+        with xrt.Session() as s:
+            c = s.compile(add)
+            x = s.allocate(np.array([1, 2], np.float32))
+            r1, e1 = s.execute_async(c, [x])
+            r2, e2 = s.execute_async(c, [r1])         # r1 is an input before it is done
+            self.assertIsInstance(e2, xrt.Event)
+            self.assertTrue(e2.wait())
+            self.assertTrue(e1.wait(timeout=0))
+            np.testing.assert_array_equal(s.read(r2), [4, 8])
+            np.testing.assert_array_equal(s.read(r1), [2, 4])
+            r3, e3 = s.execute_async(c, [r2], release_inputs=True, release_compilation=True)
+            self.assertTrue(e3.wait(0.5))
+            np.testing.assert_array_equal(s.read(r3), [8, 16])
+            with self.assertRaises(xrt.NotFoundError):
+                s.read(r2)                          # released by the run
+            with self.assertRaises(ValueError):
+                e3.wait(timeout=-1)
+            with self.assertRaises(xrt.InvalidArgumentError):
+                s.execute_async(s.compile(add), [])
+
     def test_many_rounds_leave_nothing(self):
         s = self.s
         c = s.compile(ADD)

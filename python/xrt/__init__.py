@@ -24,7 +24,7 @@ also the built-in exception a caller expects (``NotFoundError`` is a
 ``LookupError``, ``InvalidArgumentError`` a ``ValueError``, ...).
 """
 from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
-                   DataLossError, DeadlineExceededError, Error, FailedPreconditionError,
+                   DataLossError, DeadlineExceededError, Error, Event, FailedPreconditionError,
                    Handle, InternalError, InvalidArgumentError, NotFoundError, OpFunc,
                    OutOfRangeError, PermissionDeniedError, ResourceExhaustedError, Session,
                    Tensor,

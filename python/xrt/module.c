@@ -424,7 +424,7 @@ PyMODINIT_FUNC PyInit__xrt(void)
 	m = PyModule_Create(&module);
 	if (!m)
 		return NULL;
-	if (add_errors(m) < 0 || pyxrt_session_ready(m) < 0 ||
+	if (add_errors(m) < 0 || pyxrt_session_ready(m) < 0 || pyxrt_event_ready(m) < 0 ||
 	    PyModule_AddObjectRef(m, "Context", (PyObject *)&PyXrtContext_Type) < 0 ||
 	    PyModule_AddObjectRef(m, "Tensor", (PyObject *)&PyXrtTensor_Type) < 0 ||
 	    PyModule_AddObjectRef(m, "OpFunc", (PyObject *)&PyXrtOpFunc_Type) < 0) {

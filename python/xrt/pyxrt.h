@@ -96,4 +96,9 @@ Py_ssize_t pyxrt_index_spec(PyObject *key, int64_t *b, int64_t *e, int64_t *s,
 /* Adds xrt.Session and xrt.Handle to module @m; -1 with an exception. */
 int pyxrt_session_ready(PyObject *m);
 
+/* An xrt.Event owning @e (released on failure); adds the type to @m. */
+struct xrt_event;
+PyObject *pyxrt_event_new(struct xrt_event *e);
+int pyxrt_event_ready(PyObject *m);
+
 #endif /* XRT_PYXRT_H */

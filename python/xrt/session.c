@@ -301,50 +301,105 @@ static PyObject *session_allocate(PyXrtSession *self, PyObject *arg)
 	return st ? pyxrt_raise(st) : handle_new(self, h, 0);
 }
 
-static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *kw)
+/* What execute and execute_async take, parsed; @seq holds the inputs. */
+struct exec_args {
+	PyObject *comp, *seq;
+	xrt_handle c, *ids;
+	Py_ssize_t n;
+	struct xrt_execution_config cfg;
+};
+
+static int parse_execute(PyXrtSession *self, PyObject *args, PyObject *kw, const char *fmt,
+			 struct exec_args *x)
 {
 	static char *names[] = { "compilation", "inputs", "release_inputs",
 				 "release_compilation", "seed", NULL };
-	struct xrt_execution_config cfg = { 0 };
 	int release_inputs = 0, release_compilation = 0;
-	PyObject *comp, *inputs = NULL, *seq;
-	xrt_handle c, out, *ids;
+	PyObject *inputs = NULL;
 	unsigned int seed = 0;
-	Py_ssize_t i, n;
+	Py_ssize_t i;
+
+	memset(x, 0, sizeof(*x));
+	if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, names, &x->comp, &inputs,
+					 &release_inputs, &release_compilation, &seed) ||
+	    open_or_raise(self) || handle_id(self, x->comp, 1, &x->c) < 0)
+		return -1;
+	x->seq = inputs ? PySequence_Fast(inputs, "xrt: inputs is a sequence of handles") :
+			  PyTuple_New(0);
+	if (!x->seq)
+		return -1;
+	x->n = PySequence_Fast_GET_SIZE(x->seq);
+	x->ids = PyMem_Calloc((size_t)x->n + 1, sizeof(*x->ids));
+	for (i = 0; x->ids && i < x->n; i++)
+		if (handle_id(self, PySequence_Fast_GET_ITEM(x->seq, i), 0, &x->ids[i]) < 0)
+			break;
+	if (!x->ids || i < x->n) {
+		if (!x->ids)
+			PyErr_NoMemory();
+		PyMem_Free(x->ids);
+		Py_DECREF(x->seq);
+		return -1;
+	}
+	x->cfg.rng_seed = seed;
+	x->cfg.release_inputs = release_inputs;
+	x->cfg.release_compilation = release_compilation;
+	return 0;
+}
+
+/* After a run that started: the released handles' objects know they are gone. */
+static void executed(struct exec_args *x)
+{
+	Py_ssize_t i;
+
+	for (i = 0; x->cfg.release_inputs && i < x->n; i++)
+		((PyXrtHandle *)PySequence_Fast_GET_ITEM(x->seq, i))->released = 1;
+	if (x->cfg.release_compilation)
+		((PyXrtHandle *)x->comp)->released = 1;
+}
+
+static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *kw)
+{
+	struct exec_args x;
+	xrt_handle out;
 	xrt_status *st;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$ppI:execute", names, &comp, &inputs,
-					 &release_inputs, &release_compilation, &seed) ||
-	    open_or_raise(self) || handle_id(self, comp, 1, &c) < 0)
+	if (parse_execute(self, args, kw, "O|O$ppI:execute", &x) < 0)
 		return NULL;
-	seq = inputs ? PySequence_Fast(inputs, "xrt: inputs is a sequence of handles") :
-		       PyTuple_New(0);
-	if (!seq)
-		return NULL;
-	n = PySequence_Fast_GET_SIZE(seq);
-	ids = PyMem_Calloc((size_t)n + 1, sizeof(*ids));
-	for (i = 0; ids && i < n; i++)
-		if (handle_id(self, PySequence_Fast_GET_ITEM(seq, i), 0, &ids[i]) < 0)
-			break;
-	if (!ids || i < n) {
-		PyMem_Free(ids);
-		Py_DECREF(seq);
-		return ids ? NULL : PyErr_NoMemory();
-	}
-	cfg.rng_seed = seed;
-	cfg.release_inputs = release_inputs;
-	cfg.release_compilation = release_compilation;
 	Py_BEGIN_ALLOW_THREADS
-	st = xrt_execute(self->s, c, ids, (uint32_t)n, &cfg, &out);
+	st = xrt_execute(self->s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out);
 	Py_END_ALLOW_THREADS
-	PyMem_Free(ids);
-	/* the released handles' objects know they are gone */
-	for (i = 0; !st && release_inputs && i < n; i++)
-		((PyXrtHandle *)PySequence_Fast_GET_ITEM(seq, i))->released = 1;
-	if (!st && release_compilation)
-		((PyXrtHandle *)comp)->released = 1;
-	Py_DECREF(seq);
+	if (!st)
+		executed(&x);
+	PyMem_Free(x.ids);
+	Py_DECREF(x.seq);
 	return st ? pyxrt_raise(st) : handle_new(self, out, 0);
+}
+
+/* execute_async(...): (the result's handle, an xrt.Event). */
+static PyObject *session_execute_async(PyXrtSession *self, PyObject *args, PyObject *kw)
+{
+	PyObject *h, *ev;
+	struct exec_args x;
+	xrt_event *e = NULL;
+	xrt_handle out;
+	xrt_status *st;
+
+	if (parse_execute(self, args, kw, "O|O$ppI:execute_async", &x) < 0)
+		return NULL;
+	st = xrt_execute_async(self->s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out, &e);
+	if (!st)
+		executed(&x);
+	PyMem_Free(x.ids);
+	Py_DECREF(x.seq);
+	if (st)
+		return pyxrt_raise(st);
+	ev = pyxrt_event_new(e);
+	h = ev ? handle_new(self, out, 0) : NULL;
+	if (!h) {
+		Py_XDECREF(ev);
+		return NULL;
+	}
+	return Py_BuildValue("(NN)", h, ev);
 }
 
 static PyObject *session_read(PyXrtSession *self, PyObject *args, PyObject *kw)
@@ -548,6 +603,10 @@ static PyMethodDef session_methods[] = {
 	{ "transfer", (PyCFunction)session_transfer, METH_VARARGS,
 	  "transfer(handle, session): a copy of the allocation in another session\n"
 	  "(any device; between two accel devices through PRIME)." },
+	{ "execute_async", (PyCFunction)(void (*)(void))session_execute_async,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "execute_async(compilation, inputs=(), ...): starts the run; (the result's\n"
+	  "handle, usable at once, and an xrt.Event)." },
 	{ "read", (PyCFunction)(void (*)(void))session_read, METH_VARARGS | METH_KEYWORDS,
 	  "read(handle, *, release=False): the value, a numpy array or a tuple." },
 	{ "release", (PyCFunction)session_release, METH_VARARGS,
