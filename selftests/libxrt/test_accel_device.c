@@ -524,4 +524,131 @@ TEST_F(xrt, kept_programs_give_way_when_the_device_is_full)
 	xrt_session_destroy(s);
 }
 
+/*
+ * A seeded random walk over the API on accel:0, mirrored on host:0: values
+ * allocated, programs run synchronously or not (on results still being
+ * computed, some inputs released by the run), results moved to accel:1
+ * and back, reads, releases.  Every read must give the host's bits.
+ */
+#define WALK_SLOTS 16
+
+struct walk {
+	struct pair p;
+	xrt_session *other;		/* accel:1, or accel:0 again */
+	xrt_handle ch[2], cd[2], hh[WALK_SLOTS], hd[WALK_SLOTS];
+	uint64_t rng;
+	int reads;
+};
+
+static uint32_t walk_next(struct walk *w)
+{
+	w->rng = w->rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(w->rng >> 33);
+}
+
+/* Slot @k's value on both sides, read and compared. */
+static void walk_read(struct __test_metadata *_metadata, struct walk *w, int k)
+{
+	float a[64], b[64];
+
+	ASSERT_OK(xrt_read_data(w->p.host, w->hh[k], false, a, sizeof(a)));
+	ASSERT_OK(xrt_read_data(w->p.dev, w->hd[k], false, b, sizeof(b)));
+	ASSERT_EQ(0, memcmp(a, b, sizeof(a))) TH_LOG("slot %d differs", k);
+	w->reads++;
+}
+
+static void walk_step(struct __test_metadata *_metadata, struct walk *w)
+{
+	uint32_t op = walk_next(w) % 6, k = walk_next(w) % WALK_SLOTS;
+	uint32_t i = walk_next(w) % WALK_SLOTS, j = walk_next(w) % WALK_SLOTS;
+	struct xrt_execution_config cfg = { 0, 7, false, false };
+	int64_t n = 64;
+	struct xrt_shape sh;
+	xrt_handle moved;
+	float v[64];
+	uint32_t e;
+
+	if (op == 0 || !w->hh[i] || !w->hh[j]) {	/* a new value */
+		for (e = 0; e < 64; e++)
+			v[e] = (float)(int32_t)(walk_next(w) % 2001 - 1000) / 64.0f;
+		ASSERT_OK(xrt_shape_init_array(&sh, XRT_F32, 1, &n));
+		xrt_status_free(xrt_release_allocations(w->p.host, &w->hh[k], 1));
+		xrt_status_free(xrt_release_allocations(w->p.dev, &w->hd[k], 1));
+		ASSERT_OK(xrt_allocate_data(w->p.host, &sh, v, sizeof(v), &w->hh[k]));
+		ASSERT_OK(xrt_allocate_data(w->p.dev, &sh, v, sizeof(v), &w->hd[k]));
+		return;
+	}
+	if (op <= 2) {	/* k = f(i, j), maybe asynchronously, maybe releasing i */
+		xrt_handle ah[2] = { w->hh[i], w->hh[j] }, ad[2] = { w->hd[i], w->hd[j] };
+		xrt_handle rh, rd;
+		uint32_t c = walk_next(w) & 1;
+
+		cfg.release_inputs = i != j && (walk_next(w) & 3) == 0;
+		ASSERT_OK(xrt_execute(w->p.host, w->ch[c], ah, 2, &cfg, &rh));
+		if (op == 1)
+			ASSERT_OK(xrt_execute_async(w->p.dev, w->cd[c], ad, 2, &cfg, &rd, NULL));
+		else
+			ASSERT_OK(xrt_execute(w->p.dev, w->cd[c], ad, 2, &cfg, &rd));
+		if (cfg.release_inputs)
+			w->hh[i] = w->hh[j] = w->hd[i] = w->hd[j] = 0;
+		xrt_status_free(xrt_release_allocations(w->p.host, &w->hh[k], 1));
+		xrt_status_free(xrt_release_allocations(w->p.dev, &w->hd[k], 1));
+		w->hh[k] = rh;
+		w->hd[k] = rd;
+		return;
+	}
+	if (!w->hh[k])
+		return;
+	if (op == 3) {	/* to the other device and back */
+		ASSERT_OK(xrt_transfer(w->p.dev, w->hd[k], w->other, &moved));
+		xrt_status_free(xrt_release_allocations(w->p.dev, &w->hd[k], 1));
+		ASSERT_OK(xrt_transfer(w->other, moved, w->p.dev, &w->hd[k]));
+		ASSERT_OK(xrt_release_allocations(w->other, &moved, 1));
+	} else if (op == 4) {
+		walk_read(_metadata, w, (int)k);
+	} else {
+		ASSERT_OK(xrt_release_allocations(w->p.host, &w->hh[k], 1));
+		ASSERT_OK(xrt_release_allocations(w->p.dev, &w->hd[k], 1));
+		w->hh[k] = w->hd[k] = 0;
+	}
+}
+
+static const char walk_add[] =
+	"HloModule wa\nENTRY e {\n  a = f32[64] parameter(0)\n  b = f32[64] parameter(1)\n"
+	"  ROOT s = f32[64] add(a, b)\n}\n";
+static const char walk_mix[] =
+	"HloModule wm\nENTRY e {\n  a = f32[64] parameter(0)\n  b = f32[64] parameter(1)\n"
+	"  m = f32[64] multiply(a, b)\n  t = f32[64] tanh(m)\n"
+	"  ROOT r = f32[64] subtract(t, a)\n}\n";
+
+TEST_F(xrt, a_random_walk_over_the_api_gives_the_hosts_bits)
+{
+	struct xrt_session_options o = { NULL, 0, false };
+	struct walk w;
+	char last[32];
+	int s, k;
+
+	NEED_ACCEL();
+	memset(&w, 0, sizeof(w));
+	w.rng = 2026;
+	ASSERT_OK(pair_open(&w.p, "accel:0", self->a));
+	snprintf(last, sizeof(last), "accel:%u", accel_count(self->a) - 1);
+	o.device = last;
+	ASSERT_OK(xrt_session_create(&o, self->a, &w.other));
+	ASSERT_OK(xrt_compile_hlo(w.p.host, walk_add, sizeof(walk_add) - 1, &w.ch[0]));
+	ASSERT_OK(xrt_compile_hlo(w.p.host, walk_mix, sizeof(walk_mix) - 1, &w.ch[1]));
+	ASSERT_OK(xrt_compile_hlo(w.p.dev, walk_add, sizeof(walk_add) - 1, &w.cd[0]));
+	ASSERT_OK(xrt_compile_hlo(w.p.dev, walk_mix, sizeof(walk_mix) - 1, &w.cd[1]));
+	for (s = 0; s < 1000; s++)
+		walk_step(_metadata, &w);
+	for (k = 0; k < WALK_SLOTS; k++) {
+		if (w.hh[k])
+			walk_read(_metadata, &w, k);
+	}
+	fprintf(stderr, "# 1000 steps, %d reads compared\n", w.reads);
+	EXPECT_LT(60, w.reads);
+	xrt_session_destroy(w.other);
+	pair_close(&w.p);
+}
+
 TEST_HARNESS_MAIN
