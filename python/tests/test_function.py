@@ -119,6 +119,22 @@ class Functions(unittest.TestCase):
             step(np.array([1, 2], np.float32), x)
         self.assertEqual(len(step.traces), 1)
 
+    def test_variables_used_from_outside_are_captured(self):
+        w = xrt.Variable(np.array([1, 2], np.float32))
+        steps = xrt.Variable(np.int32(0))
+
+        @xrt.function
+        def scaled(x):
+            steps.assign_add(np.int32(1))
+            return w.read() * x
+
+        x = np.array([3, 4], np.float32)
+        np.testing.assert_array_equal(scaled(x).numpy(), [3, 8])
+        w.assign(np.array([10, 20], np.float32))    # not baked in: read at each call
+        np.testing.assert_array_equal(scaled(x).numpy(), [30, 80])
+        self.assertEqual(int(steps.numpy()), 2)
+        self.assertEqual(len(scaled.traces), 1)
+
     def test_many_calls_leave_nothing(self):
         @xrt.function
         def f(x, w):

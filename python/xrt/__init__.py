@@ -87,17 +87,17 @@ class Variable:
         return tensor(v, dtype=self.dtype)
 
     def read(self):
-        return ops.ReadVariableOp(self.handle, dtype=self.dtype)
+        return ops.ReadVariableOp(_function_module.captured(self.handle), dtype=self.dtype)
 
     def numpy(self):
         return self.read().numpy()
 
     def assign(self, v):
-        ops.AssignVariableOp(self.handle, self._value(v))
+        ops.AssignVariableOp(_function_module.captured(self.handle), self._value(v))
         return self
 
     def assign_add(self, v):
-        ops.AssignAddVariableOp(self.handle, self._value(v))
+        ops.AssignAddVariableOp(_function_module.captured(self.handle), self._value(v))
         return self
 
     def __repr__(self):

@@ -10,7 +10,8 @@ function computes must depend only on its tensor arguments: Python
 values are baked in as constants, and Python control flow follows the
 traced values.  An xrt.Variable argument becomes a resource argument:
 its read(), assign() and assign_add() inside are recorded, in order, as
-the variable ops.
+the variable ops; so are those of a variable the function uses from
+outside (captured: an extra resource argument, passed by each call).
 """
 import functools
 import itertools
@@ -169,6 +170,15 @@ Traced.__pos__ = lambda self: self
 class _Graph:
     def __init__(self):
         self.nodes = []         # serialized NodeDefs
+        self.captures = []      # variables' handles the function uses without taking them
+
+    def capture(self, handle):
+        """A variable used from outside: an extra resource argument; its traced handle."""
+        for i, h in enumerate(self.captures):
+            if h is handle:
+                return Traced('k%d' % i, handle)
+        self.captures.append(handle)
+        return Traced('k%d' % (len(self.captures) - 1), handle)
 
     def const(self, value):
         """A Const node of @value (anything xrt.tensor() takes); its output."""
@@ -225,6 +235,15 @@ _xrt._set_trace_hook(Traced, _record)
 Variable = None     # xrt.Variable, set by the package once it is defined
 
 
+def captured(handle):
+    """@handle as the variable ops of a trace take it: a variable the traced
+    function uses without taking it as an argument becomes an extra one."""
+    g = getattr(_local, 'graph', None)
+    if g is None or isinstance(handle, Traced):
+        return handle
+    return g.capture(handle)
+
+
 def _traced_variable(ref, var):
     """A stand-in for @var whose handle is the traced resource argument @ref."""
     v = object.__new__(Variable)
@@ -260,13 +279,15 @@ def _trace(fn, name, args, kwargs):
                             'arguments' % (i, fn.__name__))
     msg = _bytes(1, name)
     msg += b''.join(_bytes(2, _arg_def(i, a)) for i, a in enumerate(args))
+    msg += b''.join(_bytes(2, _bytes(1, 'k%d' % i) + _int(4, 1))
+                    for i in range(len(g.captures)))
     msg += b''.join(_bytes(3, _bytes(1, 'r%d' % i) + _int(2, _xrt._dtype_code(o.dtype)))
                     for i, o in enumerate(outs))
     msg += b''.join(_bytes(5, n) for n in g.nodes)
     msg += b''.join(_bytes(6, o.ref) for o in outs)
     _xrt._add_function(msg)
     values = tuple(o.value for o in outs)
-    return values[0] if single else values, single
+    return values[0] if single else values, single, tuple(g.captures)
 
 
 def function(fn=None):
@@ -282,6 +303,7 @@ def function(fn=None):
         return function
 
     cache = {}
+    captured_of = {}    # per trace: the handles of the variables it captured
     lock = threading.Lock()
 
     @functools.wraps(fn)
@@ -293,12 +315,13 @@ def function(fn=None):
             entry = cache.get(key)
         if entry is None:
             name = '%s_%d' % (fn.__name__, next(_names))
-            out, single = _trace(fn, name, ts, kwargs)
+            out, single, captures = _trace(fn, name, ts, kwargs)
             with lock:
                 cache[key] = (_xrt.op(name), single)
+                captured_of[key] = captures
             return out
         f, single = entry
-        out = f(*[t.handle if isinstance(t, Variable) else t for t in ts])
+        out = f(*[t.handle if isinstance(t, Variable) else t for t in ts], *captured_of[key])
         return out if single or isinstance(out, tuple) else (out,)
 
     call.traces = cache
