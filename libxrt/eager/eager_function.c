@@ -45,6 +45,7 @@ struct eager_fn {
 	struct placeholder *ph;
 	uint32_t num_ph;
 	bool resource[EAGER_MAX_DEF_INPUTS];	/* per argument: a variable */
+	bool has_resources;			/* any of them */
 	bool writes[EAGER_MAX_DEF_INPUTS];	/* ... that the body assigns */
 	uint32_t num_writes;
 	int32_t *after;		/* per node: the variable op it follows, or -1 */
@@ -503,7 +504,7 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 						"a resource argument has no element type", NULL);
 			f->def.inputs[i] = (struct input_def){ ad->name, NULL, XRT_INVALID, NULL,
 							       false };
-			f->resource[i] = true;
+			f->resource[i] = f->has_resources = true;
 			continue;
 		}
 		if (ad->type_attr && *ad->type_attr) {
@@ -908,13 +909,8 @@ static const struct eager_fn *as_fn(const struct op_def *d)
 bool eager_fn_has_resources(const struct op_def *d)
 {
 	const struct eager_fn *f = as_fn(d);
-	uint32_t k;
 
-	for (k = 0; f && k < f->def.num_inputs; k++) {
-		if (f->resource[k])
-			return true;
-	}
-	return false;
+	return f && f->has_resources;
 }
 
 bool eager_fn_assigns(const struct op_def *d, uint32_t arg)

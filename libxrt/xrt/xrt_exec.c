@@ -364,7 +364,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 	if (c && c->device_ordinal)
 		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				      "execute: device ordinal %d, the session's device is %s",
-				      c->device_ordinal, s->device);
+				      c->device_ordinal, s->dev->info.name);
 	st = xhandle_get(s, compilation, HK_COMPILE, (void **)&e);
 	if (st)
 		return st;

@@ -48,8 +48,7 @@ struct xstat {
 
 struct xrt_session {
 	const struct xrt_allocator *a;
-	char device[32];
-	struct xdev *dev;
+	struct xdev *dev;		/* its name is the session's device */
 	pthread_mutex_t lock;		/* the table and the counters */
 	struct hslot *tab;
 	uint64_t cap, used, live;	/* used: live and deleted slots */

@@ -55,7 +55,7 @@ static xrt_status *new_array(xrt_session *s, const struct xrt_shape *shape, stru
 		*out = NULL;
 		return xrt_status_new(s->a, XRT_RESOURCE_EXHAUSTED,
 				      "%s: %llu more bytes would pass the session's limit of %llu "
-				      "(%llu in use)", s->device, (unsigned long long)bytes,
+				      "(%llu in use)", s->dev->info.name, (unsigned long long)bytes,
 				      (unsigned long long)s->memory_limit,
 				      (unsigned long long)atomic_load(&s->memory_in_use));
 	}

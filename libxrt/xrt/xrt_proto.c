@@ -113,7 +113,7 @@ xrt_status *xrt_allocate_proto(xrt_session *s, const void *data, size_t size, xr
 	if (msg->device_ordinal)
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				    "allocate: device ordinal %d, the session's device is %s",
-				    msg->device_ordinal, s->device);
+				    msg->device_ordinal, s->dev->info.name);
 	else if (!msg->value)
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "allocate: the allocation has no value");
 	else

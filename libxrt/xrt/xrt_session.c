@@ -41,7 +41,6 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 	}
 	s->a = a;
 	s->dev = dev;
-	memcpy(s->device, dev->info.name, sizeof(s->device));
 	s->next = 1;
 	s->memory_limit = o ? o->memory_limit : 0;
 	s->queue_flags = o && o->no_blas ? XDEV_QUEUE_NO_BLAS : 0;
@@ -102,7 +101,7 @@ void xrt_session_destroy(xrt_session *s)
 
 const char *xrt_session_device(const xrt_session *s)
 {
-	return s ? s->device : "";
+	return s ? s->dev->info.name : "";
 }
 
 uint64_t xrt_session_memory_in_use(const xrt_session *s)

@@ -26,8 +26,6 @@ struct accel_program {
 struct accel_dev {
 	struct xdev base;
 	int fd;
-	int minor;
-	uint64_t max_slots;
 	uint64_t max_bo_size;
 	pthread_mutex_t lock;		/* the programs, and submitting with them */
 	uint64_t clock;

@@ -75,8 +75,8 @@ static bool is_accel(int fd)
 	return yes;
 }
 
-/* Opens the @ordinal-th xrt_accel render node: its descriptor (and minor), or -1. */
-static int open_nth(uint32_t ordinal, int *minor)
+/* Opens the @ordinal-th xrt_accel render node: its descriptor, or -1. */
+static int open_nth(uint32_t ordinal)
 {
 	char path[64];
 	int m, fd;
@@ -86,10 +86,8 @@ static int open_nth(uint32_t ordinal, int *minor)
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if (is_accel(fd) && !ordinal--) {
-			*minor = m;
+		if (is_accel(fd) && !ordinal--)
 			return fd;
-		}
 		close(fd);
 	}
 	return -1;
@@ -115,10 +113,10 @@ static void describe(int fd, uint32_t ordinal, struct xrt_device_info *info)
 void adev_list(struct xrt_device_info *v, size_t max, size_t *n)
 {
 	uint32_t ordinal;
-	int fd, minor;
+	int fd;
 
 	for (ordinal = 0; *n < max; ordinal++) {
-		fd = open_nth(ordinal, &minor);
+		fd = open_nth(ordinal);
 		if (fd < 0)
 			return;
 		describe(fd, ordinal, &v[(*n)++]);
@@ -256,7 +254,7 @@ static const struct xdev_ops accel_ops = {
 xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
 {
 	struct accel_dev *d;
-	int minor, fd = open_nth(ordinal, &minor);
+	int fd = open_nth(ordinal);
 
 	if (fd < 0)
 		return xrt_status_new(a, XRT_NOT_FOUND, "no accel:%u", ordinal);
@@ -270,8 +268,6 @@ xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct 
 	d->base.ops = &accel_ops;
 	describe(fd, ordinal, &d->base.info);
 	d->fd = fd;
-	d->minor = minor;
-	d->max_slots = param(fd, DRM_XRT_PARAM_MAX_SLOTS);
 	d->max_bo_size = param(fd, DRM_XRT_PARAM_MAX_BO_SIZE);
 	*out = &d->base;
 	return NULL;
