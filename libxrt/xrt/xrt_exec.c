@@ -7,6 +7,7 @@
  * buffer (or a relaid copy) and a fresh result tree's buffers to the
  * program's slots, and runs it on the session's queue.
  */
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -191,12 +192,32 @@ static xrt_status *bind(struct run *r)
 	return NULL;
 }
 
+/*
+ * The process's part of fresh seeds: its pid, read once (getpid() is a
+ * system call, a tenth of a tiny execution) and again in a forked child.
+ */
+static atomic_uint_fast64_t seed_base;
+static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
+
+static void seed_base_set(void)
+{
+	atomic_store(&seed_base, (uint64_t)getpid() * 0xBF58476D1CE4E5B9ull);
+}
+
+static void seed_base_init(void)
+{
+	seed_base_set();
+	pthread_atfork(NULL, NULL, seed_base_set);
+}
+
 /* A fresh odd seed per run when the caller gives none. */
 static uint64_t fresh_seed(void)
 {
 	static atomic_uint_fast64_t counter;
-	uint64_t z = atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15ull +
-		     (uint64_t)getpid() * 0xBF58476D1CE4E5B9ull;
+	uint64_t z;
+
+	pthread_once(&seed_once, seed_base_init);
+	z = atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15ull + atomic_load(&seed_base);
 
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -285,14 +306,20 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 {
 	struct run r = { s, exe, args, NULL, NULL, NULL };
 	xrt_status *st = check_shapes(&r, n);
+	struct xdev_buf small[2 * 8];	/* most programs: no allocation */
 	uint32_t i;
 
 	*result = NULL;
 	if (st)
 		return st;
-	r.slots = xrt_mem_calloc(s->a, 2 * (size_t)exe->num_slots + 1, sizeof(*r.slots));
-	if (!r.slots)
-		return xrt_status_oom(s->a, "an execution");
+	if (exe->num_slots <= 8) {
+		memset(small, 0, 2 * exe->num_slots * sizeof(*small));
+		r.slots = small;
+	} else {
+		r.slots = xrt_mem_calloc(s->a, 2 * (size_t)exe->num_slots, sizeof(*r.slots));
+		if (!r.slots)
+			return xrt_status_oom(s->a, "an execution");
+	}
 	r.copies = r.slots + exe->num_slots;
 	st = result_tree(&r);
 	if (!st)
@@ -303,7 +330,8 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 		if (r.copies[i].data)
 			s->dev->ops->free(s->dev, &r.copies[i], s->a);
 	}
-	xrt_mem_free(s->a, r.slots);
+	if (r.slots != small)
+		xrt_mem_free(s->a, r.slots);
 	if (st) {
 		xnode_unref(s, r.result);
 		return st;

@@ -58,7 +58,7 @@ struct xrt_session {
 	atomic_uint_fast64_t memory_in_use;
 	struct xstat stats[XRT_STAT_COUNT];
 	pthread_mutex_t run_lock;	/* guards making @queue */
-	struct xdev_queue *queue;	/* made at the first execution */
+	struct xdev_queue *_Atomic queue;	/* made at the first execution */
 };
 
 /* Operation counters (xrt_stats.c): a clock, and a call's outcome. */

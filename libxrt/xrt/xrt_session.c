@@ -51,12 +51,21 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 
 xrt_status *xsession_queue(xrt_session *s, struct xdev_queue **out)
 {
+	struct xdev_queue *q = atomic_load_explicit(&s->queue, memory_order_acquire);
 	xrt_status *st = NULL;
 
+	if (q) {	/* every run after the first: no lock */
+		*out = q;
+		return NULL;
+	}
 	pthread_mutex_lock(&s->run_lock);
-	if (!s->queue)
-		st = s->dev->ops->queue_create(s->dev, s->a, s->queue_flags, &s->queue);
-	*out = s->queue;
+	q = atomic_load_explicit(&s->queue, memory_order_relaxed);
+	if (!q) {
+		st = s->dev->ops->queue_create(s->dev, s->a, s->queue_flags, &q);
+		if (!st)
+			atomic_store_explicit(&s->queue, q, memory_order_release);
+	}
+	*out = q;
 	pthread_mutex_unlock(&s->run_lock);
 	return st;
 }
