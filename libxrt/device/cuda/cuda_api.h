@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CUDA libraries, loaded at run time: the driver (libcuda.so.1,
+ * present only where an NVIDIA driver is), NVRTC and cuBLAS (the
+ * toolkit's).  libxrt links none of them, so it loads and works where
+ * they are missing: the CUDA device is then simply absent.  The types
+ * come from the toolkit's headers; each pointer has the type of the
+ * function it is loaded from (the _v2 entry points where cuda.h maps to
+ * them).
+ */
+#ifndef XRT_DEVICE_CUDA_API_H
+#define XRT_DEVICE_CUDA_API_H
+
+#include <stdbool.h>
+
+#include <cuda.h>
+#include <nvrtc.h>
+#include <cublas_api.h>
+
+#include <xrt/alloc.h>
+#include <xrt/status.h>
+
+#define CUDA_DRIVER_FUNCTIONS(X) \
+	X(cuInit) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) \
+	X(cuDeviceGetName) X(cuDeviceTotalMem) X(cuDeviceGetAttribute) \
+	X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) \
+	X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemFreeHost) \
+	X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) \
+	X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
+	X(cuEventCreate) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) \
+	X(cuEventDestroy) X(cuStreamWaitEvent) \
+	X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel)
+
+#define CUDA_NVRTC_FUNCTIONS(X) \
+	X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram) \
+	X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) \
+	X(nvrtcGetCUBIN) X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcGetErrorString)
+
+#define CUDA_BLAS_FUNCTIONS(X) \
+	X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) \
+	X(cublasGemmStridedBatchedEx)
+
+#define CUDA_API_MEMBER(name) __typeof__(name) *name;
+
+struct cuda_api {
+	CUDA_DRIVER_FUNCTIONS(CUDA_API_MEMBER)
+	CUDA_NVRTC_FUNCTIONS(CUDA_API_MEMBER)
+	CUDA_BLAS_FUNCTIONS(CUDA_API_MEMBER)
+	bool have_driver, have_nvrtc, have_blas;
+	char why[160];		/* what is missing, for messages */
+};
+
+/*
+ * The libraries, loaded once per process (cuInit included); the flags
+ * say which loaded.  Never NULL.
+ */
+const struct cuda_api *cuda_api_get(void);
+
+/* A status for a failed driver call: "cuda:N: what: CUDA_ERROR_...". */
+xrt_status *cuda_error(const struct xrt_allocator *a, const struct cuda_api *api, CUresult r,
+		       const char *what, int ordinal);
+
+#endif /* XRT_DEVICE_CUDA_API_H */
