@@ -25,12 +25,16 @@ struct xdev_event;
 
 /*
  * A device buffer.  @data is where the host reads and writes it, valid
- * while the buffer lives; @bo is the accel driver's GEM handle (0 on the
- * host).  Zero-byte buffers still have a non-NULL @data.
+ * while the buffer lives, on devices whose memory the host can map
+ * (host, accel); NULL on the others (cuda), whose buffers the host
+ * reaches through the device's read and write.  @addr is the buffer's
+ * device address there; @bo the accel driver's GEM handle.  A live
+ * buffer has @data or @addr set, zero-byte ones too.
  */
 struct xdev_buf {
 	uint8_t *data;
 	uint64_t size;
+	uint64_t addr;
 	uint32_t bo;
 };
 
@@ -50,6 +54,15 @@ struct xdev_ops {
 	 */
 	xrt_status *(*import)(struct xdev *d, struct xdev *from, const struct xdev_buf *b,
 			      const struct xrt_allocator *a, struct xdev_buf *out);
+	/*
+	 * Copies between host memory and @b at byte @off, returning when
+	 * done; NULL on devices whose buffers have @data (use it).  Jobs
+	 * still using @b must be waited for first (wait_idle).
+	 */
+	xrt_status *(*write)(struct xdev *d, struct xdev_buf *b, uint64_t off, const void *src,
+			     uint64_t n, const struct xrt_allocator *a);
+	xrt_status *(*read)(struct xdev *d, const struct xdev_buf *b, uint64_t off, void *dst,
+			    uint64_t n, const struct xrt_allocator *a);
 	/* Returns when no job uses @b (NULL where jobs never outlive a run). */
 	void (*wait_idle)(struct xdev *d, const struct xdev_buf *b);
 	/*
@@ -110,11 +123,32 @@ static inline bool xdev_is_host(const struct xdev *d)
 	return d->info.kind == XRT_DEVICE_HOST;
 }
 
-/* The drivers' constructors (host/host_dev.c, accel/accel_device.c). */
+/* Whether the host reads and writes this device's buffers in place. */
+static inline bool xdev_is_mapped(const struct xdev *d)
+{
+	return !d->ops->read;
+}
+
+static inline bool xdev_buf_live(const struct xdev_buf *b)
+{
+	return b->data || b->addr;
+}
+
+/* @n bytes of host memory into @b at @off: in place, or the device's write. */
+xrt_status *xdev_write(struct xdev *d, struct xdev_buf *b, uint64_t off, const void *src,
+		       uint64_t n, const struct xrt_allocator *a);
+/* @n bytes of @b at @off into host memory. */
+xrt_status *xdev_read(struct xdev *d, const struct xdev_buf *b, uint64_t off, void *dst,
+		      uint64_t n, const struct xrt_allocator *a);
+
+/* The drivers' constructors (host/host_dev.c, accel/accel_device.c, cuda/). */
 xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out);
 /* Opens accel device @ordinal; NOT_FOUND when there is no such device. */
 xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
 /* Appends the accel devices present to @v (room for @max), counting in @n. */
 void adev_list(struct xrt_device_info *v, size_t max, size_t *n);
+/* The same for NVIDIA GPUs (cuda/cuda_device.c); none without the CUDA driver. */
+xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
+void cuda_dev_list(struct xrt_device_info *v, size_t max, size_t *n);
 
 #endif /* XRT_DEVICE_DEVICE_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Listing devices: asks each device driver for what it finds, host:0
- * first, then the accel devices in render-node order.
+ * first, then the accel devices in render-node order, then the GPUs.
  */
 #include <string.h>
 
@@ -42,6 +42,7 @@ xrt_status *xrt_devices_list(const struct xrt_allocator *alloc,
 	xrt_host_device_info(&v[0]);
 	*count = 1;
 	adev_list(v, MAX_LISTED, count);
+	cuda_dev_list(v, MAX_LISTED, count);
 	*out = v;
 	return NULL;
 }

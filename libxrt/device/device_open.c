@@ -117,7 +117,7 @@ static xrt_status *create(enum xrt_device_kind kind, uint32_t ordinal,
 	case XRT_DEVICE_ACCEL:
 		return adev_create(ordinal, a, out);
 	case XRT_DEVICE_CUDA:
-		break;
+		return cuda_dev_create(ordinal, a, out);
 	}
 	return xrt_status_new(a, XRT_NOT_FOUND, "no such device");
 }
@@ -187,3 +187,44 @@ void xdev_put(struct xdev *d)
 	pthread_mutex_unlock(&registry_lock);
 	d->ops->destroy(d);
 }
+
+xrt_status *xdev_write(struct xdev *d, struct xdev_buf *b, uint64_t off, const void *src,
+		       uint64_t n, const struct xrt_allocator *a)
+{
+	if (!n)
+		return NULL;
+	if (b->data) {
+		memcpy(b->data + off, src, n);
+		return NULL;
+	}
+	return d->ops->write(d, b, off, src, n, a);
+}
+
+xrt_status *xdev_read(struct xdev *d, const struct xdev_buf *b, uint64_t off, void *dst,
+		      uint64_t n, const struct xrt_allocator *a)
+{
+	if (!n)
+		return NULL;
+	if (b->data) {
+		memcpy(dst, b->data + off, n);
+		return NULL;
+	}
+	return d->ops->read(d, b, off, dst, n, a);
+}
+
+#ifndef XRT_HAVE_CUDA
+/* Built without the CUDA toolkit: there are no CUDA devices. */
+xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
+{
+	(void)ordinal;
+	(void)out;
+	return xrt_status_new(a, XRT_NOT_FOUND, "built without CUDA");
+}
+
+void cuda_dev_list(struct xrt_device_info *v, size_t max, size_t *n)
+{
+	(void)v;
+	(void)max;
+	(void)n;
+}
+#endif

@@ -30,7 +30,10 @@ int eager_find_device(const xrt_eager_context *c, const char *name)
 
 /*
  * The devices the context can run ops on: host:0 first, then every
- * other device listed that opens (one that does not is left out).
+ * other device listed that opens (one that does not is left out) and
+ * whose memory the host maps: ops read some of their inputs' values
+ * while they are lowered (shapes, axes), so eager tensors are not on
+ * cuda devices yet.
  */
 static xrt_status *list_devices(xrt_eager_context *c)
 {
@@ -48,6 +51,11 @@ static xrt_status *list_devices(xrt_eager_context *c)
 			st = xdev_open(info[i].name, c->a, &c->dev[d]);
 			if (st) {
 				xrt_status_free(st);
+				continue;
+			}
+			if (!xdev_is_mapped(c->dev[d])) {
+				xdev_put(c->dev[d]);
+				c->dev[d] = NULL;
 				continue;
 			}
 		}

@@ -60,8 +60,11 @@ static xrt_status *do_allocate_data(xrt_session *s, const struct xrt_shape *shap
 	st = xnode_from_shape(s, shape, &n);
 	if (st)
 		return st;
-	if (size)
-		memcpy(n->buf.data, data, size);
+	st = xdev_write(s->dev, &n->buf, 0, data, size, s->a);
+	if (st) {
+		xnode_unref(s, n);
+		return st;
+	}
 	return xalloc_add(s, n, out);
 }
 
@@ -117,7 +120,7 @@ static xrt_status *do_write_literal(xrt_session *s, xrt_handle h, const xrt_lite
 				    "write literal: a %s literal into allocation %lld of %s", have,
 				    (long long)h, want);
 	} else {
-		xnode_write(s, n, value);
+		st = xnode_write(s, n, value);
 	}
 	xnode_unref(s, n);
 	return st;
@@ -185,8 +188,8 @@ static xrt_status *do_read_data(xrt_session *s, xrt_handle h, bool release, void
 				    (long long)h, (unsigned long long)n->bytes);
 	else
 		st = xnode_settle(s, n);
-	if (!st && size)
-		memcpy(dst, n->buf.data, size);
+	if (!st)
+		st = xdev_read(s->dev, &n->buf, 0, dst, size, s->a);
 	xnode_unref(s, n);
 	if (!st && release)
 		drop(s, h);

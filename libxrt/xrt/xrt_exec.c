@@ -150,6 +150,29 @@ static xrt_status *check_shapes(struct run *r, uint32_t n)
 	return NULL;
 }
 
+/* @n's values laid out as @want, in @copy (a buffer of n->bytes). */
+static xrt_status *relaid(xrt_session *s, const struct xnode *n, const struct xrt_shape *want,
+			  struct xdev_buf *copy)
+{
+	xrt_status *st;
+	void *tmp;
+
+	if (copy->data && n->buf.data) {
+		xrt_elems_relayout(copy->data, want, n->buf.data, &n->shape);
+		return NULL;
+	}
+	tmp = xrt_mem_alloc_aligned(s->a, 2 * (n->bytes ? n->bytes : 1), 64);
+	if (!tmp)
+		return xrt_status_oom(s->a, "a relaid argument");
+	st = xdev_read(s->dev, &n->buf, 0, tmp, n->bytes, s->a);
+	if (!st) {
+		xrt_elems_relayout((uint8_t *)tmp + n->bytes, want, tmp, &n->shape);
+		st = xdev_write(s->dev, copy, 0, (uint8_t *)tmp + n->bytes, n->bytes, s->a);
+	}
+	xrt_mem_free(s->a, tmp);
+	return st;
+}
+
 /* Each PARAM and RESULT slot's buffer: an argument leaf (or its relaid copy), a result leaf. */
 static xrt_status *bind(struct run *r)
 {
@@ -186,7 +209,9 @@ static xrt_status *bind(struct run *r)
 		st = r->s->dev->ops->alloc(r->s->dev, n->bytes, r->s->a, &r->copies[s]);
 		if (st)
 			return xrt_status_annotate(st, "a relaid argument");
-		xrt_elems_relayout(r->copies[s].data, want, n->buf.data, &n->shape);
+		st = relaid(r->s, n, want, &r->copies[s]);
+		if (st)
+			return xrt_status_annotate(st, "a relaid argument");
 		r->slots[s] = r->copies[s];
 	}
 	return NULL;
@@ -327,7 +352,7 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	if (!st)
 		st = run_on_queue(&r, seed ? seed : fresh_seed(), event);
 	for (i = 0; i < exe->num_slots; i++) {
-		if (r.copies[i].data)
+		if (xdev_buf_live(&r.copies[i]))
 			s->dev->ops->free(s->dev, &r.copies[i], s->a);
 	}
 	if (r.slots != small)

@@ -133,7 +133,10 @@ xrt_status *xnode_settle(xrt_session *s, const struct xnode *n);
  * Copies @lit (a compatible shape) into @n's buffers once no run writes
  * or reads them.
  */
-void xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit);
+xrt_status *xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit);
+/* Leaf @n's values from host memory laid out as @ss (relaid when it differs). */
+xrt_status *xnode_put(xrt_session *s, struct xnode *n, const void *src,
+		      const struct xrt_shape *ss);
 
 /* Handles (xrt_handles.c), of allocations (nodes) and compilations (entries). */
 /* A new handle for @obj of @kind, which it takes over (its one reference). */

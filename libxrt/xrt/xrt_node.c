@@ -140,30 +140,49 @@ xrt_status *xnode_settle(xrt_session *s, const struct xnode *n)
 	return st;
 }
 
-static void write_leaves(xrt_session *s, struct xnode *n, const xrt_literal *lit)
+xrt_status *xnode_put(xrt_session *s, struct xnode *n, const void *src,
+		      const struct xrt_shape *ss)
 {
-	const struct xrt_shape *ls = xrt_literal_shape(lit);
+	xrt_status *st;
+	void *tmp;
+
+	if (xrt_shape_equal(ss, &n->shape))
+		return xdev_write(s->dev, &n->buf, 0, src, n->bytes, s->a);
+	if (n->buf.data) {
+		xrt_elems_relayout(n->buf.data, &n->shape, src, ss);
+		return NULL;
+	}
+	/* the device's memory is not mapped: relaid here, then written */
+	tmp = xrt_mem_alloc_aligned(s->a, n->bytes ? n->bytes : 1, 64);
+	if (!tmp)
+		return xrt_status_oom(s->a, "a relaid copy");
+	xrt_elems_relayout(tmp, &n->shape, src, ss);
+	st = xdev_write(s->dev, &n->buf, 0, tmp, n->bytes, s->a);
+	xrt_mem_free(s->a, tmp);
+	return st;
+}
+
+static xrt_status *write_leaves(xrt_session *s, struct xnode *n, const xrt_literal *lit)
+{
+	xrt_status *st = NULL;
 	uint32_t i;
 
 	if (n->kids) {
-		for (i = 0; i < n->shape.tuple_count; i++)
-			write_leaves(s, n->kids[i], xrt_literal_element(lit, i));
-		return;
+		for (i = 0; i < n->shape.tuple_count && !st; i++)
+			st = write_leaves(s, n->kids[i], xrt_literal_element(lit, i));
+		return st;
 	}
 	/* a run still reading the buffer must finish first */
 	if (s->dev->ops->wait_idle)
 		s->dev->ops->wait_idle(s->dev, &n->buf);
-	if (xrt_shape_equal(ls, &n->shape))
-		memcpy(n->buf.data, xrt_literal_data(lit), n->bytes);
-	else
-		xrt_elems_relayout(n->buf.data, &n->shape, xrt_literal_data(lit), ls);
+	return xnode_put(s, n, xrt_literal_data(lit), xrt_literal_shape(lit));
 }
 
-void xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit)
+xrt_status *xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit)
 {
 	/* a failed run's values are overwritten: its error does not matter */
 	xrt_status_free(xnode_settle(s, n));
-	write_leaves(s, n, lit);
+	return write_leaves(s, n, lit);
 }
 
 xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xnode **out)
@@ -171,7 +190,11 @@ xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xn
 	xrt_status *st = xnode_from_shape(s, xrt_literal_shape(lit), out);
 
 	if (!st)
-		write_leaves(s, *out, lit);
+		st = write_leaves(s, *out, lit);
+	if (st && *out) {
+		xnode_unref(s, *out);
+		*out = NULL;
+	}
 	return st;
 }
 
@@ -221,7 +244,7 @@ void xnode_unref(xrt_session *s, struct xnode *n)
 		return;
 	for (i = 0; n->kids && i < n->shape.tuple_count; i++)
 		xnode_unref(s, n->kids[i]);
-	if (n->buf.data) {
+	if (xdev_buf_live(&n->buf)) {
 		atomic_fetch_sub(&s->memory_in_use, n->bytes);
 		s->dev->ops->free(s->dev, &n->buf, s->a);
 	}
@@ -231,16 +254,17 @@ void xnode_unref(xrt_session *s, struct xnode *n)
 	xrt_mem_free(s->a, n);
 }
 
-static void read_into(const struct xnode *n, xrt_literal *lit)
+static xrt_status *read_into(xrt_session *s, const struct xnode *n, xrt_literal *lit)
 {
+	xrt_status *st = NULL;
 	uint32_t i;
 
 	if (n->kids) {
-		for (i = 0; i < n->shape.tuple_count; i++)
-			read_into(n->kids[i], xrt_literal_element(lit, i));
-		return;
+		for (i = 0; i < n->shape.tuple_count && !st; i++)
+			st = read_into(s, n->kids[i], xrt_literal_element(lit, i));
+		return st;
 	}
-	memcpy(xrt_literal_mutable_data(lit), n->buf.data, n->bytes);
+	return xdev_read(s->dev, &n->buf, 0, xrt_literal_mutable_data(lit), n->bytes, s->a);
 }
 
 xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal **out)
@@ -251,6 +275,10 @@ xrt_status *xnode_to_literal(xrt_session *s, const struct xnode *n, xrt_literal 
 	if (!st)
 		st = xrt_literal_create_uninit(s->a, &n->shape, out);
 	if (!st)
-		read_into(n, *out);
+		st = read_into(s, n, *out);
+	if (st && *out) {
+		xrt_literal_destroy(*out);
+		*out = NULL;
+	}
 	return st;
 }

@@ -61,6 +61,22 @@ static xrt_status *copy_on_device(struct xdev *to, struct xdev_queue *q,
 	return st;
 }
 
+/* Between two devices neither of which the host maps: through host memory. */
+static xrt_status *bounce(struct xdev *from, const struct xdev_buf *src, struct xdev *to,
+			  struct xdev_buf *dst, uint64_t bytes, const struct xrt_allocator *a)
+{
+	void *tmp = bytes <= SIZE_MAX ? xrt_mem_alloc_aligned(a, bytes, 64) : NULL;
+	xrt_status *st;
+
+	if (!tmp)
+		return xrt_status_oom(a, "a transfer through host memory");
+	st = xdev_read(from, src, 0, tmp, bytes, a);
+	if (!st)
+		st = xdev_write(to, dst, 0, tmp, bytes, a);
+	xrt_mem_free(a, tmp);
+	return st;
+}
+
 xrt_status *xcopy_buffer(struct xdev *from, const struct xdev_buf *src, struct xdev *to,
 			 struct xdev_queue *q, struct xdev_buf *dst, uint64_t bytes,
 			 const struct xrt_allocator *a)
@@ -80,8 +96,11 @@ xrt_status *xcopy_buffer(struct xdev *from, const struct xdev_buf *src, struct x
 	}
 	if (from->ops->wait_idle)
 		from->ops->wait_idle(from, src);
-	memcpy(dst->data, src->data, bytes);
-	return NULL;
+	if (dst->data)
+		return xdev_read(from, src, 0, dst->data, bytes, a);
+	if (src->data)
+		return xdev_write(to, dst, 0, src->data, bytes, a);
+	return bounce(from, src, to, dst, bytes, a);
 }
 
 /* Each leaf of @from copied into the same leaf of @to. */

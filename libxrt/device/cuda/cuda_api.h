@@ -28,7 +28,7 @@
 	X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) \
 	X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) \
 	X(cuEventCreate) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) \
-	X(cuEventDestroy) X(cuStreamWaitEvent) \
+	X(cuEventDestroy) X(cuCtxSynchronize) \
 	X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel)
 
 #define CUDA_NVRTC_FUNCTIONS(X) \
