@@ -3,8 +3,8 @@
  * The CUDA driver's translation, checked without a GPU: every program the
  * compiler makes from the corpus (fused and unfused) and from the
  * evaluator's cases (constants not folded) becomes CUDA that NVRTC
- * compiles, for the H200's architecture, with no error or warning
- * turned off.  Also the disk cache of compiled modules.  Skipped where
+ * compiles for the H200's architecture (sm_90).  Also the disk cache of
+ * compiled modules.  Skipped where
  * NVRTC does not load (it is part of the CUDA toolkit, not the driver).
  */
 #include <stdio.h>
@@ -166,4 +166,49 @@ TEST_F(xrt, evaluator_case_programs_compile_for_sm_90)
 	free(b.text);
 	free(text);
 }
+/* A cubin is written to the cache once and read back after, the same bytes. */
+TEST_F(xrt, cubins_are_cached_on_disk)
+{
+	static const char src[] = "extern \"C\" __global__ void k0(float *p) { p[0] = 1; }\n";
+	char dir[] = "/tmp/xrt-cuda-cache-XXXXXX", cmd[128];
+	void *first = NULL, *again = NULL;
+	size_t n1 = 0, n2 = 0, files = 0;
+	FILE *f;
+
+	NEED_NVRTC();
+	ASSERT_NE(NULL, mkdtemp(dir));
+	setenv("XRT_CUDA_CACHE", dir, 1);
+	ASSERT_OK(cuda_compile(cuda_api_get(), src, 9, 0, true, self->a, &first, &n1));
+	snprintf(cmd, sizeof(cmd), "ls %s | grep -c '\\.cubin$'", dir);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%zu", &files));
+	pclose(f);
+	EXPECT_EQ(1u, files);
+	ASSERT_OK(cuda_compile(cuda_api_get(), src, 9, 0, true, self->a, &again, &n2));
+	ASSERT_EQ(n1, n2);
+	EXPECT_EQ(0, memcmp(first, again, n1));
+	/* off: nothing more written, still compiled */
+	setenv("XRT_CUDA_CACHE", "off", 1);
+	xrt_free(self->a, again);
+	ASSERT_OK(cuda_compile(cuda_api_get(), src, 9, 0, true, self->a, &again, &n2));
+	unsetenv("XRT_CUDA_CACHE");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT_EQ(0, system(cmd));
+	xrt_free(self->a, first);
+	xrt_free(self->a, again);
+}
+
+/* NVRTC's complaint comes back whole, as an INTERNAL error. */
+TEST_F(xrt, a_bad_source_is_an_internal_error_with_the_log)
+{
+	void *out = NULL;
+	size_t n = 0;
+
+	NEED_NVRTC();
+	ASSERT_ERR(cuda_compile(cuda_api_get(), "this is not CUDA;\n", 9, 0, false, self->a, &out,
+				&n), XRT_INTERNAL, "NVRTC");
+	EXPECT_EQ(NULL, out);
+}
+
 TEST_HARNESS_MAIN

@@ -59,6 +59,8 @@ int bench_xrt(struct result *r, bool quick);
 int bench_eager(struct result *r, bool quick);
 /* accel:0 against host:0 (room for 2); 0 without an accel device. */
 int bench_devices(struct result *r, bool quick);
+/* cuda:0 against cuBLAS and the driver called directly (room for 6); 0 without a GPU. */
+int bench_cuda(struct result *r, bool quick);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 

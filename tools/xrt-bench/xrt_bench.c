@@ -212,10 +212,10 @@ static void bench_dot(size_t n, int reps, struct result *res)
 	free(c);
 }
 
-/* Every group but devices (it needs the driver) runs when none is named. */
+/* Every group but devices and cuda (they need hardware) runs when none is named. */
 static bool wanted(const char *only, const char *group)
 {
-	return only ? !strcmp(only, group) : strcmp(group, "devices") != 0;
+	return only ? !strcmp(only, group) : strcmp(group, "devices") && strcmp(group, "cuda");
 }
 
 int main(int argc, char **argv)
@@ -230,7 +230,7 @@ int main(int argc, char **argv)
 	struct result res[40];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
-				    "[--only=engine|host|xrt|eager|python|devices]\n";
+				    "[--only=engine|host|xrt|eager|python|devices|cuda]\n";
 	const char *only = NULL;
 	int json = 0, reps = 5, o;
 
@@ -247,7 +247,8 @@ int main(int argc, char **argv)
 			only = optarg;
 			if (strcmp(only, "engine") && strcmp(only, "host") &&
 			    strcmp(only, "xrt") && strcmp(only, "eager") &&
-			    strcmp(only, "python") && strcmp(only, "devices")) {
+			    strcmp(only, "python") && strcmp(only, "devices") &&
+			    strcmp(only, "cuda")) {
 				fprintf(stderr, "xrt-bench: unknown group '%s'\n%s", only, usage);
 				return 2;
 			}
@@ -276,6 +277,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_eager(res + count, reps <= 2);
 	if (wanted(only, "devices"))
 		count += (size_t)bench_devices(res + count, reps <= 2);
+	if (wanted(only, "cuda"))
+		count += (size_t)bench_cuda(res + count, reps <= 2);
 	/* the build's package first; an installed one otherwise */
 	setenv("PYTHONPATH", PYXRT_DIR, 0);
 	if (wanted(only, "python"))
