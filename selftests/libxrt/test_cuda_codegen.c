@@ -95,10 +95,12 @@ static void add(struct __test_metadata *_metadata, const struct xrt_allocator *a
 		flush(_metadata, a, b);
 }
 
+static const char *nvrtc_why;
+
 #define NEED_NVRTC()                                                          \
 	do {                                                                  \
-		if (!cuda_api_get()->have_nvrtc)                              \
-			SKIP(return, "%s", cuda_api_get()->why);              \
+		if (!cuda_api_nvrtc(&nvrtc_why)->have_nvrtc)               \
+			SKIP(return, "%s", nvrtc_why);                        \
 	} while (0)
 
 TEST_F(xrt, corpus_programs_compile_for_sm_90)

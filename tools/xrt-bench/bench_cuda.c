@@ -83,7 +83,7 @@ static xrt_handle made_on_device(xrt_session *s, const char *type, int64_t n0, i
 /* cublasGemmEx on buffers of the same size, f32 out, f32 compute. */
 static double cublas_dot(int n, bool bf16, int reps)
 {
-	const struct cuda_api *cu = cuda_api_get();
+	const struct cuda_api *cu = cuda_api_blas();
 	size_t in = (size_t)n * n * (bf16 ? 2 : 4), out = (size_t)n * n * 4;
 	CUdeviceptr a, b, c;
 	cublasHandle_t h;
@@ -94,7 +94,7 @@ static double cublas_dot(int n, bool bf16, int reps)
 	cu_check(cu->cuMemAlloc(&a, in), "cuMemAlloc");
 	cu_check(cu->cuMemAlloc(&b, in), "cuMemAlloc");
 	cu_check(cu->cuMemAlloc(&c, out), "cuMemAlloc");
-	if (cu->cublasCreate_v2(&h) != CUBLAS_STATUS_SUCCESS)
+	if (!cu->have_blas || cu->cublasCreate_v2(&h) != CUBLAS_STATUS_SUCCESS)
 		cu_check(CUDA_ERROR_UNKNOWN, "cublasCreate");
 	for (k = 0; k <= reps; k++) {
 		t = bench_now();
@@ -204,7 +204,7 @@ static double bare_launch(int runs, int reps)
 	cu_check(cu->cuDeviceGet(&dev, 0), "cuDeviceGet");
 	cu->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
 	cu->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
-	bench_check(cuda_compile(cu, empty_kernel, major, minor, true, NULL, &image, &size),
+	bench_check(cuda_compile(cuda_api_get(), empty_kernel, major, minor, true, NULL, &image, &size),
 		    "compile the empty kernel");
 	cu_check(cu->cuModuleLoadData(&mod, image), "cuModuleLoadData");
 	xrt_free(NULL, image);

@@ -10,7 +10,9 @@
 #include "cuda_api.h"
 
 static struct cuda_api api;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_once_t driver_once = PTHREAD_ONCE_INIT, nvrtc_once = PTHREAD_ONCE_INIT,
+		      blas_once = PTHREAD_ONCE_INIT;
+static char nvrtc_why[160], blas_why[160];
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -30,7 +32,7 @@ static void *open_first(const char *const *names)
 	if (ok) {							\
 		*(void **)&api.name = dlsym(h, XSTR(name));		\
 		if (!api.name) {					\
-			snprintf(api.why, sizeof(api.why), "%s lacks %s", lib, XSTR(name)); \
+			snprintf(why, 160, "%s lacks %s", lib, XSTR(name)); \
 			ok = false;					\
 		}							\
 	}
@@ -39,16 +41,17 @@ static bool load_driver(void)
 {
 	static const char *const names[] = { "libcuda.so.1", NULL };
 	const char *lib = "libcuda.so.1";
+	char *why = api.why;
 	void *h = open_first(names);
 	bool ok = h != NULL;
 
 	if (!h) {
-		snprintf(api.why, sizeof(api.why), "no CUDA driver (libcuda.so.1 does not load)");
+		snprintf(why, 160, "no CUDA driver (libcuda.so.1 does not load)");
 		return false;
 	}
 	CUDA_DRIVER_FUNCTIONS(LOAD)
 	if (ok && api.cuInit(0) != CUDA_SUCCESS) {
-		snprintf(api.why, sizeof(api.why), "cuInit failed: no usable GPU");
+		snprintf(why, 160, "cuInit failed: no usable GPU");
 		ok = false;
 	}
 	return ok;
@@ -60,11 +63,12 @@ static bool load_nvrtc(void)
 		"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so", NULL
 	};
 	const char *lib = "libnvrtc";
+	char *why = nvrtc_why;
 	void *h = open_first(names);
 	bool ok = h != NULL;
 
 	if (!h) {
-		snprintf(api.why, sizeof(api.why), "NVRTC (libnvrtc.so) does not load");
+		snprintf(why, 160, "NVRTC (libnvrtc.so) does not load");
 		return false;
 	}
 	CUDA_NVRTC_FUNCTIONS(LOAD)
@@ -77,27 +81,49 @@ static bool load_blas(void)
 		"libcublas.so.13", "libcublas.so.12", "libcublas.so", NULL
 	};
 	const char *lib = "libcublas";
+	char *why = blas_why;
 	void *h = open_first(names);
 	bool ok = h != NULL;
 
 	if (!h) {
-		snprintf(api.why, sizeof(api.why), "cuBLAS (libcublas.so) does not load");
+		snprintf(why, 160, "cuBLAS (libcublas.so) does not load");
 		return false;
 	}
 	CUDA_BLAS_FUNCTIONS(LOAD)
 	return ok;
 }
 
-static void load(void)
+static void driver_load(void)
+{
+	api.have_driver = load_driver();
+}
+
+static void nvrtc_load(void)
 {
 	api.have_nvrtc = load_nvrtc();
+}
+
+static void blas_load(void)
+{
 	api.have_blas = load_blas();
-	api.have_driver = load_driver();
 }
 
 const struct cuda_api *cuda_api_get(void)
 {
-	pthread_once(&once, load);
+	pthread_once(&driver_once, driver_load);
+	return &api;
+}
+
+const struct cuda_api *cuda_api_nvrtc(const char **why)
+{
+	pthread_once(&nvrtc_once, nvrtc_load);
+	*why = nvrtc_why;
+	return &api;
+}
+
+const struct cuda_api *cuda_api_blas(void)
+{
+	pthread_once(&blas_once, blas_load);
 	return &api;
 }
 

@@ -47,14 +47,18 @@ struct cuda_api {
 	CUDA_NVRTC_FUNCTIONS(CUDA_API_MEMBER)
 	CUDA_BLAS_FUNCTIONS(CUDA_API_MEMBER)
 	bool have_driver, have_nvrtc, have_blas;
-	char why[160];		/* what is missing, for messages */
+	char why[160];		/* why there is no driver, for messages */
 };
 
 /*
- * The libraries, loaded once per process (cuInit included); the flags
- * say which loaded.  Never NULL.
+ * The driver, loaded once per process (cuInit included): have_driver
+ * says whether it did.  Never NULL.  NVRTC and cuBLAS are large and
+ * loaded only when first needed, by the functions below (have_nvrtc,
+ * have_blas; *@why says what is missing).
  */
 const struct cuda_api *cuda_api_get(void);
+const struct cuda_api *cuda_api_nvrtc(const char **why);
+const struct cuda_api *cuda_api_blas(void);
 
 /* A status for a failed driver call: "cuda:N: what: CUDA_ERROR_...". */
 xrt_status *cuda_error(const struct xrt_allocator *a, const struct cuda_api *api, CUresult r,

@@ -157,11 +157,13 @@ xrt_status *cuda_compile(const struct cuda_api *cu, const char *source, int majo
 	char arch[48], dir[400], file[512];
 	bool cached;
 	uint64_t fp[2];
+	const char *why;
 	xrt_status *st;
 	char *text;
 
+	cu = cuda_api_nvrtc(&why);
 	if (!cu->have_nvrtc)
-		return xrt_status_new(a, XRT_UNAVAILABLE, "cuda: %s", cu->why);
+		return xrt_status_new(a, XRT_UNAVAILABLE, "cuda: %s", why);
 	snprintf(arch, sizeof(arch), "--gpu-architecture=%s_%d%d", cubin ? "sm" : "compute",
 		 major, minor);
 	text = xrt_mem_alloc(a, lp + ls + sizeof(arch) + 2);

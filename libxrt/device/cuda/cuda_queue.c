@@ -233,7 +233,7 @@ static bool blas_dot(struct xdev_queue *q, const struct xrt_cs_dot *c, const CUd
 	bool f64 = c->lhs.dtype == XRT_CS_F64, acc = c->cmd.flags & XRT_CS_DOT_ACCUMULATE;
 	cublasStatus_t s;
 
-	if (q->no_blas || !cu->have_blas || !c->m || !c->n || !c->k ||
+	if (q->no_blas || !cuda_api_blas()->have_blas || !c->m || !c->n || !c->k ||
 	    !blas_type(c->lhs.dtype, &ti) || !blas_type(c->out.dtype, &to) ||
 	    !blas_layout(&c->lhs, c->m, c->k, &ol, &ll) ||
 	    !blas_layout(&c->rhs, c->k, c->n, &orr, &lr) ||
