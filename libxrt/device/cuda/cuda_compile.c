@@ -136,9 +136,11 @@ static xrt_status *nvrtc_build(const struct cuda_api *cu, const char *text, cons
 		return st;
 	}
 	p = xrt_mem_alloc(a, n ? n : 1);
+	if (p)
+		r = cubin ? cu->nvrtcGetCUBIN(prog, p) : cu->nvrtcGetPTX(prog, p);
 	if (!p)
 		st = xrt_status_oom(a, "a CUDA module");
-	else if ((r = cubin ? cu->nvrtcGetCUBIN(prog, p) : cu->nvrtcGetPTX(prog, p)) != NVRTC_SUCCESS)
+	else if (r != NVRTC_SUCCESS)
 		st = nvrtc_fail(cu, prog, r, a);
 	cu->nvrtcDestroyProgram(&prog);
 	if (st) {

@@ -378,11 +378,11 @@ static xrt_status *setup(struct cuda_dev *d, uint32_t ordinal)
 
 	r = cu->cuDeviceGet(&d->dev, (int)ordinal);
 	if (r == CUDA_SUCCESS)
-		r = cu->cuDeviceGetAttribute(&d->major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-					     d->dev);
+		r = cu->cuDeviceGetAttribute(&d->major,
+					     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->dev);
 	if (r == CUDA_SUCCESS)
-		r = cu->cuDeviceGetAttribute(&d->minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-					     d->dev);
+		r = cu->cuDeviceGetAttribute(&d->minor,
+					     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->dev);
 	if (r == CUDA_SUCCESS)
 		r = cu->cuDevicePrimaryCtxRetain(&d->ctx, d->dev);
 	if (r != CUDA_SUCCESS)

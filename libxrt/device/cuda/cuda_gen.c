@@ -344,16 +344,15 @@ void cg_convert(char *buf, size_t size, uint32_t to, uint32_t from, const char *
 		}
 		return;
 	}
+	snprintf(part, sizeof(part), "(%s).re", v);
 	if (to == XRT_CS_C64)
 		snprintf(buf, size, "mk64((float)(%s).re, (float)(%s).im)", v, v);
 	else if (to == XRT_CS_C128)
 		snprintf(buf, size, "mk128((double)(%s).re, (double)(%s).im)", v, v);
 	else if (to == XRT_CS_PRED)
 		snprintf(buf, size, "(s64)((%s).re != 0 || (%s).im != 0)", v, v);
-	else {
-		snprintf(part, sizeof(part), "(%s).re", v);
+	else
 		real_to(buf, size, to, part, from == XRT_CS_C128);
-	}
 }
 
 void cg_operand_ptr(char *buf, size_t size, const struct xrt_cs_operand *op, const char *c,

@@ -250,18 +250,21 @@ static bool blas_dot(struct xdev_queue *q, const struct xrt_cs_dot *c, const CUd
 	}
 	if (cu->cublasSetStream_v2(q->blas, q->stream) != CUBLAS_STATUS_SUCCESS)
 		return false;
-	s = cu->cublasGemmStridedBatchedEx(q->blas, orr, ol, (int)c->n, (int)c->m, (int)c->k,
-					   f64 ? (const void *)&one : (const void *)&onef,
-					   (const void *)(uintptr_t)(addr[c->rhs.slot] + c->rhs.offset),
-					   ti, (int)lr, c->rhs.batch_stride,
-					   (const void *)(uintptr_t)(addr[c->lhs.slot] + c->lhs.offset),
-					   ti, (int)ll, c->lhs.batch_stride,
-					   acc ? (f64 ? (const void *)&one : (const void *)&onef) :
-						 (f64 ? (const void *)&zero : (const void *)&zerof),
-					   (void *)(uintptr_t)(addr[c->out.slot] + c->out.offset),
-					   to, (int)lo, c->out.batch_stride, (int)c->batch,
-					   f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
-					   CUBLAS_GEMM_DEFAULT);
+	{
+		const void *rp = (const void *)(uintptr_t)(addr[c->rhs.slot] + c->rhs.offset);
+		const void *lp = (const void *)(uintptr_t)(addr[c->lhs.slot] + c->lhs.offset);
+		void *op = (void *)(uintptr_t)(addr[c->out.slot] + c->out.offset);
+		const void *alpha = f64 ? (const void *)&one : (const void *)&onef;
+		const void *beta = acc ? alpha : f64 ? (const void *)&zero : (const void *)&zerof;
+
+		s = cu->cublasGemmStridedBatchedEx(q->blas, orr, ol, (int)c->n, (int)c->m,
+						   (int)c->k, alpha, rp, ti, (int)lr,
+						   c->rhs.batch_stride, lp, ti, (int)ll,
+						   c->lhs.batch_stride, beta, op, to, (int)lo,
+						   c->out.batch_stride, (int)c->batch,
+						   f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F,
+						   CUBLAS_GEMM_DEFAULT);
+	}
 	*res = s == CUBLAS_STATUS_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_FAILED;
 	return true;
 }

@@ -765,8 +765,10 @@ XD void comb_d(int op, int t, double *a, s64 *ai, double b, s64 bi)
 	}
 	if (t == T_F32)
 		*a = (float)*a;
-	else if (t == T_F16 || t == T_BF16)
-		*a = rnd(t, (float)*a);
+	else if (t == T_F16)
+		*a = h2f(d2h(*a));	/* one rounding, from the exact double */
+	else if (t == T_BF16)
+		*a = bf2f(d2bf(*a));
 }
 
 XD void comb_i(int op, int t, s64 *a, s64 *ai, s64 b, s64 bi)
