@@ -103,7 +103,7 @@ static const char *nvrtc_why;
 			SKIP(return, "%s", nvrtc_why);                        \
 	} while (0)
 
-TEST_F(xrt, corpus_programs_compile_for_sm_90)
+TEST_F_TIMEOUT(xrt, corpus_programs_compile_for_sm_90, 300)
 {
 	const struct cc_options fused = { false }, unfused = { true };
 	struct test_corpus c = { 0 };
@@ -137,7 +137,7 @@ TEST_F(xrt, corpus_programs_compile_for_sm_90)
 	free(b.text);
 }
 
-TEST_F(xrt, evaluator_case_programs_compile_for_sm_90)
+TEST_F_TIMEOUT(xrt, evaluator_case_programs_compile_for_sm_90, 300)
 {
 	const struct cc_options o = { .no_folding = true };
 	size_t len = 0;

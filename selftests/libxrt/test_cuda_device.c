@@ -162,13 +162,13 @@ static void corpus_against_evaluator(struct __test_metadata *_metadata,
 	EXPECT_LT(60, ran);
 }
 
-TEST_F(xrt, corpus_matches_the_evaluator)
+TEST_F_TIMEOUT(xrt, corpus_matches_the_evaluator, 300)
 {
 	NEED_GPU();
 	corpus_against_evaluator(_metadata, self->a, false);
 }
 
-TEST_F(xrt, corpus_matches_the_evaluator_without_cublas)
+TEST_F_TIMEOUT(xrt, corpus_matches_the_evaluator_without_cublas, 300)
 {
 	NEED_GPU();
 	corpus_against_evaluator(_metadata, self->a, true);
@@ -215,7 +215,7 @@ static xrt_status *leaves_on(struct xdev *d, const struct xrt_executable *exe,
 	return st;
 }
 
-TEST_F(xrt, evaluator_case_programs_give_the_hosts_values)
+TEST_F_TIMEOUT(xrt, evaluator_case_programs_give_the_hosts_values, 300)
 {
 	const struct cc_options o = { .no_folding = true };
 	size_t len = 0;

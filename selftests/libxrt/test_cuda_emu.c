@@ -155,12 +155,13 @@ static int emulate(void *so, int pi, const struct cuda_plan *plan, uint8_t **slo
 		}
 		for (k = 0; k < 2; k++) {
 			const struct cg_kernel *kn = &st->kernel[k];
-			uint64_t blocks = (kn->threads + kn->block - 1) / kn->block;
 			void *args[CG_MAX_ARGS];
 			void (*fn)(void **);
+			uint64_t blocks;
 
 			if (!kn->threads)
 				continue;
+			blocks = (kn->threads + kn->block - 1) / kn->block;
 			for (i = 0; i < kn->num_args; i++)
 				args[i] = kn->arg_kind[i] == CG_ARG_SLOT ? (void *)slots[kn->arg_slot[i]] :
 					  kn->arg_kind[i] == CG_ARG_SCRATCH ? (void *)scratch :
@@ -372,7 +373,7 @@ static void add(struct __test_metadata *_metadata, const struct xrt_allocator *a
 			SKIP(return, "no g++ to build the emulated kernels"); \
 	} while (0)
 
-TEST_F(xrt, corpus_kernels_emulated_match_the_host)
+TEST_F_TIMEOUT(xrt, corpus_kernels_emulated_match_the_host, 300)
 {
 	const struct cc_options fused = { false }, unfused = { true };
 	const struct xrt_tolerance tol = { 2e-5, 1e-6 };
@@ -424,7 +425,7 @@ TEST_F(xrt, corpus_kernels_emulated_match_the_host)
 
 /* Shapes past one block and one REDUCE segment, ties for SORT, overlapping SCATTER windows. */
 static const char *const large[] = {
-	"HloModule red\n%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+	("HloModule red\n%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
 	"  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n"
 	"%max (a: s32[], b: s32[]) -> s32[] {\n  %a = s32[] parameter(0)\n"
 	"  %b = s32[] parameter(1)\n  ROOT %s = s32[] maximum(%a, %b)\n}\n"
@@ -434,24 +435,24 @@ static const char *const large[] = {
 	"  %r1 = f32[3] reduce(%y, %z), dimensions={0}, to_apply=%add\n"
 	"  %r2 = f32[] reduce(%x, %z), dimensions={0,1}, to_apply=%add\n"
 	"  %r3 = s32[3000] reduce(%i, %m), dimensions={0}, to_apply=%max\n"
-	"  ROOT %t = (f32[3], f32[3], f32[], s32[3000]) tuple(%r0, %r1, %r2, %r3)\n}\n",
-	"HloModule srt\n%lt (a: s32[], b: s32[], c: f32[], d: f32[]) -> pred[] {\n"
+	"  ROOT %t = (f32[3], f32[3], f32[], s32[3000]) tuple(%r0, %r1, %r2, %r3)\n}\n"),
+	("HloModule srt\n%lt (a: s32[], b: s32[], c: f32[], d: f32[]) -> pred[] {\n"
 	"  %a = s32[] parameter(0)\n  %b = s32[] parameter(1)\n  %c = f32[] parameter(2)\n"
 	"  %d = f32[] parameter(3)\n  ROOT %r = pred[] compare(%a, %b), direction=LT\n}\n"
 	"ENTRY %main {\n  %k = s32[2,1500] parameter(0)\n  %v = f32[2,1500] parameter(1)\n"
 	"  ROOT %r = (s32[2,1500], f32[2,1500]) sort(%k, %v), dimensions={1}, is_stable=true, "
-	"to_apply=%lt\n}\n",
-	"HloModule sct\n%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+	"to_apply=%lt\n}\n"),
+	("HloModule sct\n%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
 	"  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n"
 	"ENTRY %main {\n  %x = f32[9] parameter(0)\n  %idx = s32[3000,1] parameter(1)\n"
 	"  %u = f32[3000] parameter(2)\n  ROOT %r = f32[9] scatter(%x, %idx, %u), "
 	"update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
-	"index_vector_dim=1, to_apply=%add\n}\n",
-	"HloModule ew\nENTRY %main {\n  %x = f32[70001] parameter(0)\n  %y = f32[70001] parameter(1)\n"
-	"  %m = f32[70001] multiply(%x, %y)\n  ROOT %a = f32[70001] add(%m, %x)\n}\n",
+	"index_vector_dim=1, to_apply=%add\n}\n"),
+	("HloModule ew\nENTRY %main {\n  %x = f32[70001] parameter(0)\n  %y = f32[70001] parameter(1)\n"
+	"  %m = f32[70001] multiply(%x, %y)\n  ROOT %a = f32[70001] add(%m, %x)\n}\n"),
 };
 
-TEST_F(xrt, large_shapes_emulated_match_the_host)
+TEST_F_TIMEOUT(xrt, large_shapes_emulated_match_the_host, 300)
 {
 	const struct xrt_tolerance tol = { 1e-5, 1e-6 };
 	struct batch *b = calloc(1, sizeof(*b));
@@ -491,7 +492,7 @@ TEST_F(xrt, large_shapes_emulated_match_the_host)
 	free(b);
 }
 
-TEST_F(xrt, evaluator_case_kernels_emulated_match_the_host)
+TEST_F_TIMEOUT(xrt, evaluator_case_kernels_emulated_match_the_host, 300)
 {
 	const struct cc_options o = { .no_folding = true };
 	size_t len = 0;
