@@ -141,8 +141,15 @@ xrt_status *xdev_write(struct xdev *d, struct xdev_buf *b, uint64_t off, const v
 xrt_status *xdev_read(struct xdev *d, const struct xdev_buf *b, uint64_t off, void *dst,
 		      uint64_t n, const struct xrt_allocator *a);
 
+/*
+ * staged:0's kind: host:0's engine behind buffers the host reaches only
+ * through read and write (host/host_staged.c), for tests; not listed.
+ */
+#define XDEV_KIND_STAGED	0x100
+
 /* The drivers' constructors (host/host_dev.c, accel/accel_device.c, cuda/). */
 xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out);
+xrt_status *staged_dev_create(const struct xrt_allocator *a, struct xdev **out);
 /* Opens accel device @ordinal; NOT_FOUND when there is no such device. */
 xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
 /* Appends the accel devices present to @v (room for @max), counting in @n. */

@@ -58,6 +58,7 @@ static bool parse(const char *name, enum xrt_device_kind *kind, uint32_t *ordina
 		{ "host", XRT_DEVICE_HOST },
 		{ "accel", XRT_DEVICE_ACCEL },
 		{ "cuda", XRT_DEVICE_CUDA },
+		{ "staged", (enum xrt_device_kind)XDEV_KIND_STAGED },
 	};
 	const char *p = NULL;
 	unsigned long v;
@@ -109,6 +110,9 @@ static bool by_index(const struct xrt_allocator *a, const char *name, char *out)
 static xrt_status *create(enum xrt_device_kind kind, uint32_t ordinal,
 			  const struct xrt_allocator *a, struct xdev **out)
 {
+	if ((int)kind == XDEV_KIND_STAGED)
+		return ordinal ? xrt_status_new(a, XRT_NOT_FOUND, "no such device") :
+				 staged_dev_create(a, out);
 	switch (kind) {
 	case XRT_DEVICE_HOST:
 		if (ordinal == 0)

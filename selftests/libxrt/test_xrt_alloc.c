@@ -310,6 +310,52 @@ TEST_F(xrt, handles_are_per_session_and_devices_by_name)
 	xrt_session_destroy(b);
 }
 
+/*
+ * staged:0 keeps its buffers where the host reaches them only through
+ * the device's read and write, as a GPU does: trees cross between it and
+ * host:0 both ways, and layouts other than the program's are relaid.
+ */
+TEST_F(xrt, transfers_cross_between_mapped_and_unmapped_devices)
+{
+	struct xrt_session_options ho = { "host:0", 0, false }, so = { "staged:0", 0, false };
+	const char *text = "HloModule t\nENTRY %m (x: f32[2,3]) -> f32[2,3] {\n"
+			   "  %x = f32[2,3] parameter(0)\n  ROOT %n = f32[2,3] negate(%x)\n}\n";
+	xrt_session *h = NULL, *g = NULL;
+	xrt_literal *v = nested_tuple(self->a), *col = NULL, *got = NULL;
+	xrt_handle a, b, back, c, x, r;
+	struct xrt_shape sh;
+	float *f;
+	int i;
+
+	ASSERT_OK(xrt_session_create(&ho, self->a, &h));
+	ASSERT_OK(xrt_session_create(&so, self->a, &g));
+	EXPECT_STREQ("staged:0", xrt_session_device(g));
+	ASSERT_OK(xrt_allocate(h, v, &a));
+	ASSERT_OK(xrt_transfer(h, a, g, &b));
+	EXPECT_HOLDS(g, b, false, nested_tuple(self->a));
+	ASSERT_OK(xrt_transfer(g, b, h, &back));
+	EXPECT_HOLDS(h, back, true, nested_tuple(self->a));
+	/* a column-major argument is relaid through host memory */
+	ASSERT_OK(xrt_shape_parse(&sh, self->a, "f32[2,3]{0,1}"));
+	ASSERT_OK(xrt_literal_create(self->a, &sh, &col));
+	f = xrt_literal_mutable_data(col);
+	for (i = 0; i < 6; i++)
+		f[i] = (float)i;	/* column-major: x[r][c] = c * 2 + r */
+	ASSERT_OK(xrt_compile_hlo(g, text, strlen(text), &c));
+	ASSERT_OK(xrt_allocate(g, col, &x));
+	ASSERT_OK(xrt_execute(g, c, &x, 1, NULL, &r));
+	ASSERT_OK(xrt_read_literal(g, r, true, &got));
+	f = xrt_literal_mutable_data(got);
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(-(float)((i % 3) * 2 + i / 3), f[i]) TH_LOG("element %d", i);
+	xrt_literal_destroy(got);
+	xrt_literal_destroy(col);
+	xrt_literal_destroy(v);
+	xrt_shape_deinit(&sh);
+	xrt_session_destroy(h);
+	xrt_session_destroy(g);
+}
+
 TEST_F(xrt, transfers_copy_trees_between_sessions)
 {
 	xrt_session *a = open_session(_metadata, self->a), *b = NULL;
