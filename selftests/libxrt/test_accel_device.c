@@ -62,27 +62,6 @@ static void pair_close(struct pair *p)
 	xrt_session_destroy(p->dev);
 }
 
-/* Compiles @m, runs it on @args in @s; the result read back. */
-static xrt_status *run_on(xrt_session *s, const xrt_module *m, xrt_literal *const *args,
-			  uint32_t n, xrt_literal **out)
-{
-	xrt_handle c = 0, h[16] = { 0 }, r = 0;
-	struct xrt_execution_config cfg = { 0, 42, false, false };
-	xrt_status *st = xrt_compile_module(s, m, &c);
-	uint32_t i;
-
-	for (i = 0; !st && i < n; i++)
-		st = xrt_allocate(s, args[i], &h[i]);
-	if (!st)
-		st = xrt_execute(s, c, h, n, &cfg, &r);
-	if (!st)
-		st = xrt_read_literal(s, r, true, out);
-	xrt_release_all_allocations(s);
-	if (c)
-		xrt_status_free(xrt_release_compilations(s, &c, 1));
-	return st;
-}
-
 /*
  * @m on both sessions: the same status code, and when both ran, the
  * same bits; false (logged) if not.
@@ -91,8 +70,8 @@ static bool same_on_both(struct __test_metadata *_metadata, struct pair *p, cons
 			 const xrt_module *m, xrt_literal *const *args, uint32_t n)
 {
 	xrt_literal *want = NULL, *got = NULL;
-	xrt_status *sh = run_on(p->host, m, args, n, &want);
-	xrt_status *sd = run_on(p->dev, m, args, n, &got);
+	xrt_status *sh = test_run_module(p->host, m, args, n, &want);
+	xrt_status *sd = test_run_module(p->dev, m, args, n, &got);
 	char why[512] = "";
 	bool same = xrt_status_code(sh) == xrt_status_code(sd);
 

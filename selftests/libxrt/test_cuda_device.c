@@ -89,27 +89,6 @@ TEST_F(xrt, cuda_is_listed_with_its_memory)
 	xrt_free(self->a, v);
 }
 
-/* Compiles @m, runs it on @args in @s; the result read back. */
-static xrt_status *run_on(xrt_session *s, const xrt_module *m, xrt_literal *const *args,
-			  uint32_t n, xrt_literal **out)
-{
-	xrt_handle c = 0, h[16] = { 0 }, r = 0;
-	struct xrt_execution_config cfg = { 0, 42, false, false };
-	xrt_status *st = xrt_compile_module(s, m, &c);
-	uint32_t i;
-
-	for (i = 0; !st && i < n; i++)
-		st = xrt_allocate(s, args[i], &h[i]);
-	if (!st)
-		st = xrt_execute(s, c, h, n, &cfg, &r);
-	if (!st)
-		st = xrt_read_literal(s, r, true, out);
-	xrt_release_all_allocations(s);
-	if (c)
-		xrt_status_free(xrt_release_compilations(s, &c, 1));
-	return st;
-}
-
 static void corpus_against_evaluator(struct __test_metadata *_metadata,
 				     const struct xrt_allocator *a, bool no_blas)
 {
@@ -135,7 +114,7 @@ static void corpus_against_evaluator(struct __test_metadata *_metadata,
 			ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
 			test_fill_random(args[i], &state);
 		}
-		st = run_on(s, m, args, n, &got);
+		st = test_run_module(s, m, args, n, &got);
 		if (st && xrt_status_code(st) == XRT_UNIMPLEMENTED) {
 			skipped++;	/* the compiler's, checked by test_compile */
 		} else {
@@ -302,8 +281,8 @@ TEST_F(xrt, dot_without_cublas_gives_the_engines_bits)
 	}
 	ASSERT_OK(xrt_session_create(&ho, self->a, &h));
 	ASSERT_OK(xrt_session_create(&go, self->a, &g));
-	ASSERT_OK(run_on(h, m, args, 2, &want));
-	ASSERT_OK(run_on(g, m, args, 2, &got));
+	ASSERT_OK(test_run_module(h, m, args, 2, &want));
+	ASSERT_OK(test_run_module(g, m, args, 2, &got));
 	EXPECT_TRUE(xrt_literal_equal(want, got, why, sizeof(why))) TH_LOG("%s", why);
 	xrt_literal_destroy(want);
 	xrt_literal_destroy(got);

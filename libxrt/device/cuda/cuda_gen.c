@@ -175,6 +175,22 @@ const char *cg_reg_type(uint32_t dtype)
 	}
 }
 
+const char *cg_bits_type(uint32_t size)
+{
+	switch (size) {
+	case 1:
+		return "u8";
+	case 2:
+		return "u16";
+	case 4:
+		return "u32";
+	case 8:
+		return "u64";
+	default:
+		return "b16";
+	}
+}
+
 const char *cg_mem_type(uint32_t dtype)
 {
 	static const char *const names[] = {

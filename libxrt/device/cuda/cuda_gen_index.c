@@ -64,16 +64,11 @@ static void view_ptr(char *buf, size_t size, const struct xrt_cs_view *v, const 
 		 engine_dtype_size(v->dtype));
 }
 
-static const char *bits_type(uint32_t size)
-{
-	return size == 1 ? "u8" : size == 2 ? "u16" : size == 4 ? "u32" : size == 8 ? "u64" : "b16";
-}
-
 static void gather(struct cg *g, const struct xrt_cs_gather *c, struct cg_step *st)
 {
 	const struct xrt_cs_view *op = &c->operand, *out = &c->out;
 	__u64 n = count(out->rank, out->dims);
-	const char *t = bits_type(engine_dtype_size(op->dtype));
+	const char *t = cg_bits_type(engine_dtype_size(op->dtype));
 	char ptr[CG_PTR_LEN], src[CG_PTR_LEN], var[16];
 	struct cg_kernel *k = &st->kernel[0];
 	uint32_t d, j;
@@ -104,7 +99,7 @@ static void dynamic_slice(struct cg *g, const struct xrt_cs_dynamic_slice *c, bo
 {
 	const struct xrt_cs_view *op = &c->operand, *sl = &c->slice;
 	__u64 n = count(sl->rank, sl->dims);
-	const char *t = bits_type(engine_dtype_size(op->dtype));
+	const char *t = cg_bits_type(engine_dtype_size(op->dtype));
 	char ptr[CG_PTR_LEN], at[CG_PTR_LEN], var[16];
 	struct cg_kernel *k = &st->kernel[0];
 	uint32_t d;

@@ -51,6 +51,8 @@ void cg_merge_dims(uint32_t *rank, __u64 *dims, uint32_t n,
 
 /* C type of a register of type @dtype ("s64", "float", ...). */
 const char *cg_reg_type(uint32_t dtype);
+/* The type that moves an element of @size bytes as bits ("u32", "b16", ...). */
+const char *cg_bits_type(uint32_t size);
 /* The memory type of an element of @dtype ("u16" for f16, ...). */
 const char *cg_mem_type(uint32_t dtype);
 /* An expression loading @dtype at char pointer expression @ptr as a register. */

@@ -12,23 +12,6 @@
 #include "../../../driver/engine/engine_internal.h"
 #include "cuda_gen_internal.h"
 
-/* The type moving an element of @size bytes as bits. */
-static const char *bits_type(uint32_t size)
-{
-	switch (size) {
-	case 1:
-		return "u8";
-	case 2:
-		return "u16";
-	case 4:
-		return "u32";
-	case 8:
-		return "u64";
-	default:
-		return "b16";
-	}
-}
-
 static __u64 count(uint32_t rank, const __u64 *dims)
 {
 	__u64 n = 1;
@@ -55,7 +38,7 @@ static void copy(struct cg *g, const struct xrt_cs_copy *c, struct cg_step *st)
 	__s64 strides[2][XRT_CS_MAX_RANK];
 	__u64 dims[XRT_CS_MAX_RANK], n = count(c->dst.rank, c->dst.dims);
 	uint32_t rank = c->dst.rank;
-	const char *t = bits_type(engine_dtype_size(c->dst.dtype));
+	const char *t = cg_bits_type(engine_dtype_size(c->dst.dtype));
 	char dst[CG_PTR_LEN], src[CG_PTR_LEN];
 	struct cg_kernel *k = &st->kernel[0];
 
@@ -99,8 +82,8 @@ static void fill(struct cg *g, const struct xrt_cs_fill *c, struct cg_step *st)
 	} else {
 		__u64 v = es == 8 ? c->value[0] : c->value[0] & ((1ull << (es * 8)) - 1);
 
-		cg_printf(&g->t, "\t*(%s *)(%s) = (%s)0x%llxull;\n", bits_type(es), dst,
-			  bits_type(es), v);
+		cg_printf(&g->t, "\t*(%s *)(%s) = (%s)0x%llxull;\n", cg_bits_type(es), dst,
+			  cg_bits_type(es), v);
 	}
 	cg_printf(&g->t, "}\n}\n");
 }

@@ -110,9 +110,7 @@ void cg_sort(struct cg *g, const struct xrt_cs_sort *c, struct cg_step *st)
 	cg_printf(&g->t, "\tchar *stage = ws + %lluull + row * %lluull;\n",
 		  rows * len * 8, len * 16);
 	for (i = 0; i < c->num_operands; i++) {
-		uint32_t es = engine_dtype_size(c->operands[i].dtype);
-		const char *t = es == 1 ? "u8" : es == 2 ? "u16" : es == 4 ? "u32" :
-				es == 8 ? "u64" : "b16";
+		const char *t = cg_bits_type(engine_dtype_size(c->operands[i].dtype));
 
 		elem_ptr(p, sizeof(p), c, i, "i");
 		cg_printf(&g->t, "\tfor (u32 i = 0; i < %lluu; i++) ((%s *)stage)[i] = "

@@ -117,3 +117,24 @@ void test_fill_random(xrt_literal *lit, uint64_t *state)
 		}
 	}
 }
+
+xrt_status *test_run_module(xrt_session *s, const xrt_module *m, xrt_literal *const *args,
+			    uint32_t n, xrt_literal **out)
+{
+	xrt_handle c = 0, h[16] = { 0 }, r = 0;
+	struct xrt_execution_config cfg = { 0, 42, false, false };
+	xrt_status *st = n > 16 ? xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "more than 16 args") :
+		       xrt_compile_module(s, m, &c);
+	uint32_t i;
+
+	for (i = 0; !st && i < n; i++)
+		st = xrt_allocate(s, args[i], &h[i]);
+	if (!st)
+		st = xrt_execute(s, c, h, n, &cfg, &r);
+	if (!st)
+		st = xrt_read_literal(s, r, true, out);
+	xrt_release_all_allocations(s);
+	if (c)
+		xrt_status_free(xrt_release_compilations(s, &c, 1));
+	return st;
+}

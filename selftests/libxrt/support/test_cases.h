@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <xrt/ir.h>
 #include <xrt/literal.h>
+#include <xrt/xrt.h>
 
 struct test_case {
 	char name[128];
@@ -28,6 +30,13 @@ bool test_case_next(char **p, struct test_case *c);
 /* The literal a case expects. */
 xrt_status *test_case_expected(const struct xrt_allocator *a, const struct test_case *c,
 			       xrt_literal **out);
+
+/*
+ * Compiles @m in @s, runs it on @args (up to 16) with seed 42 and reads
+ * the result back into *@out; everything it allocated is released.
+ */
+xrt_status *test_run_module(xrt_session *s, const xrt_module *m, xrt_literal *const *args,
+			    uint32_t n, xrt_literal **out);
 
 /*
  * Seeded values for every leaf of @lit: floats in [-2, 2), integers in
