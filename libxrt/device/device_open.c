@@ -39,13 +39,14 @@ static void names(const struct xrt_allocator *a, char *out, size_t size)
 	xrt_mem_free(a, v);
 }
 
-static xrt_status *not_found(const struct xrt_allocator *a, const char *name)
+/* NOT_FOUND for @name, listing the devices there are; @why: the driver's reason, or NULL. */
+static xrt_status *not_found(const struct xrt_allocator *a, const char *name, const char *why)
 {
 	char have[256];
 
 	names(a, have, sizeof(have));
-	return xrt_status_new(a, XRT_NOT_FOUND, "no device '%.64s' (devices here: %s)", name,
-			      have);
+	return xrt_status_new(a, XRT_NOT_FOUND, "no device '%.64s' (devices here: %s)%s%.200s",
+			      name, have, why ? ": " : "", why ? why : "");
 }
 
 /* @name as "KIND:N": the kind and the ordinal, or false. */
@@ -142,7 +143,7 @@ xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xd
 	if (by_index(a, name, listed))
 		name = listed;
 	if (!parse(name, &kind, &ordinal))
-		return not_found(a, name);
+		return not_found(a, name, NULL);
 	pthread_mutex_lock(&registry_lock);
 	for (d = registry; d; d = d->next) {
 		if (d->info.kind == kind && d->info.ordinal == ordinal)
@@ -158,8 +159,12 @@ xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xd
 	}
 	pthread_mutex_unlock(&registry_lock);
 	if (st && xrt_status_code(st) == XRT_NOT_FOUND) {
+		/* the CUDA driver says why there is no GPU; the others only that there is none */
+		xrt_status *nf = not_found(a, name, kind == XRT_DEVICE_CUDA ?
+					   xrt_status_message(st) : NULL);
+
 		xrt_status_free(st);
-		return not_found(a, name);
+		return nf;
 	}
 	return st;
 }

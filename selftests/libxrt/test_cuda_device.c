@@ -63,6 +63,9 @@ TEST_F(xrt, without_a_gpu_cuda_is_absent_and_says_so)
 	EXPECT_EQ(XRT_NOT_FOUND, xrt_status_code(st));
 	EXPECT_NE(NULL, strstr(xrt_status_message(st), "cuda:0"));
 	EXPECT_NE(NULL, strstr(xrt_status_message(st), "host:0"));
+	/* and why: the driver's reason */
+	EXPECT_NE(NULL, strstr(xrt_status_message(st), cuda_api_get()->why))
+		TH_LOG("%s", xrt_status_message(st));
 	xrt_status_free(st);
 	/* the rest of libxrt is unaffected */
 	o.device = "host:0";
