@@ -3,7 +3,8 @@
 #
 # The CUDA device's check, for a machine with an NVIDIA GPU: builds
 # libxrt with the CUDA device, runs its tests on cuda:0 (the CUDA tests,
-# then the XRT API suites with XRT_DEVICE=cuda:0) and the GPU benchmarks,
+# then the XRT API and eager suites with XRT_DEVICE=cuda:0) and the GPU
+# benchmarks,
 # and writes a summary.  Under 8 minutes on one H200; each step has its
 # own time limit, and a failing step does not stop the ones after it.
 #
@@ -73,6 +74,8 @@ if grep -q 'SKIP *no GPU' "$out/cuda_device.log"; then
 fi
 step xrt_alloc_on_cuda 90 env XRT_DEVICE=cuda:0 "$t/test_xrt_alloc"
 step xrt_exec_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_xrt_exec"
+step eager_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_eager"
+step eager_numpy_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_eager_numpy"
 if [ -x "$build/tools/xrt-bench/xrt-bench" ]; then
 	step bench 150 "$build/tools/xrt-bench/xrt-bench" --only=cuda
 	sed -n '/^benchmark/,$p' "$out/bench.log" | tee -a "$summary"

@@ -30,10 +30,7 @@ int eager_find_device(const xrt_eager_context *c, const char *name)
 
 /*
  * The devices the context can run ops on: host:0 first, then every
- * other device listed that opens (one that does not is left out) and
- * whose memory the host maps: ops read some of their inputs' values
- * while they are lowered (shapes, axes), so eager tensors are not on
- * cuda devices yet.
+ * other device listed that opens (one that does not is left out).
  */
 static xrt_status *list_devices(xrt_eager_context *c)
 {
@@ -53,11 +50,7 @@ static xrt_status *list_devices(xrt_eager_context *c)
 				xrt_status_free(st);
 				continue;
 			}
-			if (!xdev_is_mapped(c->dev[d])) {
-				xdev_put(c->dev[d]);
-				c->dev[d] = NULL;
-				continue;
-			}
+
 		}
 		memcpy(c->devices[c->num_devices++], info[i].name, sizeof(info[i].name));
 	}
@@ -65,6 +58,32 @@ static xrt_status *list_devices(xrt_eager_context *c)
 	if (!c->num_devices || c->dev[0])
 		return xrt_status_new(c->a, XRT_INTERNAL, "eager: no host device listed");
 	return NULL;
+}
+
+/*
+ * A device that opens by name but is not listed (staged:0): added to the
+ * context's devices; its index, or -1.
+ */
+static int open_unlisted(xrt_eager_context *c, const char *name)
+{
+	uint32_t d = c->num_devices;
+	xrt_status *st;
+
+	if (d == EAGER_MAX_DEVICES)
+		return -1;
+	st = xdev_open(name, c->a, &c->dev[d]);
+	if (st) {
+		xrt_status_free(st);
+		return -1;
+	}
+	if (eager_find_device(c, c->dev[d]->info.name) >= 0) {	/* another name for a listed one */
+		xdev_put(c->dev[d]);
+		c->dev[d] = NULL;
+		return -1;
+	}
+	memcpy(c->devices[d], c->dev[d]->info.name, sizeof(c->dev[d]->info.name));
+	c->num_devices++;
+	return (int)d;
 }
 
 static xrt_status *pick_default(xrt_eager_context *c, const char *name)
@@ -76,6 +95,8 @@ static xrt_status *pick_default(xrt_eager_context *c, const char *name)
 	if (!name || !*name)
 		name = "host:0";
 	d = eager_find_device(c, name);
+	if (d < 0)
+		d = open_unlisted(c, name);
 	if (d < 0) {
 		char have[EAGER_MAX_DEVICES * 34] = "";
 		uint32_t i;

@@ -304,6 +304,7 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 {
 	const Xrt__NodeDef *nd = f->msg->nodes[n];
 	const struct attr_val *val;
+	const void *values;
 	xrt_status *st;
 	size_t k;
 
@@ -365,11 +366,13 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	if (strcmp(nd->op, "Const"))
 		return NULL;
 	val = eager_attr(f->ops[n], "value");
-	return xrt_tensor_from_host(c, xrt_literal_shape(val->tensor)->dtype,
-				    xrt_literal_shape(val->tensor)->rank,
-				    xrt_literal_shape(val->tensor)->dims,
-				    xrt_literal_data(val->tensor), xrt_literal_size(val->tensor),
-				    &f->consts[n]);
+	st = xrt_tensor_from_host(c, xrt_literal_shape(val->tensor)->dtype,
+				  xrt_literal_shape(val->tensor)->rank,
+				  xrt_literal_shape(val->tensor)->dims,
+				  xrt_literal_data(val->tensor), xrt_literal_size(val->tensor),
+				  &f->consts[n]);
+	/* lowerings may read a constant's values: in host memory too */
+	return st ? st : eager_tensor_host(f->consts[n], &values);
 }
 
 /* Depth-first: each node after the nodes it reads; a node met again while open is a cycle. */

@@ -69,8 +69,14 @@ struct xrt_tensor {
 	uint32_t rank;
 	int64_t dims[XRT_MAX_RANK];
 	uint64_t bytes;
-	void *data;			/* 64-byte aligned; on a device: its mapping */
+	void *data;			/* 64-byte aligned; on a device: its mapping, or NULL */
 	struct xdev_buf buf;		/* on a device other than host:0: the buffer */
+	/*
+	 * On a device the host does not map (cuda): the values read into host
+	 * memory the first time they are needed (a constant input, a resolve).
+	 * Tensors never change once made, so the copy stays right.
+	 */
+	_Atomic(void *) host_copy;
 	bool inline_data;		/* @data follows this struct, one block */
 	int8_t pool_class;		/* the block's size class, or -1 */
 	void (*deleter)(void *data, void *arg);	/* wrapped memory: called, if set */
@@ -195,6 +201,10 @@ xrt_status *eager_op_error(const struct lowering *l, enum xrt_code code,
  * The values of constant input @i as integers (at most @max); their count,
  * or an error naming the op and the input.
  */
+/* @t's values in host memory: its data, or a copy read from its device once. */
+xrt_status *eager_tensor_host(const xrt_tensor *t, const void **out);
+/* The same once eager_tensor_host() has succeeded (NULL before). */
+const void *eager_tensor_values(const xrt_tensor *t);
 xrt_status *eager_const_ints(const struct lowering *l, uint32_t i, int64_t *out, uint32_t max,
 			     uint32_t *n);
 /* The value of scalar constant input @i as a double. */

@@ -115,6 +115,10 @@ xrt_status *eager_build_module(const xrt_op *op, xrt_module **out)
 		return st;
 	for (i = 0; !st && i < op->num_inputs; i++) {
 		if (op->input_constant[i]) {
+			const void *values;
+
+			/* read while lowering: in host memory */
+			st = eager_tensor_host(op->inputs[i], &values);
 			l.consts[i] = op->inputs[i];
 			continue;
 		}

@@ -233,10 +233,10 @@ xrt_status *eager_const_ints(const struct lowering *l, uint32_t i, int64_t *out,
 	for (k = 0; k < count; k++) {
 		switch (t->dtype) {
 		case XRT_S32:
-			out[k] = ((const int32_t *)t->data)[k];
+			out[k] = ((const int32_t *)eager_tensor_values(t))[k];
 			break;
 		case XRT_S64:
-			out[k] = ((const int64_t *)t->data)[k];
+			out[k] = ((const int64_t *)eager_tensor_values(t))[k];
 			break;
 		default:
 			return eager_op_error(l, XRT_INVALID_ARGUMENT,
@@ -258,16 +258,16 @@ xrt_status *eager_const_scalar(const struct lowering *l, uint32_t i, double *out
 		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u must be a scalar", i);
 	switch (t->dtype) {
 	case XRT_S32:
-		*out = *(const int32_t *)t->data;
+		*out = *(const int32_t *)eager_tensor_values(t);
 		return NULL;
 	case XRT_S64:
-		*out = (double)*(const int64_t *)t->data;
+		*out = (double)*(const int64_t *)eager_tensor_values(t);
 		return NULL;
 	case XRT_F32:
-		*out = *(const float *)t->data;
+		*out = *(const float *)eager_tensor_values(t);
 		return NULL;
 	case XRT_F64:
-		*out = *(const double *)t->data;
+		*out = *(const double *)eager_tensor_values(t);
 		return NULL;
 	default:
 		return eager_op_error(l, XRT_INVALID_ARGUMENT, "input #%u: %s is not supported", i,

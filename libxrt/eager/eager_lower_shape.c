@@ -245,8 +245,8 @@ xrt_status *eager_lower_pad(struct lowering *l)
 	if (pt->rank != 2 || pt->dims[0] != rank || pt->dims[1] != 2)
 		return eager_op_error(l, XRT_INVALID_ARGUMENT, "paddings must be [%u, 2]", rank);
 	for (k = 0; k < 2 * (int64_t)rank; k++)
-		p[k] = pt->dtype == XRT_S64 ? ((const int64_t *)pt->data)[k] :
-					      ((const int32_t *)pt->data)[k];
+		p[k] = pt->dtype == XRT_S64 ? ((const int64_t *)eager_tensor_values(pt))[k] :
+					      ((const int32_t *)eager_tensor_values(pt))[k];
 	for (i = 0; i < rank; i++) {
 		lo[i] = p[2 * i];
 		hi[i] = p[2 * i + 1];

@@ -606,11 +606,18 @@ static xrt_status *foreign(const xrt_op *op)
 /* What of an input the kernel depends on: type, shape, and a constant's value. */
 static uint64_t input_hash(const xrt_tensor *t, bool constant)
 {
+	xrt_status *st = NULL;
 	int64_t buf[XRT_MAX_RANK + 3];
 	uint64_t out[2] = { 0, 0 };
+	const void *values = NULL;
 
 	if (constant)
-		xrt_fingerprint128(t->data, t->bytes, out);
+		st = eager_tensor_host(t, &values);
+
+	/* a copy that fails now fails again, with its error, when the kernel is built */
+	xrt_status_free(st);
+	if (values)
+		xrt_fingerprint128(values, t->bytes, out);
 	buf[0] = t->dtype;
 	buf[1] = t->rank;
 	buf[2] = (int64_t)out[0];

@@ -175,7 +175,8 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 		return xrt_status_oom(c->a, "a tensor");
 	set_header(t, c, device, s);
 	t->data = (uint8_t *)t + HEADER_BYTES;
-	t->buf.bo = 0;
+	memset(&t->buf, 0, sizeof(t->buf));
+	atomic_init(&t->host_copy, NULL);
 	t->inline_data = true;
 	t->pool_class = (int8_t)k;
 	t->deleter = NULL;
@@ -213,8 +214,14 @@ xrt_status *xrt_tensor_from_host(xrt_eager_context *c, enum xrt_dtype dtype, uin
 	st = check_preds(c, dtype, data, size);
 	if (!st)
 		st = eager_tensor_new(c, c->default_device, &s, out);
-	if (!st && size)
+	if (!st && c->dev[c->default_device])
+		st = xdev_write(c->dev[c->default_device], &(*out)->buf, 0, data, size, c->a);
+	else if (!st && size)
 		memcpy((*out)->data, data, size);
+	if (st && *out) {
+		xrt_tensor_unref(*out);
+		*out = NULL;
+	}
 	return st;
 }
 
@@ -271,8 +278,9 @@ void xrt_tensor_unref(xrt_tensor *t)
 		t->deleter(t->data, t->arg);
 	if (t->var)
 		eager_var_free(t->var);
-	if (t->buf.bo)
+	if (t->c->dev[t->device] && xdev_buf_live(&t->buf))
 		t->c->dev[t->device]->ops->free(t->c->dev[t->device], &t->buf, t->c->a);
+	xrt_mem_free(t->c->a, atomic_load(&t->host_copy));
 	if (t->inline_data && t->pool_class >= 0)
 		pool_put(t->c, t->pool_class, t);
 	else
@@ -314,14 +322,58 @@ const char *xrt_tensor_device(const xrt_tensor *t)
 	return t ? t->c->devices[t->device] : NULL;
 }
 
+xrt_status *eager_tensor_host(const xrt_tensor *t, const void **out)
+{
+	xrt_tensor *m = (xrt_tensor *)t;	/* the copy is a cache: t is unchanged */
+	void *p = t->data, *none = NULL;
+	xrt_status *st;
+
+	if (!p)
+		p = atomic_load(&m->host_copy);
+	if (p) {
+		*out = p;
+		return NULL;
+	}
+	p = xrt_mem_alloc_aligned(t->c->a, t->bytes ? t->bytes : 1, 64);
+	if (!p)
+		return xrt_status_oom(t->c->a, "a host copy of a tensor");
+	st = xdev_read(t->c->dev[t->device], &t->buf, 0, p, t->bytes, t->c->a);
+	if (st) {
+		xrt_mem_free(t->c->a, p);
+		return st;
+	}
+	/* two threads may read it at once: the first copy stays */
+	if (!atomic_compare_exchange_strong(&m->host_copy, &none, p)) {
+		xrt_mem_free(t->c->a, p);
+		p = none;
+	}
+	*out = p;
+	return NULL;
+}
+
+const void *eager_tensor_values(const xrt_tensor *t)
+{
+	return t->data ? t->data : atomic_load(&((xrt_tensor *)t)->host_copy);
+}
+
 const void *xrt_tensor_data(const xrt_tensor *t, size_t *size)
 {
-	/* every device's buffers are mapped into this process */
-	bool host = t && !t->var;
+	const void *p = NULL;
+	xrt_status *st;
 
 	if (size)
-		*size = host ? (size_t)t->bytes : 0;
-	return host ? t->data : NULL;
+		*size = 0;
+	if (!t || t->var)
+		return NULL;
+	/* mapped devices' buffers are in this process; the others' are copied here once */
+	st = eager_tensor_host(t, &p);
+	if (st) {
+		xrt_status_free(st);
+		return NULL;
+	}
+	if (size)
+		*size = (size_t)t->bytes;
+	return p;
 }
 
 xrt_status *xrt_tensor_resolve(const xrt_tensor *t, xrt_literal **out)
@@ -336,9 +388,13 @@ xrt_status *xrt_tensor_resolve(const xrt_tensor *t, xrt_literal **out)
 		return xrt_status_new(t->c->a, XRT_INVALID_ARGUMENT,
 				      "resolve: a resource handle has no value; read it with "
 				      "ReadVariableOp");
-	st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
+	const void *p = NULL;
+
+	st = eager_tensor_host(t, &p);
 	if (!st)
-		st = xrt_literal_create_from(t->c->a, &s, t->data, t->bytes, out);
+		st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
+	if (!st)
+		st = xrt_literal_create_from(t->c->a, &s, p, t->bytes, out);
 	return st;
 }
 
@@ -377,6 +433,10 @@ xrt_status *xrt_tensor_copy_to_device(xrt_tensor *t, const char *device, xrt_ten
 		return st;
 	if (t->c->dev[d] && t->c->dev[t->device])
 		st = copy_between_devices(t, *out);
+	else if (t->c->dev[d])			/* host to a device */
+		st = xdev_write(t->c->dev[d], &(*out)->buf, 0, t->data, t->bytes, t->c->a);
+	else if (t->c->dev[t->device])		/* a device to the host */
+		st = xdev_read(t->c->dev[t->device], &t->buf, 0, (*out)->data, t->bytes, t->c->a);
 	else
 		memcpy((*out)->data, t->data, t->bytes);
 	if (st) {
