@@ -181,15 +181,18 @@ XRT_API uint64_t xrt_tensor_element_count(const xrt_tensor *t);
 XRT_API const char *xrt_tensor_device(const xrt_tensor *t);
 
 /**
- * xrt_tensor_data() - the elements of a tensor in host memory, no copy
+ * xrt_tensor_data() - the elements of a tensor in host memory
  * @t: a tensor
  * @size: receives their bytes (0 when there is no such memory); may be NULL
  *
  * Tensors are values: the memory must not be written.  It stays valid
- * while a reference to @t is held.
+ * while a reference to @t is held.  On host:0 and accel devices it is the
+ * tensor's own memory (an accel buffer as mapped into this process); on
+ * a device the host does not map (cuda) the values are copied into host
+ * memory the first time they are asked for, and that copy is returned.
  *
- * Return: row-major elements, 64-byte aligned (on a device other than
- * host:0, its buffer as mapped into this process); NULL for a resource.
+ * Return: row-major elements, 64-byte aligned; NULL for a resource, or
+ * when the copy from the device failed (xrt_tensor_resolve() says why).
  */
 XRT_API const void *xrt_tensor_data(const xrt_tensor *t, size_t *size);
 
