@@ -191,3 +191,16 @@ xrt_status *cuda_compile(const struct cuda_api *cu, const char *source, int majo
 		cache_write(dir, file, *out, *size);
 	return st;
 }
+
+xrt_status *cuda_source_image(const char *source, const struct xrt_allocator *a, void **out)
+{
+	size_t lp = strlen(cuda_prelude), ls = strlen(source);
+	char *text = xrt_mem_alloc(a, lp + ls + 1);
+
+	if (!text)
+		return xrt_status_oom(a, "a CUDA source");
+	memcpy(text, cuda_prelude, lp);
+	memcpy(text + lp, source, ls + 1);
+	*out = text;
+	return NULL;
+}

@@ -21,4 +21,12 @@
 xrt_status *cuda_compile(const struct cuda_api *api, const char *source, int major, int minor,
 			 bool cubin, const struct xrt_allocator *a, void **out, size_t *size);
 
+/*
+ * The prelude and @source as one NUL-terminated text, which is what a
+ * module is loaded from when XRT_CUDA_LOAD_SOURCE is set: the tests'
+ * CPU stand-in for the driver (selftests/libxrt/support/fake_cuda.c)
+ * builds modules from source, having no GPU to run a cubin on.
+ */
+xrt_status *cuda_source_image(const char *source, const struct xrt_allocator *a, void **out);
+
 #endif /* XRT_DEVICE_CUDA_COMPILE_H */

@@ -9,6 +9,7 @@
  * GPU, shared with anything else in the process using the runtime API.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../compiler/compiler.h"
@@ -230,7 +231,9 @@ static xrt_status *load(struct cuda_dev *d, const struct xrt_executable *exe,
 	if (!m->fn)
 		return xrt_status_oom(d->a, "a CUDA module");
 	if (m->num_fn) {
-		st = cuda_compile(d->cu, m->plan.source, d->major, d->minor, true, d->a, &image,
+		st = getenv("XRT_CUDA_LOAD_SOURCE") ?
+		     cuda_source_image(m->plan.source, d->a, &image) :
+		     cuda_compile(d->cu, m->plan.source, d->major, d->minor, true, d->a, &image,
 				  &size);
 		if (st)
 			return st;
