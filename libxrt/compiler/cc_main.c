@@ -268,3 +268,14 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	*out = exe;
 	return st;
 }
+
+uint64_t cc_slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind)
+{
+	uint32_t s;
+
+	for (s = 0; s < exe->num_slots; s++) {
+		if (exe->slots[s].kind == kind)
+			return exe->slots[s].size;
+	}
+	return 0;
+}

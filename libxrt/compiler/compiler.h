@@ -71,5 +71,7 @@ struct xrt_executable {
 xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 		       const struct xrt_allocator *alloc, struct xrt_executable **out);
 void cc_executable_destroy(struct xrt_executable *exe);
+/* Bytes of the first slot of @kind (the arena, the constants); 0 if none. */
+uint64_t cc_slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind);
 
 #endif /* XRT_COMPILER_COMPILER_H */

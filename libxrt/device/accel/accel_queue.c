@@ -118,17 +118,6 @@ bool adev_programs_kept(struct accel_dev *d)
 	return any;
 }
 
-static uint64_t slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind)
-{
-	uint32_t s;
-
-	for (s = 0; s < exe->num_slots; s++) {
-		if (exe->slots[s].kind == kind)
-			return exe->slots[s].size;
-	}
-	return 0;
-}
-
 /* @exe's program on the device, uploaded now if it is not; under d->lock. */
 static xrt_status *program_of(struct accel_dev *d, const struct xrt_executable *exe,
 			      const struct xrt_allocator *a, struct accel_program **out)
@@ -152,7 +141,7 @@ static xrt_status *program_of(struct accel_dev *d, const struct xrt_executable *
 	victim->exe_id = 0;
 	st = adev_buf_new(d, exe->program_size, a, &victim->prog);
 	if (!st)
-		st = adev_buf_new(d, slot_size(exe, CC_SLOT_CONSTANTS), a, &victim->consts);
+		st = adev_buf_new(d, cc_slot_size(exe, CC_SLOT_CONSTANTS), a, &victim->consts);
 	if (st) {
 		adev_buf_free(d, &victim->prog);
 		return st;
@@ -309,7 +298,7 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 	if (q->reset)
 		st = queue_reset(q);
 	else
-		st = ensure_arena(q, slot_size(exe, CC_SLOT_ARENA));
+		st = ensure_arena(q, cc_slot_size(exe, CC_SLOT_ARENA));
 	if (!st)
 		st = submit(q, exe, slots, seed, bo, q->sync);
 	if (!st)
@@ -352,7 +341,7 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 		st = adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_CREATE", errno);
 	if (!st) {
 		pthread_mutex_lock(&q->lock);
-		st = q->reset ? queue_reset(q) : ensure_arena(q, slot_size(exe, CC_SLOT_ARENA));
+		st = q->reset ? queue_reset(q) : ensure_arena(q, cc_slot_size(exe, CC_SLOT_ARENA));
 		if (!st)
 			st = submit(q, exe, slots, seed, bo, e->sync);
 		q->had_async = true;

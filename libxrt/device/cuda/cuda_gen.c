@@ -304,25 +304,10 @@ void cg_const(char *buf, size_t size, uint32_t dtype, const __u64 *imm)
 	}
 }
 
-static bool is_int(uint32_t t)
-{
-	return t >= XRT_CS_PRED && t <= XRT_CS_U64;
-}
-
-static bool is_f32c(uint32_t t)
-{
-	return t == XRT_CS_F16 || t == XRT_CS_BF16 || t == XRT_CS_F32;
-}
-
-static bool is_cplx(uint32_t t)
-{
-	return t == XRT_CS_C64 || t == XRT_CS_C128;
-}
-
 /* A real value (float class or double) converted to real or integer @to. */
 static void real_to(char *buf, size_t size, uint32_t to, const char *v, bool from_double)
 {
-	if (is_int(to))
+	if (cg_is_int(to))
 		snprintf(buf, size, "d2i(%u, (double)(%s))", to, v);
 	else if (to == XRT_CS_F64)
 		snprintf(buf, size, "(double)(%s)", v);
@@ -336,10 +321,10 @@ void cg_convert(char *buf, size_t size, uint32_t to, uint32_t from, const char *
 {
 	char part[200];
 
-	if (is_int(from)) {
-		if (is_int(to))
+	if (cg_is_int(from)) {
+		if (cg_is_int(to))
 			snprintf(buf, size, "iwrap(%u, (u64)(%s))", to, v);
-		else if (is_f32c(to))
+		else if (cg_is_f32c(to))
 			snprintf(buf, size, "i2f(%u, %u, %s)", to, from, v);
 		else if (to == XRT_CS_F64)
 			snprintf(buf, size, "i2d(%u, %s)", from, v);
@@ -349,7 +334,7 @@ void cg_convert(char *buf, size_t size, uint32_t to, uint32_t from, const char *
 			snprintf(buf, size, "mk128(i2d(%u, %s), 0.0)", from, v);
 		return;
 	}
-	if (!is_cplx(from)) {
+	if (!cg_is_cplx(from)) {
 		if (to == XRT_CS_C64) {
 			real_to(part, sizeof(part), XRT_CS_F32, v, from == XRT_CS_F64);
 			snprintf(buf, size, "mk64(%s, 0.0f)", part);
@@ -369,6 +354,16 @@ void cg_convert(char *buf, size_t size, uint32_t to, uint32_t from, const char *
 		snprintf(buf, size, "(s64)((%s).re != 0 || (%s).im != 0)", v, v);
 	else
 		real_to(buf, size, to, part, from == XRT_CS_C128);
+}
+
+void cg_view_ptr(char *buf, size_t size, const struct xrt_cs_view *v, const __s64 *strides,
+		 uint32_t rank, const char *c)
+{
+	char off[300];
+
+	cg_offset(off, sizeof(off), c, rank, strides);
+	snprintf(buf, size, "s%u + %llull + (%s) * %u", v->slot, v->offset, off,
+		 engine_dtype_size(v->dtype));
 }
 
 void cg_operand_ptr(char *buf, size_t size, const struct xrt_cs_operand *op, const char *c,

@@ -12,21 +12,6 @@
 
 #include "cuda_gen_internal.h"
 
-static bool is_int(uint32_t t)
-{
-	return t >= XRT_CS_PRED && t <= XRT_CS_U64;
-}
-
-static bool is_cplx(uint32_t t)
-{
-	return t == XRT_CS_C64 || t == XRT_CS_C128;
-}
-
-static bool is_f32c(uint32_t t)
-{
-	return t == XRT_CS_F16 || t == XRT_CS_BF16 || t == XRT_CS_F32;
-}
-
 static void unary(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t at,
 		  const char *a)
 {
@@ -34,7 +19,7 @@ static void unary(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t a
 
 	if (in->fn == XRT_CS_UN_IS_FINITE) {
 		snprintf(e, n, "finite_f((double)(%s))", a);
-	} else if (is_cplx(at)) {
+	} else if (cg_is_cplx(at)) {
 		const char *mk = at == XRT_CS_C64 ? "to64" : "to128";
 
 		if (in->fn == XRT_CS_UN_REAL || in->fn == XRT_CS_UN_IMAG)
@@ -44,9 +29,9 @@ static void unary(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t a
 				 cg_reg_type(t), a, a);
 		else
 			snprintf(e, n, "%s(cun(%u, cof(%s)))", mk, in->fn, a);
-	} else if (is_int(t)) {
+	} else if (cg_is_int(t)) {
 		snprintf(e, n, "iun(%u, %u, %s)", in->fn, t, a);
-	} else if (is_f32c(t)) {
+	} else if (cg_is_f32c(t)) {
 		snprintf(e, n, "fun(%u, %u, %s)", in->fn, t, a);
 	} else {
 		snprintf(e, n, "dun(%u, %s)", in->fn, a);
@@ -60,12 +45,12 @@ static void binary(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t 
 
 	if (in->fn == XRT_CS_BIN_COMPLEX)
 		snprintf(e, n, "%s(%s, %s)", t == XRT_CS_C64 ? "mk64" : "mk128", a, b);
-	else if (is_cplx(t))
+	else if (cg_is_cplx(t))
 		snprintf(e, n, "%s(cbin(%u, cof(%s), cof(%s)))", t == XRT_CS_C64 ? "to64" : "to128",
 			 in->fn, a, b);
-	else if (is_int(t))
+	else if (cg_is_int(t))
 		snprintf(e, n, "ibin(%u, %u, %s, %s)", in->fn, t, a, b);
-	else if (is_f32c(t))
+	else if (cg_is_f32c(t))
 		snprintf(e, n, "fbin(%u, %u, %s, %s)", in->fn, t, a, b);
 	else
 		snprintf(e, n, "dbin(%u, %s, %s)", in->fn, a, b);
@@ -75,9 +60,9 @@ static void binary(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t 
 static void compare(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t at,
 		    const char *a, const char *b)
 {
-	if (is_cplx(at))
+	if (cg_is_cplx(at))
 		snprintf(e, n, "ccmp(%u, cof(%s), cof(%s))", in->fn, a, b);
-	else if (is_int(at))
+	else if (cg_is_int(at))
 		snprintf(e, n, "icmp(%u, %u, %s, %s)", in->fn, at, a, b);
 	else
 		snprintf(e, n, "dcmp(%u, (double)(%s), (double)(%s))", in->fn, a, b);
@@ -86,9 +71,9 @@ static void compare(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t
 /* The bits of register @a of type @from, as a u64 expression. */
 static void bits_of(char *e, size_t n, uint32_t from, const char *a)
 {
-	if (is_int(from))
+	if (cg_is_int(from))
 		snprintf(e, n, "bits_i(%u, %s)", from, a);
-	else if (is_f32c(from))
+	else if (cg_is_f32c(from))
 		snprintf(e, n, "bits_f(%u, %s)", from, a);
 	else if (from == XRT_CS_F64)
 		snprintf(e, n, "bits_d(%s)", a);
@@ -102,9 +87,9 @@ static void bitcast(char *e, size_t n, uint32_t to, uint32_t from, const char *a
 	char b[300];
 
 	bits_of(b, sizeof(b), from, a);
-	if (is_int(to))
+	if (cg_is_int(to))
 		snprintf(e, n, "iwrap(%u, %s)", to, b);
-	else if (is_f32c(to))
+	else if (cg_is_f32c(to))
 		snprintf(e, n, "f_of_bits(%u, %s)", to, b);
 	else if (to == XRT_CS_F64)
 		snprintf(e, n, "__longlong_as_double((s64)%s)", b);
@@ -178,13 +163,12 @@ void cg_ewise(struct cg *g, const struct xrt_cs_ewise *c, struct cg_step *st)
 	struct xrt_cs_operand ops[XRT_CS_MAX_OPERANDS];
 	__s64 strides[XRT_CS_MAX_OPERANDS][XRT_CS_MAX_RANK];
 	char ptr[XRT_CS_MAX_OPERANDS][CG_PTR_LEN];
-	__u64 dims[XRT_CS_MAX_RANK], n = 1;
-	uint32_t rank = c->rank, i, d;
+	__u64 dims[XRT_CS_MAX_RANK], n;
+	uint32_t rank = c->rank, i;
 	struct cg_kernel *k = &st->kernel[0];
 
 	memcpy(dims, c->dims, sizeof(dims));
-	for (d = 0; d < rank; d++)
-		n *= dims[d];
+	n = cg_count(rank, dims);
 	for (i = 0; i < c->num_operands; i++)
 		memcpy(strides[i], src[i].strides, sizeof(strides[i]));
 	cg_merge_dims(&rank, dims, c->num_operands, strides);

@@ -16,28 +16,13 @@
 
 #define SCATTER_BLOCK	1024
 
-static __u64 count(uint32_t rank, const __u64 *dims)
-{
-	__u64 n = 1;
-	uint32_t d;
-
-	for (d = 0; d < rank; d++)
-		n *= dims[d];
-	return n;
-}
-
-static bool is_unsigned(uint32_t t)
-{
-	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
-}
-
 /* Declares "s64 <var>" as the integer at @ptr of @dtype clamped to [0, @max]. */
 static void clamped(struct cg *g, const char *var, uint32_t dtype, const char *ptr, __u64 max)
 {
 	char ld[CG_PTR_LEN + 64];
 
 	cg_load(ld, sizeof(ld), dtype, ptr);
-	if (is_unsigned(dtype))
+	if (cg_is_unsigned(dtype))
 		cg_printf(&g->t, "\ts64 %s = (u64)(%s) > %lluull ? %llull : (s64)(%s);\n",
 			  var, ld, max, max, ld);
 	else
@@ -54,20 +39,10 @@ static void index_ptr(char *buf, size_t size, const struct xrt_cs_view *ix, cons
 		 (__s64)j * (ix->rank > 1 ? ix->strides[1] : 0), engine_dtype_size(ix->dtype));
 }
 
-static void view_ptr(char *buf, size_t size, const struct xrt_cs_view *v, const char *c,
-		     uint32_t first, uint32_t rank)
-{
-	char off[300];
-
-	cg_offset(off, sizeof(off), c, rank, v->strides + first);
-	snprintf(buf, size, "s%u + %llull + (%s) * %u", v->slot, v->offset, off,
-		 engine_dtype_size(v->dtype));
-}
-
 static void gather(struct cg *g, const struct xrt_cs_gather *c, struct cg_step *st)
 {
 	const struct xrt_cs_view *op = &c->operand, *out = &c->out;
-	__u64 n = count(out->rank, out->dims);
+	__u64 n = cg_count(out->rank, out->dims);
 	const char *t = cg_bits_type(engine_dtype_size(op->dtype));
 	char ptr[CG_PTR_LEN], src[CG_PTR_LEN], var[16];
 	struct cg_kernel *k = &st->kernel[0];
@@ -89,8 +64,8 @@ static void gather(struct cg *g, const struct xrt_cs_gather *c, struct cg_step *
 		clamped(g, var, c->indices.dtype, ptr, op->dims[d] - out->dims[d + 1]);
 		cg_printf(&g->t, "\tp%u += x%u;\n", d, j);
 	}
-	view_ptr(src, sizeof(src), op, "p", 0, op->rank);
-	view_ptr(ptr, sizeof(ptr), out, "c", 0, out->rank);
+	cg_view_ptr(src, sizeof(src), op, op->strides, op->rank, "p");
+	cg_view_ptr(ptr, sizeof(ptr), out, out->strides, out->rank, "c");
 	cg_printf(&g->t, "\t*(%s *)(%s) = *(const %s *)(%s);\n}\n}\n", t, ptr, t, src);
 }
 
@@ -98,7 +73,7 @@ static void dynamic_slice(struct cg *g, const struct xrt_cs_dynamic_slice *c, bo
 			  struct cg_step *st)
 {
 	const struct xrt_cs_view *op = &c->operand, *sl = &c->slice;
-	__u64 n = count(sl->rank, sl->dims);
+	__u64 n = cg_count(sl->rank, sl->dims);
 	const char *t = cg_bits_type(engine_dtype_size(op->dtype));
 	char ptr[CG_PTR_LEN], at[CG_PTR_LEN], var[16];
 	struct cg_kernel *k = &st->kernel[0];
@@ -119,8 +94,8 @@ static void dynamic_slice(struct cg *g, const struct xrt_cs_dynamic_slice *c, bo
 		clamped(g, var, c->starts[d].dtype, ptr, op->dims[d] - sl->dims[d]);
 		cg_printf(&g->t, "\ts64 p%u = (s64)c%u + x%u;\n", d, d, d);
 	}
-	view_ptr(at, sizeof(at), op, "p", 0, op->rank);
-	view_ptr(ptr, sizeof(ptr), sl, "c", 0, sl->rank);
+	cg_view_ptr(at, sizeof(at), op, op->strides, op->rank, "p");
+	cg_view_ptr(ptr, sizeof(ptr), sl, sl->strides, sl->rank, "c");
 	if (update)
 		cg_printf(&g->t, "\t*(%s *)(%s) = *(const %s *)(%s);\n}\n}\n", t, at, t, ptr);
 	else
@@ -162,7 +137,7 @@ static void combined(char *buf, size_t size, uint32_t t, uint32_t fn)
 static void scatter(struct cg *g, const struct xrt_cs_scatter *c, struct cg_step *st)
 {
 	const struct xrt_cs_view *op = &c->operand, *up = &c->updates;
-	__u64 n = up->dims[0], wn = count(up->rank - 1, up->dims + 1);
+	__u64 n = up->dims[0], wn = cg_count(up->rank - 1, up->dims + 1);
 	char ptr[CG_PTR_LEN], at[CG_PTR_LEN], ld[CG_PTR_LEN + 64], val[200];
 	struct cg_kernel *k = &st->kernel[0];
 	uint32_t d, j, t = op->dtype;
@@ -187,7 +162,7 @@ static void scatter(struct cg *g, const struct xrt_cs_scatter *c, struct cg_step
 			snprintf(var, sizeof(var), "y%u", j);
 			clamped(g, var, c->indices.dtype, ptr, op->dims[d] - up->dims[d + 1]);
 			cg_printf(&g->t, "\tx%u = y%u;\n", d, j);
-		} else if (is_unsigned(c->indices.dtype)) {
+		} else if (cg_is_unsigned(c->indices.dtype)) {
 			cg_printf(&g->t, "\tif ((u64)(%s) > %lluull) skip = true; "
 				  "else x%u = (s64)(%s);\n", ld, op->dims[d] - up->dims[d + 1], d, ld);
 		} else {
@@ -200,7 +175,7 @@ static void scatter(struct cg *g, const struct xrt_cs_scatter *c, struct cg_step
 	cg_unravel(g, "w", "e", up->rank - 1, up->dims + 1, wn <= UINT32_MAX);
 	for (d = 0; d < op->rank; d++)
 		cg_printf(&g->t, "\ts64 p%u = (s64)w%u + x%u;\n", d, d, d);
-	view_ptr(at, sizeof(at), op, "p", 0, op->rank);
+	cg_view_ptr(at, sizeof(at), op, op->strides, op->rank, "p");
 	{
 		char off[300];
 

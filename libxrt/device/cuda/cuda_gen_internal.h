@@ -49,6 +49,42 @@ void cg_offset(char *buf, size_t size, const char *c, uint32_t rank, const __s64
 void cg_merge_dims(uint32_t *rank, __u64 *dims, uint32_t n,
 		   __s64 (*strides)[XRT_CS_MAX_RANK]);
 
+static inline bool cg_is_int(uint32_t t)
+{
+	return t >= XRT_CS_PRED && t <= XRT_CS_U64;
+}
+
+static inline bool cg_is_unsigned(uint32_t t)
+{
+	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
+}
+
+/* f16, bf16 and f32: computed as float */
+static inline bool cg_is_f32c(uint32_t t)
+{
+	return t == XRT_CS_F16 || t == XRT_CS_BF16 || t == XRT_CS_F32;
+}
+
+static inline bool cg_is_cplx(uint32_t t)
+{
+	return t == XRT_CS_C64 || t == XRT_CS_C128;
+}
+
+/* Elements of @rank dimensions @dims. */
+static inline __u64 cg_count(uint32_t rank, const __u64 *dims)
+{
+	__u64 n = 1;
+	uint32_t d;
+
+	for (d = 0; d < rank; d++)
+		n *= dims[d];
+	return n;
+}
+
+/* "s3 + 64ll + (offset) * 4": view @v's element at coordinates @c over @strides. */
+void cg_view_ptr(char *buf, size_t size, const struct xrt_cs_view *v, const __s64 *strides,
+		 uint32_t rank, const char *c);
+
 /* C type of a register of type @dtype ("s64", "float", ...). */
 const char *cg_reg_type(uint32_t dtype);
 /* The type that moves an element of @size bytes as bits ("u32", "b16", ...). */

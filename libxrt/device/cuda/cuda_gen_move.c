@@ -12,31 +12,10 @@
 #include "../../../driver/engine/engine_internal.h"
 #include "cuda_gen_internal.h"
 
-static __u64 count(uint32_t rank, const __u64 *dims)
-{
-	__u64 n = 1;
-	uint32_t d;
-
-	for (d = 0; d < rank; d++)
-		n *= dims[d];
-	return n;
-}
-
-/* "s3 + 64ll + (offset) * 4": a view's element at coordinates @c. */
-static void view_ptr(char *buf, size_t size, const struct xrt_cs_view *v, const __s64 *strides,
-		     uint32_t rank, const char *c)
-{
-	char off[300];
-
-	cg_offset(off, sizeof(off), c, rank, strides);
-	snprintf(buf, size, "s%u + %llull + (%s) * %u", v->slot, v->offset, off,
-		 engine_dtype_size(v->dtype));
-}
-
 static void copy(struct cg *g, const struct xrt_cs_copy *c, struct cg_step *st)
 {
 	__s64 strides[2][XRT_CS_MAX_RANK];
-	__u64 dims[XRT_CS_MAX_RANK], n = count(c->dst.rank, c->dst.dims);
+	__u64 dims[XRT_CS_MAX_RANK], n = cg_count(c->dst.rank, c->dst.dims);
 	uint32_t rank = c->dst.rank;
 	const char *t = cg_bits_type(engine_dtype_size(c->dst.dtype));
 	char dst[CG_PTR_LEN], src[CG_PTR_LEN];
@@ -52,14 +31,14 @@ static void copy(struct cg *g, const struct xrt_cs_copy *c, struct cg_step *st)
 	cg_open(g, k);
 	cg_printf(&g->t, "FOR_EACH(e, %lluull) {\n", n);
 	cg_unravel(g, "c", "e", rank, dims, n <= UINT32_MAX);
-	view_ptr(dst, sizeof(dst), &c->dst, strides[0], rank, "c");
-	view_ptr(src, sizeof(src), &c->src, strides[1], rank, "c");
+	cg_view_ptr(dst, sizeof(dst), &c->dst, strides[0], rank, "c");
+	cg_view_ptr(src, sizeof(src), &c->src, strides[1], rank, "c");
 	cg_printf(&g->t, "\t*(%s *)(%s) = *(const %s *)(%s);\n}\n}\n", t, dst, t, src);
 }
 
 static void fill(struct cg *g, const struct xrt_cs_fill *c, struct cg_step *st)
 {
-	__u64 n = count(c->dst.rank, c->dst.dims);
+	__u64 n = cg_count(c->dst.rank, c->dst.dims);
 	uint32_t es = engine_dtype_size(c->dst.dtype);
 	char dst[CG_PTR_LEN], val[300];
 	struct cg_kernel *k = &st->kernel[0];
@@ -69,7 +48,7 @@ static void fill(struct cg *g, const struct xrt_cs_fill *c, struct cg_step *st)
 	cg_open(g, k);
 	cg_printf(&g->t, "FOR_EACH(e, %lluull) {\n", n);
 	cg_unravel(g, "c", "e", c->dst.rank, c->dst.dims, n <= UINT32_MAX);
-	view_ptr(dst, sizeof(dst), &c->dst, c->dst.strides, c->dst.rank, "c");
+	cg_view_ptr(dst, sizeof(dst), &c->dst, c->dst.strides, c->dst.rank, "c");
 	if (c->mode == XRT_CS_FILL_IOTA) {
 		char idx[32];
 
@@ -133,7 +112,7 @@ static const char *round_expr(uint32_t t)
 static void rng(struct cg *g, const struct xrt_cs_rng *c, struct cg_step *st)
 {
 	const struct xrt_cs_view *d = &c->dst;
-	__u64 n = count(d->rank, d->dims);
+	__u64 n = cg_count(d->rank, d->dims);
 	uint32_t t = d->dtype;
 	double lo, hi, bl;
 	char dst[CG_PTR_LEN];
@@ -150,7 +129,7 @@ static void rng(struct cg *g, const struct xrt_cs_rng *c, struct cg_step *st)
 		  "\tu32 w[4] = { (u32)e, (u32)(e >> 32), 0x%xu, 0x%xu };\n"
 		  "\tphilox(w, seed);\n", n, (uint32_t)c->stream, (uint32_t)(c->stream >> 32));
 	cg_unravel(g, "c", "e", d->rank, d->dims, n <= UINT32_MAX);
-	view_ptr(dst, sizeof(dst), d, d->strides, d->rank, "c");
+	cg_view_ptr(dst, sizeof(dst), d, d->strides, d->rank, "c");
 	if (c->distribution == XRT_CS_RNG_BITS) {
 		cg_printf(&g->t, "\t*(%s *)(%s) = (%s)(w[0] | (u64)w[1] << 32);\n}\n}\n",
 			  cg_mem_type(t), dst, cg_mem_type(t));

@@ -117,16 +117,6 @@ static xrt_status *ensure(struct xdev_queue *q, CUdeviceptr *p, uint64_t *have, 
 	return NULL;
 }
 
-static uint64_t slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind)
-{
-	uint32_t s;
-
-	for (s = 0; s < exe->num_slots; s++)
-		if (exe->slots[s].kind == kind)
-			return exe->slots[s].size;
-	return 0;
-}
-
 /* Every slot's device address. */
 static void addresses(struct xdev_queue *q, const struct xrt_executable *exe,
 		      const struct xdev_buf *slots, const struct cuda_module *m, CUdeviceptr *out)
@@ -356,7 +346,7 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 	if (!st)
 		st = cudev_module(q->d, exe, &m);
 	if (!st)
-		st = ensure(q, &q->arena, &q->arena_size, slot_size(exe, CC_SLOT_ARENA));
+		st = ensure(q, &q->arena, &q->arena_size, cc_slot_size(exe, CC_SLOT_ARENA));
 	if (!st && m->plan.scratch_bytes)
 		st = ensure(q, &q->scratch, &q->scratch_size, m->plan.scratch_bytes);
 	if (!st) {
