@@ -197,30 +197,6 @@ void xdev_put(struct xdev *d)
 	d->ops->destroy(d);
 }
 
-xrt_status *xdev_write(struct xdev *d, struct xdev_buf *b, uint64_t off, const void *src,
-		       uint64_t n, const struct xrt_allocator *a)
-{
-	if (!n)
-		return NULL;
-	if (b->data) {
-		memcpy(b->data + off, src, n);
-		return NULL;
-	}
-	return d->ops->write(d, b, off, src, n, a);
-}
-
-xrt_status *xdev_read(struct xdev *d, const struct xdev_buf *b, uint64_t off, void *dst,
-		      uint64_t n, const struct xrt_allocator *a)
-{
-	if (!n)
-		return NULL;
-	if (b->data) {
-		memcpy(dst, b->data + off, n);
-		return NULL;
-	}
-	return d->ops->read(d, b, off, dst, n, a);
-}
-
 #ifndef XRT_HAVE_CUDA
 /* Built without the CUDA toolkit: there are no CUDA devices. */
 xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
