@@ -43,6 +43,12 @@ struct ew_row {
 	u8 fwd[XRT_CS_MAX_INSTS];
 	/* once[i]: CONST i's register is never overwritten: filled once */
 	u8 once[XRT_CS_MAX_INSTS];
+	/*
+	 * uniform[i]: LOAD i reads an operand that stays put along the row
+	 * into a register nothing else writes: filled at the row's first
+	 * block (start 0) only.
+	 */
+	u8 uniform[XRT_CS_MAX_INSTS];
 	u8 consts_filled;
 };
 
@@ -50,7 +56,9 @@ struct ew_row {
  * Runs the program over @n (<= EW_BLOCK) elements of a row, starting at
  * element @start of it.  @regs holds @num_regs registers and one more
  * for scratch.  @at receives where each register's values ended up: its
- * storage, or (after a LOAD in place) the operand's memory.
+ * storage, or (after a LOAD in place) the operand's memory.  A row's
+ * blocks come in order from @start 0 on the same @regs: its first block
+ * fills the uniform LOADs' registers for the rest.
  */
 void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts,

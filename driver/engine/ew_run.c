@@ -146,6 +146,8 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		switch (in->op) {
 		case XRT_CS_EW_LOAD:
 			es = engine_dtype_size(ops[in->a].dtype);
+			if (row->uniform[i] && start)
+				break;	/* filled at the row's first block */
 			if (row->in_place[in->a]) {
 				at[in->dst] = row->ptr[in->a] + (s64)start * es;
 				prefetch_next(at[in->dst], (size_t)n * es, 0);
@@ -267,11 +269,25 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		row->fwd[i] = !read_later(insts, i + 2, num_insts, in->dst);
 	}
 	for (i = 0; i < num_insts; i++) {
-		row->once[i] = insts[i].op == XRT_CS_EW_CONST;
-		for (j = 0; j < num_insts && row->once[i]; j++)
-			if (j != i && insts[j].op != XRT_CS_EW_STORE &&
-			    insts[j].dst == insts[i].dst)
+		const struct xrt_cs_ew_inst *in = &insts[i];
+
+		row->once[i] = in->op == XRT_CS_EW_CONST;
+		/*
+		 * A LOAD of an operand that does not move along the row (a
+		 * broadcast) reads one value per row: filled at its first block.
+		 */
+		row->uniform[i] = in->op == XRT_CS_EW_LOAD && rank &&
+				  row->stride[in->a] == 0 &&
+				  ops[in->a].flags == XRT_CS_OPERAND_IN;
+		for (j = 0; j < num_ops && row->uniform[i]; j++)
+			if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == ops[in->a].slot)
+				row->uniform[i] = 0;
+		for (j = 0; j < num_insts && (row->once[i] || row->uniform[i]); j++) {
+			if (j != i && insts[j].op != XRT_CS_EW_STORE && insts[j].dst == in->dst) {
 				row->once[i] = 0;
+				row->uniform[i] = 0;
+			}
+		}
 	}
 	row->consts_filled = 0;
 }

@@ -895,6 +895,62 @@ TEST_F(xrt, stored_register_used_again)
 	run_free(&r);
 }
 
+/*
+ * Operands that stay put along a row (a per-row value broadcast over it)
+ * are loaded once per row: rows of three blocks, two items (the second
+ * starting mid-row), and a LOAD whose register is written again (which
+ * must be loaded at every block).
+ */
+TEST_F(xrt, per_row_values_over_rows_of_several_blocks)
+{
+	enum { R = 7, C = 2500 };
+	uint64_t dims[2] = { R, C };
+	int64_t dense[2] = { C, 1 }, per_row[2] = { 1, 0 };
+	struct xrt_cs_operand ops[4];
+	struct xrt_cs_ew_inst p[8];
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	float *a, *m, *sc, *o;
+	uint32_t k = 0, i, j;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, R * C * 4, XRT_CS_SLOT_READ, 5);
+	add_buf(&bld, &r, R * 4, XRT_CS_SLOT_READ, 6);
+	add_buf(&bld, &r, R * 4, XRT_CS_SLOT_READ, 7);
+	add_buf(&bld, &r, R * C * 4, XRT_CS_SLOT_WRITE, 0);
+	a = (float *)r.slot[0];
+	m = (float *)r.slot[1];
+	sc = (float *)r.slot[2];
+	o = (float *)r.slot[3];
+	for (i = 0; i < R * C; i++)
+		a[i] = (float)((int)(i * 7919 % 2001) - 1000) / 64.0f;
+	for (i = 0; i < R; i++) {
+		m[i] = (float)i * 3.25f - 7;
+		sc[i] = (float)(i + 1) / 8;
+	}
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 2, dense);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 2, per_row);
+	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 2, per_row);
+	ops[3] = cs_operand(3, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 2, dense);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 1, 1, 0, 0);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 2, 2, 0, 0);
+	/* register 2 is written again: its LOAD runs at every block */
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 2, 2, 0, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_SUB, XRT_CS_F32, 0, 0, 1, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, XRT_CS_F32, 0, 0, 2, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 3, 0, 0);
+	cs_ewise(&bld, 2, dims, ops, 4, p, k, 3);
+	RUN_PROGRAM(&bld, &r);
+	for (i = 0; i < R; i++)
+		for (j = 0; j < C; j++) {
+			float x = a[i * C + j];
+
+			ASSERT_EQ((x - m[i]) + sc[i] * x, o[i * C + j]) TH_LOG("at %u,%u", i, j);
+		}
+	run_free(&r);
+}
+
 /* The functions reach EWISE: f32 and f16 registers round their results. */
 TEST_F(xrt, through_ewise)
 {
