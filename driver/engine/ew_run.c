@@ -145,9 +145,9 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 
 		switch (in->op) {
 		case XRT_CS_EW_LOAD:
-			es = engine_dtype_size(ops[in->a].dtype);
 			if (row->uniform[i] && start)
 				break;	/* filled at the row's first block */
+			es = engine_dtype_size(ops[in->a].dtype);
 			if (row->in_place[in->a]) {
 				at[in->dst] = row->ptr[in->a] + (s64)start * es;
 				prefetch_next(at[in->dst], (size_t)n * es, 0);
@@ -236,6 +236,17 @@ static int format_is_register(u32 t)
 	       t == XRT_CS_C128;
 }
 
+/* Does the command write (an OUT operand in) @slot? */
+static int slot_written(const struct xrt_cs_operand *ops, u32 num_ops, u32 slot)
+{
+	u32 j;
+
+	for (j = 0; j < num_ops; j++)
+		if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == slot)
+			return 1;
+	return 0;
+}
+
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
 		    struct ew_row *row)
@@ -243,13 +254,11 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 	u32 i, j;
 
 	for (i = 0; i < num_ops; i++) {
+		/* Not where an in-place update writes what this operand reads. */
 		row->in_place[i] = ops[i].flags == XRT_CS_OPERAND_IN &&
 				   row->stride[i] == 1 && rank &&
-				   format_is_register(ops[i].dtype);
-		/* An in-place update writes what this operand reads. */
-		for (j = 0; j < num_ops && row->in_place[i]; j++)
-			if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == ops[i].slot)
-				row->in_place[i] = 0;
+				   format_is_register(ops[i].dtype) &&
+				   !slot_written(ops, num_ops, ops[i].slot);
 	}
 	/*
 	 * A computed register whose only use is the STORE right after it
@@ -278,10 +287,8 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		 */
 		row->uniform[i] = in->op == XRT_CS_EW_LOAD && rank &&
 				  row->stride[in->a] == 0 &&
-				  ops[in->a].flags == XRT_CS_OPERAND_IN;
-		for (j = 0; j < num_ops && row->uniform[i]; j++)
-			if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == ops[in->a].slot)
-				row->uniform[i] = 0;
+				  ops[in->a].flags == XRT_CS_OPERAND_IN &&
+				  !slot_written(ops, num_ops, ops[in->a].slot);
 		for (j = 0; j < num_insts && (row->once[i] || row->uniform[i]); j++) {
 			if (j != i && insts[j].op != XRT_CS_EW_STORE && insts[j].dst == in->dst) {
 				row->once[i] = 0;

@@ -80,6 +80,22 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/*
+ * Whether SPIN_NS have passed since *@start (0: the first poll, which
+ * sets it); the clock is read every 64th poll @i only.
+ */
+static bool spun_out(uint64_t *start, uint32_t i)
+{
+	uint64_t t;
+
+	if (i & 63)
+		return false;
+	t = now_ns();
+	if (!*start)
+		*start = t;
+	return t - *start > SPIN_NS;
+}
+
 /* Polls @v for up to SPIN_NS until it differs from @old; its last value. */
 static uint64_t spin_while(atomic_uint_fast64_t *v, uint64_t old)
 {
@@ -88,16 +104,8 @@ static uint64_t spin_while(atomic_uint_fast64_t *v, uint64_t old)
 
 	for (i = 0;; i++) {
 		cur = atomic_load_explicit(v, memory_order_acquire);
-		if (cur != old)
+		if (cur != old || spun_out(&start, i))
 			return cur;
-		if (!(i & 63)) {
-			uint64_t t = now_ns();
-
-			if (!start)
-				start = t;
-			else if (t - start > SPIN_NS)
-				return cur;
-		}
 		cpu_relax();
 	}
 }
@@ -107,7 +115,7 @@ static void *worker(void *arg)
 	struct worker_arg *wa = arg;
 	struct host_pool *p = wa->p;
 	uint32_t me = wa->index;
-	uint64_t seen = 0;
+	uint64_t seen = 0, gen;
 
 	free(wa);
 	for (;;) {
@@ -117,9 +125,10 @@ static void *worker(void *arg)
 				pthread_cond_wait(&p->wake, &p->lock);
 			pthread_mutex_unlock(&p->lock);
 		}
-		if (atomic_load(&p->generation) == seen)
+		gen = atomic_load(&p->generation);
+		if (gen == seen)
 			break;	/* stopped */
-		seen = atomic_load(&p->generation);
+		seen = gen;
 		work(p->job, p->ws[me + 1]);
 		/* the job is the caller's: touch only the pool once it may be gone */
 		if (atomic_fetch_sub(&p->job->pending, 1) == 1) {
@@ -224,11 +233,11 @@ void *host_pool_arena(struct host_pool *p, uint64_t size)
 /* Polls for @j's workers to finish, up to SPIN_NS: whether they did. */
 static bool wait_pending(struct job *j)
 {
-	uint64_t start = now_ns();
+	uint64_t start = 0;
 	uint32_t i;
 
-	for (i = 1; atomic_load(&j->pending); i++) {
-		if (!(i & 63) && now_ns() - start > SPIN_NS)
+	for (i = 0; atomic_load(&j->pending); i++) {
+		if (spun_out(&start, i))
 			return false;
 		cpu_relax();
 	}
