@@ -293,6 +293,62 @@ TEST_F(xrt, results_are_computed_in_place)
 }
 
 /*
+ * Dims that every operand of an elementwise command walks as one merge,
+ * and dims of size 1 go: the executors pay per row.  A broadcast or a
+ * transpose keeps the dims it breaks.  Values as everywhere.
+ */
+TEST_F(xrt, elementwise_dims_merge_where_every_operand_allows)
+{
+	static const struct { const char *text; uint32_t rank; uint64_t dims[3]; } t[] = {
+		{ "HloModule a\nENTRY e {\n  %x = f32[8,1,16,4] parameter(0)\n"
+		  "  ROOT %n = f32[8,1,16,4] negate(%x)\n}\n", 1, { 512 } },
+		{ "HloModule b\nENTRY e {\n  %x = f32[64,32] parameter(0)\n"
+		  "  %b = f32[32] parameter(1)\n"
+		  "  %bb = f32[64,32] broadcast(%b), dimensions={1}\n"
+		  "  ROOT %s = f32[64,32] add(%x, %bb)\n}\n", 2, { 64, 32 } },
+		{ "HloModule c\nENTRY e {\n  %x = f32[8,16] parameter(0)\n"
+		  "  %t = f32[16,8] transpose(%x), dimensions={1,0}\n"
+		  "  ROOT %n = f32[16,8] negate(%t)\n}\n", 2, { 16, 8 } },
+		{ "HloModule d\nENTRY e {\n  %x = f32[1,1] parameter(0)\n"
+		  "  ROOT %n = f32[1,1] negate(%x)\n}\n", 1, { 1 } },
+		{ "HloModule e\nENTRY e {\n  %x = f32[4,8,2] parameter(0)\n"
+		  "  %y = f32[4] parameter(1)\n"
+		  "  %yb = f32[4,8,2] broadcast(%y), dimensions={0}\n"
+		  "  ROOT %m = f32[4,8,2] multiply(%x, %yb)\n}\n", 2, { 4, 16 } },
+		{ "HloModule f\nENTRY e {\n  %x = f32[3,4,5] parameter(0)\n"
+		  "  %y = f32[4] parameter(1)\n"
+		  "  %yb = f32[3,4,5] broadcast(%y), dimensions={1}\n"
+		  "  ROOT %m = f32[3,4,5] subtract(%x, %yb)\n}\n", 3, { 3, 4, 5 } },
+	};
+	struct outcome oc = { 0, 0 };
+	struct host_pool *pool = NULL;
+	size_t i;
+
+	ASSERT_OK(host_pool_create(2, &pool));
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const struct xrt_cs_ewise *c;
+		struct xrt_executable *exe = NULL;
+		xrt_module *m = NULL;
+		uint32_t d;
+
+		ASSERT_OK(xrt_hlo_parse(self->a, t[i].text, strlen(t[i].text), &m));
+		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+		ASSERT_EQ(1, exe->num_commands) TH_LOG("module %zu", i);
+		c = (const void *)(exe->loaded.prog.base + exe->loaded.prog.offsets[0]);
+		ASSERT_EQ(XRT_CS_OP_EWISE, c->cmd.op) TH_LOG("module %zu", i);
+		EXPECT_EQ(t[i].rank, c->rank) TH_LOG("module %zu", i);
+		for (d = 0; d < XRT_CS_MAX_RANK; d++)
+			EXPECT_EQ(d < 3 ? t[i].dims[d] : 0, c->dims[d])
+				TH_LOG("module %zu, dim %u", i, d);
+		differential(_metadata, self->a, "merged dims", m, &oc, pool);
+		cc_executable_destroy(exe);
+		xrt_module_destroy(m);
+	}
+	host_pool_destroy(pool);
+	EXPECT_EQ(6, oc.compiled);
+}
+
+/*
  * Constants computed on at compile time and exact identities leave no
  * commands behind: what remains is counted, and the values are checked
  * against the evaluator (on the unsimplified module) as everywhere.
