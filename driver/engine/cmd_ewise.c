@@ -146,12 +146,9 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	row_iter_init(&it, r, c->dims, start,
 		      engine_min(count * ENGINE_ITEM_ELEMS, n - start));
 	while (row_iter_next(&it, &len)) {
-		for (i = 0; i < c->num_operands; i++) {
-			u32 es = engine_dtype_size(ops[i].dtype);
-
+		for (i = 0; i < c->num_operands; i++)
 			row.ptr[i] = engine_ptr(x, ops[i].slot, ops[i].offset) +
-				     row_iter_offset(&it, ops[i].strides) * (s64)es;
-		}
+				     row_iter_offset(&it, ops[i].strides) * (s64)row.es[i];
 		for (off = 0; off < len; off += EW_BLOCK)
 			ew_run_block(ops, insts(c), c->num_insts, &row, off,
 				     (u32)engine_min(len - off, EW_BLOCK), ws,

@@ -580,12 +580,9 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	ew_prepare_row(r->ops, c->num_operands, r->insts, c->num_insts, r->rr, &row);
 	row_iter_init(&it, r->rr, r->rdims, first, n);
 	while (row_iter_next(&it, &len)) {
-		for (i = 0; i < c->num_operands; i++) {
-			u32 es = engine_dtype_size(r->ops[i].dtype);
-
+		for (i = 0; i < c->num_operands; i++)
 			row.ptr[i] = engine_ptr(x, r->ops[i].slot, r->ops[i].offset) +
-				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)es;
-		}
+				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)row.es[i];
 		for (off = 0; off < len; off += EW_BLOCK) {
 			u32 bn = (u32)engine_min(len - off, EW_BLOCK);
 

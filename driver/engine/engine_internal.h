@@ -55,7 +55,19 @@ extern const struct cmd_ops engine_jump_ops;
 /* Validation helpers; each returns 0 or -1 with v->err filled. */
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b);
 int engine_zero(const void *p, size_t n);
-u32 engine_dtype_size(u32 dtype);
+/* Bytes of an element of @dtype; 0 for an unknown type.  Inline: it is on every path. */
+static inline u32 engine_dtype_size(u32 dtype)
+{
+	static const u8 sizes[] = {
+		[XRT_CS_PRED] = 1, [XRT_CS_S8] = 1, [XRT_CS_S16] = 2,
+		[XRT_CS_S32] = 4, [XRT_CS_S64] = 8, [XRT_CS_U8] = 1,
+		[XRT_CS_U16] = 2, [XRT_CS_U32] = 4, [XRT_CS_U64] = 8,
+		[XRT_CS_F16] = 2, [XRT_CS_BF16] = 2, [XRT_CS_F32] = 4,
+		[XRT_CS_F64] = 8, [XRT_CS_C64] = 8, [XRT_CS_C128] = 16,
+	};
+
+	return dtype < sizeof(sizes) ? sizes[dtype] : 0;
+}
 int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		      u64 offset, u32 rank, const u64 *dims,
 		      const s64 *strides, u32 need);

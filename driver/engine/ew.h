@@ -22,7 +22,23 @@
 
 enum ew_class { EW_INT, EW_F32, EW_F64, EW_C64, EW_C128 };
 
-enum ew_class ew_class_of(u32 dtype);
+static inline enum ew_class ew_class_of(u32 dtype)
+{
+	switch (dtype) {
+	case XRT_CS_F16:
+	case XRT_CS_BF16:
+	case XRT_CS_F32:
+		return EW_F32;
+	case XRT_CS_F64:
+		return EW_F64;
+	case XRT_CS_C64:
+		return EW_C64;
+	case XRT_CS_C128:
+		return EW_C128;
+	default:
+		return EW_INT;
+	}
+}
 
 /* Type-checks an expression program; 0 or -1 (v->err set). */
 int ew_check_program(struct vctx *v, const struct xrt_cs_operand *ops,
@@ -39,6 +55,8 @@ struct ew_row {
 	u8 *ptr[XRT_CS_MAX_OPERANDS];
 	s64 stride[XRT_CS_MAX_OPERANDS];
 	u8 in_place[XRT_CS_MAX_OPERANDS];
+	/* es[i]: bytes of an element of operand i */
+	u8 es[XRT_CS_MAX_OPERANDS];
 	/* fwd[i]: instruction i computes straight into the next STORE's operand */
 	u8 fwd[XRT_CS_MAX_INSTS];
 	/* once[i]: CONST i's register is never overwritten: filled once */
@@ -66,8 +84,9 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		  u32 num_regs, const void **at);
 
 /*
- * Sets row->in_place, row->fwd and row->once from the operands, the
- * program and row->stride; the constants are filled at the next block.
+ * Sets row->es, row->in_place, row->fwd, row->once and row->uniform from
+ * the operands, the program and row->stride; the constants are filled at
+ * the next block.
  */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,

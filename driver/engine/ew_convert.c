@@ -8,24 +8,6 @@
  */
 #include "ew.h"
 
-enum ew_class ew_class_of(u32 dtype)
-{
-	switch (dtype) {
-	case XRT_CS_F16:
-	case XRT_CS_BF16:
-	case XRT_CS_F32:
-		return EW_F32;
-	case XRT_CS_F64:
-		return EW_F64;
-	case XRT_CS_C64:
-		return EW_C64;
-	case XRT_CS_C128:
-		return EW_C128;
-	default:
-		return EW_INT;
-	}
-}
-
 static int is_unsigned(u32 t)
 {
 	return t >= XRT_CS_U8 && t <= XRT_CS_U64;

@@ -136,8 +136,6 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 	u8 type[XRT_CS_MAX_REGS];
 	u32 i;
 
-	for (i = 0; i < num_regs; i++)
-		at[i] = ew_reg(regs, i);
 	for (i = 0; i < num_insts; i++) {
 		const struct xrt_cs_ew_inst *in = &insts[i];
 		void *d = ew_reg(regs, in->dst), *out = d;
@@ -145,9 +143,10 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 
 		switch (in->op) {
 		case XRT_CS_EW_LOAD:
+			at[in->dst] = d;
 			if (row->uniform[i] && start)
 				break;	/* filled at the row's first block */
-			es = engine_dtype_size(ops[in->a].dtype);
+			es = row->es[in->a];
 			if (row->in_place[in->a]) {
 				at[in->dst] = row->ptr[in->a] + (s64)start * es;
 				prefetch_next(at[in->dst], (size_t)n * es, 0);
@@ -156,7 +155,6 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			ew_load(in->dtype, d, row->ptr[in->a] +
 				(s64)start * row->stride[in->a] * es,
 				row->stride[in->a], n);
-			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_CONST:
 			/* the registers are kept between the blocks of a command */
@@ -167,7 +165,7 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_STORE:
-			es = engine_dtype_size(ops[in->a].dtype);
+			es = row->es[in->a];
 			ew_store(ops[in->a].dtype, row->ptr[in->a] +
 				 (s64)start * row->stride[in->a] * es,
 				 row->stride[in->a], at[in->b], n);
@@ -177,7 +175,7 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 				const struct xrt_cs_ew_inst *st = &insts[i + 1];
 
 				/* Straight into the operand; the STORE is done. */
-				es = engine_dtype_size(ops[st->a].dtype);
+				es = row->es[st->a];
 				d = row->ptr[st->a] + (s64)start * es;
 				out = d;
 				prefetch_next(d, (size_t)n * es, 1);
@@ -236,65 +234,75 @@ static int format_is_register(u32 t)
 	       t == XRT_CS_C128;
 }
 
-/* Does the command write (an OUT operand in) @slot? */
-static int slot_written(const struct xrt_cs_operand *ops, u32 num_ops, u32 slot)
+/* Is @slot among the @n slots of @out? */
+static int among(const u32 *out, u32 n, u32 slot)
 {
 	u32 j;
 
-	for (j = 0; j < num_ops; j++)
-		if (ops[j].flags == XRT_CS_OPERAND_OUT && ops[j].slot == slot)
+	for (j = 0; j < n; j++)
+		if (out[j] == slot)
 			return 1;
 	return 0;
 }
 
+/* May instruction @i compute straight into the next STORE's operand? */
+static int forwards(const struct xrt_cs_operand *ops, const struct xrt_cs_ew_inst *insts,
+		    u32 num_insts, u32 rank, const struct ew_row *row, u32 i)
+{
+	const struct xrt_cs_ew_inst *in = &insts[i], *st = &insts[i + 1];
+
+	if (i + 1 >= num_insts || st->op != XRT_CS_EW_STORE || st->b != in->dst ||
+	    in->op == XRT_CS_EW_LOAD || in->op == XRT_CS_EW_CONST ||
+	    in->op == XRT_CS_EW_STORE || !rank || row->stride[st->a] != 1 ||
+	    !format_is_register(in->dtype) || ops[st->a].dtype != in->dtype)
+		return 0;
+	/* Not when a source is the output itself, read in place. */
+	return !read_later(insts, i + 2, num_insts, in->dst);
+}
+
+/* Linear in the operands and instructions: it runs at every execution. */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
 		    struct ew_row *row)
 {
-	u32 i, j;
+	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i;
+	u8 writers[XRT_CS_MAX_REGS] = { 0 };
 
 	for (i = 0; i < num_ops; i++) {
-		/* Not where an in-place update writes what this operand reads. */
+		row->es[i] = engine_dtype_size(ops[i].dtype);
+		if (ops[i].flags == XRT_CS_OPERAND_OUT)
+			out[num_out++] = ops[i].slot;
+	}
+	/* Not where an in-place update writes what this operand reads. */
+	for (i = 0; i < num_ops; i++)
 		row->in_place[i] = ops[i].flags == XRT_CS_OPERAND_IN &&
 				   row->stride[i] == 1 && rank &&
 				   format_is_register(ops[i].dtype) &&
-				   !slot_written(ops, num_ops, ops[i].slot);
-	}
-	/*
-	 * A computed register whose only use is the STORE right after it
-	 * can be computed in the operand's memory (when that is contiguous
-	 * and in the register format): one pass fewer over the block.
-	 */
+				   !among(out, num_out, ops[i].slot);
 	for (i = 0; i < num_insts; i++) {
-		const struct xrt_cs_ew_inst *in = &insts[i], *st = &insts[i + 1];
-
-		row->fwd[i] = 0;
-		if (i + 1 >= num_insts || st->op != XRT_CS_EW_STORE || st->b != in->dst ||
-		    in->op == XRT_CS_EW_LOAD || in->op == XRT_CS_EW_CONST ||
-		    in->op == XRT_CS_EW_STORE || !rank || row->stride[st->a] != 1 ||
-		    !format_is_register(in->dtype) || ops[st->a].dtype != in->dtype)
-			continue;
-		/* Not when a source is the output itself, read in place. */
-		row->fwd[i] = !read_later(insts, i + 2, num_insts, in->dst);
+		if (insts[i].op != XRT_CS_EW_STORE && writers[insts[i].dst] < 2)
+			writers[insts[i].dst]++;
 	}
 	for (i = 0; i < num_insts; i++) {
 		const struct xrt_cs_ew_inst *in = &insts[i];
+		int only = writers[in->dst] == 1;
 
-		row->once[i] = in->op == XRT_CS_EW_CONST;
+		/*
+		 * A computed register whose only use is the STORE right after
+		 * it can be computed in the operand's memory (when that is
+		 * contiguous and in the register format): one pass fewer.
+		 */
+		row->fwd[i] = forwards(ops, insts, num_insts, rank, row, i);
+		/* A CONST register never overwritten is filled once. */
+		row->once[i] = in->op == XRT_CS_EW_CONST && only;
 		/*
 		 * A LOAD of an operand that does not move along the row (a
 		 * broadcast) reads one value per row: filled at its first block.
 		 */
-		row->uniform[i] = in->op == XRT_CS_EW_LOAD && rank &&
+		row->uniform[i] = in->op == XRT_CS_EW_LOAD && only && rank &&
 				  row->stride[in->a] == 0 &&
 				  ops[in->a].flags == XRT_CS_OPERAND_IN &&
-				  !slot_written(ops, num_ops, ops[in->a].slot);
-		for (j = 0; j < num_insts && (row->once[i] || row->uniform[i]); j++) {
-			if (j != i && insts[j].op != XRT_CS_EW_STORE && insts[j].dst == in->dst) {
-				row->once[i] = 0;
-				row->uniform[i] = 0;
-			}
-		}
+				  !among(out, num_out, ops[in->a].slot);
 	}
 	row->consts_filled = 0;
 }

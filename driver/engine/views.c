@@ -7,19 +7,6 @@
 
 #define LIMIT BIT_ULL(62)
 
-u32 engine_dtype_size(u32 dtype)
-{
-	static const u8 sizes[] = {
-		[XRT_CS_PRED] = 1, [XRT_CS_S8] = 1, [XRT_CS_S16] = 2,
-		[XRT_CS_S32] = 4, [XRT_CS_S64] = 8, [XRT_CS_U8] = 1,
-		[XRT_CS_U16] = 2, [XRT_CS_U32] = 4, [XRT_CS_U64] = 8,
-		[XRT_CS_F16] = 2, [XRT_CS_BF16] = 2, [XRT_CS_F32] = 4,
-		[XRT_CS_F64] = 8, [XRT_CS_C64] = 8, [XRT_CS_C128] = 16,
-	};
-
-	return dtype < sizeof(sizes) ? sizes[dtype] : 0;
-}
-
 u64 engine_count(u32 rank, const u64 *dims)
 {
 	u64 n = 1;
