@@ -55,6 +55,7 @@ extern const struct cmd_ops engine_jump_ops;
 /* Validation helpers; each returns 0 or -1 with v->err filled. */
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b);
 int engine_zero(const void *p, size_t n);
+
 /* Bytes of an element of @dtype; 0 for an unknown type.  Inline: it is on every path. */
 static inline u32 engine_dtype_size(u32 dtype)
 {
@@ -68,6 +69,7 @@ static inline u32 engine_dtype_size(u32 dtype)
 
 	return dtype < sizeof(sizes) ? sizes[dtype] : 0;
 }
+
 int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		      u64 offset, u32 rank, const u64 *dims,
 		      const s64 *strides, u32 need);
