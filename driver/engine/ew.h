@@ -68,7 +68,16 @@ struct ew_row {
 	 */
 	u8 uniform[XRT_CS_MAX_INSTS];
 	u8 consts_filled;
+	/*
+	 * prefetch: ask for each contiguous operand's next block while this
+	 * one is computed.  It pays for streams from memory; a command
+	 * whose operands fit in cache only spends instructions on it.
+	 */
+	u8 prefetch;
 };
+
+/* Operands of a command up to this many bytes are taken to be in cache. */
+#define EW_CACHED_BYTES	(1u << 20)
 
 /*
  * Runs the program over @n (<= EW_BLOCK) elements of a row, starting at
@@ -85,8 +94,8 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 
 /*
  * Sets row->es, row->in_place, row->fwd, row->once and row->uniform from
- * the operands, the program and row->stride; the constants are filled at
- * the next block.
+ * the operands, the program and row->stride, and row->prefetch on; the
+ * constants are filled at the next block.
  */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,

@@ -149,7 +149,8 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			es = row->es[in->a];
 			if (row->in_place[in->a]) {
 				at[in->dst] = row->ptr[in->a] + (s64)start * es;
-				prefetch_next(at[in->dst], (size_t)n * es, 0);
+				if (row->prefetch)
+					prefetch_next(at[in->dst], (size_t)n * es, 0);
 				break;
 			}
 			ew_load(in->dtype, d, row->ptr[in->a] +
@@ -178,7 +179,8 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 				es = row->es[st->a];
 				d = row->ptr[st->a] + (s64)start * es;
 				out = d;
-				prefetch_next(d, (size_t)n * es, 1);
+				if (row->prefetch)
+					prefetch_next(d, (size_t)n * es, 1);
 			}
 			if (clobbers(in, type, in->a) ||
 			    (in->op != XRT_CS_EW_UNARY && in->op != XRT_CS_EW_CONVERT &&
@@ -305,4 +307,5 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 				  !among(out, num_out, ops[in->a].slot);
 	}
 	row->consts_filled = 0;
+	row->prefetch = 1;
 }
