@@ -77,7 +77,7 @@ struct ew_row {
 };
 
 /* Operands of a command up to this many bytes are taken to be in cache. */
-#define EW_CACHED_BYTES	(1u << 20)
+#define EW_CACHED_BYTES	(1024u * 1024)
 
 /*
  * Runs the program over @n (<= EW_BLOCK) elements of a row, starting at

@@ -262,7 +262,7 @@ static int forwards(const struct xrt_cs_operand *ops, const struct xrt_cs_ew_ins
 	return !read_later(insts, i + 2, num_insts, in->dst);
 }
 
-/* Linear in the operands and instructions: it runs at every execution. */
+/* One pass per question, not one per instruction: it runs at every execution. */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
 		    struct ew_row *row)
