@@ -536,7 +536,54 @@ void cc_emit_ewise(struct cc *cc, uint32_t root, const struct cc_buf *out)
 	cc_emit_ewise_n(cc, &root, 1, out);
 }
 
-/* Emits @e's program over @dst's space, if it has elements, and frees @e. */
+/* Does every operand step over dim @outer as over @n of dim @inner? */
+static bool walks_as_one(const struct xrt_cs_operand *ops, uint32_t num_ops, uint32_t outer,
+			 uint32_t inner, uint64_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < num_ops; i++) {
+		if (ops[i].strides[outer] != ops[i].strides[inner] * (int64_t)n)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Makes a space of elements as flat as its operands allow: neighbouring
+ * dims that every operand walks as one merge, dims of size 1 go (one is
+ * kept for a single element, with stride 1: any stride reads it, and 1
+ * lets it be read in place).  The same elements in the same row-major
+ * order, in fewer and longer rows, which is what the executors pay by.
+ * Its new rank; @dims has no zero.
+ */
+static uint32_t flatten(uint32_t rank, uint64_t *dims, struct xrt_cs_operand *ops,
+			uint32_t num_ops)
+{
+	uint32_t d, k = 0, i;
+
+	for (d = 0; d < rank; d++) {
+		if (dims[d] == 1 && (k || d + 1 < rank))
+			continue;
+		if (k && dims[k - 1] != 1 && walks_as_one(ops, num_ops, k - 1, d, dims[d])) {
+			dims[k - 1] *= dims[d];
+		} else {
+			dims[k] = dims[d];
+			k++;
+		}
+		for (i = 0; i < num_ops; i++)
+			ops[i].strides[k - 1] = dims[k - 1] == 1 ? 1 : ops[i].strides[d];
+	}
+	for (i = 0; i < num_ops; i++)
+		for (d = k; d < rank; d++)
+			ops[i].strides[d] = 0;
+	return k;
+}
+
+/*
+ * Emits @e's program over @dst's space, flattened, if it has elements,
+ * and frees @e.
+ */
 static void emit_small(struct ewp *e, const struct cc_buf *dst, uint32_t num_regs)
 {
 	uint64_t dims[XRT_MAX_RANK];
@@ -547,8 +594,8 @@ static void emit_small(struct ewp *e, const struct cc_buf *dst, uint32_t num_reg
 		n *= (uint32_t)(dst->dims[d] != 0);
 	}
 	if (!e->cc->err && n)
-		cs_ewise(&e->cc->b, dst->rank, dims, e->ops, e->num_ops, e->insts, e->num_insts,
-			 num_regs);
+		cs_ewise(&e->cc->b, flatten(dst->rank, dims, e->ops, e->num_ops), dims, e->ops,
+			 e->num_ops, e->insts, e->num_insts, num_regs);
 	xrt_mem_free(e->cc->a, e);
 }
 

@@ -184,54 +184,6 @@ struct xrt_cs_operand cs_operand(uint32_t slot, uint32_t dtype, uint32_t flags,
 	return o;
 }
 
-/* Does every operand step over dim @outer as over @n of dim @inner? */
-static bool walks_as_one(const struct xrt_cs_operand *ops, uint32_t num_ops, uint32_t outer,
-			 uint32_t inner, uint64_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < num_ops; i++) {
-		if (ops[i].strides[outer] != ops[i].strides[inner] * (int64_t)n)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Merges neighbouring dims that every operand walks as one, and drops
- * dims of size 1: the same elements in the same (row-major) order, in
- * fewer and longer rows, which is what the executors' costs go by.
- * Spaces of no elements stay as they are.
- */
-static uint32_t collapse_dims(uint32_t rank, __u64 *dims, struct xrt_cs_operand *ops,
-			      uint32_t num_ops)
-{
-	uint32_t d, k = 0, i;
-
-	for (d = 0; d < rank; d++) {
-		if (!dims[d])
-			return rank;
-	}
-	for (d = 0; d < rank; d++) {
-		if (dims[d] == 1 && (k || d + 1 < rank))
-			continue;	/* one dim is kept, for a single element */
-		if (k && dims[k - 1] != 1 && walks_as_one(ops, num_ops, k - 1, d, dims[d])) {
-			dims[k - 1] *= dims[d];
-		} else {
-			dims[k] = dims[d];
-			k++;
-		}
-		for (i = 0; i < num_ops; i++)
-			ops[i].strides[k - 1] = dims[k - 1] == 1 ? 1 : ops[i].strides[d];
-	}
-	for (i = 0; i < num_ops; i++)
-		for (d = k; d < rank; d++)
-			ops[i].strides[d] = 0;
-	for (d = k; d < rank; d++)
-		dims[d] = 0;
-	return k;
-}
-
 void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
 	      const struct xrt_cs_operand *ops, uint32_t num_ops,
 	      const struct xrt_cs_ew_inst *insts, uint32_t num_insts,
@@ -240,22 +192,19 @@ void cs_ewise(struct cs_builder *b, uint32_t rank, const uint64_t *dims,
 	size_t size = sizeof(struct xrt_cs_ewise) + num_ops * sizeof(*ops) +
 		      (size_t)num_insts * sizeof(*insts);
 	struct xrt_cs_ewise *c = cs_append(b, XRT_CS_OP_EWISE, size);
-	struct xrt_cs_operand *cops;
 	uint32_t i;
 
 	if (!c)
 		return;
-	cops = (struct xrt_cs_operand *)(c + 1);
+	c->rank = (uint8_t)rank;
 	c->num_operands = (uint8_t)num_ops;
 	c->num_regs = (uint8_t)num_regs;
 	c->num_insts = num_insts;
 	for (i = 0; i < rank && i < XRT_CS_MAX_RANK; i++)
 		c->dims[i] = dims[i];
-	memcpy(cops, ops, num_ops * sizeof(*ops));
+	memcpy(c + 1, ops, num_ops * sizeof(*ops));
 	memcpy((uint8_t *)(c + 1) + num_ops * sizeof(*ops), insts,
 	       num_insts * sizeof(*insts));
-	c->rank = (uint8_t)(rank <= XRT_CS_MAX_RANK ?
-			    collapse_dims(rank, c->dims, cops, num_ops) : rank);
 }
 
 void cs_reduce(struct cs_builder *b, uint32_t op, uint32_t rank,
