@@ -133,7 +133,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	const struct xrt_cs_ewise *c = cmd;
 	const struct xrt_cs_operand *ops = operands(c);
 	u64 n = engine_count(c->rank, c->dims), start = first * ENGINE_ITEM_ELEMS;
-	u32 r = c->rank, i, es;
+	u32 r = c->rank, i;
 	const void *at[XRT_CS_MAX_REGS];
 	struct row_iter it;
 	struct ew_row row;
@@ -142,10 +142,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	/* Strides along a row, and so the row plan, are the same for every row. */
 	for (i = 0; i < c->num_operands; i++)
 		row.stride[i] = r ? ops[i].strides[r - 1] : 0;
-	ew_prepare_row(ops, c->num_operands, insts(c), c->num_insts, r, &row);
-	for (i = 0, es = 0; i < c->num_operands; i++)
-		es += row.es[i];
-	row.prefetch = n > EW_CACHED_BYTES / es;	/* es >= 1: validated types */
+	ew_prepare_row(ops, c->num_operands, insts(c), c->num_insts, r, n, &row);
 	row_iter_init(&it, r, c->dims, start,
 		      engine_min(count * ENGINE_ITEM_ELEMS, n - start));
 	while (row_iter_next(&it, &len)) {

@@ -577,7 +577,8 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 			rstr[i][d] = r->ops[i].strides[r->raxis[d]];
 	for (i = 0; i < c->num_operands; i++)
 		row.stride[i] = r->rr ? rstr[i][r->rr - 1] : 0;
-	ew_prepare_row(r->ops, c->num_operands, r->insts, c->num_insts, r->rr, &row);
+	ew_prepare_row(r->ops, c->num_operands, r->insts, c->num_insts, r->rr,
+		       engine_count(c->rank, c->dims), &row);
 	row_iter_init(&it, r->rr, r->rdims, first, n);
 	while (row_iter_next(&it, &len)) {
 		for (i = 0; i < c->num_operands; i++)

@@ -94,12 +94,13 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 
 /*
  * Sets row->es, row->in_place, row->fwd, row->once and row->uniform from
- * the operands, the program and row->stride, and row->prefetch on; the
- * constants are filled at the next block.
+ * the operands, the program and row->stride, and row->prefetch from the
+ * @n elements the whole command covers; the constants are filled at the
+ * next block.
  */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
-		    struct ew_row *row);
+		    u64 n, struct ew_row *row);
 
 /* Register @r of the register file @regs. */
 static inline void *ew_reg(u8 *regs, u32 r)

@@ -265,13 +265,14 @@ static int forwards(const struct xrt_cs_operand *ops, const struct xrt_cs_ew_ins
 /* One pass per question, not one per instruction: it runs at every execution. */
 void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
-		    struct ew_row *row)
+		    u64 n, struct ew_row *row)
 {
-	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i;
+	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0;
 	u8 writers[XRT_CS_MAX_REGS] = { 0 };
 
 	for (i = 0; i < num_ops; i++) {
 		row->es[i] = engine_dtype_size(ops[i].dtype);
+		es += row->es[i];
 		if (ops[i].flags == XRT_CS_OPERAND_OUT)
 			out[num_out++] = ops[i].slot;
 	}
@@ -307,5 +308,6 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 				  !among(out, num_out, ops[in->a].slot);
 	}
 	row->consts_filled = 0;
-	row->prefetch = 1;
+	/* es >= 1: a command has operands, each of a validated type */
+	row->prefetch = n > EW_CACHED_BYTES / es;
 }
