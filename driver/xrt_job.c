@@ -47,6 +47,7 @@ void xrt_job_free(struct xrt_job *job)
 	kvfree(job->vaddrs);
 	kvfree(job->program);
 	kvfree(job->offsets);
+	kvfree(job->plans);
 	kvfree(job->workspace);
 	xrt_memory_uncharge(job->queue->xfile->xdev, job->charged);
 	if (job->hw_fence)

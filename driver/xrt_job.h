@@ -34,6 +34,7 @@ struct xrt_hw_fence {
  * @num_slots: entries of @bos, @maps and @vaddrs
  * @program: the private copy of the program
  * @offsets: the validator's command offsets
+ * @plans: the validator's command plans, as many bytes as @program
  * @prog: the validated program
  * @workspace: the engine's workspace, thread part then shared part
  * @thread_ws: 64-byte aligned thread part of @workspace
@@ -54,6 +55,7 @@ struct xrt_job {
 	u32 num_slots;
 	u8 *program;
 	u32 *offsets;
+	u8 *plans;
 	struct xrt_engine_prog prog;
 	void *workspace;
 	void *thread_ws;

@@ -101,13 +101,18 @@ static int validate_program(struct xrt_job *job, struct drm_device *drm,
 	ret = xrt_engine_count_commands(job->program, size, &count, &err);
 	kernel_fpu_end();
 	if (!ret) {
+		/* the plans mirror the program: as many bytes, charged alike */
+		ret = charge(job, size);
+		if (ret)
+			return ret;
 		job->offsets = kvmalloc_array(max(count, 1u), sizeof(u32),
 					      GFP_KERNEL);
-		if (!job->offsets)
+		job->plans = kvmalloc(size, GFP_KERNEL);
+		if (!job->offsets || !job->plans)
 			return -ENOMEM;
 		kernel_fpu_begin();
 		ret = xrt_engine_validate(&job->prog, job->program, size,
-					  job->offsets, &err);
+					  job->offsets, job->plans, &err);
 		kernel_fpu_end();
 	}
 	if (ret) {

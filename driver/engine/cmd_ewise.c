@@ -116,6 +116,13 @@ static int ewise_validate(struct vctx *v, const void *cmd, u32 size)
 	ws = (u64)(c->num_regs + 1) * EW_REG_BYTES;
 	if (ws > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = ws;
+	/* A plan of one instruction fits in the smallest command. */
+	BUILD_BUG_ON(sizeof(struct ew_plan) + sizeof(struct ew_inst_plan) >
+		     sizeof(struct xrt_cs_ewise) + sizeof(struct xrt_cs_operand) +
+		     sizeof(struct xrt_cs_ew_inst));
+	ew_make_plan(operands(c), c->num_operands, insts(c), c->num_insts,
+		     c->rank, c->rank ? c->rank - 1 : 0,
+		     engine_count(c->rank, c->dims), ew_plan_of(v->prog, c));
 	return 0;
 }
 
@@ -127,32 +134,47 @@ static u64 ewise_items(const struct xrt_engine_ctx *x, const void *cmd,
 	return engine_elem_items(engine_count(c->rank, c->dims));
 }
 
+/* The program over @len elements from where @row points, block by block. */
+static void run_row(const struct xrt_cs_ewise *c, struct ew_row *row, u64 len,
+		    void *ws)
+{
+	const void *at[XRT_CS_MAX_REGS];
+	u64 off;
+
+	for (off = 0; off < len; off += EW_BLOCK)
+		ew_run_block(operands(c), insts(c), c->num_insts, row, off,
+			     (u32)engine_min(len - off, EW_BLOCK), ws, c->num_regs,
+			     at);
+}
+
 static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 		      u32 phase, u64 first, u64 count, void *ws)
 {
 	const struct xrt_cs_ewise *c = cmd;
 	const struct xrt_cs_operand *ops = operands(c);
 	u64 n = engine_count(c->rank, c->dims), start = first * ENGINE_ITEM_ELEMS;
-	u32 r = c->rank, i;
-	const void *at[XRT_CS_MAX_REGS];
+	struct ew_row row = { ew_plan_of(x->prog, c) };
 	struct row_iter it;
-	struct ew_row row;
-	u64 len, off;
+	u64 len;
+	u32 i;
 
-	/* Strides along a row, and so the row plan, are the same for every row. */
-	for (i = 0; i < c->num_operands; i++)
-		row.stride[i] = r ? ops[i].strides[r - 1] : 0;
-	ew_prepare_row(ops, c->num_operands, insts(c), c->num_insts, r, n, &row);
-	row_iter_init(&it, r, c->dims, start,
-		      engine_min(count * ENGINE_ITEM_ELEMS, n - start));
+	count = engine_min(count * ENGINE_ITEM_ELEMS, n - start);
+	/* The compiler flattens dense spaces to rank 1: one row, no iterator. */
+	if (c->rank <= 1) {
+		for (i = 0; i < c->num_operands; i++)
+			row.ptr[i] = engine_ptr(x, ops[i].slot, ops[i].offset) +
+				     (s64)start * row.plan->stride[i] *
+				     (s64)row.plan->es[i];
+		run_row(c, &row, count, ws);
+		return;
+	}
+	row_iter_init(&it, c->rank, c->dims, start, count);
 	while (row_iter_next(&it, &len)) {
 		for (i = 0; i < c->num_operands; i++)
 			row.ptr[i] = engine_ptr(x, ops[i].slot, ops[i].offset) +
-				     row_iter_offset(&it, ops[i].strides) * (s64)row.es[i];
-		for (off = 0; off < len; off += EW_BLOCK)
-			ew_run_block(ops, insts(c), c->num_insts, &row, off,
-				     (u32)engine_min(len - off, EW_BLOCK), ws,
-				     c->num_regs, at);
+				     row_iter_offset(&it, ops[i].strides) *
+				     (s64)row.plan->es[i];
+		run_row(c, &row, len, ws);
 		row_iter_advance(&it, len);
 	}
 }

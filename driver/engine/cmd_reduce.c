@@ -225,6 +225,14 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 		if (ws > v->prog->shared_ws_size)
 			v->prog->shared_ws_size = ws;
 	}
+	/* A plan of one instruction fits in the smallest command. */
+	BUILD_BUG_ON(sizeof(struct ew_plan) + sizeof(struct ew_inst_plan) >
+		     sizeof(struct xrt_cs_reduce) + sizeof(struct xrt_cs_operand) +
+		     sizeof(struct xrt_cs_ew_inst));
+	/* rows run along the last reduced dimension */
+	ew_make_plan(ops, c->num_operands, r.insts, c->num_insts, r.rr,
+		     r.rr ? r.raxis[r.rr - 1] : 0, engine_count(c->rank, c->dims),
+		     ew_plan_of(v->prog, c));
 	return 0;
 }
 
@@ -556,7 +564,7 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	const void *at[XRT_CS_MAX_REGS];
 	struct acc lane[LANES], v;
 	struct row_iter it;
-	struct ew_row row;
+	struct ew_row row = { ew_plan_of(x->prog, c) };
 	u32 i, d, e, w;
 	/* f32 and f64 sums: lanes in the type itself, the same arithmetic. */
 	int fast = c->op == XRT_CS_RED_SUM &&
@@ -575,15 +583,12 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	for (i = 0; i < c->num_operands; i++)
 		for (d = 0; d < r->rr; d++)
 			rstr[i][d] = r->ops[i].strides[r->raxis[d]];
-	for (i = 0; i < c->num_operands; i++)
-		row.stride[i] = r->rr ? rstr[i][r->rr - 1] : 0;
-	ew_prepare_row(r->ops, c->num_operands, r->insts, c->num_insts, r->rr,
-		       engine_count(c->rank, c->dims), &row);
 	row_iter_init(&it, r->rr, r->rdims, first, n);
 	while (row_iter_next(&it, &len)) {
 		for (i = 0; i < c->num_operands; i++)
 			row.ptr[i] = engine_ptr(x, r->ops[i].slot, r->ops[i].offset) +
-				     (base[i] + row_iter_offset(&it, rstr[i])) * (s64)row.es[i];
+				     (base[i] + row_iter_offset(&it, rstr[i])) *
+				     (s64)row.plan->es[i];
 		for (off = 0; off < len; off += EW_BLOCK) {
 			u32 bn = (u32)engine_min(len - off, EW_BLOCK);
 

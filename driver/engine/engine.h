@@ -52,6 +52,8 @@ struct xrt_engine_error {
  * @num_slots: its length
  * @num_commands: number of commands
  * @offsets: byte offset of each command, filled by validation
+ * @plans: what validation worked out for running each command, at the
+ *         command's own byte offset (see xrt_engine_validate())
  * @thread_ws_size: bytes of workspace each executing thread needs
  * @shared_ws_size: bytes of workspace one execution shares among threads
  */
@@ -62,6 +64,7 @@ struct xrt_engine_prog {
 	u32 num_slots;
 	u32 num_commands;
 	u32 *offsets;
+	u8 *plans;
 	u64 thread_ws_size;
 	u64 shared_ws_size;
 };
@@ -84,12 +87,21 @@ int xrt_engine_count_commands(const void *data, u64 size, u32 *count,
  * @data: program bytes; 8-byte aligned
  * @size: their length
  * @offsets: room for the count xrt_engine_count_commands() gave
+ * @plans: @size bytes, 8-byte aligned, kept as long as @prog is used
  * @err: receives the first problem on failure
+ *
+ * Some commands (EWISE, REDUCE) decide at validation how they will run
+ * (which operands are read in place, which constants are filled once)
+ * instead of at every execution.  Each keeps that plan in @plans at the
+ * byte offset of the command in @data, and no plan is larger than its
+ * command, so @size bytes always suffice.  Bytes of @plans under other
+ * commands are left as they were.
  *
  * Return: 0, or -1 when the program is malformed.
  */
 int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
-			u64 size, u32 *offsets, struct xrt_engine_error *err);
+			u64 size, u32 *offsets, u8 *plans,
+			struct xrt_engine_error *err);
 
 /**
  * struct xrt_engine_ctx - one execution of a program

@@ -46,34 +46,61 @@ int ew_check_program(struct vctx *v, const struct xrt_cs_operand *ops,
 		     u32 num_insts, u32 num_regs, int allow_store,
 		     u8 *reg_types);
 
+/* Bits of ew_plan.inst[i].flags */
+/* Instruction i computes straight into the next STORE's operand. */
+#define EW_FWD		1
+/* CONST i's register is never overwritten: filled once per command. */
+#define EW_ONCE		2
 /*
- * Where a row of elements of each operand starts, its stride, and
- * whether a LOAD may read it in place (contiguous, stored in the
- * register format, and not written by the same command).
+ * LOAD i reads an operand that stays put along the row into a register
+ * nothing else writes: filled at the row's first block (start 0) only.
  */
-struct ew_row {
-	u8 *ptr[XRT_CS_MAX_OPERANDS];
+#define EW_UNIFORM	4
+/*
+ * Instruction i writes a register it reads in another representation
+ * (a convert in place, say): it computes into the scratch register.
+ */
+#define EW_SCRATCH	8
+
+/* What the plan says of one instruction. */
+struct ew_inst_plan {
+	u8 flags;	/* EW_FWD, EW_ONCE, EW_UNIFORM, EW_SCRATCH */
+	u8 ta;		/* the type register a holds when it runs */
+};
+
+/*
+ * How a command's expression program runs over its rows, decided at
+ * validation from the command alone (it is the same for every row and
+ * every execution).  It lives in the program's plan area at the
+ * command's own offset, so it must not outgrow the smallest command
+ * that has one (their validators check that at build time).
+ */
+struct ew_plan {
+	/* along a row, in elements */
 	s64 stride[XRT_CS_MAX_OPERANDS];
-	u8 in_place[XRT_CS_MAX_OPERANDS];
-	/* es[i]: bytes of an element of operand i */
+	/* bytes of an element */
 	u8 es[XRT_CS_MAX_OPERANDS];
-	/* fwd[i]: instruction i computes straight into the next STORE's operand */
-	u8 fwd[XRT_CS_MAX_INSTS];
-	/* once[i]: CONST i's register is never overwritten: filled once */
-	u8 once[XRT_CS_MAX_INSTS];
 	/*
-	 * uniform[i]: LOAD i reads an operand that stays put along the row
-	 * into a register nothing else writes: filled at the row's first
-	 * block (start 0) only.
+	 * A LOAD may read the operand in place: contiguous, stored in the
+	 * register format, and not written by the same command.
 	 */
-	u8 uniform[XRT_CS_MAX_INSTS];
-	u8 consts_filled;
+	u8 in_place[XRT_CS_MAX_OPERANDS];
 	/*
-	 * prefetch: ask for each contiguous operand's next block while this
-	 * one is computed.  It pays for streams from memory; a command
-	 * whose operands fit in cache only spends instructions on it.
+	 * Ask for each contiguous operand's next block while this one is
+	 * computed.  It pays for streams from memory; a command whose
+	 * operands fit in cache only spends instructions on it.
 	 */
 	u8 prefetch;
+	u8 pad[7];
+	struct ew_inst_plan inst[];
+};
+
+/* Where a row of each operand starts, with its command's plan. */
+struct ew_row {
+	const struct ew_plan *plan;
+	u8 *ptr[XRT_CS_MAX_OPERANDS];
+	/* the registers of EW_ONCE constants hold their values */
+	u8 consts_filled;
 };
 
 /* Operands of a command up to this many bytes are taken to be in cache. */
@@ -93,14 +120,23 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		  u32 num_regs, const void **at);
 
 /*
- * Sets row->es, row->in_place, row->fwd, row->once and row->uniform from
- * the operands, the program and row->stride, and row->prefetch from the
- * @n elements the whole command covers; the constants are filled at the
- * next block.
+ * Fills @plan for a program over rows along dimension @axis of its
+ * operands (@rank 0: a single element, no rows), @n elements in all.
+ * @plan has room for @num_insts instructions.
  */
-void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
-		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
-		    u64 n, struct ew_row *row);
+void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
+		  const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
+		  u32 axis, u64 n, struct ew_plan *plan);
+
+/*
+ * The plan of the command at @cmd, which ew_make_plan() filled at
+ * validation.
+ */
+static inline struct ew_plan *ew_plan_of(const struct xrt_engine_prog *p,
+					 const void *cmd)
+{
+	return (void *)(p->plans + ((const u8 *)cmd - p->base));
+}
 
 /* Register @r of the register file @regs. */
 static inline void *ew_reg(u8 *regs, u32 r)

@@ -18,10 +18,10 @@ static u32 rep_size(u32 t)
 	}
 }
 
-static void compute(const struct xrt_cs_ew_inst *in, const u8 *type,
-		    void *d, const void *a, const void *b, const void *c, u32 n)
+static void compute(const struct xrt_cs_ew_inst *in, u32 ta, void *d,
+		    const void *a, const void *b, const void *c, u32 n)
 {
-	u32 ta = type[in->a], i;
+	u32 i;
 
 	switch (in->op) {
 	case XRT_CS_EW_UNARY:
@@ -109,6 +109,28 @@ static int clobbers(const struct xrt_cs_ew_inst *in, const u8 *type, u32 src)
 	return in->dst == src && rep_size(in->dtype) != rep_size(type[src]);
 }
 
+/* Does @in compute from registers (not LOAD, CONST or STORE)? */
+static int computes(const struct xrt_cs_ew_inst *in)
+{
+	return in->op != XRT_CS_EW_LOAD && in->op != XRT_CS_EW_CONST &&
+	       in->op != XRT_CS_EW_STORE;
+}
+
+/*
+ * Does @in (one that computes) go through the scratch register, with
+ * the registers' types as they are when it runs?
+ */
+static int needs_scratch(const struct xrt_cs_ew_inst *in, const u8 *type)
+{
+	if (clobbers(in, type, in->a))
+		return 1;
+	if (in->op == XRT_CS_EW_UNARY || in->op == XRT_CS_EW_CONVERT ||
+	    in->op == XRT_CS_EW_BITCAST)
+		return 0;
+	return clobbers(in, type, in->b) ||
+	       (in->op == XRT_CS_EW_SELECT && clobbers(in, type, in->c));
+}
+
 /*
  * Asks for the next block of a contiguous operand while this one is
  * computed: a block of f32 is a page, and hardware prefetchers stop at
@@ -133,73 +155,62 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		  struct ew_row *row, u64 start, u32 n, u8 *regs,
 		  u32 num_regs, const void **at)
 {
-	u8 type[XRT_CS_MAX_REGS];
+	const struct ew_plan *pl = row->plan;
 	u32 i;
 
 	for (i = 0; i < num_insts; i++) {
 		const struct xrt_cs_ew_inst *in = &insts[i];
-		void *d = ew_reg(regs, in->dst), *out = d;
-		u32 es;
+		u32 flags = pl->inst[i].flags, ta = pl->inst[i].ta, es;
+		void *d = ew_reg(regs, in->dst), *out;
 
 		switch (in->op) {
 		case XRT_CS_EW_LOAD:
 			at[in->dst] = d;
-			if (row->uniform[i] && start)
+			if ((flags & EW_UNIFORM) && start)
 				break;	/* filled at the row's first block */
-			es = row->es[in->a];
-			if (row->in_place[in->a]) {
+			es = pl->es[in->a];
+			if (pl->in_place[in->a]) {
 				at[in->dst] = row->ptr[in->a] + (s64)start * es;
-				if (row->prefetch)
+				if (pl->prefetch)
 					prefetch_next(at[in->dst], (size_t)n * es, 0);
 				break;
 			}
 			ew_load(in->dtype, d, row->ptr[in->a] +
-				(s64)start * row->stride[in->a] * es,
-				row->stride[in->a], n);
+				(s64)start * pl->stride[in->a] * es,
+				pl->stride[in->a], n);
 			break;
 		case XRT_CS_EW_CONST:
 			/* the registers are kept between the blocks of a command */
-			if (!row->once[i])
+			if (!(flags & EW_ONCE))
 				ew_const(in->dtype, d, in->imm, n);
 			else if (!row->consts_filled)
 				ew_const(in->dtype, d, in->imm, EW_BLOCK);
 			at[in->dst] = d;
 			break;
 		case XRT_CS_EW_STORE:
-			es = row->es[in->a];
+			es = pl->es[in->a];
 			ew_store(ops[in->a].dtype, row->ptr[in->a] +
-				 (s64)start * row->stride[in->a] * es,
-				 row->stride[in->a], at[in->b], n);
-			continue;
+				 (s64)start * pl->stride[in->a] * es,
+				 pl->stride[in->a], at[in->b], n);
+			break;
 		default:
-			if (row->fwd[i]) {
+			if (flags & EW_FWD) {
 				const struct xrt_cs_ew_inst *st = &insts[i + 1];
 
 				/* Straight into the operand; the STORE is done. */
-				es = row->es[st->a];
+				es = pl->es[st->a];
 				d = row->ptr[st->a] + (s64)start * es;
-				out = d;
-				if (row->prefetch)
+				if (pl->prefetch)
 					prefetch_next(d, (size_t)n * es, 1);
+				i++;
 			}
-			if (clobbers(in, type, in->a) ||
-			    (in->op != XRT_CS_EW_UNARY && in->op != XRT_CS_EW_CONVERT &&
-			     in->op != XRT_CS_EW_BITCAST &&
-			     (clobbers(in, type, in->b) ||
-			      (in->op == XRT_CS_EW_SELECT && clobbers(in, type, in->c)))))
-				out = ew_reg(regs, num_regs);	/* the scratch register */
-			compute(in, type, out, at[in->a], at[in->b], at[in->c], n);
+			out = flags & EW_SCRATCH ? ew_reg(regs, num_regs) : d;
+			compute(in, ta, out, at[in->a], at[in->b], at[in->c], n);
 			if (out != d)
 				memcpy(d, out, (size_t)n * rep_size(in->dtype));
 			at[in->dst] = d;
-			if (row->fwd[i]) {
-				type[in->dst] = in->dtype;
-				i++;	/* skip the STORE */
-				continue;
-			}
 			break;
 		}
-		type[in->dst] = in->dtype;
 	}
 	row->consts_filled = 1;
 }
@@ -249,39 +260,40 @@ static int among(const u32 *out, u32 n, u32 slot)
 
 /* May instruction @i compute straight into the next STORE's operand? */
 static int forwards(const struct xrt_cs_operand *ops, const struct xrt_cs_ew_inst *insts,
-		    u32 num_insts, u32 rank, const struct ew_row *row, u32 i)
+		    u32 num_insts, u32 rank, const struct ew_plan *plan, u32 i)
 {
 	const struct xrt_cs_ew_inst *in = &insts[i], *st = &insts[i + 1];
 
 	if (i + 1 >= num_insts || st->op != XRT_CS_EW_STORE || st->b != in->dst ||
 	    in->op == XRT_CS_EW_LOAD || in->op == XRT_CS_EW_CONST ||
-	    in->op == XRT_CS_EW_STORE || !rank || row->stride[st->a] != 1 ||
+	    in->op == XRT_CS_EW_STORE || !rank || plan->stride[st->a] != 1 ||
 	    !format_is_register(in->dtype) || ops[st->a].dtype != in->dtype)
 		return 0;
 	/* Not when a source is the output itself, read in place. */
 	return !read_later(insts, i + 2, num_insts, in->dst);
 }
 
-/* One pass per question, not one per instruction: it runs at every execution. */
-void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
-		    const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
-		    u64 n, struct ew_row *row)
+void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
+		  const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
+		  u32 axis, u64 n, struct ew_plan *plan)
 {
 	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0;
-	u8 writers[XRT_CS_MAX_REGS] = { 0 };
+	u8 writers[XRT_CS_MAX_REGS] = { 0 }, type[XRT_CS_MAX_REGS] = { 0 };
 
+	memset(plan, 0, sizeof(*plan));
 	for (i = 0; i < num_ops; i++) {
-		row->es[i] = engine_dtype_size(ops[i].dtype);
-		es += row->es[i];
+		plan->stride[i] = rank ? ops[i].strides[axis] : 0;
+		plan->es[i] = engine_dtype_size(ops[i].dtype);
+		es += plan->es[i];
 		if (ops[i].flags == XRT_CS_OPERAND_OUT)
 			out[num_out++] = ops[i].slot;
 	}
 	/* Not where an in-place update writes what this operand reads. */
 	for (i = 0; i < num_ops; i++)
-		row->in_place[i] = ops[i].flags == XRT_CS_OPERAND_IN &&
-				   row->stride[i] == 1 && rank &&
-				   format_is_register(ops[i].dtype) &&
-				   !among(out, num_out, ops[i].slot);
+		plan->in_place[i] = ops[i].flags == XRT_CS_OPERAND_IN &&
+				    plan->stride[i] == 1 && rank &&
+				    format_is_register(ops[i].dtype) &&
+				    !among(out, num_out, ops[i].slot);
 	for (i = 0; i < num_insts; i++) {
 		if (insts[i].op != XRT_CS_EW_STORE && writers[insts[i].dst] < 2)
 			writers[insts[i].dst]++;
@@ -290,24 +302,32 @@ void ew_prepare_row(const struct xrt_cs_operand *ops, u32 num_ops,
 		const struct xrt_cs_ew_inst *in = &insts[i];
 		int only = writers[in->dst] == 1;
 
+		plan->inst[i].flags = 0;
+		plan->inst[i].ta = 0;
+		/* registers' types followed as the validator followed them */
+		if (computes(in)) {
+			plan->inst[i].ta = type[in->a];
+			if (needs_scratch(in, type))
+				plan->inst[i].flags |= EW_SCRATCH;
+		}
+		if (in->op != XRT_CS_EW_STORE)
+			type[in->dst] = in->dtype;
 		/*
 		 * A computed register whose only use is the STORE right after
 		 * it can be computed in the operand's memory (when that is
 		 * contiguous and in the register format): one pass fewer.
 		 */
-		row->fwd[i] = forwards(ops, insts, num_insts, rank, row, i);
-		/* A CONST register never overwritten is filled once. */
-		row->once[i] = in->op == XRT_CS_EW_CONST && only;
-		/*
-		 * A LOAD of an operand that does not move along the row (a
-		 * broadcast) reads one value per row: filled at its first block.
-		 */
-		row->uniform[i] = in->op == XRT_CS_EW_LOAD && only && rank &&
-				  row->stride[in->a] == 0 &&
-				  ops[in->a].flags == XRT_CS_OPERAND_IN &&
-				  !among(out, num_out, ops[in->a].slot);
+		if (forwards(ops, insts, num_insts, rank, plan, i))
+			plan->inst[i].flags |= EW_FWD;
+		if (in->op == XRT_CS_EW_CONST && only)
+			plan->inst[i].flags |= EW_ONCE;
+		/* A broadcast operand reads one value per row. */
+		if (in->op == XRT_CS_EW_LOAD && only && rank &&
+		    plan->stride[in->a] == 0 &&
+		    ops[in->a].flags == XRT_CS_OPERAND_IN &&
+		    !among(out, num_out, ops[in->a].slot))
+			plan->inst[i].flags |= EW_UNIFORM;
 	}
-	row->consts_filled = 0;
 	/* es >= 1: a command has operands, each of a validated type */
-	row->prefetch = n > EW_CACHED_BYTES / es;
+	plan->prefetch = n > EW_CACHED_BYTES / es;
 }

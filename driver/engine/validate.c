@@ -136,7 +136,8 @@ static int check_command(struct vctx *v, u64 at)
 }
 
 int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
-			u64 size, u32 *offsets, struct xrt_engine_error *err)
+			u64 size, u32 *offsets, u8 *plans,
+			struct xrt_engine_error *err)
 {
 	const struct xrt_cs_header *h = data;
 	struct vctx v = { prog, err, ~0u };
@@ -151,6 +152,7 @@ int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
 	prog->num_slots = h->num_slots;
 	prog->num_commands = h->num_commands;
 	prog->offsets = offsets;
+	prog->plans = plans;
 	prog->thread_ws_size = 0;
 	prog->shared_ws_size = 0;
 	if (check_slots(&v))

@@ -113,12 +113,13 @@ xrt_status *cs_finish(struct cs_builder *b, void **prog, size_t *size);
 
 /*
  * A program checked by the engine's validator, with the command offsets
- * it needs (free with cs_program_release()).
+ * and plans it needs (free with cs_program_release()).
  */
 struct cs_program {
 	const struct xrt_allocator *alloc;
 	struct xrt_engine_prog prog;
 	uint32_t *offsets;
+	uint8_t *plans;
 };
 
 /*

@@ -49,9 +49,12 @@ xrt_status *cs_program_load(struct cs_program *p,
 	if (xrt_engine_count_commands(data, size, &n, &e))
 		return invalid(alloc, data, size, &e);
 	p->offsets = xrt_mem_calloc(alloc, n ? n : 1, sizeof(*p->offsets));
-	if (!p->offsets)
-		return xrt_status_oom(alloc, "command offsets");
-	if (xrt_engine_validate(&p->prog, data, size, p->offsets, &e)) {
+	p->plans = xrt_mem_alloc_aligned(alloc, size ? size : 1, 64);
+	if (!p->offsets || !p->plans) {
+		cs_program_release(p);
+		return xrt_status_oom(alloc, "command offsets and plans");
+	}
+	if (xrt_engine_validate(&p->prog, data, size, p->offsets, p->plans, &e)) {
 		xrt_status *st = invalid(alloc, data, size, &e);
 
 		cs_program_release(p);
@@ -63,5 +66,6 @@ xrt_status *cs_program_load(struct cs_program *p,
 void cs_program_release(struct cs_program *p)
 {
 	xrt_mem_free(p->alloc, p->offsets);
+	xrt_mem_free(p->alloc, p->plans);
 	memset(p, 0, sizeof(*p));
 }
