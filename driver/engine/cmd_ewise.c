@@ -153,10 +153,13 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	const struct xrt_cs_ewise *c = cmd;
 	const struct xrt_cs_operand *ops = operands(c);
 	u64 n = engine_count(c->rank, c->dims), start = first * ENGINE_ITEM_ELEMS;
-	struct ew_row row = { ew_plan_of(x->prog, c) };
 	struct row_iter it;
+	struct ew_row row;
 	u64 len;
 	u32 i;
+
+	row.plan = ew_plan_of(x->prog, c);
+	row.consts_filled = 0;
 
 	count = engine_min(count * ENGINE_ITEM_ELEMS, n - start);
 	/* The compiler flattens dense spaces to rank 1: one row, no iterator. */

@@ -119,7 +119,7 @@ void eager_pool_drain(xrt_eager_context *c)
 
 /* Field by field: a memset of the header was a third of making a tensor. */
 static void set_header(xrt_tensor *t, xrt_eager_context *c, uint32_t device,
-		       const struct xrt_shape *s)
+		       const struct xrt_shape *s, uint64_t bytes)
 {
 	atomic_init(&t->refs, 1);
 	t->c = c;
@@ -127,7 +127,7 @@ static void set_header(xrt_tensor *t, xrt_eager_context *c, uint32_t device,
 	t->dtype = s->dtype;
 	t->rank = s->rank;
 	memcpy(t->dims, s->dims, sizeof(t->dims));
-	t->bytes = xrt_shape_byte_size(s);
+	t->bytes = bytes;
 }
 
 /* A tensor in a buffer of device @device. */
@@ -145,7 +145,7 @@ static xrt_status *device_tensor(xrt_eager_context *c, uint32_t device,
 		xrt_mem_free(c->a, t);
 		return st;
 	}
-	set_header(t, c, device, s);
+	set_header(t, c, device, s, xrt_shape_byte_size(s));
 	t->data = t->buf.data;
 	t->pool_class = -1;
 	*out = t;
@@ -173,7 +173,7 @@ xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct
 	t = k >= 0 ? pool_get(c, k) : xrt_mem_alloc_aligned(c->a, HEADER_BYTES + bytes, 64);
 	if (!t)
 		return xrt_status_oom(c->a, "a tensor");
-	set_header(t, c, device, s);
+	set_header(t, c, device, s, bytes);
 	t->data = (uint8_t *)t + HEADER_BYTES;
 	memset(&t->buf, 0, sizeof(t->buf));
 	atomic_init(&t->host_copy, NULL);

@@ -115,11 +115,13 @@ static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
 bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc)
 {
 	const struct xrt_cs_dot *d = (const void *)(x->prog->base + x->prog->offsets[pc]);
-	struct gemm g = { x, d, CblasNoTrans, CblasNoTrans, 0, 0, 0, 0, 0, 0, 0, false };
 	enum CBLAS_TRANSPOSE tc;
+	struct gemm g;
 
+	/* asked of every command: the others leave at once */
 	if (d->cmd.op != XRT_CS_OP_DOT || d->cmd.flags || !d->m || !d->n || !d->k)
 		return false;
+	g = (struct gemm){ x, d, CblasNoTrans, CblasNoTrans, 0, 0, 0, 0, 0, 0, 0, false };
 	g.f32 = d->lhs.dtype == XRT_CS_F32;
 	if ((!g.f32 && d->lhs.dtype != XRT_CS_F64) || d->rhs.dtype != d->lhs.dtype ||
 	    d->out.dtype != d->lhs.dtype)
