@@ -29,6 +29,26 @@ static int fast_path(u32 in)
 	return in == XRT_CS_F16 || in == XRT_CS_BF16 || in == XRT_CS_F32;
 }
 
+/*
+ * Products small enough that packing costs more than they do (an eager
+ * 8x8 MatMul spent nine tenths of its time packing), one tile each.
+ * The path runs a row of C at a time, so with fewer than three vectors
+ * of columns each k waits on the add before it: such products take it
+ * only while m * k is short (32x8x32 took twice OpenBLAS's time).
+ */
+#define SMALL_N		32
+#define SMALL_MNK	(32 * 32 * 32)
+#define SMALL_CHAIN	256
+
+int xrt_engine_dot_small(const struct xrt_cs_dot *c)
+{
+	return c->lhs.dtype == XRT_CS_F32 && c->rhs.dtype == XRT_CS_F32 &&
+	       c->out.dtype == XRT_CS_F32 && c->rhs.col_stride == 1 &&
+	       c->out.col_stride == 1 && c->n <= SMALL_N && c->m <= TILE_M &&
+	       c->m * c->n * c->k <= SMALL_MNK &&
+	       (c->n >= 24 || c->m * c->k <= SMALL_CHAIN);
+}
+
 static int check_matrix(struct vctx *v, u32 part, const struct xrt_cs_matrix *mx,
 			u64 b, u64 r, u64 c, u32 need)
 {
@@ -351,6 +371,119 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			 c->out.col_stride, pc + i * TILE_N, nb);
 }
 
+/*
+ * C = start + A B for one small f32 matrix, a row of C at a time: its
+ * @nv full vectors of 8 columns stay in registers (@nv is a constant
+ * where this is inlined), the last n % 8 columns go one by one.  Each
+ * element gets its products one k at a time after its start value,
+ * multiply then add, as on the packed path: the same bits.
+ */
+static __always_inline void small_rows(u32 nv, const struct xrt_cs_dot *c,
+				       const float *a, const float *b, float *o)
+{
+	u32 n = nv < SMALL_N / 8 ? (u32)c->n : SMALL_N, t = 8 * nv, j;
+	s64 astep = c->lhs.col_stride, bstep = c->rhs.row_stride;
+	int acc = c->cmd.flags & XRT_CS_DOT_ACCUMULATE;
+	u64 kn = c->k, i, k;
+	v8f c0, c1, c2, c3, bv, z = { 0 };
+	float tail[8];
+
+	for (i = 0; i < c->m; i++, a += c->lhs.row_stride, o += c->out.row_stride) {
+		const float *ap = a, *bp = b;
+
+		c0 = z;
+		c1 = z;
+		c2 = z;
+		c3 = z;
+		if (acc) {
+			memcpy(&c0, o, nv > 0 ? sizeof(c0) : 0);
+			memcpy(&c1, o + 8, nv > 1 ? sizeof(c1) : 0);
+			memcpy(&c2, o + 16, nv > 2 ? sizeof(c2) : 0);
+			memcpy(&c3, o + 24, nv > 3 ? sizeof(c3) : 0);
+		}
+		for (j = t; j < n; j++)
+			tail[j - t] = acc ? o[j] : 0;
+		for (k = 0; k < kn; k++, ap += astep, bp += bstep) {
+			float s = *ap;
+			v8f sv = { s, s, s, s, s, s, s, s };
+
+			if (nv > 0) {
+				memcpy(&bv, bp, sizeof(bv));
+				c0 = c0 + sv * bv;
+			}
+			if (nv > 1) {
+				memcpy(&bv, bp + 8, sizeof(bv));
+				c1 = c1 + sv * bv;
+			}
+			if (nv > 2) {
+				memcpy(&bv, bp + 16, sizeof(bv));
+				c2 = c2 + sv * bv;
+			}
+			if (nv > 3) {
+				memcpy(&bv, bp + 24, sizeof(bv));
+				c3 = c3 + sv * bv;
+			}
+			for (j = t; j < n; j++)
+				tail[j - t] = tail[j - t] + s * bp[j];
+		}
+		memcpy(o, &c0, nv > 0 ? sizeof(c0) : 0);
+		memcpy(o + 8, &c1, nv > 1 ? sizeof(c1) : 0);
+		memcpy(o + 16, &c2, nv > 2 ? sizeof(c2) : 0);
+		memcpy(o + 24, &c3, nv > 3 ? sizeof(c3) : 0);
+		for (j = t; j < n; j++)
+			o[j] = tail[j - t];
+	}
+}
+
+/* small_rows() with its vector count a constant. */
+static __always_inline void small_any(const struct xrt_cs_dot *c, const float *a,
+				      const float *b, float *o)
+{
+	switch (c->n / 8) {
+	case 0:
+		small_rows(0, c, a, b, o);
+		break;
+	case 1:
+		small_rows(1, c, a, b, o);
+		break;
+	case 2:
+		small_rows(2, c, a, b, o);
+		break;
+	case 3:
+		small_rows(3, c, a, b, o);
+		break;
+	default:	/* n is SMALL_N */
+		small_rows(4, c, a, b, o);
+		break;
+	}
+}
+
+static void small_base(const struct xrt_cs_dot *c, const float *a, const float *b,
+		       float *o)
+{
+	small_any(c, a, b, o);
+}
+
+__attribute__((target("avx2")))
+static void small_avx2(const struct xrt_cs_dot *c, const float *a, const float *b,
+		       float *o)
+{
+	small_any(c, a, b, o);
+}
+
+/* Batch @b of a product xrt_engine_dot_small() takes: straight from the operands. */
+static void dot_small(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c, u64 b)
+{
+	const float *pa = (const float *)at(x, &c->lhs, b, 0, 0);
+	const float *pb = (const float *)at(x, &c->rhs, b, 0, 0);
+	float *po = (float *)at(x, &c->out, b, 0, 0);
+
+	if (xrt_engine_use_avx2)
+		small_avx2(c, pa, pb, po);
+	else
+		small_base(c, pa, pb, po);
+}
+
 /* One output element of any type, the plain way. */
 static void element(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
 		    u64 b, u64 i, u64 j)
@@ -420,6 +553,10 @@ static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 		u32 nb = (u32)engine_min(c->n - j0, TILE_N);
 		u64 i, j;
 
+		if (xrt_engine_dot_small(c)) {
+			dot_small(x, c, b);	/* the whole matrix: its one tile */
+			continue;
+		}
 		if (fast_path(c->lhs.dtype)) {
 			tile_fast(x, c, b, i0, mb, j0, nb, ws);
 			continue;

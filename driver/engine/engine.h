@@ -146,6 +146,19 @@ void xrt_engine_run_items(const struct xrt_engine_ctx *x, u32 pc, u32 phase,
 u32 xrt_engine_next(const struct xrt_engine_ctx *x, u32 pc);
 
 /**
+ * xrt_engine_dot_small() - whether DOT @c takes the small-product path
+ * @c: a validated DOT command
+ *
+ * Some small f32 products (at most 32 columns and 32^3 multiply-adds,
+ * rows of B and C contiguous; cmd_dot.c says which) run straight from
+ * the operands, without packing: callers that could hand a DOT to a
+ * BLAS library leave these to the engine, which is faster for them.
+ *
+ * Return: 1 if it does, else 0.
+ */
+int xrt_engine_dot_small(const struct xrt_cs_dot *c);
+
+/**
  * struct xrt_engine_cursor - where a sequential run stands
  * @pc: the current command
  * @phase: the current phase of it

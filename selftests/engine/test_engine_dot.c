@@ -192,6 +192,33 @@ TEST_F(xrt, f32_shapes_and_layouts)
 	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 1, 2, 3, 4, 0, 0, 0, 0);
 }
 
+/*
+ * Products small enough for the path without packing: every count of
+ * full 8-column vectors (0 to 4) with and without leftover columns,
+ * transposed A, ACCUMULATE, batches sharing B, and the limits of the
+ * path on either side (32 columns, 32^3 products; 33 columns packs).
+ */
+static void small_products(struct __test_metadata *_metadata)
+{
+	static const uint64_t shapes[][3] = {	/* m, n, k */
+		{ 8, 8, 8 }, { 3, 5, 7 }, { 4, 13, 9 }, { 2, 16, 1 }, { 5, 20, 11 },
+		{ 6, 24, 3 }, { 7, 31, 17 }, { 32, 32, 32 }, { 1, 32, 1024 }, { 9, 33, 5 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		uint64_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+
+		check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, m, n, k, 0, 0, 0);
+		check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 1, 3, m, n, k, 1, 0, 1);
+	}
+}
+
+TEST_F(xrt, f32_small_products)
+{
+	small_products(_metadata);
+}
+
 TEST_F(xrt, half_inputs_accumulate_in_f32)
 {
 	check_dot(_metadata, XRT_CS_F16, XRT_CS_F16, 0, 1, 33, 70, 129, 0, 0, 0);
@@ -222,6 +249,7 @@ TEST_F(xrt, avx2_kernel_same_bits)
 	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, 67, 131, 300, 0, 0, 0);
 	check_dot(_metadata, XRT_CS_F16, XRT_CS_F32, 1, 2, 33, 70, 129, 1, 1, 0);
 	check_dot(_metadata, XRT_CS_BF16, XRT_CS_BF16, 1, 1, 65, 19, 260, 0, 1, 1);
+	small_products(_metadata);
 	xrt_engine_use_avx2 = 0;
 }
 
