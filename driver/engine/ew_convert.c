@@ -23,10 +23,21 @@ static int is_unsigned(u32 t)
 		}								\
 	} while (0)
 
+/*
+ * The byte step of @n elements @stride apart.  A single element has no
+ * step: its stride may be anything the validator let through (a
+ * dimension of size 1 allows any), and times the element size it may
+ * not fit in an s64.
+ */
+static s64 step(s64 stride, u32 es, u32 n)
+{
+	return n > 1 ? stride * (s64)es : 0;
+}
+
 void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 {
 	u32 es = engine_dtype_size(dtype), i;
-	s64 *r = reg, st = stride * (s64)es;
+	s64 *r = reg, st = step(stride, es, n);
 	float *f = reg;
 	u16 h;
 
@@ -117,7 +128,7 @@ void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)
 	u32 es = engine_dtype_size(dtype), i;
 	const s64 *r = reg;
 	const float *f = reg;
-	s64 st = stride * (s64)es;
+	s64 st = step(stride, es, n);
 	u16 h;
 
 	if (dtype == XRT_CS_F32 || dtype == XRT_CS_F64 || dtype == XRT_CS_C64 ||

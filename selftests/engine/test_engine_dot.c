@@ -219,6 +219,37 @@ TEST_F(xrt, f32_small_products)
 	small_products(_metadata);
 }
 
+/*
+ * A dimension of one element allows any stride: times the element size
+ * it need not fit in 64 bits, and loading that one column must not
+ * compute the step (found by fuzz_engine; UBSan flagged the overflow).
+ */
+TEST_F(xrt, one_column_any_stride)
+{
+	struct mat ma = { XRT_CS_F32, 0, 5, 1, 0 };
+	struct mat mb = { XRT_CS_F32, 0, 1, (int64_t)1 << 61, 0 };
+	struct mat mo = { XRT_CS_F32, 0, 1, (int64_t)1 << 61, 0 };
+	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(1, &mb), xo = matrix(2, &mo);
+	static const float a[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const float b[5] = { 1, 10, 100, 1000, 10000 };
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	float got[2];
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, sizeof(a), XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, sizeof(b), XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, sizeof(got), XRT_CS_SLOT_WRITE, 0);
+	memcpy(r.slot[0], a, sizeof(a));
+	memcpy(r.slot[1], b, sizeof(b));
+	cs_dot(&bld, 0, 1, 2, 1, 5, &xa, &xb, &xo);
+	RUN_PROGRAM(&bld, &r);
+	memcpy(got, r.slot[2], sizeof(got));
+	EXPECT_EQ(54321.0f, got[0]);
+	EXPECT_EQ(109876.0f, got[1]);
+	run_free(&r);
+}
+
 TEST_F(xrt, half_inputs_accumulate_in_f32)
 {
 	check_dot(_metadata, XRT_CS_F16, XRT_CS_F16, 0, 1, 33, 70, 129, 0, 0, 0);
