@@ -35,6 +35,8 @@ static int fast_path(u32 in)
  * The path runs a row of C at a time, so with fewer than three vectors
  * of columns each k waits on the add before it: such products take it
  * only while m * k is short (32x8x32 took twice OpenBLAS's time).
+ * k is bounded first: with a lhs column stride of 0 any k validates, and
+ * m * n * k must not wrap.
  */
 #define SMALL_N		32
 #define SMALL_MNK	(32 * 32 * 32)
@@ -45,7 +47,7 @@ int xrt_engine_dot_small(const struct xrt_cs_dot *c)
 	return c->lhs.dtype == XRT_CS_F32 && c->rhs.dtype == XRT_CS_F32 &&
 	       c->out.dtype == XRT_CS_F32 && c->rhs.col_stride == 1 &&
 	       c->out.col_stride == 1 && c->n <= SMALL_N && c->m <= TILE_M &&
-	       c->m * c->n * c->k <= SMALL_MNK &&
+	       c->k <= SMALL_MNK && c->m * c->n * c->k <= SMALL_MNK &&
 	       (c->n >= 24 || c->m * c->k <= SMALL_CHAIN);
 }
 

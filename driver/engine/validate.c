@@ -144,6 +144,9 @@ int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
 	u64 at;
 	u32 i;
 
+	if (!offsets || !plans)
+		return engine_fail(&v, ~0u, "no room for command offsets or plans",
+				   !offsets, !plans);
 	if (check_header(&v, data, size))
 		return -1;
 	prog->base = data;

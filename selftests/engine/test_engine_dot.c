@@ -219,6 +219,46 @@ TEST_F(xrt, f32_small_products)
 	small_products(_metadata);
 }
 
+/* Which products take the small path: the bits alone cannot tell. */
+TEST_F(xrt, small_path_choice)
+{
+	static const struct {
+		uint64_t m, n, k;
+		uint32_t dtype;
+		int64_t rhs_cs;
+		int small;
+	} c[] = {
+		{ 8, 8, 8, XRT_CS_F32, 1, 1 },		/* eager MatMul f32[8,8] */
+		{ 16, 16, 16, XRT_CS_F32, 1, 1 },	/* m * k = 256 */
+		{ 16, 16, 17, XRT_CS_F32, 1, 0 },	/* narrow and long: packed */
+		{ 32, 32, 32, XRT_CS_F32, 1, 1 },	/* 32^3, wide */
+		{ 32, 32, 33, XRT_CS_F32, 1, 0 },	/* over 32^3 */
+		{ 1, 33, 8, XRT_CS_F32, 1, 0 },		/* over 32 columns */
+		{ 300, 1, 1, XRT_CS_F32, 1, 0 },	/* more rows than a tile */
+		{ 8, 8, 8, XRT_CS_F64, 1, 0 },
+		{ 8, 8, 8, XRT_CS_F32, 8, 0 },		/* B transposed */
+		/* m * n * k wraps to 0 in 64 bits: k is bounded first */
+		{ 2, 1, (uint64_t)1 << 63, XRT_CS_F32, 1, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct xrt_cs_dot d;
+
+		memset(&d, 0, sizeof(d));
+		d.cmd.op = XRT_CS_OP_DOT;
+		d.batch = 1;
+		d.m = c[i].m;
+		d.n = c[i].n;
+		d.k = c[i].k;
+		d.lhs.dtype = d.rhs.dtype = d.out.dtype = (uint8_t)c[i].dtype;
+		d.lhs.col_stride = 1;
+		d.rhs.col_stride = c[i].rhs_cs;
+		d.out.col_stride = 1;
+		EXPECT_EQ(c[i].small, xrt_engine_dot_small(&d)) TH_LOG("case %zu", i);
+	}
+}
+
 /*
  * A dimension of one element allows any stride: times the element size
  * it need not fit in 64 bits, and loading that one column must not

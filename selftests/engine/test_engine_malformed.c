@@ -76,6 +76,24 @@ TEST_F(xrt, truncated_and_misaligned_buffers)
 		   "program shorter than its header");
 }
 
+/* Validation writes offsets and plans: without room for them it refuses. */
+TEST_F(xrt, validation_needs_its_storage)
+{
+	static uint8_t plans[BASE_SIZE] __attribute__((aligned(8)));
+	struct xrt_engine_error err;
+	struct xrt_engine_prog prog;
+	uint32_t offsets[3];
+	struct base p;
+
+	make_base(&p);
+	ASSERT_EQ(0, xrt_engine_validate(&prog, &p, BASE_SIZE, offsets, plans, &err));
+	ASSERT_EQ(-1, xrt_engine_validate(&prog, &p, BASE_SIZE, NULL, plans, &err));
+	EXPECT_STREQ("no room for command offsets or plans", err.reason);
+	EXPECT_EQ(1, err.value[0]);
+	ASSERT_EQ(-1, xrt_engine_validate(&prog, &p, BASE_SIZE, offsets, NULL, &err));
+	EXPECT_EQ(1, err.value[1]);
+}
+
 /* An EWISE program c = a + b over f32[64], to be spoiled case by case. */
 struct ew_case {
 	struct xrt_cs_operand ops[4];
