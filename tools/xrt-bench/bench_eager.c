@@ -124,6 +124,12 @@ static double mlp(xrt_eager_context *c, int reps)
 	return best;
 }
 
+/* A peer's rate from its best time; 0 (no figure) where it never ran. */
+static double peer_rate(double best)
+{
+	return best < 1e20 ? 1 / best : 0;
+}
+
 /*
  * Per-op time of @op and of PyTorch's @peer, taken in @rounds alternating
  * rounds, the best of each: a shared machine's speed changes between
@@ -141,7 +147,7 @@ static struct result against(xrt_eager_context *c, const char *name, const char 
 		t = bench_peer(peer, reps, 1);
 		theirs = t > 0 && t < theirs ? t : theirs;
 	}
-	return (struct result){ name, "ops/us", 1 / (ours * 1e6), 1 / (theirs * 1e6), 5,
+	return (struct result){ name, "ops/us", 1 / (ours * 1e6), peer_rate(theirs * 1e6), 5,
 				"torch eager" };
 }
 
@@ -163,7 +169,7 @@ int bench_eager(struct result *r, bool quick)
 		theirs = t > 0 && t < theirs ? t : theirs;
 	}
 	r[n++] = (struct result){ "eager mlp 64x512 x3", "runs/ms", 1 / (ours * 1e3),
-				  1 / (theirs * 1e3), 1, "torch eager" };
+				  peer_rate(theirs * 1e3), 1, "torch eager" };
 	xrt_eager_context_destroy(c);
 	return n;
 }

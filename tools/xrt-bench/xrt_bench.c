@@ -286,12 +286,16 @@ int main(int argc, char **argv)
 	if (json) {
 		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
 		       openblas_get_corename(), xrt_engine_use_avx2);
-		for (i = 0; i < count; i++)
+		for (i = 0; i < count; i++) {
+			char ratio[32] = "null";	/* the peer could not run */
+
+			if (res[i].peer > 0)
+				snprintf(ratio, sizeof(ratio), "%.3f", res[i].xrt / res[i].peer);
 			printf("%s{\"name\": \"%s\", \"unit\": \"%s\", \"xrt\": %.3f, "
-			       "\"peer\": \"%s\", \"peer_value\": %.3f, \"ratio\": %.3f, "
+			       "\"peer\": \"%s\", \"peer_value\": %.3f, \"ratio\": %s, "
 			       "\"target\": %.2f}", i ? ", " : "", res[i].name, res[i].unit,
-			       res[i].xrt, res[i].peer_name, res[i].peer,
-			       res[i].xrt / res[i].peer, res[i].target);
+			       res[i].xrt, res[i].peer_name, res[i].peer, ratio, res[i].target);
+		}
 		printf("]}\n");
 		return 0;
 	}
@@ -301,12 +305,14 @@ int main(int argc, char **argv)
 	       "ratio", "target");
 	for (i = 0; i < count; i++) {
 		char target[16] = "      -";	/* a figure to report, no target */
+		char ratio[16] = "  no peer";	/* the peer could not run */
 
 		if (res[i].target > 0)
 			snprintf(target, sizeof(target), "%7.2f", res[i].target);
-		printf("%-26s %10.2f %10.2f  %-22s %7.2f %s  %s\n", res[i].name, res[i].xrt,
-		       res[i].peer, res[i].peer_name, res[i].xrt / res[i].peer, target,
-		       res[i].unit);
+		if (res[i].peer > 0)
+			snprintf(ratio, sizeof(ratio), "%7.2f", res[i].xrt / res[i].peer);
+		printf("%-26s %10.2f %10.2f  %-22s %s %s  %s\n", res[i].name, res[i].xrt,
+		       res[i].peer, res[i].peer_name, ratio, target, res[i].unit);
 	}
 	return 0;
 }
