@@ -129,9 +129,7 @@ static int ewise_validate(struct vctx *v, const void *cmd, u32 size)
 static u64 ewise_items(const struct xrt_engine_ctx *x, const void *cmd,
 		       u32 phase)
 {
-	const struct xrt_cs_ewise *c = cmd;
-
-	return engine_elem_items(engine_count(c->rank, c->dims));
+	return engine_elem_items(ew_plan_of(x->prog, cmd)->count);
 }
 
 /* The program over @len elements from where @row points, block by block. */
@@ -152,7 +150,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 {
 	const struct xrt_cs_ewise *c = cmd;
 	const struct xrt_cs_operand *ops = operands(c);
-	u64 n = engine_count(c->rank, c->dims), start = first * ENGINE_ITEM_ELEMS;
+	u64 start = first * ENGINE_ITEM_ELEMS;
 	struct row_iter it;
 	struct ew_row row;
 	u64 len;
@@ -161,7 +159,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	row.plan = ew_plan_of(x->prog, c);
 	row.consts_filled = 0;
 
-	count = engine_min(count * ENGINE_ITEM_ELEMS, n - start);
+	count = engine_min(count * ENGINE_ITEM_ELEMS, row.plan->count - start);
 	/* The compiler flattens dense spaces to rank 1: one row, no iterator. */
 	if (c->rank <= 1) {
 		for (i = 0; i < c->num_operands; i++)

@@ -76,6 +76,8 @@ struct ew_inst_plan {
  * that has one (their validators check that at build time).
  */
 struct ew_plan {
+	/* elements of the command's space */
+	u64 count;
 	/* along a row, in elements */
 	s64 stride[XRT_CS_MAX_OPERANDS];
 	/* bytes of an element */

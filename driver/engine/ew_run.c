@@ -281,6 +281,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	u8 writers[XRT_CS_MAX_REGS] = { 0 }, type[XRT_CS_MAX_REGS] = { 0 };
 
 	memset(plan, 0, sizeof(*plan));
+	plan->count = n;
 	for (i = 0; i < num_ops; i++) {
 		plan->stride[i] = rank ? ops[i].strides[axis] : 0;
 		plan->es[i] = engine_dtype_size(ops[i].dtype);
