@@ -232,6 +232,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	if (o)
 		cc.o = *o;
 	cs_builder_init(&cc.b, alloc);
+	/* at CC_ARENA_SLOT and CC_CONSTANTS_SLOT */
 	cc_add_slot(&cc, CC_SLOT_ARENA, CC_ALIGN, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
 	cc_add_slot(&cc, CC_SLOT_CONSTANTS, CC_ALIGN, XRT_CS_SLOT_READ);
 	for (i = 0; i < cc.c->num_instrs && !cc.err; i++)

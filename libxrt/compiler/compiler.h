@@ -24,6 +24,14 @@ enum cc_slot_kind {
 	CC_SLOT_RESULT,		/* a result leaf */
 };
 
+/*
+ * Every program's first two slots are its arena and its constants, so a
+ * device binds them without looking; parameter and result leaves follow.
+ */
+#define CC_ARENA_SLOT		0
+#define CC_CONSTANTS_SLOT	1
+#define CC_FIRST_LEAF_SLOT	2
+
 struct cc_slot {
 	enum cc_slot_kind kind;
 	uint32_t param;		/* PARAM: the parameter number */

@@ -91,18 +91,29 @@ static xrt_status *place(xrt_op *op, uint32_t dev)
 	return NULL;
 }
 
-/* Output tensors for the result leaves of @exe. */
+/* Result leaf @i of @exe. */
+static const struct xrt_shape *leaf_shape(const struct xrt_executable *exe, uint32_t i)
+{
+	return xrt_shape_is_tuple(&exe->result) ? &exe->result.tuple[i] : &exe->result;
+}
+
+static uint32_t leaf_count(const struct xrt_executable *exe)
+{
+	uint32_t n = xrt_shape_is_tuple(&exe->result) ? exe->result.tuple_count : 1;
+
+	return n < EAGER_MAX_OUTPUTS ? n : EAGER_MAX_OUTPUTS;
+}
+
+/* Output tensors for the result leaves of @exe, op->out_bytes[] each. */
 static xrt_status *new_outputs(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
 			       xrt_tensor **outs, uint32_t *n)
 {
-	const struct xrt_shape *r = &exe->result;
-	uint32_t i, count = xrt_shape_is_tuple(r) ? r->tuple_count : 1;
+	uint32_t i, count = leaf_count(exe);
 	xrt_status *st = NULL;
 
 	*n = 0;
-	for (i = 0; !st && i < count && i < EAGER_MAX_OUTPUTS; i++) {
-		st = eager_tensor_new(op->c, dev, count == 1 && !xrt_shape_is_tuple(r) ? r :
-				      &r->tuple[i], &outs[i]);
+	for (i = 0; !st && i < count; i++) {
+		st = eager_tensor_new(op->c, dev, leaf_shape(exe, i), op->out_bytes[i], &outs[i]);
 		if (!st)
 			(*n)++;
 	}
@@ -194,11 +205,12 @@ static xrt_status *run(xrt_op *op, uint32_t dev, const struct xrt_executable *ex
 		if (!slots)
 			return xrt_status_oom(op->c->a, "slots");
 	}
-	for (s = 0; s < exe->num_slots; s++) {
+	/* the arena and the constants are the host device's to bind */
+	for (s = CC_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
 		const struct cc_slot *cs = &exe->slots[s];
 
 		slots[s] = cs->kind == CC_SLOT_PARAM ? param_tensor(op, param[cs->param])->data :
-			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->data : NULL;
+			   outs[cs->leaf]->data;
 	}
 	pthread_mutex_lock(&op->c->run_lock);
 	st = host_run_bound(exe, slots, &o, op->c->a);
@@ -244,6 +256,7 @@ static xrt_status *run_kernel(xrt_op *op, uint32_t dev, xrt_tensor **outs, uint3
 	const struct xrt_executable *exe;
 	struct centry *e = NULL;
 	xrt_status *st;
+	uint32_t i;
 
 	/*
 	 * An op unchanged since it last ran (any change drops key_valid) was
@@ -266,6 +279,9 @@ static xrt_status *run_kernel(xrt_op *op, uint32_t dev, xrt_tensor **outs, uint3
 				return st;
 		}
 		op->entry = e;
+		exe = centry_exe(e);
+		for (i = 0; i < leaf_count(exe); i++)
+			op->out_bytes[i] = xrt_shape_byte_size(leaf_shape(exe, i));
 	}
 	exe = centry_exe(op->entry);
 	st = new_outputs(op, dev, exe, outs, n);

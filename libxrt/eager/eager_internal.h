@@ -156,6 +156,8 @@ struct xrt_op {
 	uint32_t key_device;
 	uint64_t key[2];
 	struct centry *entry;		/* the kernel of @key, referenced */
+	/* bytes of each result leaf of @entry's kernel, found with it */
+	uint64_t out_bytes[EAGER_MAX_OUTPUTS];
 	uint64_t runs;			/* executions, for the random ops' seeds */
 	/*
 	 * While a function taking variables runs: each resource input's
@@ -302,8 +304,9 @@ xrt_status *eager_lower_const(struct lowering *l);
 
 /* eager_tensor.c */
 void eager_pool_drain(xrt_eager_context *c);
+/* A new tensor of array shape @s, @bytes of elements (the shape's byte size). */
 xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
-			     xrt_tensor **out);
+			     uint64_t bytes, xrt_tensor **out);
 int eager_find_device(const xrt_eager_context *c, const char *name);
 
 /* eager_execute.c: the queue on device @dev (not host:0), made at its first use. */

@@ -157,9 +157,8 @@ static xrt_status *device_tensor(xrt_eager_context *c, uint32_t device,
  * per output.
  */
 xrt_status *eager_tensor_new(xrt_eager_context *c, uint32_t device, const struct xrt_shape *s,
-			     xrt_tensor **out)
+			     uint64_t bytes, xrt_tensor **out)
 {
-	uint64_t bytes = xrt_shape_byte_size(s);
 	xrt_tensor *t;
 	int k;
 
@@ -213,7 +212,7 @@ xrt_status *xrt_tensor_from_host(xrt_eager_context *c, enum xrt_dtype dtype, uin
 				      (unsigned long long)xrt_shape_byte_size(&s));
 	st = check_preds(c, dtype, data, size);
 	if (!st)
-		st = eager_tensor_new(c, c->default_device, &s, out);
+		st = eager_tensor_new(c, c->default_device, &s, size, out);
 	if (!st && c->dev[c->default_device])
 		st = xdev_write(c->dev[c->default_device], &(*out)->buf, 0, data, size, c->a);
 	else if (!st && size)
@@ -428,7 +427,7 @@ xrt_status *xrt_tensor_copy_to_device(xrt_tensor *t, const char *device, xrt_ten
 		return xrt_status_new(t->c->a, XRT_NOT_FOUND, "copy: no device '%.64s'", device);
 	st = xrt_shape_init_array(&s, t->dtype, t->rank, t->dims);
 	if (!st)
-		st = eager_tensor_new(t->c, (uint32_t)d, &s, out);
+		st = eager_tensor_new(t->c, (uint32_t)d, &s, xrt_shape_byte_size(&s), out);
 	if (st)
 		return st;
 	if (t->c->dev[d] && t->c->dev[t->device])

@@ -308,14 +308,15 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 		return st ? st : xrt_status_oom(NULL, "an engine workspace");
 	ws = p ? p->ws[0] : own;
 	while (pc < n) {
-		uint32_t phases = xrt_engine_phases(x, pc);
+		uint32_t phases = use_blas && host_blas_dot(p, x, pc) ? 0 : xrt_engine_phases(x, pc);
 
-		for (ph.pc = pc, ph.phase = 0;
-		     ph.phase < phases && !(use_blas && !ph.phase && host_blas_dot(p, x, pc));
-		     ph.phase++) {
+		for (ph.pc = pc, ph.phase = 0; ph.phase < phases; ph.phase++) {
 			struct job j = { engine_items, &ph, xrt_engine_items(x, pc, ph.phase), 0 };
 
-			if (j.items)
+			/* most commands of small programs: no job to set up */
+			if (j.items < INLINE_ITEMS || !p || !p->num_threads)
+				xrt_engine_run_items(x, pc, ph.phase, 0, j.items, ws);
+			else
 				run_job(p, &j, ws, INLINE_ITEMS);
 		}
 		pc = xrt_engine_next(x, pc);

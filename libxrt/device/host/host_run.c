@@ -202,22 +202,17 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 xrt_status *host_run_bound(const struct xrt_executable *exe, uint8_t **slots,
 			   const struct host_run_options *o, const struct xrt_allocator *a)
 {
+	uint64_t size = exe->slots[CC_ARENA_SLOT].size;
 	void *arena = NULL;
 	xrt_status *st;
-	uint32_t s;
 
-	for (s = 0; s < exe->num_slots; s++) {
-		if (exe->slots[s].kind == CC_SLOT_CONSTANTS) {
-			slots[s] = exe->constants;
-		} else if (exe->slots[s].kind == CC_SLOT_ARENA) {
-			if (o && o->pool)
-				slots[s] = host_pool_arena(o->pool, exe->slots[s].size);
-			else
-				slots[s] = arena = xrt_mem_alloc_aligned(a, exe->slots[s].size, 64);
-			if (!slots[s])
-				return xrt_status_oom(a, "the arena");
-		}
-	}
+	slots[CC_CONSTANTS_SLOT] = exe->constants;
+	if (o && o->pool)
+		slots[CC_ARENA_SLOT] = host_pool_arena(o->pool, size);
+	else
+		slots[CC_ARENA_SLOT] = arena = xrt_mem_alloc_aligned(a, size, 64);
+	if (!slots[CC_ARENA_SLOT])
+		return xrt_status_oom(a, "the arena");
 	st = execute(exe, slots, o, a);
 	xrt_mem_free(a, arena);
 	return st;
