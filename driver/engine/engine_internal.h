@@ -31,6 +31,19 @@ struct cmd_ops {
 };
 
 const struct cmd_ops *engine_cmd_ops(u32 op);
+
+#define ENGINE_NUM_OPS	(XRT_CS_OP_JUMP + 1)
+/* Per opcode: its operations, NULL where there is no such command. */
+extern const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS];
+
+/*
+ * The operations of a command validation accepted: its opcode needs no
+ * check (a run asks this three times per command).
+ */
+static inline const struct cmd_ops *engine_valid_ops(const struct xrt_cs_cmd *c)
+{
+	return engine_cmd_table[c->op];
+}
 /* For commands with a single phase. */
 u32 engine_one_phase(const void *cmd);
 /* Items of ENGINE_ITEM_ELEMS elements covering @n elements. */

@@ -24,14 +24,14 @@ u32 xrt_engine_phases(const struct xrt_engine_ctx *x, u32 pc)
 {
 	const struct xrt_cs_cmd *c = command(x, pc);
 
-	return engine_cmd_ops(c->op)->phases(c);
+	return engine_valid_ops(c)->phases(c);
 }
 
 u64 xrt_engine_items(const struct xrt_engine_ctx *x, u32 pc, u32 phase)
 {
 	const struct xrt_cs_cmd *c = command(x, pc);
 
-	return engine_cmd_ops(c->op)->items(x, c, phase);
+	return engine_valid_ops(c)->items(x, c, phase);
 }
 
 void xrt_engine_run_items(const struct xrt_engine_ctx *x, u32 pc, u32 phase,
@@ -40,7 +40,7 @@ void xrt_engine_run_items(const struct xrt_engine_ctx *x, u32 pc, u32 phase,
 	const struct xrt_cs_cmd *c = command(x, pc);
 
 	if (count)
-		engine_cmd_ops(c->op)->run(x, c, phase, first, count, thread_ws);
+		engine_valid_ops(c)->run(x, c, phase, first, count, thread_ws);
 }
 
 u32 xrt_engine_next(const struct xrt_engine_ctx *x, u32 pc)

@@ -5,7 +5,7 @@
  */
 #include "engine_internal.h"
 
-static const struct cmd_ops *const cmd_table[] = {
+const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS] = {
 	[XRT_CS_OP_COPY] = &engine_copy_ops,
 	[XRT_CS_OP_FILL] = &engine_fill_ops,
 	[XRT_CS_OP_EWISE] = &engine_ewise_ops,
@@ -22,9 +22,9 @@ static const struct cmd_ops *const cmd_table[] = {
 
 const struct cmd_ops *engine_cmd_ops(u32 op)
 {
-	if (op >= ARRAY_SIZE(cmd_table))
+	if (op >= ENGINE_NUM_OPS)
 		return 0;
-	return cmd_table[op];
+	return engine_cmd_table[op];
 }
 
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b)
