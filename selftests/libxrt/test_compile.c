@@ -25,6 +25,26 @@ struct outcome {
 	int compiled, unimplemented;
 };
 
+/*
+ * The host device binds the arena and the constants by their slot
+ * numbers, without looking: every program must have them there, and
+ * nowhere else.
+ */
+static bool fixed_slots_hold(const struct xrt_executable *exe)
+{
+	uint32_t s;
+
+	if (exe->num_slots < CC_FIRST_LEAF_SLOT ||
+	    exe->slots[CC_ARENA_SLOT].kind != CC_SLOT_ARENA ||
+	    exe->slots[CC_CONSTANTS_SLOT].kind != CC_SLOT_CONSTANTS)
+		return false;
+	for (s = CC_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
+		if (exe->slots[s].kind != CC_SLOT_PARAM && exe->slots[s].kind != CC_SLOT_RESULT)
+			return false;
+	}
+	return true;
+}
+
 /* Compiles and runs @m on seeded inputs; compares with the evaluator. */
 static void differential(struct __test_metadata *_metadata, const struct xrt_allocator *a,
 			 const char *name, const xrt_module *m, struct outcome *oc,
@@ -50,6 +70,8 @@ static void differential(struct __test_metadata *_metadata, const struct xrt_all
 	}
 	oc->compiled++;
 	ASSERT_OK(cc_compile(m, &unfused, a, &exe2));
+	EXPECT_TRUE(fixed_slots_hold(exe) && fixed_slots_hold(exe2))
+		TH_LOG("%s: the arena and constants are not slots 0 and 1", name);
 	for (i = 0; i < n; i++) {
 		ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
 		test_fill_random(args[i], &state);
@@ -133,6 +155,8 @@ static void compiled_cases(struct __test_metadata *_metadata, const struct xrt_a
 			(*skipped)++;
 			continue;
 		}
+		EXPECT_TRUE(fixed_slots_hold(exe))
+			TH_LOG("%s: the arena and constants are not slots 0 and 1", c.name);
 		ASSERT_OK(host_run(exe, NULL, 0, &ro, a, &got));
 		ASSERT_OK(test_case_expected(a, &c, &want));
 		ok = c.exact ? xrt_literal_equal(want, got, why, sizeof(why)) :
