@@ -44,6 +44,7 @@ static inline const struct cmd_ops *engine_valid_ops(const struct xrt_cs_cmd *c)
 {
 	return engine_cmd_table[c->op];
 }
+
 /* For commands with a single phase. */
 u32 engine_one_phase(const void *cmd);
 /* Items of ENGINE_ITEM_ELEMS elements covering @n elements. */
