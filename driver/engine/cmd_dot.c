@@ -373,67 +373,113 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			 c->out.col_stride, pc + i * TILE_N, nb);
 }
 
+/* A row of C while its sums are made: @nv vectors and n % 8 leftovers. */
+struct small_row {
+	v8f v[4];
+	float tail[8];
+};
+
+/* Starts @r at zero, or at the row @o holds for ACCUMULATE. */
+static __always_inline void row_start(u32 nv, u32 n, int acc, const float *o,
+				      struct small_row *r)
+{
+	u32 t = 8 * nv, j;
+	v8f z = { 0 };
+
+	r->v[0] = z;
+	r->v[1] = z;
+	r->v[2] = z;
+	r->v[3] = z;
+	if (acc) {
+		memcpy(&r->v[0], o, nv > 0 ? sizeof(v8f) : 0);
+		memcpy(&r->v[1], o + 8, nv > 1 ? sizeof(v8f) : 0);
+		memcpy(&r->v[2], o + 16, nv > 2 ? sizeof(v8f) : 0);
+		memcpy(&r->v[3], o + 24, nv > 3 ? sizeof(v8f) : 0);
+	}
+	for (j = t; j < n; j++)
+		r->tail[j - t] = acc ? o[j] : 0;
+}
+
+/* Adds @s times the row of B at @bp: multiply, then add. */
+static __always_inline void row_step(u32 nv, u32 n, float s, const float *bp,
+				     struct small_row *r)
+{
+	v8f sv = { s, s, s, s, s, s, s, s }, bv;
+	u32 t = 8 * nv, j;
+
+	if (nv > 0) {
+		memcpy(&bv, bp, sizeof(bv));
+		r->v[0] = r->v[0] + sv * bv;
+	}
+	if (nv > 1) {
+		memcpy(&bv, bp + 8, sizeof(bv));
+		r->v[1] = r->v[1] + sv * bv;
+	}
+	if (nv > 2) {
+		memcpy(&bv, bp + 16, sizeof(bv));
+		r->v[2] = r->v[2] + sv * bv;
+	}
+	if (nv > 3) {
+		memcpy(&bv, bp + 24, sizeof(bv));
+		r->v[3] = r->v[3] + sv * bv;
+	}
+	for (j = t; j < n; j++)
+		r->tail[j - t] = r->tail[j - t] + s * bp[j];
+}
+
+static __always_inline void row_store(u32 nv, u32 n, float *o,
+				      const struct small_row *r)
+{
+	u32 t = 8 * nv, j;
+
+	memcpy(o, &r->v[0], nv > 0 ? sizeof(v8f) : 0);
+	memcpy(o + 8, &r->v[1], nv > 1 ? sizeof(v8f) : 0);
+	memcpy(o + 16, &r->v[2], nv > 2 ? sizeof(v8f) : 0);
+	memcpy(o + 24, &r->v[3], nv > 3 ? sizeof(v8f) : 0);
+	for (j = t; j < n; j++)
+		o[j] = r->tail[j - t];
+}
+
 /*
- * C = start + A B for one small f32 matrix, a row of C at a time: its
- * @nv full vectors of 8 columns stay in registers (@nv is a constant
- * where this is inlined), the last n % 8 columns go one by one.  Each
- * element gets its products one k at a time after its start value,
- * multiply then add, as on the packed path: the same bits.
+ * C = start + A B for one small f32 matrix, two rows of C at a time:
+ * each row's @nv full vectors of 8 columns stay in registers (@nv is a
+ * constant where this is inlined), its last n % 8 columns go one by
+ * one.  The pair shares each row of B it loads, and its two chains of
+ * adds overlap; an odd last row goes alone, and so do rows of more than
+ * two vectors (two of those spill registers).  Each element gets its
+ * products one k at a time after its start value, multiply then add,
+ * as on the packed path: the same bits.
  */
 static __always_inline void small_rows(u32 nv, const struct xrt_cs_dot *c,
 				       const float *a, const float *b, float *o)
 {
-	u32 n = nv < SMALL_N / 8 ? (u32)c->n : SMALL_N, t = 8 * nv, j;
+	u32 n = nv < SMALL_N / 8 ? (u32)c->n : SMALL_N;
 	s64 astep = c->lhs.col_stride, bstep = c->rhs.row_stride;
+	s64 arow = c->lhs.row_stride, orow = c->out.row_stride;
 	int acc = c->cmd.flags & XRT_CS_DOT_ACCUMULATE;
 	u64 kn = c->k, i, k;
-	v8f c0, c1, c2, c3, bv, z = { 0 };
-	float tail[8];
+	struct small_row r0, r1;
 
-	for (i = 0; i < c->m; i++, a += c->lhs.row_stride, o += c->out.row_stride) {
+	/* pairs where both rows' vectors fit in registers */
+	for (i = 0; nv <= 2 && i + 1 < c->m; i += 2, a += 2 * arow, o += 2 * orow) {
 		const float *ap = a, *bp = b;
 
-		c0 = z;
-		c1 = z;
-		c2 = z;
-		c3 = z;
-		if (acc) {
-			memcpy(&c0, o, nv > 0 ? sizeof(c0) : 0);
-			memcpy(&c1, o + 8, nv > 1 ? sizeof(c1) : 0);
-			memcpy(&c2, o + 16, nv > 2 ? sizeof(c2) : 0);
-			memcpy(&c3, o + 24, nv > 3 ? sizeof(c3) : 0);
-		}
-		for (j = t; j < n; j++)
-			tail[j - t] = acc ? o[j] : 0;
+		row_start(nv, n, acc, o, &r0);
+		row_start(nv, n, acc, o + orow, &r1);
 		for (k = 0; k < kn; k++, ap += astep, bp += bstep) {
-			float s = *ap;
-			v8f sv = { s, s, s, s, s, s, s, s };
-
-			if (nv > 0) {
-				memcpy(&bv, bp, sizeof(bv));
-				c0 = c0 + sv * bv;
-			}
-			if (nv > 1) {
-				memcpy(&bv, bp + 8, sizeof(bv));
-				c1 = c1 + sv * bv;
-			}
-			if (nv > 2) {
-				memcpy(&bv, bp + 16, sizeof(bv));
-				c2 = c2 + sv * bv;
-			}
-			if (nv > 3) {
-				memcpy(&bv, bp + 24, sizeof(bv));
-				c3 = c3 + sv * bv;
-			}
-			for (j = t; j < n; j++)
-				tail[j - t] = tail[j - t] + s * bp[j];
+			row_step(nv, n, ap[0], bp, &r0);
+			row_step(nv, n, ap[arow], bp, &r1);
 		}
-		memcpy(o, &c0, nv > 0 ? sizeof(c0) : 0);
-		memcpy(o + 8, &c1, nv > 1 ? sizeof(c1) : 0);
-		memcpy(o + 16, &c2, nv > 2 ? sizeof(c2) : 0);
-		memcpy(o + 24, &c3, nv > 3 ? sizeof(c3) : 0);
-		for (j = t; j < n; j++)
-			o[j] = tail[j - t];
+		row_store(nv, n, o, &r0);
+		row_store(nv, n, o + orow, &r1);
+	}
+	for (; i < c->m; i++, a += arow, o += orow) {
+		const float *ap = a, *bp = b;
+
+		row_start(nv, n, acc, o, &r0);
+		for (k = 0; k < kn; k++, ap += astep, bp += bstep)
+			row_step(nv, n, ap[0], bp, &r0);
+		row_store(nv, n, o, &r0);
 	}
 }
 
