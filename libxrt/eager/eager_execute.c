@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/mem.h"
+#include "../core/shape_internal.h"
 #include "../xrt/xrt_internal.h"
 #include "eager_internal.h"
 
@@ -91,29 +92,37 @@ static xrt_status *place(xrt_op *op, uint32_t dev)
 	return NULL;
 }
 
-/* Result leaf @i of @exe. */
-static const struct xrt_shape *leaf_shape(const struct xrt_executable *exe, uint32_t i)
+/*
+ * Records the result leaves of @exe, the kernel @op is about to keep, and
+ * their byte sizes: an unchanged op makes its outputs from these.
+ */
+static xrt_status *learn_outputs(xrt_op *op, const struct xrt_executable *exe)
 {
-	return xrt_shape_is_tuple(&exe->result) ? &exe->result.tuple[i] : &exe->result;
+	uint64_t n = xrt_shape_leaf_count(&exe->result);
+	uint32_t i, leaf;
+
+	if (n > EAGER_MAX_OUTPUTS)
+		return xrt_status_new(op->c->a, XRT_INTERNAL,
+				      "%s: its kernel returns %llu arrays, more than %u",
+				      op->def->name, (unsigned long long)n, EAGER_MAX_OUTPUTS);
+	for (i = 0; i < n; i++) {
+		leaf = i;
+		op->out_shape[i] = xrt_shape_nth_leaf(&exe->result, &leaf);
+		op->out_bytes[i] = xrt_shape_byte_size(op->out_shape[i]);
+	}
+	op->num_outs = (uint32_t)n;
+	return NULL;
 }
 
-static uint32_t leaf_count(const struct xrt_executable *exe)
+/* Output tensors for the result leaves learn_outputs() recorded. */
+static xrt_status *new_outputs(xrt_op *op, uint32_t dev, xrt_tensor **outs, uint32_t *n)
 {
-	uint32_t n = xrt_shape_is_tuple(&exe->result) ? exe->result.tuple_count : 1;
-
-	return n < EAGER_MAX_OUTPUTS ? n : EAGER_MAX_OUTPUTS;
-}
-
-/* Output tensors for the result leaves of @exe, op->out_bytes[] each. */
-static xrt_status *new_outputs(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
-			       xrt_tensor **outs, uint32_t *n)
-{
-	uint32_t i, count = leaf_count(exe);
 	xrt_status *st = NULL;
+	uint32_t i;
 
 	*n = 0;
-	for (i = 0; !st && i < count; i++) {
-		st = eager_tensor_new(op->c, dev, leaf_shape(exe, i), op->out_bytes[i], &outs[i]);
+	for (i = 0; !st && i < op->num_outs; i++) {
+		st = eager_tensor_new(op->c, dev, op->out_shape[i], op->out_bytes[i], &outs[i]);
 		if (!st)
 			(*n)++;
 	}
@@ -256,7 +265,6 @@ static xrt_status *run_kernel(xrt_op *op, uint32_t dev, xrt_tensor **outs, uint3
 	const struct xrt_executable *exe;
 	struct centry *e = NULL;
 	xrt_status *st;
-	uint32_t i;
 
 	/*
 	 * An op unchanged since it last ran (any change drops key_valid) was
@@ -278,13 +286,15 @@ static xrt_status *run_kernel(xrt_op *op, uint32_t dev, xrt_tensor **outs, uint3
 			if (st)
 				return st;
 		}
+		st = learn_outputs(op, centry_exe(e));
+		if (st) {
+			centry_unref(e);
+			return st;
+		}
 		op->entry = e;
-		exe = centry_exe(e);
-		for (i = 0; i < leaf_count(exe); i++)
-			op->out_bytes[i] = xrt_shape_byte_size(leaf_shape(exe, i));
 	}
 	exe = centry_exe(op->entry);
-	st = new_outputs(op, dev, exe, outs, n);
+	st = new_outputs(op, dev, outs, n);
 	return st ? st : run(op, dev, exe, outs);
 }
 

@@ -156,7 +156,9 @@ struct xrt_op {
 	uint32_t key_device;
 	uint64_t key[2];
 	struct centry *entry;		/* the kernel of @key, referenced */
-	/* bytes of each result leaf of @entry's kernel, found with it */
+	/* @entry's kernel's result leaves and their bytes, found with it */
+	uint32_t num_outs;
+	const struct xrt_shape *out_shape[EAGER_MAX_OUTPUTS];
 	uint64_t out_bytes[EAGER_MAX_OUTPUTS];
 	uint64_t runs;			/* executions, for the random ops' seeds */
 	/*
