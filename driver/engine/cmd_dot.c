@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * DOT: batched matrix multiply.  An item is one TILE_M x TILE_N tile of
- * one output matrix over the whole k range.  Every output element is its
- * start value plus the k products added one at a time in k order
- * (without fused multiply-add), whatever path computes it, so results
- * are the same on every executor and schedule.
+ * DOT: batched matrix multiply.  An item is one tile of one output
+ * matrix (TILE_M x TILE_N, smaller for long k) over the whole k range.
+ * Every output element is its start value plus the k products added one
+ * at a time in k order (without fused multiply-add), whatever path
+ * computes it, so results are the same on every executor and schedule.
  *
  * f16, bf16 and f32 inputs take the fast path: blocks of A and B are
  * packed into the thread's workspace as floats, and a register-tiled
@@ -92,6 +92,9 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 	if (out != in && !(fast_path(in) && in != XRT_CS_F32 && out == XRT_CS_F32))
 		return engine_fail(v, ~0u, "DOT: output type not allowed for the inputs",
 				   out, in);
+	if (c->k > XRT_CS_DOT_MAX_K)
+		return engine_fail(v, ~0u, "DOT: k above XRT_CS_DOT_MAX_K (2^27)",
+				   c->k, XRT_CS_DOT_MAX_K);
 	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE)
 		need_out |= XRT_CS_SLOT_READ;
 	if (check_matrix(v, 0, &c->lhs, c->batch, c->m, c->k, XRT_CS_SLOT_READ) ||
@@ -109,14 +112,34 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 	return 0;
 }
 
-static u64 tiles_m(const struct xrt_cs_dot *c)
+/*
+ * An item does at most XRT_CS_DOT_MAX_K multiply-adds: a kernel worker
+ * runs it with preemption off, and a column stride of 0 lets any k that
+ * far validate.  Past XRT_CS_DOT_MAX_K / (TILE_M * TILE_N) the tile
+ * loses rows, then columns, down to one element; whole micro-tiles while
+ * they fit.
+ */
+static u64 outputs_per_item(const struct xrt_cs_dot *c)
 {
-	return (c->m + TILE_M - 1) / TILE_M;
+	return XRT_CS_DOT_MAX_K / (c->k ? c->k : 1);
 }
 
-static u64 tiles_n(const struct xrt_cs_dot *c)
+static u64 tile_cols(const struct xrt_cs_dot *c)
 {
-	return (c->n + TILE_N - 1) / TILE_N;
+	u64 per = outputs_per_item(c);
+
+	if (per >= TILE_N)
+		return TILE_N;
+	return per >= NR ? per / NR * NR : per;
+}
+
+static u64 tile_rows(const struct xrt_cs_dot *c)
+{
+	u64 rows = outputs_per_item(c) / tile_cols(c);
+
+	if (rows >= TILE_M)
+		return TILE_M;
+	return rows >= MR ? rows / MR * MR : rows;
 }
 
 static u64 dot_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
@@ -125,7 +148,8 @@ static u64 dot_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
 
 	if (!c->m || !c->n)
 		return 0;
-	return c->batch * tiles_m(c) * tiles_n(c);
+	return c->batch * ((c->m + tile_rows(c) - 1) / tile_rows(c)) *
+	       ((c->n + tile_cols(c) - 1) / tile_cols(c));
 }
 
 /* Element [b][r][col] of a matrix. */
@@ -592,13 +616,15 @@ static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 		    u64 first, u64 count, void *ws)
 {
 	const struct xrt_cs_dot *c = cmd;
-	u64 per_batch = tiles_m(c) * tiles_n(c), it;
+	u64 rows = tile_rows(c), cols = tile_cols(c);
+	u64 across = (c->n + cols - 1) / cols, it;
+	u64 per_batch = (c->m + rows - 1) / rows * across;
 
 	for (it = first; it < first + count; it++) {
 		u64 b = it / per_batch, t = it % per_batch;
-		u64 i0 = t / tiles_n(c) * TILE_M, j0 = t % tiles_n(c) * TILE_N;
-		u32 mb = (u32)engine_min(c->m - i0, TILE_M);
-		u32 nb = (u32)engine_min(c->n - j0, TILE_N);
+		u64 i0 = t / across * rows, j0 = t % across * cols;
+		u32 mb = (u32)engine_min(c->m - i0, rows);
+		u32 nb = (u32)engine_min(c->n - j0, cols);
 		u64 i, j;
 
 		if (xrt_engine_dot_small(c)) {

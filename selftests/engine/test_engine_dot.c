@@ -6,6 +6,7 @@
  * broadcast operands, partial tiles and k blocks, and ACCUMULATE.
  */
 #include <complex.h>
+#include <inttypes.h>
 
 #include "engine_test.h"
 
@@ -288,6 +289,103 @@ TEST_F(xrt, one_column_any_stride)
 	EXPECT_EQ(54321.0f, got[0]);
 	EXPECT_EQ(109876.0f, got[1]);
 	run_free(&r);
+}
+
+/*
+ * Broadcast operands let k run to XRT_CS_DOT_MAX_K in a tiny buffer; a
+ * tile over such a k would hold a kernel worker for minutes, so items
+ * shrink with k.  C[i][j] = k * a[i] * b[j], exact in f32 here.
+ */
+TEST_F(xrt, long_k_small_items)
+{
+	struct mat ma = { XRT_CS_F32, 0, 1, 0, 0 };	/* A[i][*] = a[i] */
+	struct mat mb = { XRT_CS_F32, 0, 0, 1, 0 };	/* B[*][j] = b[j] */
+	struct mat mo = { XRT_CS_F32, 0, 3, 1, 0 };
+	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(1, &mb), xo = matrix(2, &mo);
+	const uint64_t m = 70, n = 3, k = 1u << 16;
+	struct xrt_engine_ctx x;
+	struct cs_program prog;
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	float a[70], b[3], got[70 * 3];
+	uint64_t i, j;
+	size_t size;
+	void *p;
+
+	for (i = 0; i < m; i++)
+		a[i] = (float)(i % 16);
+	for (j = 0; j < n; j++)
+		b[j] = (float)(j + 1);
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, sizeof(a), XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, sizeof(b), XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, sizeof(got), XRT_CS_SLOT_WRITE, 0);
+	memcpy(r.slot[0], a, sizeof(a));
+	memcpy(r.slot[1], b, sizeof(b));
+	cs_dot(&bld, 0, 1, m, n, k, &xa, &xb, &xo);
+	RUN_PROGRAM(&bld, &r);
+	memcpy(got, r.slot[2], sizeof(got));
+	for (i = 0; i < m; i++)
+		for (j = 0; j < n; j++)
+			ASSERT_EQ((float)k * a[i] * b[j], got[i * n + j])
+				TH_LOG("C[%" PRIu64 "][%" PRIu64 "]", i, j);
+	run_free(&r);
+
+	/* 2^27 / 2^16 = 2048 outputs an item: 16 rows of 128 columns */
+	cs_builder_init(&bld, NULL);
+	cs_add_slot(&bld, sizeof(a), XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, sizeof(b), XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, sizeof(got), XRT_CS_SLOT_WRITE);
+	cs_dot(&bld, 0, 1, m, n, k, &xa, &xb, &xo);
+	ASSERT_OK(cs_finish(&bld, &p, &size));
+	ASSERT_OK(cs_program_load(&prog, self->a, p, size));
+	x = (struct xrt_engine_ctx){ &prog.prog, NULL, NULL, 0 };
+	EXPECT_EQ(5u, xrt_engine_items(&x, 0, 0));	/* 70 rows / 16 */
+	cs_program_release(&prog);
+	xrt_free(NULL, p);
+
+	/* 2^27 / 2^22 = 32 outputs an item: one row of 32 columns */
+	mo.rs = 40;
+	xo = matrix(2, &mo);
+	cs_builder_init(&bld, NULL);
+	cs_add_slot(&bld, sizeof(a), XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, 4 * 40, XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, 2 * 40 * 4, XRT_CS_SLOT_WRITE);
+	cs_dot(&bld, 0, 1, 2, 40, 1u << 22, &xa, &xb, &xo);
+	ASSERT_OK(cs_finish(&bld, &p, &size));
+	ASSERT_OK(cs_program_load(&prog, self->a, p, size));
+	x = (struct xrt_engine_ctx){ &prog.prog, NULL, NULL, 0 };
+	EXPECT_EQ(4u, xrt_engine_items(&x, 0, 0));	/* 2 rows x 2 column tiles */
+	cs_program_release(&prog);
+	xrt_free(NULL, p);
+}
+
+TEST_F(xrt, k_above_the_limit)
+{
+	struct mat ma = { XRT_CS_F32, 0, 1, 0, 0 }, mb = { XRT_CS_F32, 0, 0, 1, 0 };
+	struct mat mo = { XRT_CS_F32, 0, 1, 1, 0 };
+	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(0, &mb), xo = matrix(1, &mo);
+	struct cs_program prog;
+	struct cs_builder bld;
+	uint64_t k;
+	size_t size;
+	void *p;
+
+	for (k = XRT_CS_DOT_MAX_K; k <= XRT_CS_DOT_MAX_K + 1; k++) {
+		cs_builder_init(&bld, NULL);
+		cs_add_slot(&bld, 64, XRT_CS_SLOT_READ);
+		cs_add_slot(&bld, 64, XRT_CS_SLOT_WRITE);
+		cs_dot(&bld, 0, 1, 1, 1, k, &xa, &xb, &xo);
+		ASSERT_OK(cs_finish(&bld, &p, &size));
+		if (k == XRT_CS_DOT_MAX_K) {
+			ASSERT_OK(cs_program_load(&prog, self->a, p, size));
+			cs_program_release(&prog);
+		} else {
+			ASSERT_ERR(cs_program_load(&prog, self->a, p, size),
+				   XRT_INVALID_ARGUMENT, "k above XRT_CS_DOT_MAX_K");
+		}
+		xrt_free(NULL, p);
+	}
 }
 
 TEST_F(xrt, half_inputs_accumulate_in_f32)

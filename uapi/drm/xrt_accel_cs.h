@@ -482,6 +482,8 @@ struct xrt_cs_matrix {
 };
 
 #define XRT_CS_DOT_ACCUMULATE	0x1u	/* out += lhs x rhs */
+/* Longest k: what one output element may cost bounds the engine's items. */
+#define XRT_CS_DOT_MAX_K	0x8000000ull	/* 2^27 */
 
 /**
  * struct xrt_cs_dot - batched matrix multiply
@@ -489,7 +491,7 @@ struct xrt_cs_matrix {
  * @batch: number of matrices
  * @m: rows of lhs and out
  * @n: columns of rhs and out
- * @k: columns of lhs, rows of rhs
+ * @k: columns of lhs, rows of rhs; at most XRT_CS_DOT_MAX_K
  * @lhs: [batch][m][k]
  * @rhs: [batch][k][n]
  * @out: [batch][m][n]; must not overlap lhs or rhs
