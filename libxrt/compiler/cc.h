@@ -264,6 +264,14 @@ int cc_identity(const struct cc *cc, const struct ir_instr *in);
 /* The rest of the opcodes (cc_lower.c, cc_dot.c, cc_control.c). */
 void cc_lower(struct cc *cc, uint32_t i);
 void cc_lower_dot(struct cc *cc, uint32_t i);
+/*
+ * DOT commands for a product of any k: runs of at most the device's
+ * longest k, each after the first adding to @mo.  The sums go in the
+ * same order, so the bits are those of one command.
+ */
+void cc_emit_dot(struct cc *cc, uint32_t flags, uint64_t batch, uint64_t m, uint64_t n,
+		 uint64_t k, const struct xrt_cs_matrix *ml, const struct xrt_cs_matrix *mr,
+		 const struct xrt_cs_matrix *mo);
 void cc_lower_control(struct cc *cc, uint32_t i);
 void cc_lower_reduce_window(struct cc *cc, uint32_t i);
 /* reduce-window offset by offset, for what one REDUCE cannot do. */

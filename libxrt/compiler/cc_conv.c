@@ -71,8 +71,8 @@ static void position(struct cc *cc, struct conv *c, const int64_t *kp, uint32_t 
 	mo = (struct xrt_cs_matrix){ c->q.slot, (uint8_t)c->q.dtype, { 0 },
 				     c->q.offset + (uint64_t)(g * c->ocg * (int64_t)esize(&c->q)), 0,
 				     c->of, 1 };
-	cs_dot(&cc->b, acc ? XRT_CS_DOT_ACCUMULATE : 0, 1, (uint64_t)rows, (uint64_t)c->ocg,
-	       (uint64_t)c->icg, &ml, &mr, &mo);
+	cc_emit_dot(cc, acc ? XRT_CS_DOT_ACCUMULATE : 0, 1, (uint64_t)rows, (uint64_t)c->ocg,
+		    (uint64_t)c->icg, &ml, &mr, &mo);
 }
 
 /* The padded, base-dilated input (or the input itself). */

@@ -107,6 +107,24 @@ static bool is_half(enum xrt_dtype t)
 	return t == XRT_F16 || t == XRT_BF16;
 }
 
+void cc_emit_dot(struct cc *cc, uint32_t flags, uint64_t batch, uint64_t m, uint64_t n,
+		 uint64_t k, const struct xrt_cs_matrix *ml, const struct xrt_cs_matrix *mr,
+		 const struct xrt_cs_matrix *mo)
+{
+	uint64_t most = cc->o.dot_max_k ? cc->o.dot_max_k : XRT_CS_DOT_MAX_K, k0, kn;
+	int64_t es = (int64_t)xrt_dtype_size(ml->dtype);
+
+	for (k0 = 0; k0 < k; k0 += kn) {
+		struct xrt_cs_matrix a = *ml, b = *mr;
+
+		kn = k - k0 < most ? k - k0 : most;
+		a.offset += (uint64_t)((int64_t)k0 * ml->col_stride * es);
+		b.offset += (uint64_t)((int64_t)k0 * mr->row_stride * es);
+		cs_dot(&cc->b, k0 ? flags | XRT_CS_DOT_ACCUMULATE : flags, batch, m, n, kn,
+		       &a, &b, mo);
+	}
+}
+
 void cc_lower_dot(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -162,8 +180,8 @@ void cc_lower_dot(struct cc *cc, uint32_t i)
 	mo = (struct xrt_cs_matrix){ o.slot, (uint8_t)o.dtype, { 0 }, o.offset, M * N, N, 1 };
 	if (B && M && N) {
 		if (K)
-			cs_dot(&cc->b, 0, (uint64_t)B, (uint64_t)M, (uint64_t)N, (uint64_t)K, &ml,
-			       &mr, &mo);
+			cc_emit_dot(cc, 0, (uint64_t)B, (uint64_t)M, (uint64_t)N, (uint64_t)K,
+				    &ml, &mr, &mo);
 		else
 			cc_fill_value(cc, &o, (uint8_t[16]){ 0 });
 		if (ot != rt)

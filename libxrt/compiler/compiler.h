@@ -53,6 +53,12 @@ struct cc_options {
 	 * the same shape (parameters 0 to 63).
 	 */
 	uint64_t donated;
+	/*
+	 * Longest k of one DOT command; 0 means XRT_CS_DOT_MAX_K.  Longer
+	 * products become several, each adding to the last (tests set it
+	 * low to check the split gives the unsplit bits).
+	 */
+	uint64_t dot_max_k;
 };
 
 struct xrt_executable {

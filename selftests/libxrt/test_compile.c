@@ -262,6 +262,77 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 	xrt_module_destroy(m);
 }
 
+/*
+ * Products longer than a DOT command allows become several, each adding
+ * to the last: the engine's bits of one long sum, for every accumulation
+ * type, transposed and batched operands, and convolutions.
+ */
+TEST_F(xrt, long_products_split_with_the_same_bits)
+{
+	static const char *const texts[] = {
+		"HloModule m\nENTRY e {\n  a = f32[5,300] parameter(0)\n"
+		"  b = f32[300,7] parameter(1)\n"
+		"  ROOT d = f32[5,7] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+		"HloModule m\nENTRY e {\n  a = f32[130,4] parameter(0)\n"
+		"  b = f32[3,7,130] parameter(1)\n"
+		"  ROOT d = f32[4,3,7] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={2}\n}\n",
+		"HloModule m\nENTRY e {\n  a = bf16[2,3,200] parameter(0)\n"
+		"  b = bf16[2,200,5] parameter(1)\n"
+		"  ROOT d = bf16[2,3,5] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+		"rhs_batch_dims={0}, rhs_contracting_dims={1}\n}\n",
+		"HloModule m\nENTRY e {\n  a = s32[3,100] parameter(0)\n"
+		"  b = s32[100] parameter(1)\n"
+		"  ROOT d = s32[3] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+		"HloModule m\nENTRY e {\n  a = f64[1,90] parameter(0)\n"
+		"  b = f64[90,2] parameter(1)\n"
+		"  ROOT d = f64[1,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+		"HloModule m\nENTRY e {\n  x = f32[1,6,6,70] parameter(0)\n"
+		"  w = f32[3,3,70,4] parameter(1)\n"
+		"  ROOT c = f32[1,4,4,4] convolution(x, w), window={size=3x3}, "
+		"dim_labels=b01f_01io->b01f\n}\n",
+	};
+	const struct xrt_tolerance tol = { 1e-2, 1e-4 };
+	const struct host_run_options own = { 0, NULL, true };
+	size_t t;
+
+	for (t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+		struct cc_options whole = { 0 }, split = { 0 };
+		struct xrt_executable *e1 = NULL, *e2 = NULL;
+		xrt_literal *args[2] = { NULL }, *want = NULL, *g1 = NULL, *g2 = NULL;
+		uint64_t state = 99;
+		xrt_module *m = NULL;
+		char why[512];
+		uint32_t i;
+
+		split.dot_max_k = 32;
+		ASSERT_OK(xrt_hlo_parse(self->a, texts[t], strlen(texts[t]), &m));
+		ASSERT_OK(cc_compile(m, &whole, self->a, &e1));
+		ASSERT_OK(cc_compile(m, &split, self->a, &e2));
+		EXPECT_LT(e1->num_commands + 1, e2->num_commands) TH_LOG("module %zu", t);
+		for (i = 0; i < 2; i++) {
+			ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, i),
+						     &args[i]));
+			test_fill_random(args[i], &state);
+		}
+		ASSERT_OK(host_run(e1, (const xrt_literal *const *)args, 2, &own, self->a, &g1));
+		ASSERT_OK(host_run(e2, (const xrt_literal *const *)args, 2, &own, self->a, &g2));
+		ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 2, NULL, self->a,
+					  &want));
+		EXPECT_TRUE(xrt_literal_equal(g1, g2, why, sizeof(why)))
+			TH_LOG("module %zu: split differs: %s", t, why);
+		EXPECT_TRUE(xrt_literal_near(want, g2, &tol, why, sizeof(why)))
+			TH_LOG("module %zu: %s", t, why);
+		for (i = 0; i < 2; i++)
+			xrt_literal_destroy(args[i]);
+		xrt_literal_destroy(want);
+		xrt_literal_destroy(g1);
+		xrt_literal_destroy(g2);
+		cc_executable_destroy(e1);
+		cc_executable_destroy(e2);
+		xrt_module_destroy(m);
+	}
+}
+
 TEST_F(xrt, custom_call_names_its_target)
 {
 	static const char text[] =
