@@ -9,6 +9,8 @@
  * single-threaded OpenBLAS call on the pool: its own threads would sum
  * in an order that depends on their number, fixed tiles do not.
  */
+#include <limits.h>
+
 #include "host_device.h"
 
 #ifdef XRT_HAVE_OPENBLAS
@@ -132,6 +134,9 @@ bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 	if (!layout_of(&d->lhs, (int64_t)d->m, (int64_t)d->k, &g.ta, &g.lda) ||
 	    !layout_of(&d->rhs, (int64_t)d->k, (int64_t)d->n, &g.tb, &g.ldb) ||
 	    !layout_of(&d->out, (int64_t)d->m, (int64_t)d->n, &tc, &g.ldc) || tc != CblasNoTrans)
+		return false;
+	/* OpenBLAS takes int strides; k is at most XRT_CS_DOT_MAX_K */
+	if (g.lda > INT_MAX || g.ldb > INT_MAX || g.ldc > INT_MAX)
 		return false;
 	/* setting takes OpenBLAS's lock: a third of a tiny product's time */
 	if (openblas_get_num_threads() != 1)
