@@ -261,6 +261,56 @@ TEST_F(xrt, small_path_choice)
 }
 
 /*
+ * Runs one DOT of @a and @b (slots 0 and 1) into a zeroed f32 output of
+ * @out_floats (slot 2) in both schedules (and the kernel); copies it to @got.
+ */
+static void run_one_dot(struct __test_metadata *_metadata, const float *a, size_t a_floats,
+			const float *b, size_t b_floats, float *got, size_t out_floats,
+			const uint64_t mnk[3], const struct xrt_cs_matrix x[3])
+{
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, a_floats * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, b_floats * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, out_floats * 4, XRT_CS_SLOT_WRITE, 0);
+	memcpy(r.slot[0], a, a_floats * 4);
+	memcpy(r.slot[1], b, b_floats * 4);
+	cs_dot(&bld, 0, 1, mnk[0], mnk[1], mnk[2], &x[0], &x[1], &x[2]);
+	RUN_PROGRAM(&bld, &r);
+	memcpy(got, r.slot[2], out_floats * 4);
+	run_free(&r);
+}
+
+/* The items of one DOT over slots of @bytes, as validated. */
+static uint64_t dot_items_of(struct __test_metadata *_metadata, const struct xrt_allocator *al,
+			     const uint64_t bytes[3], const uint64_t mnk[3],
+			     const struct xrt_cs_matrix x[3])
+{
+	struct xrt_engine_ctx ctx;
+	struct cs_program prog;
+	struct cs_builder bld;
+	uint64_t items = 0;
+	size_t size;
+	void *p;
+
+	cs_builder_init(&bld, NULL);
+	cs_add_slot(&bld, bytes[0], XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, bytes[1], XRT_CS_SLOT_READ);
+	cs_add_slot(&bld, bytes[2], XRT_CS_SLOT_WRITE);
+	cs_dot(&bld, 0, 1, mnk[0], mnk[1], mnk[2], &x[0], &x[1], &x[2]);
+	ASSERT_OK(cs_finish(&bld, &p, &size));
+	if (cs_program_load(&prog, al, p, size) == NULL) {
+		ctx = (struct xrt_engine_ctx){ &prog.prog, NULL, NULL, 0 };
+		items = xrt_engine_items(&ctx, 0, 0);
+		cs_program_release(&prog);
+	}
+	xrt_free(NULL, p);
+	return items;
+}
+
+/*
  * A dimension of one element allows any stride: times the element size
  * it need not fit in 64 bits, and loading that one column must not
  * compute the step (found by fuzz_engine; UBSan flagged the overflow).
@@ -270,25 +320,15 @@ TEST_F(xrt, one_column_any_stride)
 	struct mat ma = { XRT_CS_F32, 0, 5, 1, 0 };
 	struct mat mb = { XRT_CS_F32, 0, 1, (int64_t)1 << 61, 0 };
 	struct mat mo = { XRT_CS_F32, 0, 1, (int64_t)1 << 61, 0 };
-	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(1, &mb), xo = matrix(2, &mo);
+	const struct xrt_cs_matrix x[3] = { matrix(0, &ma), matrix(1, &mb), matrix(2, &mo) };
 	static const float a[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 	static const float b[5] = { 1, 10, 100, 1000, 10000 };
-	struct cs_builder bld;
-	struct run r = { .n = 0 };
+	const uint64_t mnk[3] = { 2, 1, 5 };
 	float got[2];
 
-	cs_builder_init(&bld, NULL);
-	add_buf(&bld, &r, sizeof(a), XRT_CS_SLOT_READ, 0);
-	add_buf(&bld, &r, sizeof(b), XRT_CS_SLOT_READ, 0);
-	add_buf(&bld, &r, sizeof(got), XRT_CS_SLOT_WRITE, 0);
-	memcpy(r.slot[0], a, sizeof(a));
-	memcpy(r.slot[1], b, sizeof(b));
-	cs_dot(&bld, 0, 1, 2, 1, 5, &xa, &xb, &xo);
-	RUN_PROGRAM(&bld, &r);
-	memcpy(got, r.slot[2], sizeof(got));
+	run_one_dot(_metadata, a, 10, b, 5, got, 2, mnk, x);
 	EXPECT_EQ(54321.0f, got[0]);
 	EXPECT_EQ(109876.0f, got[1]);
-	run_free(&r);
 }
 
 /*
@@ -301,64 +341,25 @@ TEST_F(xrt, long_k_small_items)
 	struct mat ma = { XRT_CS_F32, 0, 1, 0, 0 };	/* A[i][*] = a[i] */
 	struct mat mb = { XRT_CS_F32, 0, 0, 1, 0 };	/* B[*][j] = b[j] */
 	struct mat mo = { XRT_CS_F32, 0, 1, 1, 0 };
-	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(1, &mb), xo = matrix(2, &mo);
+	struct xrt_cs_matrix x[3] = { matrix(0, &ma), matrix(1, &mb), matrix(2, &mo) };
 	/* 1.3M multiply-adds: the VM stage runs it in emulation, in the kernel too */
-	const uint64_t m = 20, n = 1, k = 1u << 16;
-	struct xrt_engine_ctx x;
-	struct cs_program prog;
-	struct cs_builder bld;
-	struct run r = { .n = 0 };
-	float a[20], b[1], got[20];
-	uint64_t i, j;
-	size_t size;
-	void *p;
+	const uint64_t mnk[3] = { 20, 1, 1u << 16 }, wide[3] = { 2, 40, 1u << 22 };
+	const uint64_t bytes[3] = { 20 * 4, 4, 20 * 4 }, wide_bytes[3] = { 2 * 4, 40 * 4, 80 * 4 };
+	const float b = 3;
+	float a[20], got[20];
+	uint64_t i;
 
-	for (i = 0; i < m; i++)
+	for (i = 0; i < 20; i++)
 		a[i] = (float)(i % 16);
-	for (j = 0; j < n; j++)
-		b[j] = (float)(j + 1);
-	cs_builder_init(&bld, NULL);
-	add_buf(&bld, &r, sizeof(a), XRT_CS_SLOT_READ, 0);
-	add_buf(&bld, &r, sizeof(b), XRT_CS_SLOT_READ, 0);
-	add_buf(&bld, &r, sizeof(got), XRT_CS_SLOT_WRITE, 0);
-	memcpy(r.slot[0], a, sizeof(a));
-	memcpy(r.slot[1], b, sizeof(b));
-	cs_dot(&bld, 0, 1, m, n, k, &xa, &xb, &xo);
-	RUN_PROGRAM(&bld, &r);
-	memcpy(got, r.slot[2], sizeof(got));
-	for (i = 0; i < m; i++)
-		for (j = 0; j < n; j++)
-			ASSERT_EQ((float)k * a[i] * b[j], got[i * n + j])
-				TH_LOG("C[%" PRIu64 "][%" PRIu64 "]", i, j);
-	run_free(&r);
-
+	run_one_dot(_metadata, a, 20, &b, 1, got, 20, mnk, x);
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ((float)mnk[2] * a[i] * b, got[i]) TH_LOG("C[%" PRIu64 "]", i);
 	/* 2^27 / 2^16 = 2048 outputs an item: 16 rows of 128 columns */
-	cs_builder_init(&bld, NULL);
-	cs_add_slot(&bld, sizeof(a), XRT_CS_SLOT_READ);
-	cs_add_slot(&bld, sizeof(b), XRT_CS_SLOT_READ);
-	cs_add_slot(&bld, sizeof(got), XRT_CS_SLOT_WRITE);
-	cs_dot(&bld, 0, 1, m, n, k, &xa, &xb, &xo);
-	ASSERT_OK(cs_finish(&bld, &p, &size));
-	ASSERT_OK(cs_program_load(&prog, self->a, p, size));
-	x = (struct xrt_engine_ctx){ &prog.prog, NULL, NULL, 0 };
-	EXPECT_EQ(2u, xrt_engine_items(&x, 0, 0));	/* 20 rows / 16 */
-	cs_program_release(&prog);
-	xrt_free(NULL, p);
-
-	/* 2^27 / 2^22 = 32 outputs an item: one row of 32 columns */
+	EXPECT_EQ(2u, dot_items_of(_metadata, self->a, bytes, mnk, x));
+	/* 2^27 / 2^22 = 32 outputs an item: one row of 32 columns, 2 x 2 of them */
 	mo.rs = 40;
-	xo = matrix(2, &mo);
-	cs_builder_init(&bld, NULL);
-	cs_add_slot(&bld, sizeof(a), XRT_CS_SLOT_READ);
-	cs_add_slot(&bld, 4 * 40, XRT_CS_SLOT_READ);
-	cs_add_slot(&bld, 2 * 40 * 4, XRT_CS_SLOT_WRITE);
-	cs_dot(&bld, 0, 1, 2, 40, 1u << 22, &xa, &xb, &xo);
-	ASSERT_OK(cs_finish(&bld, &p, &size));
-	ASSERT_OK(cs_program_load(&prog, self->a, p, size));
-	x = (struct xrt_engine_ctx){ &prog.prog, NULL, NULL, 0 };
-	EXPECT_EQ(4u, xrt_engine_items(&x, 0, 0));	/* 2 rows x 2 column tiles */
-	cs_program_release(&prog);
-	xrt_free(NULL, p);
+	x[2] = matrix(2, &mo);
+	EXPECT_EQ(4u, dot_items_of(_metadata, self->a, wide_bytes, wide, x));
 }
 
 TEST_F(xrt, k_above_the_limit)
