@@ -10,8 +10,9 @@
  * packed into the thread's workspace as floats, and a register-tiled
  * micro-kernel accumulates each tile: 2 x 16 with 4-wide vectors, or
  * 4 x 16 with 8-wide vectors where the caller enabled AVX2
- * (xrt_engine_use_avx2).  Both give the same bits.  Other types take a
- * plain per-element path.
+ * (xrt_engine_use_avx2).  Both give the same bits.  Other types load
+ * blocks of rows or columns into the workspace in the register format
+ * and sum them in plain loops (tile_plain()).
  */
 #include "ew.h"
 
@@ -23,6 +24,9 @@
 
 /* Workspace of the fast path: packed A and B blocks, the tile's sums. */
 #define DOT_WS	((TILE_M * BLOCK_K + BLOCK_K * TILE_N + TILE_M * TILE_N) * 4)
+/* Of the other types: a row's sums, a block of A's row and of B's column. */
+#define PLAIN_ES	16	/* the widest register element, c128 */
+#define PLAIN_WS	((TILE_N + 2 * BLOCK_K) * PLAIN_ES)
 
 static int fast_path(u32 in)
 {
@@ -109,6 +113,8 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 		return engine_fail(v, 2, "DOT: out overlaps lhs or rhs", 0, 0);
 	if (fast_path(in) && DOT_WS > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = DOT_WS;
+	if (!fast_path(in) && PLAIN_WS > v->prog->thread_ws_size)
+		v->prog->thread_ws_size = PLAIN_WS;
 	return 0;
 }
 
@@ -556,59 +562,160 @@ static void dot_small(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 		small_base(c, pa, pb, po);
 }
 
-/* One output element of any type, the plain way. */
-static void element(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
-		    u64 b, u64 i, u64 j)
+/*
+ * Types off the fast path (integers, f64, complex): per row of the tile,
+ * a block of k at a time, the row of A and then either each row of B
+ * (in the register format; its columns side by side) or, for tiles
+ * narrower than PLAIN_ROWS, each column of B are loaded into the
+ * workspace, and every element adds its block's products in k order to
+ * its sum (s64, double, or float or double pairs).  Integers wrap at the
+ * store.
+ */
+#define PLAIN_ROWS	8
+
+/* Bytes of one register element: s64, double and c64's float pair 8. */
+static u32 rep_bytes(enum ew_class cls)
 {
-	u32 t = c->lhs.dtype;
-	u8 *o = (u8 *)at(x, &c->out, b, i, j);
-	double acc[2] = { 0, 0 }, p[2], q[2];
-	float facc[2] = { 0, 0 };
-	s64 iacc = 0, ip, iq;
-	u64 k;
+	return cls == EW_C128 ? 16 : 8;
+}
 
-	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE) {
-		ew_load(t, ew_class_of(t) == EW_INT ? (void *)&iacc :
-			   t == XRT_CS_C64 ? (void *)facc : (void *)acc, o, 1, 1);
+/* acc[j] += a * b[j] for j < n: a row of B into a row of sums. */
+static void plain_across(enum ew_class cls, void *acc, const void *av, const void *bv, u32 n)
+{
+	u32 j;
+
+	switch (cls) {
+	case EW_INT: {
+		const s64 *b = bv;
+		u64 a = *(const u64 *)av, *s = acc;
+
+		for (j = 0; j < n; j++)
+			s[j] += a * (u64)b[j];
+		break;
 	}
-	for (k = 0; k < c->k; k++) {
-		switch (ew_class_of(t)) {
-		case EW_INT:
-			ew_load(t, &ip, at(x, &c->lhs, b, i, k), 1, 1);
-			ew_load(t, &iq, at(x, &c->rhs, b, k, j), 1, 1);
-			iacc = (s64)((u64)iacc + (u64)ip * (u64)iq);
-			break;
-		case EW_C64: {
-			float fp[2], fq[2], re, im;
+	case EW_C64: {
+		const float *a = av, *b = bv;
+		float *s = acc;
 
-			ew_load(t, fp, at(x, &c->lhs, b, i, k), 1, 1);
-			ew_load(t, fq, at(x, &c->rhs, b, k, j), 1, 1);
-			re = fp[0] * fq[0] - fp[1] * fq[1];
-			im = fp[0] * fq[1] + fp[1] * fq[0];
-			facc[0] = facc[0] + re;
-			facc[1] = facc[1] + im;
-			break;
+		for (j = 0; j < n; j++) {
+			s[2 * j] = s[2 * j] + (a[0] * b[2 * j] - a[1] * b[2 * j + 1]);
+			s[2 * j + 1] = s[2 * j + 1] + (a[0] * b[2 * j + 1] + a[1] * b[2 * j]);
 		}
-		default:	/* f64, c128 */
-			ew_load(t, p, at(x, &c->lhs, b, i, k), 1, 1);
-			ew_load(t, q, at(x, &c->rhs, b, k, j), 1, 1);
-			if (t == XRT_CS_F64) {
-				acc[0] = acc[0] + p[0] * q[0];
-			} else {
-				double re = p[0] * q[0] - p[1] * q[1];
-				double im = p[0] * q[1] + p[1] * q[0];
-
-				acc[0] = acc[0] + re;
-				acc[1] = acc[1] + im;
-			}
-			break;
-		}
+		break;
 	}
-	if (ew_class_of(t) == EW_INT) {
-		ew_int_wrap(t, &iacc, 1);
-		ew_store(t, o, 1, &iacc, 1);
-	} else {
-		ew_store(t, o, 1, t == XRT_CS_C64 ? (void *)facc : (void *)acc, 1);
+	case EW_C128: {
+		const double *a = av, *b = bv;
+		double *s = acc;
+
+		for (j = 0; j < n; j++) {
+			s[2 * j] = s[2 * j] + (a[0] * b[2 * j] - a[1] * b[2 * j + 1]);
+			s[2 * j + 1] = s[2 * j + 1] + (a[0] * b[2 * j + 1] + a[1] * b[2 * j]);
+		}
+		break;
+	}
+	default: {	/* f64 */
+		const double *b = bv;
+		double a = *(const double *)av, *s = acc;
+
+		for (j = 0; j < n; j++)
+			s[j] = s[j] + a * b[j];
+		break;
+	}
+	}
+}
+
+/* *acc += a[k] * b[k] for k < n, in k order: a column of B into one sum. */
+static void plain_down(enum ew_class cls, void *acc, const void *av, const void *bv, u32 n)
+{
+	u32 k;
+
+	switch (cls) {
+	case EW_INT: {
+		const s64 *a = av, *b = bv;
+		u64 s = *(u64 *)acc;
+
+		for (k = 0; k < n; k++)
+			s += (u64)a[k] * (u64)b[k];
+		*(u64 *)acc = s;
+		break;
+	}
+	case EW_C64: {
+		const float *a = av, *b = bv;
+		float *s = acc, re = s[0], im = s[1];
+
+		for (k = 0; k < n; k++) {
+			re = re + (a[2 * k] * b[2 * k] - a[2 * k + 1] * b[2 * k + 1]);
+			im = im + (a[2 * k] * b[2 * k + 1] + a[2 * k + 1] * b[2 * k]);
+		}
+		s[0] = re;
+		s[1] = im;
+		break;
+	}
+	case EW_C128: {
+		const double *a = av, *b = bv;
+		double *s = acc, re = s[0], im = s[1];
+
+		for (k = 0; k < n; k++) {
+			re = re + (a[2 * k] * b[2 * k] - a[2 * k + 1] * b[2 * k + 1]);
+			im = im + (a[2 * k] * b[2 * k + 1] + a[2 * k + 1] * b[2 * k]);
+		}
+		s[0] = re;
+		s[1] = im;
+		break;
+	}
+	default: {	/* f64 */
+		const double *a = av, *b = bv;
+		double s = *(double *)acc;
+
+		for (k = 0; k < n; k++)
+			s = s + a[k] * b[k];
+		*(double *)acc = s;
+		break;
+	}
+	}
+}
+
+/* Row @i of the tile, its products over k in [@k0, @k0 + @kb). */
+static void plain_block(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c, u64 b,
+			u64 i, u64 j0, u32 nb, u64 k0, u32 kb, u8 *ws)
+{
+	u32 t = c->lhs.dtype, es, j, k;
+	enum ew_class cls = ew_class_of(t);
+	u8 *acc = ws, *arow = acc + TILE_N * PLAIN_ES, *bv = arow + BLOCK_K * PLAIN_ES;
+
+	es = rep_bytes(cls);
+	ew_load(t, arow, at(x, &c->lhs, b, i, k0), c->lhs.col_stride, kb);
+	if (nb >= PLAIN_ROWS) {
+		for (k = 0; k < kb; k++) {
+			ew_load(t, bv, at(x, &c->rhs, b, k0 + k, j0), c->rhs.col_stride, nb);
+			plain_across(cls, acc, arow + (size_t)k * es, bv, nb);
+		}
+		return;
+	}
+	for (j = 0; j < nb; j++) {
+		ew_load(t, bv, at(x, &c->rhs, b, k0, j0 + j), c->rhs.row_stride, kb);
+		plain_down(cls, acc + (size_t)j * es, arow, bv, kb);
+	}
+}
+
+static void tile_plain(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
+		       u64 b, u64 i0, u32 mb, u64 j0, u32 nb, u8 *ws)
+{
+	u32 t = c->lhs.dtype, i;
+	u64 k0;
+
+	for (i = 0; i < mb; i++) {
+		u8 *o = (u8 *)at(x, &c->out, b, i0 + i, j0);
+
+		memset(ws, 0, (size_t)nb * PLAIN_ES);
+		if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE)
+			ew_load(t, ws, o, c->out.col_stride, nb);
+		for (k0 = 0; k0 < c->k; k0 += BLOCK_K)
+			plain_block(x, c, b, i0 + i, j0, nb, k0,
+				    (u32)engine_min(c->k - k0, BLOCK_K), ws);
+		if (ew_class_of(t) == EW_INT)
+			ew_int_wrap(t, (s64 *)ws, nb);
+		ew_store(t, o, c->out.col_stride, ws, nb);
 	}
 }
 
@@ -625,7 +732,6 @@ static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 		u64 i0 = t / across * rows, j0 = t % across * cols;
 		u32 mb = (u32)engine_min(c->m - i0, rows);
 		u32 nb = (u32)engine_min(c->n - j0, cols);
-		u64 i, j;
 
 		if (xrt_engine_dot_small(c)) {
 			dot_small(x, c, b);	/* the whole matrix: its one tile */
@@ -635,9 +741,7 @@ static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 			tile_fast(x, c, b, i0, mb, j0, nb, ws);
 			continue;
 		}
-		for (i = i0; i < i0 + mb; i++)
-			for (j = j0; j < j0 + nb; j++)
-				element(x, c, b, i, j);
+		tile_plain(x, c, b, i0, mb, j0, nb, ws);
 	}
 }
 
