@@ -97,7 +97,7 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 		return engine_fail(v, ~0u, "DOT: output type not allowed for the inputs",
 				   out, in);
 	if (c->k > XRT_CS_DOT_MAX_K)
-		return engine_fail(v, ~0u, "DOT: k above XRT_CS_DOT_MAX_K (2^27)",
+		return engine_fail(v, ~0u, "DOT: k above XRT_CS_DOT_MAX_K (2^21)",
 				   c->k, XRT_CS_DOT_MAX_K);
 	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE)
 		need_out |= XRT_CS_SLOT_READ;
@@ -119,33 +119,29 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 }
 
 /*
- * An item does at most XRT_CS_DOT_MAX_K multiply-adds: a kernel worker
- * runs it with preemption off, and a column stride of 0 lets any k that
- * far validate.  Past XRT_CS_DOT_MAX_K / (TILE_M * TILE_N) the tile
- * loses rows, then columns, down to one element; whole micro-tiles while
- * they fit.
+ * An item does at most ITEM_WORK multiply-adds, counting the padding of
+ * partial micro-tiles: a kernel worker runs it with preemption off, and
+ * a column stride of 0 lets any k up to XRT_CS_DOT_MAX_K validate.
+ * Past ITEM_WORK / (TILE_M * TILE_N) the tile loses rows, then columns,
+ * in whole micro-tiles, down to one micro-tile at the longest k.
  */
+#define ITEM_WORK	(XRT_CS_DOT_MAX_K * MR * NR)
+
 static u64 outputs_per_item(const struct xrt_cs_dot *c)
 {
-	return XRT_CS_DOT_MAX_K / (c->k ? c->k : 1);
+	return ITEM_WORK / (c->k ? c->k : 1);
 }
 
 static u64 tile_cols(const struct xrt_cs_dot *c)
 {
 	u64 per = outputs_per_item(c);
 
-	if (per >= TILE_N)
-		return TILE_N;
-	return per >= NR ? per / NR * NR : per;
+	return engine_min(per / MR / NR * NR, TILE_N);
 }
 
 static u64 tile_rows(const struct xrt_cs_dot *c)
 {
-	u64 rows = outputs_per_item(c) / tile_cols(c);
-
-	if (rows >= TILE_M)
-		return TILE_M;
-	return rows >= MR ? rows / MR * MR : rows;
+	return engine_min(outputs_per_item(c) / tile_cols(c) / MR * MR, TILE_M);
 }
 
 static u64 dot_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)

@@ -333,8 +333,8 @@ TEST_F(xrt, one_column_any_stride)
 
 /*
  * Broadcast operands let k run to XRT_CS_DOT_MAX_K in a tiny buffer; a
- * tile over such a k would hold a kernel worker for minutes, so items
- * shrink with k.  C[i][j] = k * a[i] * b[j], exact in f32 here.
+ * full tile over such a k would hold a kernel worker for seconds, so
+ * items shrink with k.  C[i][j] = k * a[i] * b[j], exact in f32 here.
  */
 TEST_F(xrt, long_k_small_items)
 {
@@ -343,7 +343,8 @@ TEST_F(xrt, long_k_small_items)
 	struct mat mo = { XRT_CS_F32, 0, 1, 1, 0 };
 	struct xrt_cs_matrix x[3] = { matrix(0, &ma), matrix(1, &mb), matrix(2, &mo) };
 	/* 1.3M multiply-adds: the VM stage runs it in emulation, in the kernel too */
-	const uint64_t mnk[3] = { 20, 1, 1u << 16 }, wide[3] = { 2, 40, 1u << 22 };
+	const uint64_t mnk[3] = { 20, 1, 1u << 16 }, wide[3] = { 2, 40, 1u << 20 };
+	const uint64_t longest[3] = { 2, 40, XRT_CS_DOT_MAX_K };
 	const uint64_t bytes[3] = { 20 * 4, 4, 20 * 4 }, wide_bytes[3] = { 2 * 4, 40 * 4, 80 * 4 };
 	const float b = 3;
 	float a[20], got[20];
@@ -356,10 +357,12 @@ TEST_F(xrt, long_k_small_items)
 		ASSERT_EQ((float)mnk[2] * a[i] * b, got[i]) TH_LOG("C[%" PRIu64 "]", i);
 	/* 2^27 / 2^16 = 2048 outputs an item: 16 rows of 128 columns */
 	EXPECT_EQ(2u, dot_items_of(_metadata, self->a, bytes, mnk, x));
-	/* 2^27 / 2^22 = 32 outputs an item: one row of 32 columns, 2 x 2 of them */
+	/* 2^27 / 2^20 = 128 outputs: 4 rows (a micro-tile's) of 32 columns */
 	mo.rs = 40;
 	x[2] = matrix(2, &mo);
-	EXPECT_EQ(4u, dot_items_of(_metadata, self->a, wide_bytes, wide, x));
+	EXPECT_EQ(2u, dot_items_of(_metadata, self->a, wide_bytes, wide, x));
+	/* at the longest k, one 4 x 16 micro-tile an item */
+	EXPECT_EQ(3u, dot_items_of(_metadata, self->a, wide_bytes, longest, x));
 }
 
 TEST_F(xrt, k_above_the_limit)

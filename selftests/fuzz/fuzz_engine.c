@@ -76,13 +76,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	x = (struct xrt_engine_ctx){ &prog.prog, slots, shared, 7 };
 	/*
-	 * The format bounds memory, not work (a stride-0 view can span 2^40
-	 * elements of one slot; the driver's job timeout answers that), so
-	 * stepping stops after a second as well as after 2000 steps.
+	 * The format bounds memory and the work of one item, not of a
+	 * program (a stride-0 view can span 2^40 elements of one slot; the
+	 * driver's job timeout answers that), so stepping goes an item at a
+	 * time and stops after a second as well as after 2000 steps.
 	 */
 	t0 = now();
 	for (steps = 0; steps < 2000 && now() - t0 < 1.0; steps++)
-		if (xrt_engine_step(&x, &cur, 64, ws))
+		if (xrt_engine_step(&x, &cur, 1, ws))
 			break;
 out:
 	for (i = 0; slots && i < prog.prog.num_slots; i++)

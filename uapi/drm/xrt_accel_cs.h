@@ -483,7 +483,7 @@ struct xrt_cs_matrix {
 
 #define XRT_CS_DOT_ACCUMULATE	0x1u	/* out += lhs x rhs */
 /* Longest k: what one output element may cost bounds the engine's items. */
-#define XRT_CS_DOT_MAX_K	0x8000000ull	/* 2^27 */
+#define XRT_CS_DOT_MAX_K	0x200000ull	/* 2^21 */
 
 /**
  * struct xrt_cs_dot - batched matrix multiply
