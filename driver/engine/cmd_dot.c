@@ -24,7 +24,7 @@
 
 /* Workspace of the fast path: packed A and B blocks, the tile's sums. */
 #define DOT_WS	((TILE_M * BLOCK_K + BLOCK_K * TILE_N + TILE_M * TILE_N) * 4)
-/* Of the other types: a row's sums, a block of A's row and of B's column. */
+/* Of the other types: a row's sums, a block of A's row, a row or column of B. */
 #define PLAIN_ES	16	/* the widest register element, c128 */
 #define PLAIN_WS	((TILE_N + 2 * BLOCK_K) * PLAIN_ES)
 
@@ -562,12 +562,12 @@ static void dot_small(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
  * Types off the fast path (integers, f64, complex): per row of the tile,
  * a block of k at a time, the row of A and then either each row of B
  * (in the register format; its columns side by side) or, for tiles
- * narrower than PLAIN_ROWS, each column of B are loaded into the
+ * narrower than PLAIN_ACROSS, each column of B are loaded into the
  * workspace, and every element adds its block's products in k order to
  * its sum (s64, double, or float or double pairs).  Integers wrap at the
  * store.
  */
-#define PLAIN_ROWS	8
+#define PLAIN_ACROSS	8	/* the fewest columns that take B a row at a time */
 
 /* Bytes of one register element: s64, double and c64's float pair 8. */
 static u32 rep_bytes(enum ew_class cls)
@@ -681,7 +681,7 @@ static void plain_block(const struct xrt_engine_ctx *x, const struct xrt_cs_dot 
 
 	es = rep_bytes(cls);
 	ew_load(t, arow, at(x, &c->lhs, b, i, k0), c->lhs.col_stride, kb);
-	if (nb >= PLAIN_ROWS) {
+	if (nb >= PLAIN_ACROSS) {
 		for (k = 0; k < kb; k++) {
 			ew_load(t, bv, at(x, &c->rhs, b, k0 + k, j0), c->rhs.col_stride, nb);
 			plain_across(cls, acc, arow + (size_t)k * es, bv, nb);
