@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The host device's DOT through OpenBLAS: its results against the
- * evaluator, and OpenBLAS's packing buffers advised onto huge pages
- * before the first product (Documentation/devices.rst says why).
+ * evaluator (a product, and a convolution whose kernel positions after
+ * the first add to the output), and OpenBLAS's packing buffers advised
+ * onto huge pages before the first product (Documentation/compiler.rst).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -22,6 +23,54 @@ static const char mlp_layer[] =
 	"HloModule m\nENTRY e {\n  x = f32[64,512] parameter(0)\n"
 	"  w = f32[512,512] parameter(1)\n"
 	"  ROOT d = f32[64,512] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+
+/* 9 kernel positions: one DOT of 128x48x40 each, the last 8 accumulating */
+static const char conv_layer[] =
+	"HloModule m\nENTRY e {\n  x = f32[2,10,10,40] parameter(0)\n"
+	"  w = f32[3,3,40,48] parameter(1)\n"
+	"  ROOT c = f32[2,8,8,48] convolution(x, w), window={size=3x3}, "
+	"dim_labels=b01f_01io->b01f\n}\n";
+
+/* Runs @text on seeded inputs with OpenBLAS and without; both against the evaluator. */
+static void against_evaluator(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			      const char *text)
+{
+	/* up to 512 f32 products of either sign, against the evaluator's doubles */
+	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
+	const struct host_run_options own = { 0, NULL, true };
+	xrt_literal *args[2] = { NULL }, *want = NULL, *blas = NULL, *engine = NULL;
+	struct xrt_executable *exe = NULL;
+	xrt_module *m = NULL;
+	uint64_t state = 5;
+	char why[512];
+	int i;
+
+	ASSERT_OK(xrt_hlo_parse(a, text, strlen(text), &m));
+	ASSERT_OK(cc_compile(m, NULL, a, &exe));
+	for (i = 0; i < 2; i++) {
+		ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
+		test_fill_random(args[i], &state);
+	}
+	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2, NULL, a, &blas));
+	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2, &own, a, &engine));
+	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 2, NULL, a, &want));
+	EXPECT_TRUE(xrt_literal_near(want, blas, &tol, why, sizeof(why))) TH_LOG("BLAS: %s", why);
+	EXPECT_TRUE(xrt_literal_near(want, engine, &tol, why, sizeof(why)))
+		TH_LOG("engine: %s", why);
+	for (i = 0; i < 2; i++)
+		xrt_literal_destroy(args[i]);
+	xrt_literal_destroy(want);
+	xrt_literal_destroy(blas);
+	xrt_literal_destroy(engine);
+	cc_executable_destroy(exe);
+	xrt_module_destroy(m);
+}
+
+TEST_F(xrt, products_and_accumulating_products)
+{
+	against_evaluator(_metadata, self->a, mlp_layer);
+	against_evaluator(_metadata, self->a, conv_layer);
+}
 
 /* The transparent huge page mode in brackets: "always", "madvise" or "never". */
 static void thp_mode(char *mode, size_t size)
@@ -63,27 +112,13 @@ TEST_F(xrt, blas_buffers_on_huge_pages)
 {
 	void *(*take)(int) = (void *(*)(int))dlsym(RTLD_DEFAULT, "blas_memory_alloc");
 	void (*give)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "blas_memory_free");
-	/* 512 f32 products of either sign, against the evaluator's doubles */
-	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
-	xrt_literal *args[2] = { NULL }, *want = NULL, *got = NULL;
-	struct xrt_executable *exe = NULL;
-	xrt_module *m = NULL;
-	uint64_t state = 5;
-	char mode[32], why[512];
+	char mode[32];
 	void *buf;
-	int i;
 
 	if (!take || !give)
 		SKIP(return, "libxrt is built without OpenBLAS");
-	ASSERT_OK(xrt_hlo_parse(self->a, mlp_layer, strlen(mlp_layer), &m));
-	ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
-	for (i = 0; i < 2; i++) {
-		ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, i), &args[i]));
-		test_fill_random(args[i], &state);
-	}
-	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2, NULL, self->a, &got));
-	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 2, NULL, self->a, &want));
-	EXPECT_TRUE(xrt_literal_near(want, got, &tol, why, sizeof(why))) TH_LOG("%s", why);
+	/* the first product on the host device advises the buffers */
+	against_evaluator(_metadata, self->a, mlp_layer);
 	thp_mode(mode, sizeof(mode));
 	buf = take(0);
 	ASSERT_NE(NULL, buf);
@@ -93,12 +128,6 @@ TEST_F(xrt, blas_buffers_on_huge_pages)
 		TH_LOG("transparent huge pages are %s here: nothing to check", mode);
 	}
 	give(buf);
-	for (i = 0; i < 2; i++)
-		xrt_literal_destroy(args[i]);
-	xrt_literal_destroy(want);
-	xrt_literal_destroy(got);
-	cc_executable_destroy(exe);
-	xrt_module_destroy(m);
 }
 
 TEST_HARNESS_MAIN

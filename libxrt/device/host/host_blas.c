@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * DOT through OpenBLAS, where it is faster than the engine's kernel: f32
- * and f64 matrices whose rows or columns are contiguous.  OpenBLAS
- * fuses multiplies and adds and sums in its own order, so its results
- * are not the engine's bits: the host device's option (on by default)
- * chooses, and with it off host and kernel agree bit for bit.  The
+ * and f64 matrices whose rows or columns are contiguous, accumulating
+ * ones (a convolution's kernel positions after the first) with beta 1.
+ * OpenBLAS fuses multiplies and adds and sums in its own order, so its
+ * results are not the engine's bits: the host device's option (on by
+ * default) chooses, and with it off host and kernel agree bit for bit.  The
  * output is cut in fixed tiles (128 rows by 256 columns), each one
  * single-threaded OpenBLAS call on the pool: its own threads would sum
  * in an order that depends on their number, fixed tiles do not.
@@ -98,6 +99,7 @@ struct gemm {
 	uint64_t band, width;	/* rows and columns of one call */
 	uint64_t bands, cols;
 	bool f32;
+	bool accumulate;	/* XRT_CS_DOT_ACCUMULATE: C += A B (beta 1) */
 };
 
 /*
@@ -155,11 +157,11 @@ static void gemm_bands(void *ctx, uint64_t first, uint64_t count, void *ws)
 		if (g->f32)
 			cblas_sgemm(CblasRowMajor, g->ta, g->tb, rows, cols, (int)d->k, 1.0f,
 				    (const float *)A, (int)g->lda, (const float *)B, (int)g->ldb,
-				    0.0f, (float *)C, (int)g->ldc);
+				    g->accumulate ? 1.0f : 0.0f, (float *)C, (int)g->ldc);
 		else
 			cblas_dgemm(CblasRowMajor, g->ta, g->tb, rows, cols, (int)d->k, 1.0,
 				    (const double *)A, (int)g->lda, (const double *)B, (int)g->ldb,
-				    0.0, (double *)C, (int)g->ldc);
+				    g->accumulate ? 1.0 : 0.0, (double *)C, (int)g->ldc);
 	}
 }
 
@@ -170,12 +172,14 @@ bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 	struct gemm g;
 
 	/* asked of every command: the others leave at once */
-	if (d->cmd.op != XRT_CS_OP_DOT || d->cmd.flags || !d->m || !d->n || !d->k)
+	if (d->cmd.op != XRT_CS_OP_DOT || (d->cmd.flags & ~XRT_CS_DOT_ACCUMULATE) || !d->m ||
+	    !d->n || !d->k)
 		return false;
 	/* the engine's own path beat OpenBLAS on these (Documentation/performance.rst) */
 	if (xrt_engine_dot_small(d))
 		return false;
 	g = (struct gemm){ x, d, CblasNoTrans, CblasNoTrans, 0, 0, 0, 0, 0, 0, 0, false };
+	g.accumulate = d->cmd.flags & XRT_CS_DOT_ACCUMULATE;
 	g.f32 = d->lhs.dtype == XRT_CS_F32;
 	if ((!g.f32 && d->lhs.dtype != XRT_CS_F64) || d->rhs.dtype != d->lhs.dtype ||
 	    d->out.dtype != d->lhs.dtype)
