@@ -19,10 +19,11 @@
 #include "device/host/host_device.h"
 #include "test_cases.h"
 
-static const char mlp_layer[] =
-	"HloModule m\nENTRY e {\n  x = f32[64,512] parameter(0)\n"
-	"  w = f32[512,512] parameter(1)\n"
-	"  ROOT d = f32[64,512] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+/* large enough for OpenBLAS, small enough for the evaluator under ASan */
+static const char product[] =
+	"HloModule m\nENTRY e {\n  x = f32[64,128] parameter(0)\n"
+	"  w = f32[128,96] parameter(1)\n"
+	"  ROOT d = f32[64,96] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
 
 /* 9 kernel positions: one DOT of 128x48x40 each, the last 8 accumulating */
 static const char conv_layer[] =
@@ -35,7 +36,7 @@ static const char conv_layer[] =
 static void against_evaluator(struct __test_metadata *_metadata, const struct xrt_allocator *a,
 			      const char *text)
 {
-	/* up to 512 f32 products of either sign, against the evaluator's doubles */
+	/* up to 360 f32 products of either sign, against the evaluator's doubles */
 	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
 	const struct host_run_options own = { 0, NULL, true };
 	xrt_literal *args[2] = { NULL }, *want = NULL, *blas = NULL, *engine = NULL;
@@ -68,7 +69,7 @@ static void against_evaluator(struct __test_metadata *_metadata, const struct xr
 
 TEST_F(xrt, products_and_accumulating_products)
 {
-	against_evaluator(_metadata, self->a, mlp_layer);
+	against_evaluator(_metadata, self->a, product);
 	against_evaluator(_metadata, self->a, conv_layer);
 }
 
@@ -118,7 +119,7 @@ TEST_F(xrt, blas_buffers_on_huge_pages)
 	if (!take || !give)
 		SKIP(return, "libxrt is built without OpenBLAS");
 	/* the first product on the host device advises the buffers */
-	against_evaluator(_metadata, self->a, mlp_layer);
+	against_evaluator(_metadata, self->a, product);
 	thp_mode(mode, sizeof(mode));
 	buf = take(0);
 	ASSERT_NE(NULL, buf);
