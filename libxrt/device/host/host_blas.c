@@ -6,9 +6,9 @@
  * OpenBLAS fuses multiplies and adds and sums in its own order, so its
  * results are not the engine's bits: the host device's option (on by
  * default) chooses, and with it off host and kernel agree bit for bit.  The
- * output is cut in fixed tiles (128 rows by 256 columns), each one
+ * output is cut in tiles chosen from the shape alone (tile()), each one
  * single-threaded OpenBLAS call on the pool: its own threads would sum
- * in an order that depends on their number, fixed tiles do not.
+ * in an order that depends on their number, such tiles do not.
  */
 /* madvise() and MADV_HUGEPAGE are not POSIX; RTLD_DEFAULT is GNU */
 #define _GNU_SOURCE
