@@ -77,6 +77,21 @@ static int hang(struct xrt_job *job)
 	return why;
 }
 
+/*
+ * Called by the engine inside a long item (struct xrt_engine_ctx.yield),
+ * in the FPU section execute() opened: leave it for a moment so that the
+ * scheduler can run others, and ask the item to stop if the job must.
+ */
+static int job_yield(void *arg)
+{
+	struct xrt_job *job = arg;
+
+	kernel_fpu_end();
+	cond_resched();
+	kernel_fpu_begin();
+	return stop_reason(job) != 0;
+}
+
 static int execute(struct xrt_job *job)
 {
 	struct xrt_engine_ctx ctx = {
@@ -84,6 +99,8 @@ static int execute(struct xrt_job *job)
 		.slots = job->vaddrs,
 		.shared_ws = job->shared_ws,
 		.rng_seed = job->rng_seed,
+		.yield = job_yield,
+		.yield_arg = job,
 	};
 	struct xrt_engine_cursor cur = { 0 };
 	u64 budget = max(READ_ONCE(xrt_chunk_items), 1u);

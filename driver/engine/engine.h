@@ -110,12 +110,20 @@ int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
  *         size, aligned to 64 bytes
  * @shared_ws: @prog->shared_ws_size bytes of workspace
  * @rng_seed: seed for random numbers
+ * @yield: NULL, or called now and then inside an item that runs long
+ *         (SORT's), so that an executor which must not hold its thread
+ *         for long (the kernel, whose workers run items with preemption
+ *         off) can let others run.  Nonzero asks the item to stop
+ *         early; what it leaves in its outputs is then undefined.
+ * @yield_arg: passed to @yield
  */
 struct xrt_engine_ctx {
 	const struct xrt_engine_prog *prog;
 	u8 *const *slots;
 	void *shared_ws;
 	u64 rng_seed;
+	int (*yield)(void *arg);
+	void *yield_arg;
 };
 
 /** xrt_engine_phases() - number of phases of command @pc (0 for JUMP) */
