@@ -1,12 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * SORT: a stable merge sort of each fiber along one dimension, keys
- * compared lexicographically (floats by total order), values moved with
- * them.  An item sorts whole fibers.
+ * SORT: a stable sort of each fiber along one dimension, keys compared
+ * lexicographically (floats by total order), values moved with them.
+ * An item sorts whole fibers.
+ *
+ * Each key element becomes an unsigned integer of the key's width that
+ * orders as the key does, and the fiber's permutation is sorted by
+ * radix, least significant byte first and the last key first: every
+ * pass is stable, so the whole is stable and lexicographic.  That is
+ * linear in the fiber's length, a pass per key byte (passes over a byte
+ * all keys share are skipped), uses no floating point, and offers the
+ * executor a chance to yield every SORT_YIELD_ELEMS elements of work:
+ * the kernel runs an item with preemption off.
  */
 #include "ew.h"
 
 #define SORT_MAX_LEN	BIT_ULL(26)
+
+/* One fiber's buffers, at the start of the thread's workspace. */
+struct sort_ws {
+	u32 *perm, *perm2;
+	u64 *key, *key2;
+	u32 count[8][256];
+};
 
 static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 {
@@ -60,7 +76,7 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	len = c->dims[c->dim];
 	if (len > SORT_MAX_LEN)
 		return engine_fail(v, ~0u, "SORT: sorted dimension longer than 2^26", len, 0);
-	ws = len * (2 * sizeof(u32) + 16);
+	ws = sizeof(struct sort_ws) + (len + 1) * (2 * sizeof(u32) + 2 * sizeof(u64));
 	if (ws > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = ws;
 	return 0;
@@ -90,87 +106,163 @@ static u64 sort_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase
 	return (fibers(c) + fibers_per_item(c) - 1) / fibers_per_item(c);
 }
 
-/* A key element as a signed integer that orders like the key. */
-static s64 key_of(u32 t, const u8 *p)
-{
-	u8 reg[16];
-	s64 k;
-	u64 b;
-	double d;
-
-	ew_load(t, reg, p, 1, 1);
-	switch (ew_class_of(t)) {
-	case EW_INT:
-		memcpy(&k, reg, 8);
-		/* Unsigned 64-bit: flip the top bit so that signed order works. */
-		return t == XRT_CS_U64 ? (s64)((u64)k ^ (1ull << 63)) : k;
-	case EW_F32:
-		d = *(float *)reg;
-		break;
-	default:
-		memcpy(&d, reg, 8);
-		break;
-	}
-	memcpy(&b, &d, 8);
-	return (s64)b < 0 ? (s64)(~b | (1ull << 63)) : (s64)b;
-}
+/* Key elements between two offers to yield (xrt_engine_ctx.yield). */
+#define SORT_YIELD_ELEMS	BIT_ULL(16)
 
 struct fiber {
+	const struct xrt_engine_ctx *x;
 	const struct xrt_cs_sort *c;
 	u8 *base[8];
-	s64 stride[8];
-	int desc;
+	s64 stride[8];		/* in bytes */
+	u32 n;
+	u32 work;		/* elements handled since the last yield */
+	int stop;		/* the executor asked to abandon the item */
 };
 
-/* -1, 0, 1: element i against element j, by the keys. */
-static int cmp(const struct fiber *f, u32 i, u32 j)
+/* Counts @elems of work; 1 when the item must be abandoned. */
+static int fiber_tick(struct fiber *f, u32 elems)
 {
-	u32 k;
-
-	for (k = 0; k < f->c->num_keys; k++) {
-		u32 t = f->c->operands[k].dtype, es = engine_dtype_size(t);
-		s64 a = key_of(t, f->base[k] + (s64)i * f->stride[k] * (s64)es);
-		s64 b = key_of(t, f->base[k] + (s64)j * f->stride[k] * (s64)es);
-
-		if (a != b)
-			return (a < b) == !f->desc ? -1 : 1;
+	f->work += elems;
+	if (f->work >= SORT_YIELD_ELEMS && f->x->yield) {
+		f->work = 0;
+		f->stop = f->stop || f->x->yield(f->x->yield_arg);
 	}
-	return 0;
+	return f->stop;
 }
 
-/* Bottom-up stable merge sort of the permutation @p (length @n). */
-static void merge_sort(const struct fiber *f, u32 *p, u32 *tmp, u32 n)
+/*
+ * Element @i of key operand @k as an unsigned integer of the key's width
+ * that orders as the key does: floats in total order (a NaN quieted
+ * first, as widening it to double would), signed integers by their
+ * flipped sign bit; inverted for a descending sort.
+ */
+static u64 key_bits(const struct fiber *f, u32 k, u32 i)
 {
-	u32 w, i, *src = p, *dst = tmp, *t;
+	u32 t = f->c->operands[k].dtype, es = engine_dtype_size(t);
+	const u8 *p = f->base[k] + (s64)i * f->stride[k];
+	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1), b = 0, quiet;
+	u8 u8v;
+	u16 u16v;
+	u32 u32v;
 
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			u32 a = i, am = engine_min(i + w, n), b = am, bm = engine_min(i + 2 * w, n);
-			u32 o = i;
-
-			while (a < am && b < bm)
-				dst[o++] = cmp(f, src[b], src[a]) < 0 ? src[b++] : src[a++];
-			while (a < am)
-				dst[o++] = src[a++];
-			while (b < bm)
-				dst[o++] = src[b++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
+	switch (es) {
+	case 1:
+		memcpy(&u8v, p, 1);
+		b = u8v;
+		break;
+	case 2:
+		memcpy(&u16v, p, 2);
+		b = u16v;
+		break;
+	case 4:
+		memcpy(&u32v, p, 4);
+		b = u32v;
+		break;
+	default:
+		memcpy(&b, p, 8);
+		break;
 	}
-	if (src != p)
-		memcpy(p, src, (size_t)n * sizeof(*p));
+	switch (t) {
+	case XRT_CS_F16:
+	case XRT_CS_BF16:
+	case XRT_CS_F32:
+		quiet = t == XRT_CS_F16 ? 0x200 : t == XRT_CS_BF16 ? 0x40 : 0x400000;
+		/* exponent all ones and a fraction: a NaN */
+		if ((b & ~top) > (t == XRT_CS_F16 ? 0x7c00u : t == XRT_CS_BF16 ?
+				  0x7f80u : 0x7f800000u))
+			b |= quiet;
+		fallthrough;
+	case XRT_CS_F64:
+		b = b & top ? ~b & mask : b | top;
+		break;
+	case XRT_CS_S8:
+	case XRT_CS_S16:
+	case XRT_CS_S32:
+	case XRT_CS_S64:
+		b ^= top;
+		break;
+	default:
+		break;
+	}
+	return f->c->cmd.flags & XRT_CS_SORT_DESCENDING ? ~b & mask : b;
+}
+
+/*
+ * One stable counting pass by byte @byte of the keys, from (perm, key)
+ * into (perm2, key2), which are then swapped; @count is that byte's
+ * histogram, turned into starting positions here.
+ */
+static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 byte)
+{
+	u32 i, sum = 0, c, *pt;
+	u64 *kt;
+
+	for (i = 0; i < 256; i++) {
+		c = count[i];
+		count[i] = sum;
+		sum += c;
+	}
+	for (i = 0; i < f->n && !fiber_tick(f, 1); i++) {
+		u32 to = count[(w->key[i] >> (8 * byte)) & 255]++;
+
+		w->perm2[to] = w->perm[i];
+		w->key2[to] = w->key[i];
+	}
+	pt = w->perm;
+	w->perm = w->perm2;
+	w->perm2 = pt;
+	kt = w->key;
+	w->key = w->key2;
+	w->key2 = kt;
+}
+
+/*
+ * Orders w->perm by key @k, stably: the key in the permutation's order,
+ * then one radix pass for each byte in which not all keys agree.
+ */
+static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
+{
+	u32 es = engine_dtype_size(f->c->operands[k].dtype), i, b;
+
+	memset(w->count, 0, sizeof(w->count));
+	for (i = 0; i < f->n && !fiber_tick(f, 1); i++) {
+		u64 key = key_bits(f, k, w->perm[i]);
+
+		w->key[i] = key;
+		for (b = 0; b < es; b++)
+			w->count[b][(key >> (8 * b)) & 255]++;
+	}
+	for (b = 0; b < es && !f->stop; b++) {
+		if (w->count[b][(w->key[0] >> (8 * b)) & 255] != f->n)
+			radix_pass(f, w, w->count[b], b);
+	}
+}
+
+/* Moves each operand's elements to the places w->perm gives them. */
+static void permute(struct fiber *f, struct sort_ws *w)
+{
+	u8 *vals = (u8 *)w->key;	/* 16 bytes an element: key and key2 */
+	u32 k, i;
+
+	for (k = 0; k < f->c->num_operands; k++) {
+		u32 es = engine_dtype_size(f->c->operands[k].dtype);
+
+		for (i = 0; i < f->n; i++)
+			memcpy(vals + (size_t)i * es, f->base[k] + (s64)w->perm[i] * f->stride[k],
+			       es);
+		for (i = 0; i < f->n; i++)
+			memcpy(f->base[k] + (s64)i * f->stride[k], vals + (size_t)i * es, es);
+		fiber_tick(f, 2 * f->n);
+	}
 }
 
 static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort *c,
 		       u64 fib, void *ws)
 {
-	u32 n = (u32)c->dims[c->dim], i, k;
-	u32 *perm = ws, *tmp = perm + n;
-	u8 *vals = (u8 *)(tmp + n);
 	u64 idx[XRT_CS_MAX_RANK];
-	struct fiber f;
+	struct fiber f = { .x = x, .c = c, .n = (u32)c->dims[c->dim] };
+	struct sort_ws *w = ws;
+	u32 i, k;
 	int d;
 
 	/* The fiber's index in the other dimensions, row-major. */
@@ -182,31 +274,26 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 		idx[d] = fib % c->dims[d];
 		fib /= c->dims[d];
 	}
-	f.c = c;
-	f.desc = c->cmd.flags & XRT_CS_SORT_DESCENDING;
 	for (k = 0; k < c->num_operands; k++) {
 		const struct xrt_cs_operand *o = &c->operands[k];
-		s64 off = 0;
+		s64 off = 0, es = engine_dtype_size(o->dtype);
 
 		for (d = 0; d < c->rank; d++)
 			off += (s64)idx[d] * o->strides[d];
-		f.base[k] = engine_ptr(x, o->slot, o->offset) +
-			    off * (s64)engine_dtype_size(o->dtype);
-		f.stride[k] = o->strides[c->dim];
+		f.base[k] = engine_ptr(x, o->slot, o->offset) + off * es;
+		f.stride[k] = o->strides[c->dim] * es;
 	}
-	for (i = 0; i < n; i++)
-		perm[i] = i;
-	merge_sort(&f, perm, tmp, n);
-	for (k = 0; k < c->num_operands; k++) {
-		u32 es = engine_dtype_size(c->operands[k].dtype);
-
-		for (i = 0; i < n; i++)
-			memcpy(vals + (size_t)i * es,
-			       f.base[k] + (s64)perm[i] * f.stride[k] * (s64)es, es);
-		for (i = 0; i < n; i++)
-			memcpy(f.base[k] + (s64)i * f.stride[k] * (s64)es,
-			       vals + (size_t)i * es, es);
-	}
+	w->perm = (u32 *)(w + 1);
+	w->perm2 = w->perm + f.n;
+	w->key = (u64 *)(w->perm2 + f.n + (f.n & 1));
+	w->key2 = w->key + f.n;
+	for (i = 0; i < f.n; i++)
+		w->perm[i] = i;
+	/* last key first: each pass keeps the order of the ones after it */
+	for (k = c->num_keys; k-- > 0 && !f.stop;)
+		sort_by_key(&f, w, k);
+	if (!f.stop)
+		permute(&f, w);
 }
 
 static void sort_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,

@@ -53,6 +53,8 @@ void *memset(void *dst, int c, size_t n);
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
+/* The kernel's linux/compiler_attributes.h */
+#define fallthrough	__attribute__((__fallthrough__))
 /* The kernel's linux/build_bug.h */
 #define BUILD_BUG_ON(e)	((void)sizeof(char[1 - 2 * !!(e)]))
 

@@ -296,6 +296,213 @@ TEST_F(xrt, sort_along_outer_dimension)
 	run_free(&r);
 }
 
+/* A key element of type @t as a double, for the reference's total order. */
+static double key_value(uint32_t t, const uint8_t *p)
+{
+	uint32_t b = 0, e, m;
+	uint16_t h;
+	float f;
+	double d;
+
+	switch (t) {
+	case XRT_CS_F32:
+		memcpy(&f, p, 4);
+		return f;
+	case XRT_CS_F64:
+		memcpy(&d, p, 8);
+		return d;
+	case XRT_CS_BF16:
+		memcpy(&h, p, 2);
+		b = (uint32_t)h << 16;
+		break;
+	default:	/* f16, decoded by hand */
+		memcpy(&h, p, 2);
+		e = (h >> 10) & 31;
+		m = h & 1023;
+		if (e == 0) {
+			f = ldexpf((float)m, -24);
+			return h & 0x8000 ? -(double)f : f;
+		}
+		b = (uint32_t)(h & 0x8000) << 16 | (e == 31 ? 255 : e - 15 + 127) << 23 | m << 13;
+		break;
+	}
+	memcpy(&f, &b, 4);
+	return f;	/* widening quiets a signalling NaN, as SORT does */
+}
+
+/* -1, 0, 1: key elements @a and @b of type @t in SORT's order. */
+static int key_cmp(uint32_t t, const uint8_t *a, const uint8_t *b)
+{
+	uint32_t es = engine_dtype_size(t);
+	uint64_t ua = 0, ub = 0;
+	int64_t sa, sb;
+	double da, db;
+
+	memcpy(&ua, a, es);
+	memcpy(&ub, b, es);
+	switch (t) {
+	case XRT_CS_S8:
+	case XRT_CS_S16:
+	case XRT_CS_S32:
+	case XRT_CS_S64:
+		sa = (int64_t)(ua << (64 - 8 * es)) >> (64 - 8 * es);
+		sb = (int64_t)(ub << (64 - 8 * es)) >> (64 - 8 * es);
+		return sa < sb ? -1 : sa > sb;
+	case XRT_CS_F16:
+	case XRT_CS_BF16:
+	case XRT_CS_F32:
+	case XRT_CS_F64:
+		da = key_value(t, a);
+		db = key_value(t, b);
+		memcpy(&ua, &da, 8);
+		memcpy(&ub, &db, 8);
+		sa = (int64_t)ua < 0 ? (int64_t)(~ua | (1ull << 63)) : (int64_t)ua;
+		sb = (int64_t)ub < 0 ? (int64_t)(~ub | (1ull << 63)) : (int64_t)ub;
+		return sa < sb ? -1 : sa > sb;
+	default:
+		return ua < ub ? -1 : ua > ub;
+	}
+}
+
+/*
+ * Fibers of 24000 (over 2^16 elements of work: SORT yields in them), every key
+ * type with random bits (NaNs of every payload, both zeros, infinities)
+ * and many ties, a u8 second key, an s32 index carried along: sorted
+ * lexicographically, stably, either way, values with their keys.
+ */
+TEST_F(xrt, sort_every_key_type_long_fibers)
+{
+	static const uint32_t types[] = { XRT_CS_PRED, XRT_CS_S8, XRT_CS_S16, XRT_CS_S32,
+					  XRT_CS_S64, XRT_CS_U8, XRT_CS_U16, XRT_CS_U32,
+					  XRT_CS_U64, XRT_CS_F16, XRT_CS_BF16, XRT_CS_F32,
+					  XRT_CS_F64 };
+	enum { R = 2, C = 24000 };
+	uint64_t dims[2] = { R, C };
+	int64_t st[2] = { C, 1 };
+	struct xrt_cs_operand ops[3];
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	uint32_t ti, es, t;
+	int flags, i, j;
+
+	for (ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++)
+		for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++) {
+			static uint8_t k0[R * C * 8], raw[R * C * 8], k1[R * C];
+			int32_t *v;
+
+			t = types[ti];
+			es = engine_dtype_size(t);
+			rand_fill(raw, sizeof(raw), ti * 2 + (uint32_t)flags + 1);
+			for (i = 0; i < R * C; i++) {
+				/* about four copies of each key */
+				uint32_t from = (uint32_t)i * 2654435761u % (R * C / 4);
+
+				memcpy(k0 + (size_t)i * es, raw + (size_t)from * es, es);
+				if (t == XRT_CS_PRED)
+					k0[i] &= 1;
+				k1[i] = raw[i] % 3;
+			}
+			cs_builder_init(&b, NULL);
+			add_buf(&b, &r, R * C * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			add_buf(&b, &r, R * C, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			add_buf(&b, &r, R * C * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			memcpy(r.slot[0], k0, (size_t)R * C * es);
+			memcpy(r.slot[1], k1, R * C);
+			v = (int32_t *)r.slot[2];
+			for (i = 0; i < R * C; i++)
+				v[i] = i;
+			ops[0] = cs_operand(0, t, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+			ops[1] = cs_operand(1, XRT_CS_U8, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
+					    0, 2, st);
+			ops[2] = cs_operand(2, XRT_CS_S32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
+					    0, 2, st);
+			cs_sort(&b, (uint32_t)flags, 2, dims, 1, ops, 3, 2);
+			RUN_PROGRAM(&b, &r);
+			for (i = 0; i < R; i++)
+				for (j = 0; j < C; j++) {
+					int c = v[i * C + j], a = j ? v[i * C + j - 1] : -1, order;
+
+					ASSERT_EQ(i, c / C) TH_LOG("type %u: row %d", t, i);
+					ASSERT_EQ(0, memcmp(r.slot[0] + (size_t)(i * C + j) * es,
+							    k0 + (size_t)c * es, es));
+					ASSERT_EQ(r.slot[1][i * C + j], k1[c]);
+					if (!j)
+						continue;
+					order = key_cmp(t, k0 + (size_t)a * es, k0 + (size_t)c * es);
+					if (!order)
+						order = k1[a] < k1[c] ? -1 : k1[a] > k1[c];
+					if (flags)
+						order = -order;
+					ASSERT_TRUE(order < 0 || (order == 0 && a < c))
+						TH_LOG("type %u flags %d row %d position %d: %d before %d",
+						       t, flags, i, j, a, c);
+				}
+			run_free(&r);
+		}
+}
+
+static int count_yields(void *arg)
+{
+	return ++*(int *)arg > 1000000;
+}
+
+static int stop_at_once(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+/*
+ * A long fiber offers to yield while it sorts; asked to stop, it leaves
+ * the operands as they were.
+ */
+TEST(sort_yields_and_stops)
+{
+	enum { N = 1 << 18 };
+	uint64_t dims[1] = { N };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand op = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN |
+					      XRT_CS_OPERAND_OUT, 0, 1, st);
+	float *x = aligned_buf(N * 4), *orig = aligned_buf(N * 4);
+	struct xrt_engine_cursor cur = { 0, 0, 0 };
+	struct cs_builder b;
+	struct cs_program p;
+	uint8_t *slots[1] = { (uint8_t *)x };
+	struct xrt_engine_ctx ctx;
+	void *prog, *ws;
+	size_t size;
+	int calls = 0, i;
+
+	cs_builder_init(&b, NULL);
+	cs_add_slot(&b, N * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	cs_sort(&b, 0, 1, dims, 0, &op, 1, 1);
+	ASSERT_OK(cs_finish(&b, &prog, &size));
+	ASSERT_OK(cs_program_load(&p, NULL, prog, size));
+	ws = aligned_buf(p.prog.thread_ws_size);
+	for (i = 0; i < N; i++)
+		x[i] = (float)((i * 2654435761u) % 100003) - 50000;
+	memcpy(orig, x, N * 4);
+
+	ctx = (struct xrt_engine_ctx){ &p.prog, slots, NULL, 0, stop_at_once, NULL };
+	while (!xrt_engine_step(&ctx, &cur, ~0ull, ws))
+		;
+	EXPECT_EQ(0, memcmp(x, orig, N * 4));
+
+	ctx = (struct xrt_engine_ctx){ &p.prog, slots, NULL, 0, count_yields, &calls };
+	cur = (struct xrt_engine_cursor){ 0, 0, 0 };
+	while (!xrt_engine_step(&ctx, &cur, ~0ull, ws))
+		;
+	/* keys, two radix passes at least, the move: 5N elements of work */
+	EXPECT_GE(calls, 4 * N >> 16);
+	for (i = 1; i < N; i++)
+		ASSERT_LE(x[i - 1], x[i]);
+	free(ws);
+	free(x);
+	free(orig);
+	cs_program_release(&p);
+	xrt_free(NULL, prog);
+}
+
 /* Philox-4x32-10 known answers (Random123's kat_vectors). */
 TEST(philox_known_answers)
 {
