@@ -116,10 +116,14 @@ struct fiber {
 	s64 stride[8];		/* in bytes */
 	u32 n;
 	u32 work;		/* elements handled since the last yield */
+	int direct;		/* one operand of at most 4 bytes: see sort_fiber() */
 	int stop;		/* the executor asked to abandon the item */
 };
 
-/* Counts @elems of work; 1 when the item must be abandoned. */
+/*
+ * Counts @elems of work about to be done, yielding once SORT_YIELD_ELEMS
+ * have gathered; 1 when the item must be abandoned.
+ */
 static int fiber_tick(struct fiber *f, u32 elems)
 {
 	f->work += elems;
@@ -130,38 +134,67 @@ static int fiber_tick(struct fiber *f, u32 elems)
 	return f->stop;
 }
 
-/*
- * Element @i of key operand @k as an unsigned integer of the key's width
- * that orders as the key does: floats in total order (a NaN quieted
- * first, as widening it to double would), signed integers by their
- * flipped sign bit; inverted for a descending sort.
- */
-static u64 key_bits(const struct fiber *f, u32 k, u32 i)
+/* Element @i of operand @k: its bits. */
+static u64 load_bits(const struct fiber *f, u32 k, u32 i)
 {
-	u32 t = f->c->operands[k].dtype, es = engine_dtype_size(t);
+	u32 es = engine_dtype_size(f->c->operands[k].dtype);
 	const u8 *p = f->base[k] + (s64)i * f->stride[k];
-	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1), b = 0, quiet;
-	u8 u8v;
-	u16 u16v;
-	u32 u32v;
+	u8 v8;
+	u16 v16;
+	u32 v32;
+	u64 v64;
 
 	switch (es) {
 	case 1:
-		memcpy(&u8v, p, 1);
-		b = u8v;
+		memcpy(&v8, p, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	default:
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+}
+
+/* Stores @v, an element's bits, as element @i of operand @k. */
+static void store_bits(const struct fiber *f, u32 k, u32 i, u64 v)
+{
+	u32 es = engine_dtype_size(f->c->operands[k].dtype);
+	u8 *p = f->base[k] + (s64)i * f->stride[k], v8 = (u8)v;
+	u16 v16 = (u16)v;
+	u32 v32 = (u32)v;
+
+	switch (es) {
+	case 1:
+		memcpy(p, &v8, 1);
 		break;
 	case 2:
-		memcpy(&u16v, p, 2);
-		b = u16v;
+		memcpy(p, &v16, 2);
 		break;
 	case 4:
-		memcpy(&u32v, p, 4);
-		b = u32v;
+		memcpy(p, &v32, 4);
 		break;
 	default:
-		memcpy(&b, p, 8);
+		memcpy(p, &v, 8);
 		break;
 	}
+}
+
+/*
+ * The bits @b of a key operand @k element as an unsigned integer of the
+ * key's width that orders as the key does: floats in total order (a NaN
+ * quieted first, as widening it to double would), signed integers by
+ * their flipped sign bit; inverted for a descending sort.
+ */
+static u64 order_bits(const struct fiber *f, u32 k, u64 b)
+{
+	u32 t = f->c->operands[k].dtype, es = engine_dtype_size(t);
+	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1), quiet;
+
 	switch (t) {
 	case XRT_CS_F16:
 	case XRT_CS_BF16:
@@ -187,33 +220,46 @@ static u64 key_bits(const struct fiber *f, u32 k, u32 i)
 	return f->c->cmd.flags & XRT_CS_SORT_DESCENDING ? ~b & mask : b;
 }
 
-/*
- * One stable counting pass by byte @byte of the keys, from (perm, key)
- * into (perm2, key2), which are then swapped; @count is that byte's
- * histogram, turned into starting positions here.
- */
-static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 byte)
+/* The end of the block of work starting at @i: SORT_YIELD_ELEMS at most. */
+static u32 block_end(const struct fiber *f, u32 i)
 {
-	u32 i, sum = 0, c, *pt;
-	u64 *kt;
+	return (u32)engine_min(f->n, (u64)i + SORT_YIELD_ELEMS);
+}
+
+/*
+ * One stable counting pass by the byte at bit @shift of the keys, from
+ * (perm, key) into (perm2, key2), which are then swapped; @count is that
+ * byte's histogram, turned into starting positions here.  @packed: the
+ * keys hold their element's index in their low 32 bits, and perm is not
+ * kept (keys of up to 32 bits travel in one word with their index).
+ */
+static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 shift, int packed)
+{
+	u32 i, end, sum = 0, c, *pt;
+	u32 *perm = w->perm, *perm2 = w->perm2;
+	u64 *key = w->key, *key2 = w->key2;
 
 	for (i = 0; i < 256; i++) {
 		c = count[i];
 		count[i] = sum;
 		sum += c;
 	}
-	for (i = 0; i < f->n && !fiber_tick(f, 1); i++) {
-		u32 to = count[(w->key[i] >> (8 * byte)) & 255]++;
+	for (i = 0; i < f->n && !f->stop; i = end) {
+		end = block_end(f, i);
+		fiber_tick(f, end - i);
+		for (; i < end; i++) {
+			u32 to = count[(key[i] >> shift) & 255]++;
 
-		w->perm2[to] = w->perm[i];
-		w->key2[to] = w->key[i];
+			key2[to] = key[i];
+			if (!packed)
+				perm2[to] = perm[i];
+		}
 	}
 	pt = w->perm;
 	w->perm = w->perm2;
 	w->perm2 = pt;
-	kt = w->key;
-	w->key = w->key2;
-	w->key2 = kt;
+	w->key = key2;
+	w->key2 = key;
 }
 
 /*
@@ -222,37 +268,54 @@ static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 byte)
  */
 static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
 {
-	u32 es = engine_dtype_size(f->c->operands[k].dtype), i, b;
+	u32 es = engine_dtype_size(f->c->operands[k].dtype), i, end, b;
+	int packed = es <= 4;
+	u32 shift = packed ? 32 : 0;
 
 	memset(w->count, 0, sizeof(w->count));
-	for (i = 0; i < f->n && !fiber_tick(f, 1); i++) {
-		u64 key = key_bits(f, k, w->perm[i]);
+	for (i = 0; i < f->n && !f->stop; i = end) {
+		end = block_end(f, i);
+		fiber_tick(f, end - i);
+		for (; i < end; i++) {
+			u64 raw = load_bits(f, k, w->perm[i]), key = order_bits(f, k, raw);
 
-		w->key[i] = key;
-		for (b = 0; b < es; b++)
-			w->count[b][(key >> (8 * b)) & 255]++;
+			/* the element's own bits where they are all that moves */
+			w->key[i] = packed ? key << 32 | (f->direct ? raw : w->perm[i]) : key;
+			for (b = 0; b < es; b++)
+				w->count[b][(key >> (8 * b)) & 255]++;
+		}
 	}
 	for (b = 0; b < es && !f->stop; b++) {
-		if (w->count[b][(w->key[0] >> (8 * b)) & 255] != f->n)
-			radix_pass(f, w, w->count[b], b);
+		if (w->count[b][(w->key[0] >> (shift + 8 * b)) & 255] != f->n)
+			radix_pass(f, w, w->count[b], shift + 8 * b, packed);
 	}
+	for (i = 0; packed && !f->direct && i < f->n && !f->stop; i++)
+		w->perm[i] = (u32)w->key[i];
 }
 
 /* Moves each operand's elements to the places w->perm gives them. */
 static void permute(struct fiber *f, struct sort_ws *w)
 {
 	u8 *vals = (u8 *)w->key;	/* 16 bytes an element: key and key2 */
-	u32 k, i;
+	u32 k, i, end;
 
 	for (k = 0; k < f->c->num_operands; k++) {
 		u32 es = engine_dtype_size(f->c->operands[k].dtype);
+		u8 *base = f->base[k];
+		s64 stride = f->stride[k];
 
-		for (i = 0; i < f->n; i++)
-			memcpy(vals + (size_t)i * es, f->base[k] + (s64)w->perm[i] * f->stride[k],
-			       es);
-		for (i = 0; i < f->n; i++)
-			memcpy(f->base[k] + (s64)i * f->stride[k], vals + (size_t)i * es, es);
-		fiber_tick(f, 2 * f->n);
+		for (i = 0; i < f->n; i = end) {
+			end = block_end(f, i);
+			fiber_tick(f, end - i);
+			for (; i < end; i++)
+				memcpy(vals + (size_t)i * es, base + (s64)w->perm[i] * stride, es);
+		}
+		for (i = 0; i < f->n; i = end) {
+			end = block_end(f, i);
+			fiber_tick(f, end - i);
+			for (; i < end; i++)
+				memcpy(base + (s64)i * stride, vals + (size_t)i * es, es);
+		}
 	}
 }
 
@@ -262,7 +325,7 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	u64 idx[XRT_CS_MAX_RANK];
 	struct fiber f = { .x = x, .c = c, .n = (u32)c->dims[c->dim] };
 	struct sort_ws *w = ws;
-	u32 i, k;
+	u32 i, k, end;
 	int d;
 
 	/* The fiber's index in the other dimensions, row-major. */
@@ -290,10 +353,26 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	for (i = 0; i < f.n; i++)
 		w->perm[i] = i;
 	/* last key first: each pass keeps the order of the ones after it */
+	/*
+	 * A lone operand of up to 4 bytes travels in the sort itself, so it is
+	 * written back in order instead of gathered through the permutation.
+	 */
+	f.direct = c->num_operands == 1 && engine_dtype_size(c->operands[0].dtype) <= 4;
+	/* last key first: each pass keeps the order of the ones after it */
 	for (k = c->num_keys; k-- > 0 && !f.stop;)
 		sort_by_key(&f, w, k);
-	if (!f.stop)
+	if (f.stop)
+		return;
+	if (!f.direct) {
 		permute(&f, w);
+		return;
+	}
+	for (i = 0; i < f.n; i = end) {
+		end = block_end(&f, i);
+		fiber_tick(&f, end - i);
+		for (; i < end; i++)
+			store_bits(&f, 0, i, (u32)w->key[i]);
+	}
 }
 
 static void sort_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,

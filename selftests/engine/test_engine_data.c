@@ -441,6 +441,67 @@ TEST_F(xrt, sort_every_key_type_long_fibers)
 		}
 }
 
+static uint32_t bits_es;
+
+static int bits_cmp(const void *a, const void *b)
+{
+	uint32_t x = 0, y = 0;
+
+	memcpy(&x, a, bits_es);
+	memcpy(&y, b, bits_es);
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A lone key of up to 4 bytes travels through the sort with its bits
+ * (no permutation): each comes out once, signalling NaNs included, in
+ * order either way.
+ */
+TEST_F(xrt, sort_lone_key_keeps_its_bits)
+{
+	static const uint32_t types[] = { XRT_CS_PRED, XRT_CS_S8, XRT_CS_U16, XRT_CS_F16,
+					  XRT_CS_BF16, XRT_CS_S32, XRT_CS_F32 };
+	enum { R = 2, C = 3000 };
+	uint64_t dims[2] = { R, C };
+	int64_t st[2] = { C, 1 };
+	static uint8_t k0[R * C * 4], out[R * C * 4];
+	struct xrt_cs_operand op;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	uint32_t ti, es, t;
+	int flags, i, j;
+
+	for (ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++)
+		for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++) {
+			t = types[ti];
+			es = engine_dtype_size(t);
+			rand_fill(k0, sizeof(k0), 77 + ti);
+			for (i = 0; t == XRT_CS_PRED && i < R * C; i++)
+				k0[i] &= 1;
+			cs_builder_init(&b, NULL);
+			add_buf(&b, &r, R * C * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			memcpy(r.slot[0], k0, (size_t)R * C * es);
+			op = cs_operand(0, t, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+			cs_sort(&b, (uint32_t)flags, 2, dims, 1, &op, 1, 1);
+			RUN_PROGRAM(&b, &r);
+			memcpy(out, r.slot[0], (size_t)R * C * es);
+			bits_es = es;
+			for (i = 0; i < R; i++) {
+				for (j = 1; j < C; j++) {
+					int order = key_cmp(t, out + (size_t)(i * C + j - 1) * es,
+							    out + (size_t)(i * C + j) * es);
+
+					ASSERT_TRUE(flags ? order >= 0 : order <= 0)
+						TH_LOG("type %u row %d position %d", t, i, j);
+				}
+				qsort(out + (size_t)i * C * es, C, es, bits_cmp);
+				qsort(k0 + (size_t)i * C * es, C, es, bits_cmp);
+			}
+			ASSERT_EQ(0, memcmp(out, k0, (size_t)R * C * es)) TH_LOG("type %u", t);
+			run_free(&r);
+		}
+}
+
 static int count_yields(void *arg)
 {
 	return ++*(int *)arg > 1000000;
