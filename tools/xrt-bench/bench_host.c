@@ -423,6 +423,14 @@ int bench_host(struct result *r, bool quick)
 				     "  ROOT o = f32[64,512] add(d3, c3)\n}\n"));
 		against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 100, 3, r, &k);
 		against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 100, 3, r, &k);
+		against_python(pool, module_text("HloModule s\n%%lt (a: f32[], b: f32[]) -> pred[] {\n"
+						 "  %%a = f32[] parameter(0)\n  %%b = f32[] parameter(1)\n"
+						 "  ROOT %%r = pred[] compare(%%a, %%b), direction=LT, "
+						 "type=TOTALORDER\n}\nENTRY e {\n"
+						 "  x = f32[%u] parameter(0)\n"
+						 "  ROOT s = f32[%u] sort(x), dimensions={0}, to_apply=%%lt\n}\n",
+						 8u << 20, 8u << 20),
+			       "host sort 8M f32", "sort", reps, 3, r, &k);
 	}
 	compile_time(quick ? 2 : 10, r, &k);
 	host_pool_destroy(pool);

@@ -43,6 +43,11 @@ def main():
     elif name == 'reduce':
         x = rng.random(64 << 20, dtype=np.float32)
         print(best(lambda: x.sum(), reps))
+    elif name == 'sort':
+        # xrt-bench's own arguments: 1000 distinct values, many ties
+        k = np.arange(8 << 20, dtype=np.uint64)
+        x = (k * np.uint64(2654435761) % np.uint64(1000)).astype(np.float32) / np.float32(1000)
+        print(best(lambda: np.sort(x), reps))
     elif name == 'softmax':
         x = rng.random((4096, 4096), dtype=np.float32)
 

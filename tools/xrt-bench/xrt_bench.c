@@ -14,7 +14,8 @@
  *   host-*         compiled modules on every core (bench_host.c): a fused
  *                  kernel against a C triad on as many threads and numpy,
  *                  DOT against OpenBLAS on as many threads, reduce-sum,
- *                  softmax and a 3-layer MLP against numpy and PyTorch,
+ *                  softmax, a sort of 8M floats and a 3-layer MLP against
+ *                  numpy and PyTorch,
  *                  and the compile time of a 1000-instruction module
  *
  * Run it through `make bench`, which unsets OPENBLAS_CORETYPE and
