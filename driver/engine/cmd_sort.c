@@ -33,7 +33,7 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	if (size != sizeof(*c))
 		return engine_fail(v, ~0u, "SORT: size is not sizeof(struct xrt_cs_sort)",
 				   size, sizeof(*c));
-	if ((c->cmd.flags & ~XRT_CS_SORT_DESCENDING) || c->pad)
+	if ((c->cmd.flags & ~(XRT_CS_SORT_DESCENDING | XRT_CS_SORT_BY_VALUE)) || c->pad)
 		return engine_fail(v, ~0u, "SORT: unknown flags or padding not 0",
 				   c->cmd.flags, 0);
 	if (c->rank > XRT_CS_MAX_RANK || c->dim >= c->rank ||
@@ -184,28 +184,45 @@ static void store_bits(const struct fiber *f, u32 k, u32 i, u64 v)
 	}
 }
 
+/* Bits of +inf, and the top fraction bit (a quiet NaN's), of float type @t. */
+static u64 float_inf(u32 t)
+{
+	return t == XRT_CS_F16 ? 0x7c00 : t == XRT_CS_BF16 ? 0x7f80 :
+	       t == XRT_CS_F32 ? 0x7f800000 : 0x7ff0000000000000ull;
+}
+
+static u64 float_quiet(u32 t)
+{
+	return t == XRT_CS_F16 ? 0x200 : t == XRT_CS_BF16 ? 0x40 :
+	       t == XRT_CS_F32 ? 0x400000 : 0x8000000000000ull;
+}
+
 /*
  * The bits @b of a key operand @k element as an unsigned integer of the
  * key's width that orders as the key does: floats in total order (a NaN
- * quieted first, as widening it to double would), signed integers by
+ * of up to 32 bits quieted first, as widening it to double would; by
+ * value, zeros as +0 and NaNs as one positive NaN), signed integers by
  * their flipped sign bit; inverted for a descending sort.
  */
 static u64 order_bits(const struct fiber *f, u32 k, u64 b)
 {
 	u32 t = f->c->operands[k].dtype, es = engine_dtype_size(t);
-	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1), quiet;
+	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1);
 
 	switch (t) {
 	case XRT_CS_F16:
 	case XRT_CS_BF16:
 	case XRT_CS_F32:
-		quiet = t == XRT_CS_F16 ? 0x200 : t == XRT_CS_BF16 ? 0x40 : 0x400000;
-		/* exponent all ones and a fraction: a NaN */
-		if ((b & ~top) > (t == XRT_CS_F16 ? 0x7c00u : t == XRT_CS_BF16 ?
-				  0x7f80u : 0x7f800000u))
-			b |= quiet;
-		fallthrough;
 	case XRT_CS_F64:
+		/* exponent all ones and a fraction: a NaN */
+		if ((b & ~top) > float_inf(t) && t != XRT_CS_F64)
+			b |= float_quiet(t);
+		if (f->c->cmd.flags & XRT_CS_SORT_BY_VALUE) {
+			if ((b & ~top) > float_inf(t))
+				b = float_inf(t) | float_quiet(t);
+			else if (!(b & ~top))
+				b = 0;
+		}
 		b = b & top ? ~b & mask : b | top;
 		break;
 	case XRT_CS_S8:

@@ -2,10 +2,13 @@
 /*
  * sort.  Its operands are copied out and sorted in place.  A comparator
  * that orders operand 0 alone, by value (LT or GT of its two parameters,
- * either way round: integers, or floats compared in total order), is
- * one stable SORT command.  Any other elementwise comparator (several
- * keys, NaN or signed-zero rules of its own, a float LT that calls -0
- * and +0 equal) sorts by odd-even transposition: as many steps as the
+ * either way round: integers, or floats compared in total order or as
+ * IEEE numbers), is one stable SORT command; for the IEEE comparison it
+ * sorts with XRT_CS_SORT_BY_VALUE, -0 and +0 equal.  That comparison is
+ * no strict weak order once NaNs are in the data; SORT then puts them
+ * last, where XLA leaves the order to the sorting algorithm.  Any other
+ * elementwise comparator (several keys, NaN or signed-zero rules of its
+ * own) sorts by odd-even transposition: as many steps as the
  * sorted dimension is long, each one kernel exchanging neighbours where
  * the comparator puts the right one first.  That is stable, as the
  * evaluator's merge sort is, so a strict weak order gives the same
@@ -20,10 +23,11 @@
 
 /*
  * The order a comparator asks for: compare(p0, p1) with LT (1, up) or
- * GT (-1, down), either way round; 0 for anything else.  Floats must
- * compare in total order, as the SORT command does.
+ * GT (-1, down), either way round; 0 for anything else.  Real floats
+ * compare in total order, or by value (*by_value set: the comparison
+ * type FLOAT, the default); complex ones in neither.
  */
-static int sort_order(const struct ir_comp *f, enum xrt_dtype key)
+static int sort_order(const struct ir_comp *f, enum xrt_dtype key, bool *by_value)
 {
 	const struct ir_instr *r = &f->instrs[f->root];
 	const struct ir_attr *d = ir_instr_attr(r, IR_ATTR_DIRECTION);
@@ -33,9 +37,12 @@ static int sort_order(const struct ir_comp *f, enum xrt_dtype key)
 
 	if (r->op != XRT_OP_COMPARE)
 		return 0;
-	if ((xrt_dtype_is_float(key) || xrt_dtype_is_complex(key)) &&
-	    !(ty && !strcmp(ty->str, "TOTALORDER")))
+	*by_value = false;
+	if (xrt_dtype_is_complex(key) ||
+	    (xrt_dtype_is_float(key) && ty && strcmp(ty->str, "TOTALORDER") &&
+	     strcmp(ty->str, "FLOAT")))
 		return 0;
+	*by_value = xrt_dtype_is_float(key) && !(ty && !strcmp(ty->str, "TOTALORDER"));
 	a = &f->instrs[r->operands[0]];
 	b = &f->instrs[r->operands[1]];
 	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
@@ -127,7 +134,8 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	uint32_t dim = (uint32_t)ir_instr_attr(in, IR_ATTR_DIMENSIONS)->ints[0];
 	struct xrt_cs_operand ops[8];
 	uint64_t dims[XRT_MAX_RANK];
-	int order = sort_order(f, s0->dtype);
+	bool by_value;
+	int order = sort_order(f, s0->dtype, &by_value);
 
 	if (n > 8) {
 		cc_unimplemented(cc, "sort of more than 8 operands");
@@ -158,5 +166,6 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	}
 	for (d = 0; d < s0->rank; d++)
 		dims[d] = (uint64_t)s0->dims[d];
-	cs_sort(&cc->b, order < 0 ? XRT_CS_SORT_DESCENDING : 0, s0->rank, dims, dim, ops, n, 1);
+	cs_sort(&cc->b, (order < 0 ? XRT_CS_SORT_DESCENDING : 0) |
+		(by_value ? XRT_CS_SORT_BY_VALUE : 0), s0->rank, dims, dim, ops, n, 1);
 }

@@ -441,6 +441,82 @@ TEST_F(xrt, sort_every_key_type_long_fibers)
 		}
 }
 
+/*
+ * XRT_CS_SORT_BY_VALUE: -0 and +0 tie and keep their order, as do all
+ * NaNs (quiet, signalling, either sign), which come after every number
+ * ascending and before them descending.
+ */
+TEST_F(xrt, sort_floats_by_value)
+{
+	static const uint32_t types[] = { XRT_CS_F16, XRT_CS_F32, XRT_CS_F64 };
+	static const float vals[] = { 0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN,
+				      -NAN, 2.5f };
+	enum { N = 900 };
+	uint64_t dims[1] = { N };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand ops[2];
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	static uint8_t k0[N * 8];
+	uint32_t ti, es, t;
+	int flags, i;
+
+	for (ti = 0; ti < 3; ti++)
+		for (flags = XRT_CS_SORT_BY_VALUE;
+		     flags <= (int)(XRT_CS_SORT_BY_VALUE | XRT_CS_SORT_DESCENDING); flags++) {
+			int32_t *v;
+
+			t = types[ti];
+			es = engine_dtype_size(t);
+			for (i = 0; i < N; i++) {
+				float f = vals[(i * 7 + i / 9) % 9];
+				double d = f;
+				uint16_t h = f != f ? (f < 0 || signbit(f) ? 0xfe00 : 0x7e00) :
+					isinf(f) ? (f < 0 ? 0xfc00 : 0x7c00) :
+					f == 0 ? (signbit(f) ? 0x8000 : 0) :
+					f == 1 ? 0x3c00 : f == -1 ? 0xbc00 : 0x4100;
+				uint32_t sn = 0x7f800001u;	/* a signalling NaN */
+
+				if (t == XRT_CS_F16)
+					memcpy(k0 + (size_t)i * 2, &h, 2);
+				else if (t == XRT_CS_F32 && i % 50 == 3)
+					memcpy(k0 + (size_t)i * 4, &sn, 4);
+				else if (t == XRT_CS_F32)
+					memcpy(k0 + (size_t)i * 4, &f, 4);
+				else
+					memcpy(k0 + (size_t)i * 8, &d, 8);
+			}
+			cs_builder_init(&b, NULL);
+			add_buf(&b, &r, N * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			add_buf(&b, &r, N * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			memcpy(r.slot[0], k0, (size_t)N * es);
+			v = (int32_t *)r.slot[1];
+			for (i = 0; i < N; i++)
+				v[i] = i;
+			ops[0] = cs_operand(0, t, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, st);
+			ops[1] = cs_operand(1, XRT_CS_S32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
+					    0, 1, st);
+			cs_sort(&b, (uint32_t)flags, 1, dims, 0, ops, 2, 1);
+			RUN_PROGRAM(&b, &r);
+			for (i = 1; i < N; i++) {
+				int a = v[i - 1], c = v[i];
+				uint8_t *pa = k0 + (size_t)a * es, *pc = k0 + (size_t)c * es;
+				double da = key_value(t, pa), dc = key_value(t, pc);
+				int na = da != da, nc = dc != dc;
+				/* NaNs above numbers and equal; -0 == +0 as doubles */
+				int order = na || nc ? na - nc : (da > dc) - (da < dc);
+
+				if (flags & XRT_CS_SORT_DESCENDING)
+					order = -order;
+				ASSERT_TRUE(order < 0 || (order == 0 && a < c))
+					TH_LOG("type %u flags %d position %d: %d before %d", t, flags,
+					       i, a, c);
+				ASSERT_EQ(0, memcmp(r.slot[0] + (size_t)i * es, pc, es));
+			}
+			run_free(&r);
+		}
+}
+
 static uint32_t bits_es;
 
 static int bits_cmp(const void *a, const void *b)

@@ -600,6 +600,8 @@ struct xrt_cs_dynamic_slice {
 };
 
 #define XRT_CS_SORT_DESCENDING	0x1u
+/* float keys by value: -0 equals +0, NaNs equal, after every number */
+#define XRT_CS_SORT_BY_VALUE	0x2u
 
 /**
  * struct xrt_cs_sort - stable sort along one dimension, in place
@@ -615,7 +617,9 @@ struct xrt_cs_dynamic_slice {
  *            read and written in place); apart from each other
  *
  * Keys compare by value (floats by total order: -NaN < -inf < -0 < +0
- * < inf < NaN); equal keys keep their order.
+ * < inf < NaN; with XRT_CS_SORT_BY_VALUE, -0 and +0 are equal and so
+ * are all NaNs, which come after every number); equal keys keep their
+ * order.  XRT_CS_SORT_DESCENDING reverses the order, not the ties.
  */
 struct xrt_cs_sort {
 	struct xrt_cs_cmd cmd;

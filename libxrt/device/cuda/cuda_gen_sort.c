@@ -4,7 +4,7 @@
  * a bottom-up merge sort (stable: an element moves ahead of one before
  * it only when its keys are strictly less), then moves every operand's
  * row through scratch into that order.  Keys compare as the format says:
- * floats by total order, lexicographically over the keys.
+ * floats by total order (or by value), lexicographically over the keys.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,8 +13,12 @@
 #include "../../../driver/engine/engine_internal.h"
 #include "cuda_gen_internal.h"
 
-/* "a < b" for two registers of @t. */
-static void less_expr(char *buf, size_t size, uint32_t t, const char *a, const char *b)
+/*
+ * "a < b" for two registers of @t; @by_value: floats as numbers, NaNs
+ * after them (XRT_CS_SORT_BY_VALUE).
+ */
+static void less_expr(char *buf, size_t size, uint32_t t, bool by_value, const char *a,
+		      const char *b)
 {
 	if (t >= XRT_CS_PRED && t <= XRT_CS_U64)
 		snprintf(buf, size, "icmp(%u, %u, %s, %s)", XRT_CS_CMP_LT, t, a, b);
@@ -23,6 +27,10 @@ static void less_expr(char *buf, size_t size, uint32_t t, const char *a, const c
 			 "dcmp(%u, (%s).im, (%s).im)))", XRT_CS_CMP_LT | XRT_CS_CMP_TOTAL_ORDER, a, b,
 			 XRT_CS_CMP_EQ | XRT_CS_CMP_TOTAL_ORDER, a, b,
 			 XRT_CS_CMP_LT | XRT_CS_CMP_TOTAL_ORDER, a, b);
+	else if (by_value)
+		snprintf(buf, size, "(dcmp(%u, (double)(%s), (double)(%s)) || "
+			 "((double)(%s) == (double)(%s) && (double)(%s) != (double)(%s)))",
+			 XRT_CS_CMP_LT, a, b, a, a, b, b);
 	else
 		snprintf(buf, size, "dcmp(%u, (double)(%s), (double)(%s))",
 			 XRT_CS_CMP_LT | XRT_CS_CMP_TOTAL_ORDER, a, b);
@@ -41,6 +49,7 @@ static void elem_ptr(char *buf, size_t size, const struct xrt_cs_sort *c, uint32
 static void comparator(struct cg *g, const struct xrt_cs_sort *c)
 {
 	bool desc = c->cmd.flags & XRT_CS_SORT_DESCENDING;
+	bool by_value = c->cmd.flags & XRT_CS_SORT_BY_VALUE;
 	char px[CG_PTR_LEN], py[CG_PTR_LEN], lx[CG_PTR_LEN + 64], ly[CG_PTR_LEN + 64];
 	char lt[600], gt[600];
 	uint32_t i;
@@ -54,8 +63,8 @@ static void comparator(struct cg *g, const struct xrt_cs_sort *c)
 		cg_load(lx, sizeof(lx), t, px);
 		cg_load(ly, sizeof(ly), t, py);
 		cg_printf(&g->t, "\t{\n\t%s a = %s, b = %s;\n", cg_reg_type(t), lx, ly);
-		less_expr(lt, sizeof(lt), t, "a", "b");
-		less_expr(gt, sizeof(gt), t, "b", "a");
+		less_expr(lt, sizeof(lt), t, by_value, "a", "b");
+		less_expr(gt, sizeof(gt), t, by_value, "b", "a");
 		cg_printf(&g->t, "\tif (%s) return %s;\n\tif (%s) return %s;\n\t}\n", lt,
 			  desc ? "false" : "true", gt, desc ? "true" : "false");
 	}
