@@ -106,8 +106,8 @@ static void print_real(struct fmtbuf *f, enum xrt_dtype t, double v)
 	char s[40];
 	int prec, exp10;
 
-	if (isnan(v)) {
-		fmtbuf_puts(f, "nan");
+	if (isnan(v)) {	/* the sign, so that the text reads back the same */
+		fmtbuf_puts(f, signbit(v) ? "-nan" : "nan");
 		return;
 	}
 	if (isinf(v)) {
