@@ -3,10 +3,11 @@
  * sort.  Its operands are copied out and sorted in place.  A comparator
  * that orders operand 0 alone, by value (LT or GT of its two parameters,
  * either way round: integers, or floats compared in total order or as
- * IEEE numbers), is one stable SORT command; for the IEEE comparison it
- * sorts with XRT_CS_SORT_BY_VALUE, -0 and +0 equal.  That comparison is
- * no strict weak order once NaNs are in the data; SORT then puts them
- * last, where XLA leaves the order to the sorting algorithm.  Any other
+ * IEEE numbers, the latter maybe after JAX's canonical form), is one
+ * stable SORT command; for the IEEE comparison it sorts with
+ * XRT_CS_SORT_BY_VALUE, -0 and +0 equal.  Without the canonical form that
+ * comparison is no strict weak order once NaNs are in the data; SORT then
+ * puts them last, where XLA leaves the order to the sorting algorithm.  Any other
  * elementwise comparator (several keys, NaN or signed-zero rules of its
  * own) sorts by odd-even transposition: as many steps as the
  * sorted dimension is long, each one kernel exchanging neighbours where
@@ -21,33 +22,96 @@
 
 #define NETWORK_MAX	1024
 
+/* Whether @x is a scalar float constant: a NaN (@nan), else a zero. */
+static bool float_const(const struct ir_instr *x, bool nan)
+{
+	enum xrt_dtype t = x->shape.dtype;
+	uint64_t b = 0, top, inf;
+	size_t es;
+
+	if (x->op != XRT_OP_CONSTANT || x->shape.rank ||
+	    (t != XRT_F16 && t != XRT_BF16 && t != XRT_F32 && t != XRT_F64))
+		return false;
+	es = xrt_dtype_size(t);
+	memcpy(&b, xrt_literal_data(x->literal), es);
+	top = 1ull << (8 * es - 1);
+	inf = t == XRT_F16 ? 0x7c00 : t == XRT_BF16 ? 0x7f80 : t == XRT_F32 ? 0x7f800000 :
+	      0x7ff0000000000000ull;
+	return nan ? (b & ~top) > inf : !(b & ~top);
+}
+
+/* Whether @c is compare(@x, @y) in direction @dir, floats as numbers. */
+static bool ieee_compare(const struct ir_instr *c, uint32_t x, uint32_t y, const char *dir)
+{
+	const struct ir_attr *ty;
+
+	if (c->op != XRT_OP_COMPARE || c->operands[0] != x || c->operands[1] != y)
+		return false;
+	ty = ir_instr_attr(c, IR_ATTR_TYPE);
+	return !strcmp(ir_instr_attr(c, IR_ATTR_DIRECTION)->str, dir) &&
+	       (!ty || !strcmp(ty->str, "FLOAT"));
+}
+
+/*
+ * The parameter @x is, or whose canonical form @x is (*canonical set):
+ * select(p != p, NaN, select(p == 0, 0, p)), every NaN one NaN and -0
+ * +0, as JAX writes its sort comparators; NULL for anything else.
+ */
+static const struct ir_instr *param_of(const struct ir_comp *f, uint32_t x, bool *canonical)
+{
+	const struct ir_instr *s = &f->instrs[x], *in, *eq;
+	uint32_t p;
+
+	*canonical = false;
+	if (s->op == XRT_OP_PARAMETER)
+		return s;
+	if (s->op != XRT_OP_SELECT)
+		return NULL;
+	in = &f->instrs[s->operands[2]];
+	if (in->op != XRT_OP_SELECT)
+		return NULL;
+	p = in->operands[2];
+	eq = &f->instrs[in->operands[0]];
+	if (f->instrs[p].op != XRT_OP_PARAMETER || eq->op != XRT_OP_COMPARE ||
+	    !ieee_compare(&f->instrs[s->operands[0]], p, p, "NE") ||
+	    !float_const(&f->instrs[s->operands[1]], true) ||
+	    !ieee_compare(eq, p, eq->operands[1], "EQ") ||
+	    !float_const(&f->instrs[eq->operands[1]], false) ||
+	    !float_const(&f->instrs[in->operands[1]], false))
+		return NULL;
+	*canonical = true;
+	return &f->instrs[p];
+}
+
 /*
  * The order a comparator asks for: compare(p0, p1) with LT (1, up) or
  * GT (-1, down), either way round; 0 for anything else.  Real floats
- * compare in total order, or by value (*by_value set: the comparison
- * type FLOAT, the default); complex ones in neither.
+ * compare in total order, or by value (*by_value set): compared as IEEE
+ * numbers (the type FLOAT, the default), or after JAX's canonical form
+ * (param_of()), which in total order orders alike and keeps NaNs last.
+ * Complex keys in neither.
  */
 static int sort_order(const struct ir_comp *f, enum xrt_dtype key, bool *by_value)
 {
 	const struct ir_instr *r = &f->instrs[f->root];
-	const struct ir_attr *d = ir_instr_attr(r, IR_ATTR_DIRECTION);
-	const struct ir_attr *ty = ir_instr_attr(r, IR_ATTR_TYPE);
+	const struct ir_attr *d, *ty;
 	const struct ir_instr *a, *b;
+	bool total, ca, cb;
 	int up;
 
-	if (r->op != XRT_OP_COMPARE)
-		return 0;
 	*by_value = false;
-	if (xrt_dtype_is_complex(key) ||
-	    (xrt_dtype_is_float(key) && ty && strcmp(ty->str, "TOTALORDER") &&
-	     strcmp(ty->str, "FLOAT")))
+	if (r->op != XRT_OP_COMPARE || xrt_dtype_is_complex(key))
 		return 0;
-	*by_value = xrt_dtype_is_float(key) && !(ty && !strcmp(ty->str, "TOTALORDER"));
-	a = &f->instrs[r->operands[0]];
-	b = &f->instrs[r->operands[1]];
-	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
-	    a->parameter + b->parameter != 1)
+	d = ir_instr_attr(r, IR_ATTR_DIRECTION);
+	ty = ir_instr_attr(r, IR_ATTR_TYPE);
+	total = ty && !strcmp(ty->str, "TOTALORDER");
+	if (xrt_dtype_is_float(key) && !total && ty && strcmp(ty->str, "FLOAT"))
 		return 0;
+	a = param_of(f, r->operands[0], &ca);
+	b = param_of(f, r->operands[1], &cb);
+	if (!a || !b || ca != cb || a->parameter + b->parameter != 1)
+		return 0;
+	*by_value = xrt_dtype_is_float(key) && (!total || ca);
 	if (!strcmp(d->str, "LT"))
 		up = 1;
 	else if (!strcmp(d->str, "GT"))
