@@ -108,6 +108,8 @@ static u64 sort_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase
 
 /* Key elements between two offers to yield (xrt_engine_ctx.yield). */
 #define SORT_YIELD_ELEMS	BIT_ULL(16)
+/* Fibers this short sort by insertion */
+#define SORT_SMALL		32
 
 struct fiber {
 	const struct xrt_engine_ctx *x;
@@ -280,16 +282,40 @@ static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 shift
 }
 
 /*
+ * Stable insertion sort of a short fiber's keys (and perm with them) by
+ * key >> @shift: cheaper there than radix passes, which clear and scan a
+ * histogram of 256 counts a key byte whatever the length.
+ */
+static void insertion_sort(struct fiber *f, struct sort_ws *w, u32 shift)
+{
+	u32 i, j, p;
+	u64 key;
+
+	for (i = 1; i < f->n; i++) {
+		key = w->key[i];
+		p = w->perm[i];
+		for (j = i; j > 0 && w->key[j - 1] >> shift > key >> shift; j--) {
+			w->key[j] = w->key[j - 1];
+			w->perm[j] = w->perm[j - 1];
+		}
+		w->key[j] = key;
+		w->perm[j] = p;
+	}
+}
+
+/*
  * Orders w->perm by key @k, stably: the key in the permutation's order,
- * then one radix pass for each byte in which not all keys agree.
+ * then one radix pass for each byte in which not all keys agree (or, for
+ * a short fiber, an insertion sort).
  */
 static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
 {
 	u32 es = engine_dtype_size(f->c->operands[k].dtype), i, end, b;
-	int packed = es <= 4;
+	int packed = es <= 4, small = f->n <= SORT_SMALL;
 	u32 shift = packed ? 32 : 0;
 
-	memset(w->count, 0, sizeof(w->count));
+	if (!small)
+		memset(w->count, 0, es * sizeof(w->count[0]));
 	for (i = 0; i < f->n && !f->stop; i = end) {
 		end = block_end(f, i);
 		fiber_tick(f, end - i);
@@ -298,11 +324,13 @@ static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
 
 			/* the element's own bits where they are all that moves */
 			w->key[i] = packed ? key << 32 | (f->direct ? raw : w->perm[i]) : key;
-			for (b = 0; b < es; b++)
+			for (b = 0; b < es && !small; b++)
 				w->count[b][(key >> (8 * b)) & 255]++;
 		}
 	}
-	for (b = 0; b < es && !f->stop; b++) {
+	if (small)
+		insertion_sort(f, w, shift);
+	for (b = 0; b < es && !small && !f->stop; b++) {
 		if (w->count[b][(w->key[0] >> (shift + 8 * b)) & 255] != f->n)
 			radix_pass(f, w, w->count[b], shift + 8 * b, packed);
 	}
@@ -369,7 +397,6 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	w->key2 = w->key + f.n;
 	for (i = 0; i < f.n; i++)
 		w->perm[i] = i;
-	/* last key first: each pass keeps the order of the ones after it */
 	/*
 	 * A lone operand of up to 4 bytes travels in the sort itself, so it is
 	 * written back in order instead of gathered through the permutation.

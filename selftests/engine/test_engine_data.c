@@ -365,80 +365,101 @@ static int key_cmp(uint32_t t, const uint8_t *a, const uint8_t *b)
 }
 
 /*
- * Fibers of 24000 (over 2^16 elements of work: SORT yields in them), every key
- * type with random bits (NaNs of every payload, both zeros, infinities)
- * and many ties, a u8 second key, an s32 index carried along: sorted
- * lexicographically, stably, either way, values with their keys.
+ * @rows fibers of @cols: random keys of type @t (NaNs of every payload,
+ * both zeros, infinities; about four copies of each), a u8 second key, an
+ * s32 index carried along: sorted lexicographically, stably, the way
+ * @flags asks, values with their keys.
  */
-TEST_F(xrt, sort_every_key_type_long_fibers)
+static void two_keys(struct __test_metadata *_metadata, uint32_t t, int flags, int rows,
+		     int cols, uint32_t seed)
 {
-	static const uint32_t types[] = { XRT_CS_PRED, XRT_CS_S8, XRT_CS_S16, XRT_CS_S32,
-					  XRT_CS_S64, XRT_CS_U8, XRT_CS_U16, XRT_CS_U32,
-					  XRT_CS_U64, XRT_CS_F16, XRT_CS_BF16, XRT_CS_F32,
-					  XRT_CS_F64 };
-	enum { R = 2, C = 24000 };
-	uint64_t dims[2] = { R, C };
-	int64_t st[2] = { C, 1 };
+	uint64_t dims[2] = { (uint64_t)rows, (uint64_t)cols };
+	int64_t st[2] = { cols, 1 };
+	uint32_t es = engine_dtype_size(t), n = (uint32_t)(rows * cols);
+	uint8_t *k0 = malloc((size_t)n * es), *raw = malloc((size_t)n * 8), *k1 = malloc(n);
 	struct xrt_cs_operand ops[3];
 	struct cs_builder b;
 	struct run r = { .n = 0 };
-	uint32_t ti, es, t;
-	int flags, i, j;
+	int32_t *v;
+	int i, j;
 
-	for (ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++)
-		for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++) {
-			static uint8_t k0[R * C * 8], raw[R * C * 8], k1[R * C];
-			int32_t *v;
+	ASSERT_TRUE(k0 && raw && k1);
+	rand_fill(raw, (size_t)n * 8, seed);
+	for (i = 0; i < (int)n; i++) {
+		uint32_t from = (uint32_t)i * 2654435761u % (n / 4 ? n / 4 : 1);
 
-			t = types[ti];
-			es = engine_dtype_size(t);
-			rand_fill(raw, sizeof(raw), ti * 2 + (uint32_t)flags + 1);
-			for (i = 0; i < R * C; i++) {
-				/* about four copies of each key */
-				uint32_t from = (uint32_t)i * 2654435761u % (R * C / 4);
+		memcpy(k0 + (size_t)i * es, raw + (size_t)from * es, es);
+		if (t == XRT_CS_PRED)
+			k0[i] &= 1;
+		k1[i] = raw[i] % 3;
+	}
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, n * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, n, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, n * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	memcpy(r.slot[0], k0, (size_t)n * es);
+	memcpy(r.slot[1], k1, n);
+	v = (int32_t *)r.slot[2];
+	for (i = 0; i < (int)n; i++)
+		v[i] = i;
+	ops[0] = cs_operand(0, t, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+	ops[1] = cs_operand(1, XRT_CS_U8, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+	ops[2] = cs_operand(2, XRT_CS_S32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
+	cs_sort(&b, (uint32_t)flags, 2, dims, 1, ops, 3, 2);
+	RUN_PROGRAM(&b, &r);
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < cols; j++) {
+			int c = v[i * cols + j], a = j ? v[i * cols + j - 1] : -1, order;
 
-				memcpy(k0 + (size_t)i * es, raw + (size_t)from * es, es);
-				if (t == XRT_CS_PRED)
-					k0[i] &= 1;
-				k1[i] = raw[i] % 3;
-			}
-			cs_builder_init(&b, NULL);
-			add_buf(&b, &r, R * C * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
-			add_buf(&b, &r, R * C, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
-			add_buf(&b, &r, R * C * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
-			memcpy(r.slot[0], k0, (size_t)R * C * es);
-			memcpy(r.slot[1], k1, R * C);
-			v = (int32_t *)r.slot[2];
-			for (i = 0; i < R * C; i++)
-				v[i] = i;
-			ops[0] = cs_operand(0, t, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 2, st);
-			ops[1] = cs_operand(1, XRT_CS_U8, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
-					    0, 2, st);
-			ops[2] = cs_operand(2, XRT_CS_S32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
-					    0, 2, st);
-			cs_sort(&b, (uint32_t)flags, 2, dims, 1, ops, 3, 2);
-			RUN_PROGRAM(&b, &r);
-			for (i = 0; i < R; i++)
-				for (j = 0; j < C; j++) {
-					int c = v[i * C + j], a = j ? v[i * C + j - 1] : -1, order;
-
-					ASSERT_EQ(i, c / C) TH_LOG("type %u: row %d", t, i);
-					ASSERT_EQ(0, memcmp(r.slot[0] + (size_t)(i * C + j) * es,
-							    k0 + (size_t)c * es, es));
-					ASSERT_EQ(r.slot[1][i * C + j], k1[c]);
-					if (!j)
-						continue;
-					order = key_cmp(t, k0 + (size_t)a * es, k0 + (size_t)c * es);
-					if (!order)
-						order = k1[a] < k1[c] ? -1 : k1[a] > k1[c];
-					if (flags)
-						order = -order;
-					ASSERT_TRUE(order < 0 || (order == 0 && a < c))
-						TH_LOG("type %u flags %d row %d position %d: %d before %d",
-						       t, flags, i, j, a, c);
-				}
-			run_free(&r);
+			ASSERT_EQ(i, c / cols) TH_LOG("type %u: row %d", t, i);
+			ASSERT_EQ(0, memcmp(r.slot[0] + (size_t)(i * cols + j) * es,
+					    k0 + (size_t)c * es, es));
+			ASSERT_EQ(r.slot[1][i * cols + j], k1[c]);
+			if (!j)
+				continue;
+			order = key_cmp(t, k0 + (size_t)a * es, k0 + (size_t)c * es);
+			if (!order)
+				order = k1[a] < k1[c] ? -1 : k1[a] > k1[c];
+			if (flags)
+				order = -order;
+			ASSERT_TRUE(order < 0 || (order == 0 && a < c))
+				TH_LOG("type %u flags %d fibers of %d, row %d position %d: %d before %d",
+				       t, flags, cols, i, j, a, c);
 		}
+	run_free(&r);
+	free(k0);
+	free(raw);
+	free(k1);
+}
+
+static const uint32_t every_key_type[] = {
+	XRT_CS_PRED, XRT_CS_S8, XRT_CS_S16, XRT_CS_S32, XRT_CS_S64, XRT_CS_U8, XRT_CS_U16,
+	XRT_CS_U32, XRT_CS_U64, XRT_CS_F16, XRT_CS_BF16, XRT_CS_F32, XRT_CS_F64 };
+
+/* Fibers of 24000: radix passes, over 2^16 elements of work (SORT yields). */
+TEST_F(xrt, sort_every_key_type_long_fibers)
+{
+	uint32_t ti;
+	int flags;
+
+	for (ti = 0; ti < sizeof(every_key_type) / sizeof(every_key_type[0]); ti++)
+		for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++)
+			two_keys(_metadata, every_key_type[ti], flags, 2, 24000,
+				 ti * 2 + (uint32_t)flags + 1);
+}
+
+/* Fibers of 1 to 40: insertion sort up to 32, radix passes past it. */
+TEST_F(xrt, sort_every_key_type_short_fibers)
+{
+	static const int lens[] = { 1, 2, 5, 31, 32, 33, 40 };
+	uint32_t ti, li;
+	int flags;
+
+	for (ti = 0; ti < sizeof(every_key_type) / sizeof(every_key_type[0]); ti++)
+		for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++)
+			for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++)
+				two_keys(_metadata, every_key_type[ti], flags, 60, lens[li],
+					 ti * 16 + li * 2 + (uint32_t)flags + 1);
 }
 
 /*
