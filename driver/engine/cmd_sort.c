@@ -76,7 +76,7 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	len = c->dims[c->dim];
 	if (len > SORT_MAX_LEN)
 		return engine_fail(v, ~0u, "SORT: sorted dimension longer than 2^26", len, 0);
-	ws = sizeof(struct sort_ws) + (len + 1) * (2 * sizeof(u32) + 2 * sizeof(u64));
+	ws = sizeof(struct sort_ws) + len * (2 * sizeof(u32) + 2 * sizeof(u64));
 	if (ws > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = ws;
 	return 0;
@@ -393,7 +393,7 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	}
 	w->perm = (u32 *)(w + 1);
 	w->perm2 = w->perm + f.n;
-	w->key = (u64 *)(w->perm2 + f.n + (f.n & 1));
+	w->key = (u64 *)(w->perm2 + f.n);	/* 8n bytes of indices: aligned */
 	w->key2 = w->key + f.n;
 	for (i = 0; i < f.n; i++)
 		w->perm[i] = i;
