@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * sort.  Its operands are copied out and sorted in place.  A comparator
- * that orders operand 0 alone, by value (LT or GT of its two parameters,
- * either way round: integers, or floats compared in total order or as
- * IEEE numbers, the latter maybe after JAX's canonical form), is one
- * stable SORT command; for the IEEE comparison it sorts with
- * XRT_CS_SORT_BY_VALUE, -0 and +0 equal.  Without the canonical form that
- * comparison is no strict weak order once NaNs are in the data; SORT then
- * puts them last, where XLA leaves the order to the sorting algorithm.  Any other
- * elementwise comparator (several keys, NaN or signed-zero rules of its
- * own) sorts by odd-even transposition: as many steps as the
+ * that orders the leading operands lexicographically, each by value (LT
+ * or GT of its two parameters, either way round, every key the same
+ * way: integers, or floats compared in total order or as IEEE numbers,
+ * the latter maybe after JAX's canonical form), is one stable SORT
+ * command; the IEEE comparison sorts with XRT_CS_SORT_BY_VALUE, -0 and
+ * +0 equal.  Without the canonical form that comparison is no strict
+ * weak order once NaNs are in the data; SORT then puts them last, where
+ * XLA leaves the order to the sorting algorithm.  Any other elementwise
+ * comparator (keys in different directions, NaN or signed-zero rules of
+ * its own) sorts by odd-even transposition: as many steps as the
  * sorted dimension is long, each one kernel exchanging neighbours where
  * the comparator puts the right one first.  That is stable, as the
  * evaluator's merge sort is, so a strict weak order gives the same
@@ -84,41 +85,105 @@ static const struct ir_instr *param_of(const struct ir_comp *f, uint32_t x, bool
 }
 
 /*
- * The order a comparator asks for: compare(p0, p1) with LT (1, up) or
- * GT (-1, down), either way round; 0 for anything else.  Real floats
- * compare in total order, or by value (*by_value set): compared as IEEE
- * numbers (the type FLOAT, the default), or after JAX's canonical form
- * (param_of()), which in total order orders alike and keeps NaNs last.
+ * How @c compares operand @k's two parameters (2k and 2k + 1, both
+ * plain or both in canonical form): 1 for LT in that order or GT the
+ * other way round, -1 for the reverse, 2 for EQ, 0 for anything else.
+ * Real floats compare in total order, or by value (*by_value set): as
+ * IEEE numbers (the type FLOAT, the default), or after JAX's canonical
+ * form (param_of()), which in total order orders alike, NaNs last.
  * Complex keys in neither.
  */
-static int sort_order(const struct ir_comp *f, enum xrt_dtype key, bool *by_value)
+static int key_compare(const struct ir_comp *f, const struct ir_instr *c, uint32_t k,
+		       enum xrt_dtype t, bool *by_value)
 {
-	const struct ir_instr *r = &f->instrs[f->root];
 	const struct ir_attr *d, *ty;
 	const struct ir_instr *a, *b;
 	bool total, ca, cb;
 	int up;
 
-	*by_value = false;
-	if (r->op != XRT_OP_COMPARE || xrt_dtype_is_complex(key))
+	if (c->op != XRT_OP_COMPARE || xrt_dtype_is_complex(t))
 		return 0;
-	d = ir_instr_attr(r, IR_ATTR_DIRECTION);
-	ty = ir_instr_attr(r, IR_ATTR_TYPE);
+	d = ir_instr_attr(c, IR_ATTR_DIRECTION);
+	ty = ir_instr_attr(c, IR_ATTR_TYPE);
 	total = ty && !strcmp(ty->str, "TOTALORDER");
-	if (xrt_dtype_is_float(key) && !total && ty && strcmp(ty->str, "FLOAT"))
+	if (xrt_dtype_is_float(t) && !total && ty && strcmp(ty->str, "FLOAT"))
 		return 0;
-	a = param_of(f, r->operands[0], &ca);
-	b = param_of(f, r->operands[1], &cb);
-	if (!a || !b || ca != cb || a->parameter + b->parameter != 1)
+	a = param_of(f, c->operands[0], &ca);
+	b = param_of(f, c->operands[1], &cb);
+	if (!a || !b || ca != cb || a->parameter + b->parameter != 4 * k + 1 ||
+	    (a->parameter != 2 * k && b->parameter != 2 * k))
 		return 0;
-	*by_value = xrt_dtype_is_float(key) && (!total || ca);
+	*by_value = xrt_dtype_is_float(t) && (!total || ca);
+	if (!strcmp(d->str, "EQ"))
+		return 2;
 	if (!strcmp(d->str, "LT"))
 		up = 1;
 	else if (!strcmp(d->str, "GT"))
 		up = -1;
 	else
 		return 0;
-	return a->parameter == 0 ? up : -up;
+	return a->parameter == 2 * k ? up : -up;
+}
+
+/* Operand 0 of @x, and operand 1 in *other; the two swapped if @swap. */
+static const struct ir_instr *pair(const struct ir_comp *f, const struct ir_instr *x,
+				   bool swap, const struct ir_instr **other)
+{
+	*other = &f->instrs[x->operands[!swap]];
+	return &f->instrs[x->operands[swap]];
+}
+
+/*
+ * The order a comparator asks for: 1 (up) or -1 (down), 0 for none that
+ * SORT does.  That is a lexicographic chain over the leading operands,
+ * each key one way round (key_compare()):
+ *
+ *   lt(0) or (eq(0) and (lt(1) or (eq(1) and ... lt(m - 1))))
+ *
+ * (either side of each or and and), all in the same direction, float
+ * keys all in total order or all by value (*by_value); *num_keys is m.
+ */
+static int sort_order(const struct ir_comp *f, const enum xrt_dtype *types, uint32_t n,
+		      bool *by_value, uint32_t *num_keys)
+{
+	const struct ir_instr *x = &f->instrs[f->root], *lt, *rest, *eq;
+	int dir = 0, floats = -1, d, sw;
+	uint32_t k;
+	bool bv, bv_eq;
+
+	for (k = 0; k < n; k++) {
+		lt = x;
+		rest = NULL;
+		for (sw = 0; x->op == XRT_OP_OR && sw < 2 && !rest; sw++) {
+			lt = pair(f, x, sw, &rest);
+			if (rest->op != XRT_OP_AND)
+				rest = NULL;
+		}
+		if (x->op == XRT_OP_OR && !rest)
+			return 0;
+		d = key_compare(f, lt, k, types[k], &bv);
+		if ((d != 1 && d != -1) || (dir && d != dir))
+			return 0;
+		dir = d;
+		if (xrt_dtype_is_float(types[k])) {
+			if (floats >= 0 && floats != bv)
+				return 0;
+			floats = bv;
+		}
+		if (!rest) {
+			*num_keys = k + 1;
+			*by_value = floats == 1;
+			return dir;
+		}
+		for (sw = 0, x = NULL; sw < 2 && !x; sw++) {
+			eq = pair(f, rest, sw, &x);
+			if (key_compare(f, eq, k, types[k], &bv_eq) != 2 || bv_eq != bv)
+				x = NULL;
+		}
+		if (!x)
+			return 0;
+	}
+	return 0;
 }
 
 /* @x with dimension @dim cut to @len elements from @first, every @step-th. */
@@ -198,13 +263,18 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	uint32_t dim = (uint32_t)ir_instr_attr(in, IR_ATTR_DIMENSIONS)->ints[0];
 	struct xrt_cs_operand ops[8];
 	uint64_t dims[XRT_MAX_RANK];
-	bool by_value;
-	int order = sort_order(f, s0->dtype, &by_value);
+	enum xrt_dtype types[8];
+	uint32_t num_keys = 1;
+	bool by_value = false;
+	int order = 0;
 
 	if (n > 8) {
 		cc_unimplemented(cc, "sort of more than 8 operands");
 		return;
 	}
+	for (k = 0; k < n; k++)
+		types[k] = cc->c->instrs[in->operands[k]].shape.dtype;
+	order = sort_order(f, types, n, &by_value, &num_keys);
 	if (!order && s0->dims[dim] > NETWORK_MAX) {
 		cc_unimplemented(cc, "sort over more than 1024 elements with this comparator");
 		return;
@@ -231,5 +301,5 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	for (d = 0; d < s0->rank; d++)
 		dims[d] = (uint64_t)s0->dims[d];
 	cs_sort(&cc->b, (order < 0 ? XRT_CS_SORT_DESCENDING : 0) |
-		(by_value ? XRT_CS_SORT_BY_VALUE : 0), s0->rank, dims, dim, ops, n, 1);
+		(by_value ? XRT_CS_SORT_BY_VALUE : 0), s0->rank, dims, dim, ops, n, num_keys);
 }
