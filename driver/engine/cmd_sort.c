@@ -124,16 +124,15 @@ struct fiber {
 
 /*
  * Counts @elems of work about to be done, yielding once SORT_YIELD_ELEMS
- * have gathered; 1 when the item must be abandoned.
+ * have gathered; sets f->stop when the item must be abandoned.
  */
-static int fiber_tick(struct fiber *f, u32 elems)
+static void fiber_tick(struct fiber *f, u32 elems)
 {
 	f->work += elems;
 	if (f->work >= SORT_YIELD_ELEMS && f->x->yield) {
 		f->work = 0;
 		f->stop = f->stop || f->x->yield(f->x->yield_arg);
 	}
-	return f->stop;
 }
 
 /* Element @i of operand @k: its bits. */
