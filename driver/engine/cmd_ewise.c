@@ -167,6 +167,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 				     (s64)start * row.plan->stride[i] *
 				     (s64)row.plan->es[i];
 		run_row(c, &row, count, ws);
+		ew_rows_done(row.plan);
 		return;
 	}
 	row_iter_init(&it, c->rank, c->dims, start, count);
@@ -178,6 +179,7 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 		run_row(c, &row, len, ws);
 		row_iter_advance(&it, len);
 	}
+	ew_rows_done(row.plan);
 }
 
 const struct cmd_ops engine_ewise_ops = {

@@ -93,7 +93,13 @@ struct ew_plan {
 	 * operands fit in cache only spends instructions on it.
 	 */
 	u8 prefetch;
-	u8 pad[7];
+	/*
+	 * Write forwarded results past the caches (non-temporal stores):
+	 * outputs far larger than a core's caches, which a cached store
+	 * would first read from memory only to evict.
+	 */
+	u8 stream;
+	u8 pad[6];
 	struct ew_inst_plan inst[];
 };
 
@@ -107,6 +113,8 @@ struct ew_row {
 
 /* Operands of a command up to this many bytes are taken to be in cache. */
 #define EW_CACHED_BYTES	(1024u * 1024)
+/* Forwarded outputs of commands over this many bytes are streamed. */
+#define EW_STREAM_BYTES	(16u * 1024 * 1024)
 
 /*
  * Runs the program over @n (<= EW_BLOCK) elements of a row, starting at
@@ -120,6 +128,12 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts,
 		  struct ew_row *row, u64 start, u32 n, u8 *regs,
 		  u32 num_regs, const void **at);
+
+/*
+ * Ends a command's rows (one item of its work): orders the streamed
+ * stores of a plan with ->stream before the item is reported done.
+ */
+void ew_rows_done(const struct ew_plan *pl);
 
 /*
  * Fills @plan for a program over rows along dimension @axis of its

@@ -132,22 +132,133 @@ static int needs_scratch(const struct xrt_cs_ew_inst *in, const u8 *type)
 }
 
 /*
- * Asks for the next block of a contiguous operand while this one is
+ * The next block of each contiguous operand, asked for while this one is
  * computed: a block of f32 is a page, and hardware prefetchers stop at
  * pages, so each block would otherwise start with a wait on memory.
- * Prefetches never fault, past the end of a row included.
+ * Asked all at once, the lines outnumber the core's fill buffers and
+ * the prefetches stall the computation they were to overlap; so they
+ * are spread over the sub-blocks of the unary functions (the long
+ * passes: tanh, exp, ...), and asked at once only in programs without
+ * one.  Prefetches never fault, past the end of a row included.
  */
-static void prefetch_next(const void *block, size_t bytes, int write)
-{
-	const u8 *p = (const u8 *)block + bytes;
-	size_t off;
+#define EW_SPREAD	128	/* elements of a unary pass between prefetches */
 
-	for (off = 0; off < bytes; off += 64) {
-		if (write)
-			__builtin_prefetch(p + off, 1);
+struct next_block {
+	const u8 *at[XRT_CS_MAX_OPERANDS];
+	u32 lines[XRT_CS_MAX_OPERANDS];
+	u8 write[XRT_CS_MAX_OPERANDS];
+	u32 num, cur, line;	/* ranges; the next line to ask for */
+	u32 per_step;		/* lines asked before each sub-block */
+};
+
+static void ask_lines(struct next_block *nb, u32 count)
+{
+	while (count-- && nb->cur < nb->num) {
+		const u8 *p = nb->at[nb->cur] + (size_t)nb->line * 64;
+
+		if (nb->write[nb->cur])
+			__builtin_prefetch(p, 1);
 		else
-			__builtin_prefetch(p + off, 0);
+			__builtin_prefetch(p, 0);
+		if (++nb->line == nb->lines[nb->cur]) {
+			nb->cur++;
+			nb->line = 0;
+		}
 	}
+}
+
+static void next_range(struct next_block *nb, const u8 *p, size_t bytes, int write)
+{
+	nb->at[nb->num] = p;
+	nb->lines[nb->num] = (u32)((bytes + 63) / 64);
+	nb->write[nb->num++] = (u8)write;
+}
+
+/* The next block's ranges; asked at once unless a unary pass can carry them. */
+static void plan_next(const struct ew_plan *pl, const struct xrt_cs_ew_inst *insts,
+		      u32 num_insts, const struct ew_row *row, u64 start, u32 n,
+		      struct next_block *nb)
+{
+	u32 i, unary = 0, total = 0;
+
+	nb->num = 0;
+	nb->cur = 0;
+	nb->line = 0;
+	for (i = 0; i < num_insts && nb->num < XRT_CS_MAX_OPERANDS; i++) {
+		const struct xrt_cs_ew_inst *in = &insts[i];
+		u32 op;
+
+		if (in->op == XRT_CS_EW_LOAD && pl->in_place[in->a] &&
+		    !(pl->inst[i].flags & EW_UNIFORM)) {
+			op = in->a;
+			next_range(nb, row->ptr[op] + (start + n) * pl->es[op],
+				   (size_t)n * pl->es[op], 0);
+		} else if ((pl->inst[i].flags & EW_FWD) && !pl->stream) {
+			op = insts[i + 1].a;	/* the STORE it writes for */
+			next_range(nb, row->ptr[op] + (start + n) * pl->es[op],
+				   (size_t)n * pl->es[op], 1);
+		}
+		unary += in->op == XRT_CS_EW_UNARY;
+	}
+	for (i = 0; i < nb->num; i++)
+		total += nb->lines[i];
+	if (!unary) {
+		ask_lines(nb, total);
+		return;
+	}
+	i = unary * ((n + EW_SPREAD - 1) / EW_SPREAD);
+	nb->per_step = (total + i - 1) / i;
+}
+
+/* A unary function over @n elements, asking for lines of the next block between sub-blocks. */
+static void unary_spread(const struct xrt_cs_ew_inst *in, u32 ta, u8 *d, const u8 *a, u32 n,
+			 struct next_block *nb)
+{
+	u32 sd = rep_size(in->dtype), sa = rep_size(ta), k, m;
+
+	for (k = 0; k < n; k += m) {
+		m = engine_min(n - k, EW_SPREAD);
+		ask_lines(nb, nb->per_step);
+		compute(in, ta, d + (size_t)k * sd, a + (size_t)k * sa, NULL, NULL, m);
+	}
+}
+
+/*
+ * Copies @bytes to @d with non-temporal stores where the ISA has them
+ * (SSE2 on x86-64, the engine's baseline), so @d's lines are neither
+ * read first nor kept.  Such stores are weakly ordered: the caller
+ * fences before anyone may read them.
+ */
+#ifdef __x86_64__
+typedef long long v2di __attribute__((vector_size(2 * sizeof(s64))));
+#endif
+
+static void stream_copy(u8 *d, const u8 *s, size_t bytes)
+{
+#ifdef __x86_64__
+	size_t head = (16 - ((unsigned long)d & 15)) & 15, i;
+
+	if (head > bytes)
+		head = bytes;
+	memcpy(d, s, head);
+	for (i = head; i + 16 <= bytes; i += 16) {
+		v2di v;
+
+		memcpy(&v, s + i, 16);
+		__asm__("movntdq %1, %0" : "=m"(*(v2di *)(d + i)) : "x"(v));
+	}
+	memcpy(d + i, s + i, bytes - i);
+#else
+	memcpy(d, s, bytes);
+#endif
+}
+
+void ew_rows_done(const struct ew_plan *pl)
+{
+#ifdef __x86_64__
+	if (pl->stream)
+		__asm__ __volatile__("sfence" : : : "memory");
+#endif
 }
 
 void ew_run_block(const struct xrt_cs_operand *ops,
@@ -156,8 +267,13 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 		  u32 num_regs, const void **at)
 {
 	const struct ew_plan *pl = row->plan;
+	struct next_block nb;
 	u32 i;
 
+	nb.num = 0;
+	nb.cur = 0;
+	if (pl->prefetch)
+		plan_next(pl, insts, num_insts, row, start, n, &nb);
 	for (i = 0; i < num_insts; i++) {
 		const struct xrt_cs_ew_inst *in = &insts[i];
 		u32 flags = pl->inst[i].flags, ta = pl->inst[i].ta, es;
@@ -171,8 +287,6 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 			es = pl->es[in->a];
 			if (pl->in_place[in->a]) {
 				at[in->dst] = row->ptr[in->a] + (s64)start * es;
-				if (pl->prefetch)
-					prefetch_next(at[in->dst], (size_t)n * es, 0);
 				break;
 			}
 			ew_load(in->dtype, d, row->ptr[in->a] +
@@ -200,13 +314,17 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 				/* Straight into the operand; the STORE is done. */
 				es = pl->es[st->a];
 				d = row->ptr[st->a] + (s64)start * es;
-				if (pl->prefetch)
-					prefetch_next(d, (size_t)n * es, 1);
 				i++;
 			}
-			out = flags & EW_SCRATCH ? ew_reg(regs, num_regs) : d;
-			compute(in, ta, out, at[in->a], at[in->b], at[in->c], n);
-			if (out != d)
+			out = (flags & EW_SCRATCH) || ((flags & EW_FWD) && pl->stream) ?
+			      ew_reg(regs, num_regs) : d;
+			if (nb.cur < nb.num && in->op == XRT_CS_EW_UNARY)
+				unary_spread(in, ta, out, at[in->a], n, &nb);
+			else
+				compute(in, ta, out, at[in->a], at[in->b], at[in->c], n);
+			if ((flags & EW_FWD) && pl->stream)
+				stream_copy(d, out, (size_t)n * rep_size(in->dtype));
+			else if (out != d)
 				memcpy(d, out, (size_t)n * rep_size(in->dtype));
 			at[in->dst] = d;
 			break;
@@ -331,4 +449,5 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	}
 	/* es >= 1: a command has operands, each of a validated type */
 	plan->prefetch = n > EW_CACHED_BYTES / es;
+	plan->stream = n > EW_STREAM_BYTES / es;
 }

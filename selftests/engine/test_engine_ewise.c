@@ -951,6 +951,54 @@ TEST_F(xrt, per_row_values_over_rows_of_several_blocks)
 	run_free(&r);
 }
 
+/*
+ * A command too large for the caches: the next block's lines are asked
+ * for between the sub-blocks of its unary pass, and its forwarded output
+ * is written by streaming stores, here to an output 4 bytes past a
+ * 16-byte boundary and of a length no block divides (the copy's head
+ * and tail).  The elements around the output stay as they were.
+ */
+TEST_F(xrt, long_rows_stream_their_output)
+{
+	enum { N_LONG = (1 << 21) + 1531 };	/* over EW_STREAM_BYTES of in + out */
+	uint64_t dims[1] = { N_LONG };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand ops[2];
+	struct xrt_cs_ew_inst p[6];
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint64_t plan[32];	/* room for the plan of 4 instructions */
+	struct ew_plan *pl = (struct ew_plan *)plan;
+	float *a, *o;
+	uint32_t k = 0, i;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, (N_LONG + 2) * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	a = (float *)r.slot[0];
+	o = (float *)r.slot[1];
+	for (i = 0; i < N_LONG; i++)
+		a[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
+	o[0] = 17.0f;
+	o[N_LONG + 1] = -5.0f;
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 4, 1, st);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	ew_make_plan(ops, 2, p, k, 1, 0, N_LONG, pl);
+	ASSERT_TRUE(pl->prefetch && pl->stream && (pl->inst[2].flags & EW_FWD));
+	cs_ewise(&bld, 1, dims, ops, 2, p, k, 2);
+	RUN_PROGRAM(&bld, &r);
+	ASSERT_EQ(17.0f, o[0]);
+	ASSERT_EQ(-5.0f, o[N_LONG + 1]);
+	for (i = 0; i < N_LONG; i++) {
+		ASSERT_EQ(-a[i] * a[i], o[i + 1]) TH_LOG("at %u", i);
+	}
+	run_free(&r);
+}
+
 /* The functions reach EWISE: f32 and f16 registers round their results. */
 TEST_F(xrt, through_ewise)
 {
