@@ -61,7 +61,8 @@ static u64 param_value(struct xrt_device *xdev, u32 param)
 		return XRT_MAX_QUEUES;
 	case DRM_XRT_PARAM_CAPABILITIES:
 		return DRM_XRT_CAP_PRIME | DRM_XRT_CAP_QUEUE_STATUS |
-		       (xdev->avx2 ? DRM_XRT_CAP_AVX2 : 0);
+		       (xdev->avx2 ? DRM_XRT_CAP_AVX2 : 0) |
+		       (xdev->avx512 ? DRM_XRT_CAP_AVX512 : 0);
 	default: /* DRM_XRT_PARAM_JOB_TIMEOUT_MS */
 		return xrt_job_timeout_ms;
 	}
@@ -144,6 +145,20 @@ static bool cpu_has_avx2(void)
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 
+static bool cpu_has_avx512(void)
+{
+	return cpu_has_avx2() && boot_cpu_has(X86_FEATURE_AVX512F) &&
+	       boot_cpu_has(X86_FEATURE_AVX512VL) && boot_cpu_has(X86_FEATURE_AVX512DQ) &&
+	       boot_cpu_has(X86_FEATURE_AVX512BW) &&
+	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM | XFEATURE_MASK_AVX512,
+				 NULL);
+}
+
+static const char *engine_name(const struct xrt_device *xdev)
+{
+	return xdev->avx512 ? "avx512" : xdev->avx2 ? "avx2" : "sse2";
+}
+
 static int xrt_probe(struct platform_device *pdev)
 {
 	struct xrt_device *xdev;
@@ -159,6 +174,7 @@ static int xrt_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, xdev);
 	xdev->memory_size = (u64)memory_mb << 20;
 	xdev->avx2 = xrt_engine_use_avx2;
+	xdev->avx512 = xrt_engine_use_avx512;
 	xdev->wq = alloc_workqueue("xrt-accel", WQ_UNBOUND, 0);
 	xdev->wq_high = alloc_workqueue("xrt-accel-high", WQ_UNBOUND | WQ_HIGHPRI, 0);
 	if (!xdev->wq || !xdev->wq_high) {
@@ -169,7 +185,7 @@ static int xrt_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_wq;
 	drm_info(&xdev->drm, "xrt_accel: %u MiB, engine %s, timeout %u ms\n",
-		 memory_mb, xdev->avx2 ? "avx2" : "sse2", xrt_job_timeout_ms);
+		 memory_mb, engine_name(xdev), xrt_job_timeout_ms);
 	return 0;
 
 err_wq:
@@ -218,6 +234,7 @@ static int __init xrt_init(void)
 	    !xrt_job_timeout_ms)
 		return -EINVAL;
 	xrt_engine_use_avx2 = cpu_has_avx2();
+	xrt_engine_use_avx512 = cpu_has_avx512();
 	ret = platform_driver_register(&xrt_platform_driver);
 	if (ret)
 		return ret;

@@ -57,6 +57,7 @@ struct xrt_fault {
  * @resets: jobs stopped by the timeout
  * @busy_ns: nanoseconds the engine spent running jobs
  * @avx2: the engine may use AVX2
+ * @avx512: the engine may use AVX-512
  * @wq: workers that run normal-priority jobs
  * @wq_high: workers that run high-priority jobs
  * @next_client_id: source of drm-client-id values
@@ -74,6 +75,7 @@ struct xrt_device {
 	atomic64_t resets;
 	atomic64_t busy_ns;
 	bool avx2;
+	bool avx512;
 	struct workqueue_struct *wq;
 	struct workqueue_struct *wq_high;
 	atomic64_t next_client_id;

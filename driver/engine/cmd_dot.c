@@ -205,6 +205,7 @@ static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *m
 }
 
 int xrt_engine_use_avx2;
+int xrt_engine_use_avx512;
 
 /* Four and eight 32-bit float lanes. */
 typedef float v4f __attribute__((vector_size(4 * sizeof(u32))));

@@ -31,6 +31,15 @@
 extern int xrt_engine_use_avx2;
 
 /**
+ * xrt_engine_use_avx512 - let kernels use 16-wide AVX-512 vectors
+ *
+ * 0 by default.  Set it, with xrt_engine_use_avx2, where the CPU has
+ * AVX-512 F, VL, DQ and BW and (in the kernel) the FPU sections save
+ * their state.  The same operations in the same order: the same bits.
+ */
+extern int xrt_engine_use_avx512;
+
+/**
  * struct xrt_engine_error - why a program was rejected
  * @command: index of the offending command; ~0u for the header or slots
  * @part: index of the operand, instruction or slot at fault; ~0u if none

@@ -17,6 +17,18 @@
 #include "engine_internal.h"
 
 #define EW_BLOCK	1024
+
+/*
+ * Code for xrt_engine_use_avx512.  GCC keeps AVX-512 code to 256-bit
+ * vectors unless asked for 512; clang (the sanitizer builds) has no
+ * such attribute.
+ */
+#ifdef __clang__
+#define ENGINE_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw")))
+#else
+#define ENGINE_AVX512 \
+	__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")))
+#endif
 /* Bytes of one register: EW_BLOCK elements of the widest representation. */
 #define EW_REG_BYTES	(EW_BLOCK * 16)
 

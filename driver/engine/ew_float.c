@@ -350,12 +350,20 @@ static int S##_binary_avx2(u32 fn, type *d, const type *a, const type *b,	\
 	return S##_binary_vec(fn, d, a, b, n);					\
 }										\
 										\
+ENGINE_AVX512								\
+static int S##_binary_avx512(u32 fn, type *d, const type *a, const type *b,	\
+			     u32 n)						\
+{										\
+	return S##_binary_vec(fn, d, a, b, n);					\
+}										\
+										\
 void ew_##S##_binary(u32 fn, void *dv, const type *a, const type *b, u32 n)	\
 {										\
 	type *d = dv;								\
 	u32 i;									\
 										\
-	if (xrt_engine_use_avx2 ? S##_binary_avx2(fn, d, a, b, n) :		\
+	if (xrt_engine_use_avx512 ? S##_binary_avx512(fn, d, a, b, n) :	\
+	    xrt_engine_use_avx2 ? S##_binary_avx2(fn, d, a, b, n) :		\
 				  S##_binary_base(fn, d, a, b, n))		\
 		return;								\
 	for (i = 0; i < n; i++)							\

@@ -81,10 +81,10 @@ static __always_inline float logistic1(float x)
 }
 
 /*
- * Each function twice: for the baseline vectors and for AVX2 where the
- * caller allows it (xrt_engine_use_avx2).  The arithmetic is the same
- * IEEE operations in the same order either way, so both give the same
- * bits; test_engine_math checks they do.
+ * Each function three times: for the baseline vectors, for AVX2 and for
+ * AVX-512 where the caller allows them (xrt_engine_use_avx2, _avx512).
+ * The arithmetic is the same IEEE operations in the same order each
+ * way, so all give the same bits; test_engine_math checks they do.
  */
 #define VM_LOOP(name, f)							\
 static __always_inline float name##_elem(float x)				\
@@ -109,9 +109,20 @@ static void name##_avx2(float *d, const float *a, u32 n)			\
 		d[i] = name##_elem(a[i]);					\
 }										\
 										\
+ENGINE_AVX512								\
+static void name##_avx512(float *d, const float *a, u32 n)			\
+{										\
+	u32 i;									\
+										\
+	for (i = 0; i < n; i++)							\
+		d[i] = name##_elem(a[i]);					\
+}										\
+										\
 void name(float *d, const float *a, u32 n)					\
 {										\
-	if (xrt_engine_use_avx2)						\
+	if (xrt_engine_use_avx512)						\
+		name##_avx512(d, a, n);						\
+	else if (xrt_engine_use_avx2)						\
 		name##_avx2(d, a, n);						\
 	else									\
 		name##_base(d, a, n);						\

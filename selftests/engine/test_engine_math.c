@@ -300,6 +300,18 @@ TEST(vectorized_f32_within_bounds)
 			/* bit for bit, NaNs included */
 			ASSERT_EQ(0, memcmp(y, y8, sizeof(y))) TH_LOG("%s: AVX2 differs", f[k].name);
 		}
+		if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+		    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")) {
+			static float y16[N];
+
+			xrt_engine_use_avx2 = 1;
+			xrt_engine_use_avx512 = 1;
+			f[k].vm(y16, x, N);
+			xrt_engine_use_avx2 = 0;
+			xrt_engine_use_avx512 = 0;
+			ASSERT_EQ(0, memcmp(y, y16, sizeof(y)))
+				TH_LOG("%s: AVX-512 differs", f[k].name);
+		}
 		for (i = 0; i < N; i++) {
 			double e = ulps32(y[i], f[k].ref(x[i]));
 

@@ -264,6 +264,10 @@ int main(int argc, char **argv)
 	}
 	__builtin_cpu_init();
 	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
+	xrt_engine_use_avx512 = xrt_engine_use_avx2 && __builtin_cpu_supports("avx512f") &&
+				__builtin_cpu_supports("avx512vl") &&
+				__builtin_cpu_supports("avx512dq") &&
+				__builtin_cpu_supports("avx512bw");
 	count = 0;
 	if (wanted(only, "engine")) {
 		bench_stream(n, reps, &res[0], &res[1]);
@@ -285,8 +289,9 @@ int main(int argc, char **argv)
 	if (wanted(only, "python"))
 		count += (size_t)bench_python(res + count, reps <= 2);
 	if (json) {
-		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"results\": [",
-		       openblas_get_corename(), xrt_engine_use_avx2);
+		printf("{\"openblas_core\": \"%s\", \"engine_avx2\": %d, \"engine_avx512\": %d, "
+		       "\"results\": [", openblas_get_corename(), xrt_engine_use_avx2,
+		       xrt_engine_use_avx512);
 		for (i = 0; i < count; i++) {
 			char ratio[32] = "null";	/* the peer could not run */
 
@@ -300,8 +305,10 @@ int main(int argc, char **argv)
 		printf("]}\n");
 		return 0;
 	}
-	printf("OpenBLAS kernel: %s; engine AVX2 kernels: %s; host threads: %u\n\n",
-	       openblas_get_corename(), xrt_engine_use_avx2 ? "on" : "off", bench_threads());
+	printf("OpenBLAS kernel: %s; engine vector kernels: %s; host threads: %u\n\n",
+	       openblas_get_corename(),
+	       xrt_engine_use_avx512 ? "AVX-512" : xrt_engine_use_avx2 ? "AVX2" : "SSE2",
+	       bench_threads());
 	printf("%-26s %10s %10s  %-22s %7s %7s\n", "benchmark", "xrt", "peer", "peer name",
 	       "ratio", "target");
 	for (i = 0; i < count; i++) {

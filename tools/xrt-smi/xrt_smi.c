@@ -102,7 +102,8 @@ static void print_devices(const struct smi_snapshot *s)
 			snprintf(busy, sizeof(busy), "%s", t);
 		printf("  %-18s ", busy);
 		if (accel)
-			printf("%s\n", d->capabilities & DRM_XRT_CAP_AVX2 ? "avx2" : "sse2");
+			printf("%s\n", d->capabilities & DRM_XRT_CAP_AVX512 ? "avx512" :
+					d->capabilities & DRM_XRT_CAP_AVX2 ? "avx2" : "sse2");
 		else
 			printf("%u cpus\n", d->compute_units);
 		no_stats |= accel && !d->stats.valid;
@@ -161,7 +162,7 @@ static void json_pct(const char *key, double v)
 
 static void json_accel(const struct smi_device *d)
 {
-	static const char *const caps[] = { "avx2", "prime", "queue_status" };
+	static const char *const caps[] = { "avx2", "prime", "queue_status", "avx512" };
 	const struct smi_stats *st = &d->stats;
 	unsigned int b, n = 0;
 
@@ -174,7 +175,7 @@ static void json_accel(const struct smi_device *d)
 	       (unsigned long long)d->abi_version, (unsigned long long)d->cs_version,
 	       (unsigned long long)d->max_bo_size, (unsigned long long)d->max_queues,
 	       (unsigned long long)d->job_timeout_ms);
-	for (b = 0; b < 3; b++)
+	for (b = 0; b < sizeof(caps) / sizeof(caps[0]); b++)
 		if (d->capabilities & (1ull << b))
 			printf("%s\"%s\"", n++ ? ", " : "", caps[b]);
 	printf("], \"counters\": ");

@@ -92,6 +92,8 @@ enum drm_xrt_param {
 #define DRM_XRT_CAP_PRIME		0x2ull
 /* Queues report resets through DRM_XRT_QUEUE_STATUS. */
 #define DRM_XRT_CAP_QUEUE_STATUS	0x4ull
+/* The engine uses AVX-512 vectors too (the same bits without). */
+#define DRM_XRT_CAP_AVX512		0x8ull
 
 /**
  * struct drm_xrt_get_param - read one device parameter

@@ -170,12 +170,17 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 }
 
 /*
- * The engine's 8-wide kernels where the CPU has AVX2.  They give the same
- * bits as the 4-wide ones, so this changes speed only.
+ * The engine's 8-wide kernels where the CPU has AVX2, 16-wide ones where
+ * it has AVX-512 too.  They give the same bits as the 4-wide ones, so
+ * this changes speed only.
  */
 static void detect_cpu(void)
 {
 	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
+	xrt_engine_use_avx512 = xrt_engine_use_avx2 && __builtin_cpu_supports("avx512f") &&
+				__builtin_cpu_supports("avx512vl") &&
+				__builtin_cpu_supports("avx512dq") &&
+				__builtin_cpu_supports("avx512bw");
 }
 
 /* The engine over the whole program: on the pool, or on this thread. */
