@@ -153,14 +153,20 @@ struct next_block {
 
 static void ask_lines(struct next_block *nb, u32 count)
 {
-	while (count-- && nb->cur < nb->num) {
-		const u8 *p = nb->at[nb->cur] + (size_t)nb->line * 64;
+	while (count && nb->cur < nb->num) {
+		const u8 *p = nb->at[nb->cur];
+		u32 end = (u32)engine_min(nb->line + (u64)count, nb->lines[nb->cur]), l;
 
+		/* tight loops: a block's 64 lines at once must cost no more than before */
 		if (nb->write[nb->cur])
-			__builtin_prefetch(p, 1);
+			for (l = nb->line; l < end; l++)
+				__builtin_prefetch(p + (size_t)l * 64, 1);
 		else
-			__builtin_prefetch(p, 0);
-		if (++nb->line == nb->lines[nb->cur]) {
+			for (l = nb->line; l < end; l++)
+				__builtin_prefetch(p + (size_t)l * 64, 0);
+		count -= end - nb->line;
+		nb->line = end;
+		if (end == nb->lines[nb->cur]) {
 			nb->cur++;
 			nb->line = 0;
 		}
