@@ -14,48 +14,51 @@
 #include "emath.h"
 #include "ew.h"
 
-/* e^x of one element; written so a loop of it vectorizes. */
-static __always_inline float exp1(float x)
+/*
+ * e^c = 2^n e^r: sets @n to c / ln 2 rounded and returns e^r, r = c - n ln 2
+ * (ln 2 in two parts), by Cephes' polynomial.  c must be finite and under
+ * 2^22 in magnitude.
+ */
+static __always_inline float exp_reduced(float c, float *n)
 {
-	float c = x == x ? x : 0.0f;	/* NaN must not reach the int conversion */
-	float t, n, r, z, p;
-	s32 k, k1, k2;
+	float t = c * 1.44269504f + 12582912.0f;	/* 1.5 * 2^23: rounds to an integer */
+	float r, z, p;
 
-	c = c > 88.7228394f ? 88.7228394f : c < -103.972084f ? -103.972084f : c;
-	t = c * 1.44269504f + 12582912.0f;	/* 1.5 * 2^23: rounds to an integer */
-	n = t - 12582912.0f;
-	r = c - n * 0.693359375f - n * -0.000212194440f;
+	*n = t - 12582912.0f;
+	r = c - *n * 0.693359375f - *n * -0.000212194440f;
 	z = r * r;
-	k = (s32)n;
-	k1 = k / 2;
-	k2 = k - k1;
-
 	p = 0.00019875691500f;
 	p = p * r + 0.0013981999507f;
 	p = p * r + 0.0083334519073f;
 	p = p * r + 0.041665795894f;
 	p = p * r + 0.16666665459f;
 	p = p * r + 0.50000001201f;
-	p = p * z + r + 1.0f;
+	return p * z + r + 1.0f;
+}
+
+/* e^x of one element; written so a loop of it vectorizes. */
+static __always_inline float exp1(float x)
+{
+	float c = x == x ? x : 0.0f;	/* NaN must not reach the int conversion */
+	float n, p;
+	s32 k, k1, k2;
+
+	c = c > 88.7228394f ? 88.7228394f : c < -103.972084f ? -103.972084f : c;
+	p = exp_reduced(c, &n);
+	k = (s32)n;
+	k1 = k / 2;
+	k2 = k - k1;
 	/* 2^k in two factors, each a normal float, so 2^-149 is reachable */
 	p = p * engine_bits_f32((u32)(k1 + 127) << 23) * engine_bits_f32((u32)(k2 + 127) << 23);
 	p = x > 88.7228394f ? engine_bits_f32(0x7f800000u) : p;
 	return x != x ? x : p;
 }
 
-/* e^c for c in [0, 18]: exp1 without its clamps and its subnormal scaling. */
+/* e^c for c in [0, 18]: no clamps, and 2^n is one normal float. */
 static __always_inline float exp_small(float c)
 {
-	float t = c * 1.44269504f + 12582912.0f, n = t - 12582912.0f;
-	float r = c - n * 0.693359375f - n * -0.000212194440f, z = r * r, p;
+	float n, p = exp_reduced(c, &n);
 
-	p = 0.00019875691500f;
-	p = p * r + 0.0013981999507f;
-	p = p * r + 0.0083334519073f;
-	p = p * r + 0.041665795894f;
-	p = p * r + 0.16666665459f;
-	p = p * r + 0.50000001201f;
-	p = p * z + r + 1.0f;
 	return p * engine_bits_f32((u32)((s32)n + 127) << 23);
 }
 
