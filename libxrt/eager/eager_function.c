@@ -168,10 +168,12 @@ static xrt_status *set_attr(xrt_op *op, const Xrt__NamedAttr *na, const struct x
 	case XRT__ATTR_VALUE__VALUE_S: {
 		char buf[256];
 
-		if (v->s.len >= sizeof(buf) || memchr(v->s.data, 0, v->s.len))
+		/* an empty string's data may be NULL, which memchr() must not see */
+		if (v->s.len >= sizeof(buf) || (v->s.len && memchr(v->s.data, 0, v->s.len)))
 			return xrt_status_new(a, XRT_INVALID_ARGUMENT,
 					      "attribute '%.64s': a bad string", na->name);
-		memcpy(buf, v->s.data, v->s.len);
+		if (v->s.len)
+			memcpy(buf, v->s.data, v->s.len);
 		buf[v->s.len] = 0;
 		return xrt_op_set_attr_string(op, na->name, buf);
 	}
