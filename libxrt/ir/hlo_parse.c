@@ -369,6 +369,11 @@ static int parse_operand(struct hp *p, uint32_t *idx)
 		p->pos = at;
 		return hp_fail(p, "unknown operand '%.*s'", (int)n, s);
 	}
+	/* the instruction is named before its operands are read: not itself */
+	if (*idx == p->cur->num_instrs - 1) {
+		p->pos = at;
+		return hp_fail(p, "instruction '%.*s' uses itself", (int)n, s);
+	}
 	return 0;
 }
 

@@ -79,6 +79,9 @@ TEST_F(xrt, malformed_texts_name_line_and_column)
 		  "line 3, column 7: expected an element type or '('" },
 		{ "HloModule m\ne {\n  a = f32[] negate(b)\n}",
 		  "line 3, column 20: unknown operand 'b'" },
+		/* a cycle: the compiler and the evaluator recursed until the stack ran out */
+		{ "HloModule m\ne {\n  a = f32[] parameter(0)\n  b = f32[] add(a, b)\n}",
+		  "line 4, column 20: instruction 'b' uses itself" },
 		{ "HloModule m\ne {\n  a = f32[] parameter(0)\n  a = f32[] parameter(1)\n}",
 		  "line 4, column 3: instruction 'a' defined twice" },
 		{ "HloModule m\ne {\n  a = f32[] parameter(x)\n}",
