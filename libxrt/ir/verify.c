@@ -268,6 +268,23 @@ int vfy_instr(struct vfy *v)
 	}
 }
 
+/*
+ * Operands come before their instruction: the module is acyclic, which
+ * everything that walks operands recursively (the compiler's fusion, the
+ * evaluator) takes for granted.  The readers ensure it; a module put
+ * together some other way is checked here.
+ */
+static int vfy_order(struct vfy *v, uint32_t i)
+{
+	uint32_t k;
+
+	for (k = 0; k < v->in->num_operands; k++) {
+		if (v->in->operands[k] >= i)
+			return vfy_fail(v, "operand %u does not come before the instruction", k);
+	}
+	return 0;
+}
+
 /* A check that fails without saying why is a bug; never let it pass. */
 static xrt_status *failed(struct vfy *v)
 {
@@ -291,7 +308,7 @@ xrt_status *xrt_module_verify(const xrt_module *m)
 			return failed(&v);
 		for (i = 0; i < v.c->num_instrs; i++) {
 			v.in = &v.c->instrs[i];
-			if (vfy_instr(&v))
+			if (vfy_order(&v, i) || vfy_instr(&v))
 				return failed(&v);
 		}
 	}

@@ -13,6 +13,7 @@
 #include <xrt/wire.h>
 
 /* The opcode table, to check the corpus covers it. */
+#include "../../libxrt/ir/ir.h"
 #include "../../libxrt/ir/opcode.h"
 
 /* Helper computations every case may call. */
@@ -323,6 +324,35 @@ TEST_F(xrt, shape_errors_name_the_instruction)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ASSERT_ERR(verify_body(self->a, bad[i].body), XRT_INVALID_ARGUMENT, bad[i].msg);
 	ASSERT_GE(sizeof(bad) / sizeof(bad[0]), 35);
+}
+
+/*
+ * An operand that does not come before its instruction (a cycle, or a
+ * forward use) fails verification.  The readers refuse both; a module
+ * changed in memory is how another producer could make one.
+ */
+TEST_F(xrt, operands_come_before_their_instruction)
+{
+	static const char text[] = "HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n"
+				   "  b = f32[] negate(a)\n  ROOT c = f32[] negate(b)\n}\n";
+	uint32_t *ops[2];
+	xrt_module *m = NULL;
+	int k;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+	ASSERT_OK(xrt_module_verify(m));
+	ops[0] = &m->comps[0].instrs[1].operands[0];	/* b of c: a forward use */
+	ops[1] = &m->comps[0].instrs[2].operands[0];	/* c of itself: a cycle */
+	for (k = 0; k < 2; k++) {
+		uint32_t was = *ops[k];
+
+		*ops[k] = 2;
+		ASSERT_ERR(xrt_module_verify(m), XRT_INVALID_ARGUMENT,
+			   "operand 0 does not come before the instruction");
+		*ops[k] = was;
+	}
+	ASSERT_OK(xrt_module_verify(m));
+	xrt_module_destroy(m);
 }
 
 TEST_HARNESS_MAIN
