@@ -233,8 +233,6 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 	ew_make_plan(ops, c->num_operands, r.insts, c->num_insts, r.rr,
 		     r.rr ? r.raxis[r.rr - 1] : 0, engine_count(c->rank, c->dims),
 		     ew_plan_of(v->prog, c));
-	/* its program stores nothing: values go to the accumulators */
-	ew_plan_of(v->prog, c)->stream = 0;
 	return 0;
 }
 

@@ -108,7 +108,8 @@ struct ew_plan {
 	/*
 	 * Write forwarded results past the caches (non-temporal stores):
 	 * outputs far larger than a core's caches, which a cached store
-	 * would first read from memory only to evict.
+	 * would first read from memory only to evict.  Only a program with
+	 * a forwarded result (EW_FWD) has it; REDUCE's never do.
 	 */
 	u8 stream;
 	u8 pad[6];

@@ -401,7 +401,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
 		  u32 axis, u64 n, struct ew_plan *plan)
 {
-	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0;
+	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0, fwd = 0;
 	u8 writers[XRT_CS_MAX_REGS] = { 0 }, type[XRT_CS_MAX_REGS] = { 0 };
 
 	memset(plan, 0, sizeof(*plan));
@@ -442,8 +442,10 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 		 * it can be computed in the operand's memory (when that is
 		 * contiguous and in the register format): one pass fewer.
 		 */
-		if (forwards(ops, insts, num_insts, rank, plan, i))
+		if (forwards(ops, insts, num_insts, rank, plan, i)) {
 			plan->inst[i].flags |= EW_FWD;
+			fwd = 1;
+		}
 		if (in->op == XRT_CS_EW_CONST && only)
 			plan->inst[i].flags |= EW_ONCE;
 		/* A broadcast operand reads one value per row. */
@@ -455,5 +457,5 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	}
 	/* es >= 1: a command has operands, each of a validated type */
 	plan->prefetch = n > EW_CACHED_BYTES / es;
-	plan->stream = n > EW_STREAM_BYTES / es;
+	plan->stream = fwd && n > EW_STREAM_BYTES / es;
 }
