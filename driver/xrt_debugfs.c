@@ -27,7 +27,7 @@ static int stats_show(struct seq_file *m, void *data)
 	seq_printf(m, "jobs_failed: %lld\n", atomic64_read(&xdev->jobs_failed));
 	seq_printf(m, "resets: %lld\n", atomic64_read(&xdev->resets));
 	seq_printf(m, "busy_ns: %lld\n", atomic64_read(&xdev->busy_ns));
-	seq_printf(m, "engine: %s\n", xdev->avx512 ? "avx512" : xdev->avx2 ? "avx2" : "sse2");
+	seq_printf(m, "engine: %s\n", xrt_engine_name(xdev));
 	return 0;
 }
 

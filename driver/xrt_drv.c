@@ -154,7 +154,7 @@ static bool cpu_has_avx512(void)
 				 NULL);
 }
 
-static const char *engine_name(const struct xrt_device *xdev)
+const char *xrt_engine_name(const struct xrt_device *xdev)
 {
 	return xdev->avx512 ? "avx512" : xdev->avx2 ? "avx2" : "sse2";
 }
@@ -185,7 +185,7 @@ static int xrt_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_wq;
 	drm_info(&xdev->drm, "xrt_accel: %u MiB, engine %s, timeout %u ms\n",
-		 memory_mb, engine_name(xdev), xrt_job_timeout_ms);
+		 memory_mb, xrt_engine_name(xdev), xrt_job_timeout_ms);
 	return 0;
 
 err_wq:
