@@ -32,6 +32,7 @@
 
 #include "bench.h"
 #include "cstream/cs_builder.h"
+#include "device/host/host_device.h"
 
 char *openblas_get_corename(void);
 void openblas_set_num_threads(int n);
@@ -263,11 +264,7 @@ int main(int argc, char **argv)
 		}
 	}
 	__builtin_cpu_init();
-	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
-	xrt_engine_use_avx512 = xrt_engine_use_avx2 && __builtin_cpu_supports("avx512f") &&
-				__builtin_cpu_supports("avx512vl") &&
-				__builtin_cpu_supports("avx512dq") &&
-				__builtin_cpu_supports("avx512bw");
+	host_detect_cpu();
 	count = 0;
 	if (wanted(only, "engine")) {
 		bench_stream(n, reps, &res[0], &res[1]);

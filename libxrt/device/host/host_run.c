@@ -174,7 +174,7 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
  * it has AVX-512 too.  They give the same bits as the 4-wide ones, so
  * this changes speed only.
  */
-static void detect_cpu(void)
+void host_detect_cpu(void)
 {
 	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
 	xrt_engine_use_avx512 = xrt_engine_use_avx2 && __builtin_cpu_supports("avx512f") &&
@@ -198,7 +198,7 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 
 	if (p->shared_ws_size && !shared)
 		return xrt_status_oom(a, "engine workspace");
-	pthread_once(&once, detect_cpu);
+	pthread_once(&once, host_detect_cpu);
 	st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas));
 	xrt_mem_free(a, shared);
 	return st;
