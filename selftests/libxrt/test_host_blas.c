@@ -33,6 +33,37 @@ static const char conv_layer[] =
 	"  ROOT c = f32[2,8,8,48] convolution(x, w), window={size=3x3}, "
 	"dim_labels=b01f_01io->b01f\n}\n";
 
+/* A two-parameter module compiled for the host, with seeded random arguments. */
+struct product {
+	xrt_module *m;
+	struct xrt_executable *exe;
+	xrt_literal *args[2];
+};
+
+static void product_open(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			 const char *text, uint64_t seed, struct product *p)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	ASSERT_OK(xrt_hlo_parse(a, text, strlen(text), &p->m));
+	ASSERT_OK(cc_compile(p->m, NULL, a, &p->exe));
+	for (i = 0; i < 2; i++) {
+		ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(p->m, i), &p->args[i]));
+		test_fill_random(p->args[i], &seed);
+	}
+}
+
+static void product_close(struct product *p)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		xrt_literal_destroy(p->args[i]);
+	cc_executable_destroy(p->exe);
+	xrt_module_destroy(p->m);
+}
+
 /* Runs @text on seeded inputs with OpenBLAS and without; both against the evaluator. */
 static void against_evaluator(struct __test_metadata *_metadata, const struct xrt_allocator *a,
 			      const char *text)
@@ -40,32 +71,21 @@ static void against_evaluator(struct __test_metadata *_metadata, const struct xr
 	/* up to 360 f32 products of either sign, against the evaluator's doubles */
 	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
 	const struct host_run_options own = { 0, NULL, true };
-	xrt_literal *args[2] = { NULL }, *want = NULL, *blas = NULL, *engine = NULL;
-	struct xrt_executable *exe = NULL;
-	xrt_module *m = NULL;
-	uint64_t state = 5;
+	xrt_literal *want = NULL, *blas = NULL, *engine = NULL;
+	struct product p;
 	char why[512];
-	int i;
 
-	ASSERT_OK(xrt_hlo_parse(a, text, strlen(text), &m));
-	ASSERT_OK(cc_compile(m, NULL, a, &exe));
-	for (i = 0; i < 2; i++) {
-		ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, i), &args[i]));
-		test_fill_random(args[i], &state);
-	}
-	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2, NULL, a, &blas));
-	ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2, &own, a, &engine));
-	ASSERT_OK(xrt_ir_evaluate(m, (const xrt_literal *const *)args, 2, NULL, a, &want));
+	product_open(_metadata, a, text, 5, &p);
+	ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2, NULL, a, &blas));
+	ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2, &own, a, &engine));
+	ASSERT_OK(xrt_ir_evaluate(p.m, (const xrt_literal *const *)p.args, 2, NULL, a, &want));
 	EXPECT_TRUE(xrt_literal_near(want, blas, &tol, why, sizeof(why))) TH_LOG("BLAS: %s", why);
 	EXPECT_TRUE(xrt_literal_near(want, engine, &tol, why, sizeof(why)))
 		TH_LOG("engine: %s", why);
-	for (i = 0; i < 2; i++)
-		xrt_literal_destroy(args[i]);
 	xrt_literal_destroy(want);
 	xrt_literal_destroy(blas);
 	xrt_literal_destroy(engine);
-	cc_executable_destroy(exe);
-	xrt_module_destroy(m);
+	product_close(&p);
 }
 
 TEST_F(xrt, products_and_accumulating_products)
@@ -93,24 +113,18 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 	size_t c;
 
 	for (c = 0; c < sizeof(tiled) / sizeof(tiled[0]); c++) {
-		xrt_literal *args[2] = { NULL }, *one = NULL, *many = NULL;
-		struct xrt_executable *exe = NULL;
+		xrt_literal *one = NULL, *many = NULL;
 		struct host_pool *pool = NULL;
-		xrt_module *m = NULL;
-		uint64_t state = 11;
+		struct product p;
 		char why[512];
-		uint32_t i, t;
+		uint32_t t;
 
-		ASSERT_OK(xrt_hlo_parse(self->a, tiled[c], strlen(tiled[c]), &m));
-		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
-		for (i = 0; i < 2; i++) {
-			ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, i), &args[i]));
-			test_fill_random(args[i], &state);
-		}
-		ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2, NULL, self->a, &one));
+		product_open(_metadata, self->a, tiled[c], 11, &p);
+		ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2, NULL, self->a,
+				   &one));
 		for (t = 2; t <= 5; t++) {
 			ASSERT_OK(host_pool_create(t, &pool));
-			ASSERT_OK(host_run(exe, (const xrt_literal *const *)args, 2,
+			ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2,
 					   &(struct host_run_options){ 0, pool, false }, self->a,
 					   &many));
 			EXPECT_TRUE(xrt_literal_equal(one, many, why, sizeof(why)))
@@ -118,11 +132,8 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 			xrt_literal_destroy(many);
 			host_pool_destroy(pool);
 		}
-		for (i = 0; i < 2; i++)
-			xrt_literal_destroy(args[i]);
 		xrt_literal_destroy(one);
-		cc_executable_destroy(exe);
-		xrt_module_destroy(m);
+		product_close(&p);
 	}
 }
 
