@@ -64,12 +64,12 @@ static __always_inline float exp_small(float c)
 
 /*
  * tanh in f32: x + x^3 P(x^2) below 0.625 (P of degree 4, a weighted
- * least-squares fit to 4.6e-9), where the x^3 term is under a tenth of
- * the result, so its rounding errors shrink tenfold; 1 - 2/(e^2x + 1)
- * from there to 9; +-1 beyond.  At most one step from the correctly rounded value over every
- * f32 (measured against tanhl; test_engine_math checks a million).  In
- * double, as it was, it cost a sixth more with AVX-512 (two 8-wide
- * divisions for each 16 floats).
+ * least-squares fit to 4.6e-9), where the x^3 term is at most an eighth
+ * of the result, so its rounding errors shrink as much; 1 - 2/(e^2x + 1)
+ * from there to 9; +-1 beyond.  At most one step from the correctly
+ * rounded value over every f32 (measured against tanhl;
+ * test_engine_math checks a million).  In double, as it was, it cost a
+ * sixth more with AVX-512 (two 8-wide divisions for each 16 floats).
  */
 static __always_inline float tanh1(float x)
 {
