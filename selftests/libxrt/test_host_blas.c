@@ -96,8 +96,10 @@ TEST_F(xrt, products_and_accumulating_products)
 
 /*
  * The bits do not follow the thread count (tiles that did failed here,
- * on the f64 case).  k over OpenBLAS's depth blocks, m and n no tile
- * divides, the lhs transposed, f32 and f64.
+ * on the f64 case), and the tiles land where they belong: each product
+ * against the engine's own.  k over OpenBLAS's depth blocks, m and n no
+ * tile divides, the lhs transposed, f32 and f64; the last one is cut in
+ * columns on any machine (n over 1024), its rhs transposed.
  */
 static const char *const tiled[] = {
 	"HloModule m\nENTRY e {\n  x = f32[300,1000] parameter(0)\n"
@@ -106,14 +108,20 @@ static const char *const tiled[] = {
 	"HloModule m\nENTRY e {\n  x = f64[777,260] parameter(0)\n"
 	"  w = f64[777,333] parameter(1)\n"
 	"  ROOT d = f64[260,333] dot(x, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n}\n",
+	"HloModule m\nENTRY e {\n  x = f32[300,64] parameter(0)\n"
+	"  w = f32[1100,64] parameter(1)\n"
+	"  ROOT d = f32[300,1100] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
 };
 
 TEST_F(xrt, any_thread_count_gives_the_same_bits)
 {
+	/* up to 1000 products of either sign, summed in other orders */
+	const struct xrt_tolerance tol = { 1e-4, 1e-4 };
+	const struct host_run_options own = { 0, NULL, true };
 	size_t c;
 
 	for (c = 0; c < sizeof(tiled) / sizeof(tiled[0]); c++) {
-		xrt_literal *one = NULL, *many = NULL;
+		xrt_literal *one = NULL, *many = NULL, *engine = NULL;
 		struct host_pool *pool = NULL;
 		struct product p;
 		char why[512];
@@ -122,6 +130,11 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 		product_open(_metadata, self->a, tiled[c], 11, &p);
 		ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2, NULL, self->a,
 				   &one));
+		ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2, &own, self->a,
+				   &engine));
+		EXPECT_TRUE(xrt_literal_near(engine, one, &tol, why, sizeof(why)))
+			TH_LOG("case %zu against the engine: %s", c, why);
+		xrt_literal_destroy(engine);
 		for (t = 2; t <= 5; t++) {
 			ASSERT_OK(host_pool_create(t, &pool));
 			ASSERT_OK(host_run(p.exe, (const xrt_literal *const *)p.args, 2,

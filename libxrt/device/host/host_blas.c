@@ -6,14 +6,17 @@
  * OpenBLAS fuses multiplies and adds and sums in its own order, so its
  * results are not the engine's bits: the host device's option (on by
  * default) chooses, and with it off host and kernel agree bit for bit.  The
- * output is cut in tiles chosen from the shape alone (tile()), each one
- * single-threaded OpenBLAS call on the pool: its own threads would sum
- * in an order that depends on their number, such tiles do not.  Nor may
- * the tiles follow the threads: tiles at multiples of 128 rows and
- * columns mostly give one call's bits, but not always (an f64 260x333x777
- * product with its lhs transposed, in 256x256 tiles, differs), though
- * 1024x1024x1024 on two threads ran at 0.93-0.95 of OpenBLAS in two
- * tiles against 0.78-0.86 in eight.
+ * output is cut in tiles chosen from the shape and the machine's core
+ * count (tile()), each one single-threaded OpenBLAS call on the pool: its
+ * own threads would sum in an order that depends on their number, such
+ * tiles do not.  The pool's thread count, which a user sets, never
+ * enters: tiles at multiples of 128 rows and columns mostly give one
+ * call's bits, but not always (an f64 260x333x777 product with its lhs
+ * transposed, in 256x256 tiles, differs), so a different count of tiles
+ * may change the result.  The core count is a property of the machine,
+ * as OpenBLAS's choice of kernels is; a tile per core costs no packing
+ * twice (1024x1024x1024 on two cores: 0.93-0.95 of OpenBLAS in two
+ * tiles, 0.78-0.86 in eight).
  */
 /* madvise() and MADV_HUGEPAGE are not POSIX; RTLD_DEFAULT is GNU */
 #define _GNU_SOURCE
@@ -65,11 +68,14 @@ static bool layout_of(const struct xrt_cs_matrix *mx, int64_t rows, int64_t cols
 #define BLAS_BUFFER_BYTES	(128ul << 20)
 #define BLAS_MAX_HELD		32
 
-static void advise_buffers(void)
+/* Online cores when the first product ran: the tiles' target count. */
+static uint64_t machine_cores = 1;
+
+static void advise_buffers(long cpus)
 {
 	void *(*take)(int) = (void *(*)(int))dlsym(RTLD_DEFAULT, "blas_memory_alloc");
 	void (*give)(void *) = (void (*)(void *))dlsym(RTLD_DEFAULT, "blas_memory_free");
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+	long page = sysconf(_SC_PAGESIZE);
 	void *held[BLAS_MAX_HELD];
 	long n = 0, want = cpus > 0 && cpus < BLAS_MAX_HELD ? cpus + 1 : BLAS_MAX_HELD;
 
@@ -89,7 +95,16 @@ static void advise_buffers(void)
 		give(held[n]);
 }
 
-static pthread_once_t advised = PTHREAD_ONCE_INIT;
+/* Once per process: later products find the cores and buffers as they were. */
+static void blas_setup(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	machine_cores = cpus > 1 ? (uint64_t)cpus : 1;
+	advise_buffers(cpus);
+}
+
+static pthread_once_t set_up = PTHREAD_ONCE_INIT;
 
 static uint8_t *base(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx)
 {
@@ -108,8 +123,8 @@ struct gemm {
 };
 
 /*
- * The tile for an @m x @n x @k product: from the shape alone, never the
- * threads.  Eight tiles or more for the pool, but none under 32K
+ * The tile for an @m x @n x @k product: from the shape and the machine,
+ * never the pool's threads.  A tile per core or more, but none under 32K
  * outputs: smaller calls spend their time packing (64x512x512 on two
  * threads runs a tenth faster in 64x256 tiles than in 32x128).
  */
@@ -127,7 +142,7 @@ static void tile(struct gemm *g, uint64_t m, uint64_t n, uint64_t k)
 	for (;;) {
 		g->bands = (m + g->band - 1) / g->band;
 		g->cols = (n + g->width - 1) / g->width;
-		if (g->bands * g->cols >= 8 || g->band * g->width <= 32768)
+		if (g->bands * g->cols >= machine_cores || g->band * g->width <= 32768)
 			return;
 		if (g->width > 64 && (g->width >= 2 * g->band || g->band <= 32))
 			g->width /= 2;
@@ -199,7 +214,7 @@ bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 	/* setting takes OpenBLAS's lock: a third of a tiny product's time */
 	if (openblas_get_num_threads() != 1)
 		openblas_set_num_threads(1);
-	pthread_once(&advised, advise_buffers);
+	pthread_once(&set_up, blas_setup);
 	tile(&g, d->m, d->n, d->k);
 	host_pool_for(p, d->batch * g.bands * g.cols, gemm_bands, &g);
 	return true;
