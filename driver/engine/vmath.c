@@ -6,7 +6,8 @@
  * ln 2 and a polynomial on [-ln2/2, ln2/2] (below), scaled by 2^n in
  * two steps so subnormal results come out right; tanh is a
  * polynomial near 0 and goes through exp beyond (below); logistic is
- * 1 / (1 + e^-|x|), times e^-|x| for x < 0.  No fused multiply-add (the
+ * 1 / (1 + e^-|x|), or e^-|x| over the same for x < 0: one division
+ * either way, so one rounding after exp's.  No fused multiply-add (the
  * engine builds without contraction), so every executor, vector width
  * and order gives the same bits.  Bounds are measured in
  * test_engine_math.
@@ -100,9 +101,9 @@ static __always_inline float tanh1(float x)
 static __always_inline float logistic1(float x)
 {
 	float e = exp1(engine_bits_f32(engine_f32_bits(x) | 0x80000000u));
-	float q = 1.0f / (1.0f + e);
+	float r = (x < 0.0f ? e : 1.0f) / (1.0f + e);
 
-	return x != x ? x : x < 0.0f ? e * q : q;
+	return x != x ? x : r;
 }
 
 /*
