@@ -81,18 +81,18 @@ static __always_inline float exp_small(float c)
  */
 static __always_inline float tanh1(float x)
 {
-	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu);
+	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu), z = ax * ax, p;
 	/* a NaN becomes 9.25 too, and its result x below */
-	float c = ax < 9.25f ? ax : 9.25f, z = c * c, p, small, large, r;
+	float c = ax < 9.25f ? ax : 9.25f, small, large, r;
 
 	p = -0.005718891508877277f;
 	p = p * z + 0.02065306343138218f;
 	p = p * z + -0.053744640201330185f;
 	p = p * z + 0.13331513106822968f;
 	p = p * z + -0.3333328664302826f;
-	small = c + c * z * p;
+	small = ax + ax * z * p;	/* inf or NaN where not chosen */
 	large = 1.0f - 2.0f / (exp_small(c + c) + 1.0f);
-	r = c < 0.625f ? small : large;
+	r = ax < 0.625f ? small : large;
 	r = engine_bits_f32(engine_f32_bits(r) | (engine_f32_bits(x) & 0x80000000u));
 	return x != x ? x : r;
 }
