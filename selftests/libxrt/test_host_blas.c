@@ -19,6 +19,7 @@
 #include "compiler/compiler.h"
 #include "device/host/host_device.h"
 #include "test_cases.h"
+#include "test_thp.h"
 
 /* large enough for OpenBLAS, small enough for the evaluator under ASan */
 static const char product[] =
@@ -150,42 +151,6 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 	}
 }
 
-/* The transparent huge page mode in brackets: "always", "madvise" or "never". */
-static void thp_mode(char *mode, size_t size)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	char line[128], *a, *b;
-
-	snprintf(mode, size, "none");
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) && (b = strchr(a, ']'))) {
-		*b = 0;
-		snprintf(mode, size, "%s", a + 1);
-	}
-	fclose(f);
-}
-
-/* The THPeligible field of the mapping holding @p, or -1. */
-static int thp_eligible(const void *p)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	unsigned long lo, hi, at = (unsigned long)p;
-	char line[512];
-	int inside = 0, v = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-			inside = at >= lo && at < hi;
-		else if (inside && sscanf(line, "THPeligible: %d", &v) == 1)
-			break;
-	}
-	fclose(f);
-	return v;
-}
-
 TEST_F(xrt, blas_buffers_on_huge_pages)
 {
 	void *(*take)(int) = (void *(*)(int))dlsym(RTLD_DEFAULT, "blas_memory_alloc");
@@ -197,11 +162,11 @@ TEST_F(xrt, blas_buffers_on_huge_pages)
 		SKIP(return, "libxrt is built without OpenBLAS");
 	/* the first product on the host device advises the buffers */
 	against_evaluator(_metadata, self->a, product);
-	thp_mode(mode, sizeof(mode));
+	test_thp_mode(mode, sizeof(mode));
 	buf = take(0);
 	ASSERT_NE(NULL, buf);
 	if (!strcmp(mode, "madvise") || !strcmp(mode, "always")) {
-		EXPECT_EQ(1, thp_eligible(buf)) TH_LOG("THP mode %s", mode);
+		EXPECT_EQ(1, test_thp_eligible(buf)) TH_LOG("THP mode %s", mode);
 	} else {
 		TH_LOG("transparent huge pages are %s here: nothing to check", mode);
 	}

@@ -36,6 +36,9 @@ struct xrt_allocator {
 /**
  * xrt_allocator_system() - the allocator backed by the C library
  *
+ * Blocks of 4 MiB and more are advised onto transparent huge pages
+ * (where the system's mode is "madvise"; advice, not a promise).
+ *
  * Return: a static allocator; never NULL.
  */
 XRT_API const struct xrt_allocator *xrt_allocator_system(void);
