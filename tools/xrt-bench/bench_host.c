@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "compiler/compiler.h"
+#include "core/mem.h"
 #include "device/host/host_device.h"
 
 void openblas_set_num_threads(int n);
@@ -105,7 +106,8 @@ static double run_in_place(struct job *j, int reps)
 		if (cs->kind == CC_SLOT_PARAM) {
 			slots[s] = xrt_literal_mutable_data(j->args[cs->param]);
 		} else if (cs->kind == CC_SLOT_RESULT) {
-			out[s] = aligned_alloc(64, (cs->size + 63) / 64 * 64);
+			/* libxrt's allocator, as the triad's arrays: the same pages for both */
+			out[s] = xrt_mem_alloc_aligned(NULL, cs->size, 64);
 			memset(out[s], 0, cs->size);
 			slots[s] = out[s];
 		}
@@ -121,7 +123,7 @@ static double run_in_place(struct job *j, int reps)
 			best = t;
 	}
 	for (s = 0; s < 8; s++)
-		free(out[s]);
+		xrt_mem_free(NULL, out[s]);
 	return best;
 }
 
@@ -168,8 +170,9 @@ static void triad_part(void *ctx, uint64_t first, uint64_t count, void *ws)
 /* The C triad over @n floats on the pool's threads: its GB/s. */
 static double triad_bandwidth(size_t n, struct host_pool *pool, int reps)
 {
-	struct triad t = { aligned_alloc(64, n * 4), aligned_alloc(64, n * 4),
-			   aligned_alloc(64, n * 4) };
+	struct triad t = { xrt_mem_alloc_aligned(NULL, n * 4, 64),
+			   xrt_mem_alloc_aligned(NULL, n * 4, 64),
+			   xrt_mem_alloc_aligned(NULL, n * 4, 64) };
 	double best = 1e9;
 	int r;
 
@@ -184,9 +187,9 @@ static double triad_bandwidth(size_t n, struct host_pool *pool, int reps)
 		if (r && s < best)
 			best = s;
 	}
-	free(t.a);
-	free(t.b);
-	free(t.c);
+	xrt_mem_free(NULL, t.a);
+	xrt_mem_free(NULL, t.b);
+	xrt_mem_free(NULL, t.c);
 	return 12.0 * (double)n / best / 1e9;
 }
 
