@@ -407,7 +407,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
 		  u32 axis, u64 n, struct ew_plan *plan)
 {
-	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0, fwd = 0;
+	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0, fwd = 0, stores = 0;
 	u8 writers[XRT_CS_MAX_REGS] = { 0 }, type[XRT_CS_MAX_REGS] = { 0 };
 
 	memset(plan, 0, sizeof(*plan));
@@ -443,6 +443,8 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 		}
 		if (in->op != XRT_CS_EW_STORE)
 			type[in->dst] = in->dtype;
+		else
+			stores = 1;
 		/*
 		 * A computed register whose only use is the STORE right after
 		 * it can be computed in the operand's memory (when that is
@@ -462,6 +464,6 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 			plan->inst[i].flags |= EW_UNIFORM;
 	}
 	/* es >= 1: a command has operands, each of a validated type */
-	plan->prefetch = n > EW_CACHED_BYTES / es;
+	plan->prefetch = stores && n > EW_CACHED_BYTES / es;
 	plan->stream = fwd && n > EW_STREAM_BYTES / es;
 }
