@@ -22,11 +22,13 @@ xrt_value eager_scalar(struct lowering *l, enum xrt_dtype t, int which)
 	if (xrt_dtype_is_float(t) || xrt_dtype_is_complex(t))
 		return eager_scalar_of(l, t, which == 0 ? 0 : which == 1 ? 1 :
 					  which == 2 ? -INFINITY : INFINITY);
-	if (which >= 2 && xrt_dtype_is_signed(t))
-		i = which == 2 ? -(int64_t)((uint64_t)1 << (w * 8 - 1)) :
-				 (int64_t)(((uint64_t)1 << (w * 8 - 1)) - 1);
-	else if (which >= 2)
+	/* the lowest as -highest - 1: -2^63 itself has no positive to negate */
+	if (which >= 2 && xrt_dtype_is_signed(t)) {
+		i = (int64_t)(((uint64_t)1 << (w * 8 - 1)) - 1);
+		i = which == 2 ? -i - 1 : i;
+	} else if (which >= 2) {
 		i = which == 2 ? 0 : -1;	/* all ones */
+	}
 	if (xrt_shape_init_array(&s, t, 0, NULL) || xrt_literal_create(l->a, &s, &lit))
 		return v;
 	/* little-endian: the low bytes of the two's complement */

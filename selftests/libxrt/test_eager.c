@@ -673,6 +673,43 @@ TEST_F(xrt, set_input_runs_one_op_on_new_tensors)
 	xrt_eager_context_destroy(c);
 }
 
+/* The first element of @t's value as an int64_t, read exactly. */
+static int64_t first_s64(struct __test_metadata *_metadata, xrt_tensor *t)
+{
+	xrt_literal *lit = NULL;
+	int64_t v;
+
+	ASSERT_OK(xrt_tensor_resolve(t, &lit));
+	ASSERT_EQ(XRT_S64, xrt_tensor_dtype(t));
+	memcpy(&v, xrt_literal_data(lit), sizeof(v));
+	xrt_literal_destroy(lit);
+	return v;
+}
+
+/* Max starts from the type's lowest value, Min from its highest: reached exactly. */
+TEST_F(xrt, integer_max_and_min_reach_the_type_extremes)
+{
+	static const int64_t lo[2] = { INT64_MIN, INT64_MIN }, hi[2] = { INT64_MAX, INT64_MAX };
+	int64_t d2[1] = { 2 };
+	xrt_eager_context *c = NULL;
+	xrt_tensor *ax0, *x, *y, *o;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	ax0 = I32(c, 0, NULL, 0);
+	x = make(_metadata, c, XRT_S64, 1, d2, lo, sizeof(lo));
+	y = make(_metadata, c, XRT_S64, 1, d2, hi, sizeof(hi));
+	o = run2(_metadata, c, "Max", x, ax0, NULL);
+	EXPECT_EQ(INT64_MIN, first_s64(_metadata, o));
+	xrt_tensor_unref(o);
+	o = run2(_metadata, c, "Min", y, ax0, NULL);
+	EXPECT_EQ(INT64_MAX, first_s64(_metadata, o));
+	xrt_tensor_unref(o);
+	xrt_tensor_unref(x);
+	xrt_tensor_unref(y);
+	xrt_tensor_unref(ax0);
+	xrt_eager_context_destroy(c);
+}
+
 TEST_F(xrt, reductions_with_axes_from_a_constant_input)
 {
 	xrt_eager_context *c = NULL;
