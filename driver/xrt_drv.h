@@ -141,9 +141,10 @@ static inline struct xrt_device *to_xrt_device(struct drm_device *drm)
 	return container_of(drm, struct xrt_device, drm);
 }
 
-/* xrt_gem.c */
-/* The widest vectors the engine uses: "avx512", "avx2" or "sse2". */
+/* xrt_drv.c: the widest vectors the engine uses, "avx512", "avx2" or "sse2" */
 const char *xrt_engine_name(const struct xrt_device *xdev);
+
+/* xrt_gem.c */
 int xrt_memory_charge(struct xrt_device *xdev, u64 bytes);
 void xrt_memory_uncharge(struct xrt_device *xdev, u64 bytes);
 struct drm_gem_object *xrt_gem_create_object(struct drm_device *drm,

@@ -52,15 +52,15 @@ xrt_status *host_run_bound(const struct xrt_executable *exe, uint8_t **slots,
 			   const struct host_run_options *o, const struct xrt_allocator *a);
 
 /*
- * Runs @exe on @num_args literals (any layouts); the result literal in
- * the layouts of the module's root.
- */
-/*
  * Sets xrt_engine_use_avx2 and _avx512 from the CPU; host_run() does it
  * once by itself.
  */
 void host_detect_cpu(void);
 
+/*
+ * Runs @exe on @num_args literals (any layouts); the result literal in
+ * the layouts of the module's root.
+ */
 xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const *args,
 		     uint32_t num_args, const struct host_run_options *o,
 		     const struct xrt_allocator *a, xrt_literal **out);
