@@ -113,7 +113,7 @@ static int ewise_validate(struct vctx *v, const void *cmd, u32 size)
 	    ew_check_program(v, operands(c), c->num_operands, insts(c),
 			     c->num_insts, c->num_regs, 1, types))
 		return -1;
-	ws = (u64)(c->num_regs + 1) * EW_REG_BYTES;
+	ws = (u64)(c->num_regs + EW_EXTRA_REGS) * EW_REG_BYTES;
 	if (ws > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = ws;
 	/* A plan of one instruction fits in the smallest command. */
@@ -143,6 +143,7 @@ static void run_row(const struct xrt_cs_ewise *c, struct ew_row *row, u64 len,
 		ew_run_block(operands(c), insts(c), c->num_insts, row, off,
 			     (u32)engine_min(len - off, EW_BLOCK), ws, c->num_regs,
 			     at);
+	ew_row_end(row);
 }
 
 static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
@@ -151,13 +152,10 @@ static void ewise_run(const struct xrt_engine_ctx *x, const void *cmd,
 	const struct xrt_cs_ewise *c = cmd;
 	const struct xrt_cs_operand *ops = operands(c);
 	u64 start = first * ENGINE_ITEM_ELEMS;
+	struct ew_row row = { ew_plan_of(x->prog, c) };
 	struct row_iter it;
-	struct ew_row row;
 	u64 len;
 	u32 i;
-
-	row.plan = ew_plan_of(x->prog, c);
-	row.consts_filled = 0;
 
 	count = engine_min(count * ENGINE_ITEM_ELEMS, row.plan->count - start);
 	/* The compiler flattens dense spaces to rank 1: one row, no iterator. */

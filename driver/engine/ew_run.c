@@ -132,6 +132,36 @@ static int needs_scratch(const struct xrt_cs_ew_inst *in, const u8 *type)
 }
 
 /*
+ * Copies @bytes to @d with non-temporal stores where the ISA has them
+ * (SSE2 on x86-64, the engine's baseline), so @d's lines are neither
+ * read first nor kept.  Such stores are weakly ordered: the caller
+ * fences before anyone may read them.
+ */
+#ifdef __x86_64__
+typedef long long v2di __attribute__((vector_size(2 * sizeof(s64))));
+#endif
+
+static void stream_copy(u8 *d, const u8 *s, size_t bytes)
+{
+#ifdef __x86_64__
+	size_t head = (16 - ((unsigned long)d & 15)) & 15, i;
+
+	if (head > bytes)
+		head = bytes;
+	memcpy(d, s, head);
+	for (i = head; i + 16 <= bytes; i += 16) {
+		v2di v;
+
+		memcpy(&v, s + i, 16);
+		__asm__("movntdq %1, %0" : "=m"(*(v2di *)(d + i)) : "x"(v));
+	}
+	memcpy(d + i, s + i, bytes - i);
+#else
+	memcpy(d, s, bytes);
+#endif
+}
+
+/*
  * The block after next of each contiguous operand, asked for while this
  * one is computed: a block of f32 is a page, and hardware prefetchers
  * stop at pages, so each block would otherwise start with a wait on
@@ -154,6 +184,7 @@ struct next_block {
 	u8 write[XRT_CS_MAX_OPERANDS];
 	u32 num, cur, line;	/* ranges; the next line to ask for */
 	u32 per_step;		/* lines asked before each sub-block */
+	u32 copy_step;		/* bytes of a deferred result written after each */
 };
 
 static void ask_lines(struct next_block *nb, u32 count)
@@ -220,11 +251,28 @@ static void plan_next(const struct ew_plan *pl, const struct xrt_cs_ew_inst *ins
 	}
 	i = unary * ((n + EW_SPREAD - 1) / EW_SPREAD);
 	nb->per_step = (total + i - 1) / i;
+	/* whole lines, so the pieces after the first stay aligned */
+	nb->copy_step = (row->pend_bytes + i - 1) / i;
+	nb->copy_step = (nb->copy_step + 63) & ~63u;
 }
 
-/* A unary function over @n elements, asking for lines of the next block between sub-blocks. */
+/* Writes up to @bytes more of the result @row holds back. */
+static void pend_write(struct ew_row *row, u32 bytes)
+{
+	u32 m = engine_min(bytes, row->pend_bytes - row->pend_done);
+
+	if (!m)
+		return;
+	stream_copy(row->pend_dst + row->pend_done, row->pend_src + row->pend_done, m);
+	row->pend_done += m;
+}
+
+/*
+ * A unary function over @n elements; between its sub-blocks, asks for
+ * lines of the next block and writes a piece of the previous block's result.
+ */
 static void unary_spread(const struct xrt_cs_ew_inst *in, u32 ta, u8 *d, const u8 *a, u32 n,
-			 struct next_block *nb)
+			 struct next_block *nb, struct ew_row *row)
 {
 	u32 sd = rep_size(in->dtype), sa = rep_size(ta), k, m;
 
@@ -232,37 +280,25 @@ static void unary_spread(const struct xrt_cs_ew_inst *in, u32 ta, u8 *d, const u
 		m = engine_min(n - k, EW_SPREAD);
 		ask_lines(nb, nb->per_step);
 		compute(in, ta, d + (size_t)k * sd, a + (size_t)k * sa, NULL, NULL, m);
+		pend_write(row, nb->copy_step);
 	}
 }
 
-/*
- * Copies @bytes to @d with non-temporal stores where the ISA has them
- * (SSE2 on x86-64, the engine's baseline), so @d's lines are neither
- * read first nor kept.  Such stores are weakly ordered: the caller
- * fences before anyone may read them.
- */
-#ifdef __x86_64__
-typedef long long v2di __attribute__((vector_size(2 * sizeof(s64))));
-#endif
-
-static void stream_copy(u8 *d, const u8 *s, size_t bytes)
+/* @n bytes of this block's result at @src for @d: the previous block's go out first. */
+static void defer_write(struct ew_row *row, u8 *d, const u8 *src, u32 n)
 {
-#ifdef __x86_64__
-	size_t head = (16 - ((unsigned long)d & 15)) & 15, i;
+	pend_write(row, row->pend_bytes);
+	row->pend_dst = d;
+	row->pend_src = src;
+	row->pend_bytes = n;
+	row->pend_done = 0;
+	row->flip ^= 1;
+}
 
-	if (head > bytes)
-		head = bytes;
-	memcpy(d, s, head);
-	for (i = head; i + 16 <= bytes; i += 16) {
-		v2di v;
-
-		memcpy(&v, s + i, 16);
-		__asm__("movntdq %1, %0" : "=m"(*(v2di *)(d + i)) : "x"(v));
-	}
-	memcpy(d + i, s + i, bytes - i);
-#else
-	memcpy(d, s, bytes);
-#endif
+void ew_row_end(struct ew_row *row)
+{
+	if (row->plan->defer)
+		defer_write(row, NULL, NULL, 0);
 }
 
 void ew_rows_done(const struct ew_plan *pl)
@@ -284,6 +320,7 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 
 	nb.num = 0;
 	nb.cur = 0;
+	nb.copy_step = 0;
 	if (pl->prefetch)
 		plan_next(pl, insts, num_insts, row, start, n, &nb);
 	for (i = 0; i < num_insts; i++) {
@@ -328,17 +365,26 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 				d = row->ptr[st->a] + (s64)start * es;
 				i++;
 			}
-			out = (flags & EW_SCRATCH) || ((flags & EW_FWD) && pl->stream) ?
-			      ew_reg(regs, num_regs) : d;
-			if (nb.cur < nb.num && in->op == XRT_CS_EW_UNARY)
-				unary_spread(in, ta, out, at[in->a], n, &nb);
+			if ((flags & EW_FWD) && pl->defer)
+				out = ew_reg(regs, num_regs + 1 + row->flip);
+			else if ((flags & EW_SCRATCH) || ((flags & EW_FWD) && pl->stream))
+				out = ew_reg(regs, num_regs);
+			else
+				out = d;
+			if (in->op == XRT_CS_EW_UNARY &&
+			    (nb.cur < nb.num || row->pend_done < row->pend_bytes))
+				unary_spread(in, ta, out, at[in->a], n, &nb, row);
 			else
 				compute(in, ta, out, at[in->a], at[in->b], at[in->c], n);
-			if ((flags & EW_FWD) && pl->stream)
-				stream_copy(d, out, (size_t)n * rep_size(in->dtype));
-			else if (out != d)
-				memcpy(d, out, (size_t)n * rep_size(in->dtype));
 			at[in->dst] = d;
+			if ((flags & EW_FWD) && pl->defer) {
+				defer_write(row, d, out, n * rep_size(in->dtype));
+				at[in->dst] = out;	/* where its values are for now */
+			} else if ((flags & EW_FWD) && pl->stream) {
+				stream_copy(d, out, (size_t)n * rep_size(in->dtype));
+			} else if (out != d) {
+				memcpy(d, out, (size_t)n * rep_size(in->dtype));
+			}
 			break;
 		}
 	}
@@ -407,7 +453,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 		  const struct xrt_cs_ew_inst *insts, u32 num_insts, u32 rank,
 		  u32 axis, u64 n, struct ew_plan *plan)
 {
-	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0, fwd = 0, stores = 0;
+	u32 out[XRT_CS_MAX_OPERANDS], num_out = 0, i, es = 0, fwd = 0, stores = 0, unary = 0;
 	u8 writers[XRT_CS_MAX_REGS] = { 0 }, type[XRT_CS_MAX_REGS] = { 0 };
 
 	memset(plan, 0, sizeof(*plan));
@@ -441,6 +487,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 			if (needs_scratch(in, type))
 				plan->inst[i].flags |= EW_SCRATCH;
 		}
+		unary += in->op == XRT_CS_EW_UNARY;
 		if (in->op != XRT_CS_EW_STORE)
 			type[in->dst] = in->dtype;
 		else
@@ -452,7 +499,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 		 */
 		if (forwards(ops, insts, num_insts, rank, plan, i)) {
 			plan->inst[i].flags |= EW_FWD;
-			fwd = 1;
+			fwd++;
 		}
 		if (in->op == XRT_CS_EW_CONST && only)
 			plan->inst[i].flags |= EW_ONCE;
@@ -466,4 +513,5 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	/* es >= 1: a command has operands, each of a validated type */
 	plan->prefetch = stores && n > EW_CACHED_BYTES / es;
 	plan->stream = fwd && n > EW_STREAM_BYTES / es;
+	plan->defer = plan->stream && plan->prefetch && fwd == 1 && unary;
 }

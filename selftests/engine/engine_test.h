@@ -160,6 +160,21 @@ static inline uint32_t add_buf(struct cs_builder *b, struct run *r,
 	return s;
 }
 
+/* Can the engine's AVX-512 builds (xrt_engine_use_avx512) run here? */
+static inline int cpu_has_avx512(void)
+{
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+	       __builtin_cpu_supports("avx512bw");
+}
+
+/* The engine's vector builds: baseline (0) or AVX2 and AVX-512 (1). */
+static inline void use_wide_vectors(int wide)
+{
+	xrt_engine_use_avx2 = wide;
+	xrt_engine_use_avx512 = wide;
+}
+
 static inline void run_free(struct run *r)
 {
 	uint32_t i;

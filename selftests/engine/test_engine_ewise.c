@@ -988,13 +988,163 @@ TEST_F(xrt, long_rows_stream_their_output)
 	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 0, 0);
 	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
 	ew_make_plan(ops, 2, p, k, 1, 0, N_LONG, pl);
-	ASSERT_TRUE(pl->prefetch && pl->stream && (pl->inst[2].flags & EW_FWD));
+	ASSERT_TRUE(pl->prefetch && pl->stream && pl->defer && (pl->inst[2].flags & EW_FWD));
 	cs_ewise(&bld, 1, dims, ops, 2, p, k, 2);
 	RUN_PROGRAM(&bld, &r);
 	ASSERT_EQ(17.0f, o[0]);
 	ASSERT_EQ(-5.0f, o[N_LONG + 1]);
 	for (i = 0; i < N_LONG; i++) {
 		ASSERT_EQ(-a[i] * a[i], o[i + 1]) TH_LOG("at %u", i);
+	}
+	run_free(&r);
+}
+
+/*
+ * A streamed result is held back a block and written during the next
+ * one's unary pass: here updated in place (each block is written after
+ * the next one is read), over rows no block divides, each row's last
+ * block written when the row ends.
+ */
+static void rows_held_back(struct __test_metadata *_metadata, int wide)
+{
+	enum { R = 700, C = 3001 };	/* over EW_STREAM_BYTES of in + out */
+	uint64_t dims[2] = { R, C };
+	int64_t st[2] = { C + 3, 1 };
+	struct xrt_cs_operand ops[2];
+	struct xrt_cs_ew_inst p[5];
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint64_t plan[32];
+	struct ew_plan *pl = (struct ew_plan *)plan;
+	float *x, *a;
+	uint32_t k = 0, i, j;
+
+	cs_builder_init(&bld, NULL);
+	/* rows 3 floats apart: the gaps must stay as they are */
+	add_buf(&bld, &r, (size_t)R * (C + 3) * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	x = (float *)r.slot[0];
+	for (i = 0; i < R * (C + 3); i++)
+		x[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
+	a = malloc((size_t)R * (C + 3) * 4);
+	ASSERT_NE(NULL, a);
+	memcpy(a, x, (size_t)R * (C + 3) * 4);
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 2, st);
+	ops[1] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 2, st);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	ew_make_plan(ops, 2, p, k, 2, 1, (uint64_t)R * C, pl);
+	ASSERT_TRUE(pl->stream && pl->defer);
+	cs_ewise(&bld, 2, dims, ops, 2, p, k, 2);
+	use_wide_vectors(wide);
+	RUN_PROGRAM(&bld, &r);
+	use_wide_vectors(0);
+	for (i = 0; i < R; i++)
+		for (j = 0; j < C + 3; j++) {
+			float v = a[i * (C + 3) + j], want = j < C ? -v * v : v;
+
+			ASSERT_EQ(want, x[i * (C + 3) + j]) TH_LOG("at %u,%u", i, j);
+		}
+	free(a);
+	run_free(&r);
+}
+
+TEST_F(xrt, results_held_back_a_block_reach_every_row)
+{
+	rows_held_back(_metadata, 0);
+	if (cpu_has_avx512())
+		rows_held_back(_metadata, 1);
+}
+
+/*
+ * The unary pass that writes the held-back result comes after the
+ * instruction computing this block's: the two need different registers.
+ */
+TEST_F(xrt, result_held_back_past_the_next_blocks_result)
+{
+	enum { N_LONG = (3 << 19) + 77 };
+	uint64_t dims[1] = { N_LONG };
+	int64_t st[1] = { 1 }, st2[1] = { 2 };
+	struct xrt_cs_operand ops[3];
+	struct xrt_cs_ew_inst p[6];
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint64_t plan[32];
+	struct ew_plan *pl = (struct ew_plan *)plan;
+	float *a, *o1, *o2;
+	uint32_t k = 0, i;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&bld, &r, N_LONG * 8, XRT_CS_SLOT_WRITE, 0);
+	a = (float *)r.slot[0];
+	o1 = (float *)r.slot[1];
+	o2 = (float *)r.slot[2];
+	for (i = 0; i < N_LONG; i++)
+		a[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	/* every other float: stored from its register, not forwarded */
+	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st2);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 2, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 2, 2, 0);
+	ew_make_plan(ops, 3, p, k, 1, 0, N_LONG, pl);
+	ASSERT_TRUE(pl->stream && pl->defer);
+	ASSERT_TRUE((pl->inst[1].flags & EW_FWD) && !(pl->inst[3].flags & EW_FWD));
+	cs_ewise(&bld, 1, dims, ops, 3, p, k, 3);
+	RUN_PROGRAM(&bld, &r);
+	for (i = 0; i < N_LONG; i++) {
+		ASSERT_EQ(a[i] * a[i], o1[i]) TH_LOG("at %u", i);
+		ASSERT_EQ(-a[i], o2[2 * i]) TH_LOG("at %u", i);
+	}
+	run_free(&r);
+}
+
+/* Two streamed results: neither is held back (one pair of registers), both are written. */
+TEST_F(xrt, two_streamed_results_are_written_at_once)
+{
+	enum { N_LONG = (3 << 19) + 77 };	/* in + two outs over EW_STREAM_BYTES */
+	uint64_t dims[1] = { N_LONG };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand ops[3];
+	struct xrt_cs_ew_inst p[6];
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint64_t plan[32];
+	struct ew_plan *pl = (struct ew_plan *)plan;
+	float *a, *o1, *o2;
+	uint32_t k = 0, i;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
+	a = (float *)r.slot[0];
+	o1 = (float *)r.slot[1];
+	o2 = (float *)r.slot[2];
+	for (i = 0; i < N_LONG; i++)
+		a[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 2, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 2, 2, 0);
+	ew_make_plan(ops, 3, p, k, 1, 0, N_LONG, pl);
+	ASSERT_TRUE(pl->stream && !pl->defer);
+	ASSERT_TRUE((pl->inst[1].flags & EW_FWD) && (pl->inst[3].flags & EW_FWD));
+	cs_ewise(&bld, 1, dims, ops, 3, p, k, 3);
+	RUN_PROGRAM(&bld, &r);
+	for (i = 0; i < N_LONG; i++) {
+		ASSERT_EQ(-a[i], o1[i]) TH_LOG("at %u", i);
+		ASSERT_EQ(a[i] * a[i], o2[i]) TH_LOG("at %u", i);
 	}
 	run_free(&r);
 }

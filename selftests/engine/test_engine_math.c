@@ -317,15 +317,12 @@ TEST(vectorized_f32_within_bounds)
 			/* bit for bit, NaNs included */
 			ASSERT_EQ(0, memcmp(y, y8, sizeof(y))) TH_LOG("%s: AVX2 differs", f[k].name);
 		}
-		if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-		    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw")) {
+		if (cpu_has_avx512()) {
 			static float y16[N];
 
-			xrt_engine_use_avx2 = 1;
-			xrt_engine_use_avx512 = 1;
+			use_wide_vectors(1);
 			f[k].vm(y16, x, N);
-			xrt_engine_use_avx2 = 0;
-			xrt_engine_use_avx512 = 0;
+			use_wide_vectors(0);
 			ASSERT_EQ(0, memcmp(y, y16, sizeof(y)))
 				TH_LOG("%s: AVX-512 differs", f[k].name);
 		}
