@@ -956,9 +956,10 @@ TEST_F(xrt, per_row_values_over_rows_of_several_blocks)
  * for between the sub-blocks of its unary pass, and its forwarded output
  * is written by streaming stores, here to an output 4 bytes past a
  * 16-byte boundary and of a length no block divides (the copy's head
- * and tail).  The elements around the output stay as they were.
+ * and tail), 16 or 64 bytes a store as @wide says.  The elements around
+ * the output stay as they were.
  */
-TEST_F(xrt, long_rows_stream_their_output)
+static void long_row_streamed(struct __test_metadata *_metadata, int wide)
 {
 	enum { N_LONG = (1 << 21) + 1531 };	/* over EW_STREAM_BYTES of in + out */
 	uint64_t dims[1] = { N_LONG };
@@ -990,13 +991,24 @@ TEST_F(xrt, long_rows_stream_their_output)
 	ew_make_plan(ops, 2, p, k, 1, 0, N_LONG, pl);
 	ASSERT_TRUE(pl->prefetch && pl->stream && pl->defer && (pl->inst[2].flags & EW_FWD));
 	cs_ewise(&bld, 1, dims, ops, 2, p, k, 2);
+	use_wide_vectors(wide);
 	RUN_PROGRAM(&bld, &r);
+	use_wide_vectors(0);
 	ASSERT_EQ(17.0f, o[0]);
 	ASSERT_EQ(-5.0f, o[N_LONG + 1]);
 	for (i = 0; i < N_LONG; i++) {
 		ASSERT_EQ(-a[i] * a[i], o[i + 1]) TH_LOG("at %u", i);
 	}
 	run_free(&r);
+}
+
+TEST_F(xrt, long_rows_stream_their_output)
+{
+	long_row_streamed(_metadata, 0);
+	if (cpu_has_avx512())
+		long_row_streamed(_metadata, 1);
+	else
+		TH_LOG("no AVX-512 here: 64-byte streaming stores not run");
 }
 
 /*
