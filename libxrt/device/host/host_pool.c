@@ -6,7 +6,9 @@
  * contract), so the result is the same for any number of threads and
  * any order.  Small phases run on the caller alone.
  */
+#define _GNU_SOURCE	/* sched_getcpu(), sched_setaffinity() */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
@@ -32,6 +34,7 @@ struct job {
 	uint64_t items, chunk;
 	atomic_uint_fast64_t next;	/* first item not yet taken */
 	atomic_uint pending;		/* workers still on this job */
+	int caller_cpu;			/* where the caller put it up; -1: unknown */
 };
 
 struct host_pool {
@@ -110,14 +113,39 @@ static uint64_t spin_while(atomic_uint_fast64_t *v, uint64_t old)
 	}
 }
 
+/*
+ * Takes this worker off @cpu, the caller's, when it wakes up there and
+ * another of the CPUs it may use (@allowed) is left.  A scheduler that
+ * packs threads onto few CPUs (this virtual machine's kernel runs with
+ * sched_vcpu_pack) can wake a sleeping worker on the CPU of the thread
+ * that woke it and leave both there, each at half speed, while another
+ * CPU idles: a DOT 1024 ran at one core's speed in 66 of 300 timings
+ * between OpenBLAS's (a harness in xrt-bench's loop), in 1 of 300 with
+ * this.  The worker stays off that CPU only until it wakes on the
+ * caller's CPU again, when it leaves the new one instead.
+ */
+static void leave_cpu(const cpu_set_t *allowed, int cpu)
+{
+	cpu_set_t to = *allowed;
+
+	if (cpu < 0 || sched_getcpu() != cpu)
+		return;
+	CPU_CLR(cpu, &to);
+	if (CPU_COUNT(&to))
+		sched_setaffinity(0, sizeof(to), &to);	/* if refused, it stays */
+}
+
 static void *worker(void *arg)
 {
 	struct worker_arg *wa = arg;
 	struct host_pool *p = wa->p;
 	uint32_t me = wa->index;
 	uint64_t seen = 0, gen;
+	cpu_set_t allowed;
 
 	free(wa);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
 	for (;;) {
 		if (spin_while(&p->generation, seen) == seen) {
 			pthread_mutex_lock(&p->lock);
@@ -129,6 +157,7 @@ static void *worker(void *arg)
 		if (gen == seen)
 			break;	/* stopped */
 		seen = gen;
+		leave_cpu(&allowed, p->job->caller_cpu);
 		work(p->job, p->ws[me + 1]);
 		/* the job is the caller's: touch only the pool once it may be gone */
 		if (atomic_fetch_sub(&p->job->pending, 1) == 1) {
@@ -258,6 +287,7 @@ static void run_job(struct host_pool *p, struct job *j, void *ws, uint64_t inlin
 	j->chunk = j->items / (4 * host_pool_threads(p)) + 1;
 	atomic_store(&j->next, 0);
 	atomic_store(&j->pending, p->num_threads);
+	j->caller_cpu = sched_getcpu();
 	pthread_mutex_lock(&p->lock);
 	p->job = j;
 	atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
