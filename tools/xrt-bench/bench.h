@@ -40,6 +40,16 @@ static inline void bench_check(xrt_status *st, const char *what)
 	}
 }
 
+/* Likewise for an allocation: @p, or exit saying what could not be had. */
+static inline void *bench_mem(void *p, const char *what)
+{
+	if (!p) {
+		fprintf(stderr, "xrt-bench: out of memory for %s\n", what);
+		exit(1);
+	}
+	return p;
+}
+
 /* Threads for the host device and its peers: every core. */
 static inline unsigned int bench_threads(void)
 {

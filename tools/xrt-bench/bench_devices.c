@@ -29,7 +29,7 @@ static void prepare(struct setup *p, const char *device, const char *hlo, int64_
 {
 	const struct xrt_session_options o = { device, 0, true };
 	int64_t dims[2] = { dim, dim }, i, n = rank == 1 ? dim : dim * dim;
-	float *v = malloc((size_t)n * sizeof(*v));
+	float *v = bench_mem(malloc((size_t)n * sizeof(*v)), "the arguments");
 	struct xrt_shape sh;
 	uint32_t k;
 

@@ -78,7 +78,8 @@ static xrt_tensor *apply(xrt_op *op, const char *name, xrt_tensor *a, xrt_tensor
 static double mlp(xrt_eager_context *c, int reps)
 {
 	int64_t dx[2] = { 64, 512 }, dw[2] = { 512, 512 }, db[1] = { 512 };
-	float *x = calloc(64 * 512, sizeof(float)), *w = calloc(512 * 512, sizeof(float));
+	float *x = bench_mem(calloc(64 * 512, sizeof(float)), "the input");
+	float *w = bench_mem(calloc(512 * 512, sizeof(float)), "the weights");
 	xrt_tensor *tx, *tw[3], *tb[3], *h, *next;
 	double best = 1e30, t;
 	xrt_op *op;

@@ -107,7 +107,7 @@ static double run_in_place(struct job *j, int reps)
 			slots[s] = xrt_literal_mutable_data(j->args[cs->param]);
 		} else if (cs->kind == CC_SLOT_RESULT) {
 			/* libxrt's allocator, as the triad's arrays: the same pages for both */
-			out[s] = xrt_mem_alloc_aligned(NULL, cs->size, 64);
+			out[s] = bench_mem(xrt_mem_alloc_aligned(NULL, cs->size, 64), "a result");
 			memset(out[s], 0, cs->size);
 			slots[s] = out[s];
 		}
@@ -170,9 +170,9 @@ static void triad_part(void *ctx, uint64_t first, uint64_t count, void *ws)
 /* The C triad over @n floats on the pool's threads: its GB/s. */
 static double triad_bandwidth(size_t n, struct host_pool *pool, int reps)
 {
-	struct triad t = { xrt_mem_alloc_aligned(NULL, n * 4, 64),
-			   xrt_mem_alloc_aligned(NULL, n * 4, 64),
-			   xrt_mem_alloc_aligned(NULL, n * 4, 64) };
+	struct triad t = { bench_mem(xrt_mem_alloc_aligned(NULL, n * 4, 64), "the triad"),
+			   bench_mem(xrt_mem_alloc_aligned(NULL, n * 4, 64), "the triad"),
+			   bench_mem(xrt_mem_alloc_aligned(NULL, n * 4, 64), "the triad") };
 	double best = 1e9;
 	int r;
 
@@ -263,7 +263,7 @@ static double blas_best(struct job *j, size_t n, int reps, uint32_t threads)
 
 	openblas_set_num_threads((int)threads);
 	for (rep = 0; rep <= reps; rep++) {
-		float *c = aligned_alloc(64, n * n * 4);
+		float *c = bench_mem(aligned_alloc(64, n * n * 4), "OpenBLAS's result");
 		double s = bench_now();
 
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n,
@@ -348,7 +348,7 @@ static void against_python(struct host_pool *pool, const char *text, const char 
 static void compile_time(int reps, struct result *r, int *k)
 {
 	size_t cap = 1 << 17, len;
-	char *text = malloc(cap);
+	char *text = bench_mem(malloc(cap), "the module text");
 	double best = 1e9;
 	xrt_module *m = NULL;
 	xrt_status *st;

@@ -95,7 +95,7 @@ int bench_xrt(struct result *r, bool quick)
 	t_io = (bench_now() - t0) / reps;
 	t0 = bench_now();
 	for (i = 0; i < reps; i++) {
-		uint8_t *p = malloc(sizeof(page));
+		uint8_t *p = bench_mem(malloc(sizeof(page)), "the peer's copy");
 
 		memcpy(p, page, sizeof(page));
 		memcpy(back, p, sizeof(page));

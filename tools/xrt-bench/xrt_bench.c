@@ -39,12 +39,8 @@ void openblas_set_num_threads(int n);
 
 static void *buffer(size_t bytes)
 {
-	void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	void *p = bench_mem(aligned_alloc(64, (bytes + 63) & ~(size_t)63), "an operand");
 
-	if (!p) {
-		fprintf(stderr, "xrt-bench: out of memory\n");
-		exit(1);
-	}
 	memset(p, 0, bytes);
 	return p;
 }
