@@ -137,20 +137,28 @@ static int needs_scratch(const struct xrt_cs_ew_inst *in, const u8 *type)
  * @d's lines are neither read first nor kept.  Such stores are weakly
  * ordered: the caller fences before anyone may read them.  A line in
  * one store rather than four: the fused tanh(a*x+b)*c went from 0.67 to
- * 0.69-0.72 of the triad.
+ * 0.69-0.73 of the triad.
  */
 #ifdef __x86_64__
 typedef long long v2di __attribute__((vector_size(2 * sizeof(s64))));
 typedef long long v8di __attribute__((vector_size(8 * sizeof(s64))));
 
-static void stream_copy128(u8 *d, const u8 *s, size_t bytes)
+/* Copies what comes before @d's first @w-byte boundary (all, if less): how much. */
+static size_t unaligned_head(u8 *d, const u8 *s, size_t bytes, size_t w)
 {
-	size_t head = (16 - ((unsigned long)d & 15)) & 15, i;
+	size_t head = (w - ((unsigned long)d & (w - 1))) & (w - 1);
 
 	if (head > bytes)
 		head = bytes;
 	memcpy(d, s, head);
-	for (i = head; i + 16 <= bytes; i += 16) {
+	return head;
+}
+
+static void stream_copy128(u8 *d, const u8 *s, size_t bytes)
+{
+	size_t i;
+
+	for (i = unaligned_head(d, s, bytes, 16); i + 16 <= bytes; i += 16) {
 		v2di v;
 
 		memcpy(&v, s + i, 16);
@@ -162,12 +170,9 @@ static void stream_copy128(u8 *d, const u8 *s, size_t bytes)
 ENGINE_AVX512
 static void stream_copy512(u8 *d, const u8 *s, size_t bytes)
 {
-	size_t head = (64 - ((unsigned long)d & 63)) & 63, i;
+	size_t i;
 
-	if (head > bytes)
-		head = bytes;
-	memcpy(d, s, head);
-	for (i = head; i + 64 <= bytes; i += 64) {
+	for (i = unaligned_head(d, s, bytes, 64); i + 64 <= bytes; i += 64) {
 		v8di v;
 
 		memcpy(&v, s + i, 64);

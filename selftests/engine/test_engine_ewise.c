@@ -1070,95 +1070,72 @@ TEST_F(xrt, results_held_back_a_block_reach_every_row)
 }
 
 /*
+ * One long input, two results: a*a and -a, the multiply first as
+ * @mul_first says, the second result every @step2-th float (from its
+ * register, not forwarded, unless @step2 is 1).  Checks whether the plan
+ * holds a result back (@defer) and both results.
+ */
+static void two_results(struct __test_metadata *_metadata, bool mul_first, uint32_t step2,
+			bool defer)
+{
+	enum { N_LONG = (3 << 19) + 77 };	/* in + two outs over EW_STREAM_BYTES */
+	uint64_t dims[1] = { N_LONG };
+	int64_t st[1] = { 1 }, st2[1] = { step2 };
+	struct xrt_cs_operand ops[3];
+	struct xrt_cs_ew_inst p[6], mul, neg;
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint64_t plan[32];
+	struct ew_plan *pl = (struct ew_plan *)plan;
+	float *a, *o1, *o2;
+	uint32_t k = 0, i;
+
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
+	add_buf(&bld, &r, (size_t)N_LONG * 4 * step2, XRT_CS_SLOT_WRITE, 0);
+	a = (float *)r.slot[0];
+	o1 = (float *)r.slot[1];
+	o2 = (float *)r.slot[2];
+	for (i = 0; i < N_LONG; i++)
+		a[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
+	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
+	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
+	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st2);
+	mul = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, mul_first ? 1 : 2, 0, 0, 0);
+	neg = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, mul_first ? 2 : 1, 0, 0, 0);
+	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[k++] = mul_first ? mul : neg;
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	p[k++] = mul_first ? neg : mul;
+	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 2, 2, 0);
+	ew_make_plan(ops, 3, p, k, 1, 0, N_LONG, pl);
+	ASSERT_TRUE(pl->stream);
+	ASSERT_EQ(defer, pl->defer);
+	ASSERT_TRUE(pl->inst[1].flags & EW_FWD);
+	ASSERT_EQ(step2 == 1, !!(pl->inst[3].flags & EW_FWD));
+	cs_ewise(&bld, 1, dims, ops, 3, p, k, 3);
+	RUN_PROGRAM(&bld, &r);
+	for (i = 0; i < N_LONG; i++) {
+		ASSERT_EQ(mul_first ? a[i] * a[i] : -a[i], o1[i]) TH_LOG("at %u", i);
+		ASSERT_EQ(mul_first ? -a[i] : a[i] * a[i], o2[(size_t)step2 * i]) TH_LOG("at %u", i);
+	}
+	run_free(&r);
+}
+
+/*
  * The unary pass that writes the held-back result comes after the
  * instruction computing this block's: the two need different registers.
  */
 TEST_F(xrt, result_held_back_past_the_next_blocks_result)
 {
-	enum { N_LONG = (3 << 19) + 77 };
-	uint64_t dims[1] = { N_LONG };
-	int64_t st[1] = { 1 }, st2[1] = { 2 };
-	struct xrt_cs_operand ops[3];
-	struct xrt_cs_ew_inst p[6];
-	struct cs_builder bld;
-	struct run r = { .n = 0 };
-	uint64_t plan[32];
-	struct ew_plan *pl = (struct ew_plan *)plan;
-	float *a, *o1, *o2;
-	uint32_t k = 0, i;
-
-	cs_builder_init(&bld, NULL);
-	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
-	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
-	add_buf(&bld, &r, N_LONG * 8, XRT_CS_SLOT_WRITE, 0);
-	a = (float *)r.slot[0];
-	o1 = (float *)r.slot[1];
-	o2 = (float *)r.slot[2];
-	for (i = 0; i < N_LONG; i++)
-		a[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
-	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
-	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
-	/* every other float: stored from its register, not forwarded */
-	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st2);
-	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
-	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 2, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 2, 2, 0);
-	ew_make_plan(ops, 3, p, k, 1, 0, N_LONG, pl);
-	ASSERT_TRUE(pl->stream && pl->defer);
-	ASSERT_TRUE((pl->inst[1].flags & EW_FWD) && !(pl->inst[3].flags & EW_FWD));
-	cs_ewise(&bld, 1, dims, ops, 3, p, k, 3);
-	RUN_PROGRAM(&bld, &r);
-	for (i = 0; i < N_LONG; i++) {
-		ASSERT_EQ(a[i] * a[i], o1[i]) TH_LOG("at %u", i);
-		ASSERT_EQ(-a[i], o2[2 * i]) TH_LOG("at %u", i);
-	}
-	run_free(&r);
+	two_results(_metadata, true, 2, true);
 }
 
 /* Two streamed results: neither is held back (one pair of registers), both are written. */
 TEST_F(xrt, two_streamed_results_are_written_at_once)
 {
-	enum { N_LONG = (3 << 19) + 77 };	/* in + two outs over EW_STREAM_BYTES */
-	uint64_t dims[1] = { N_LONG };
-	int64_t st[1] = { 1 };
-	struct xrt_cs_operand ops[3];
-	struct xrt_cs_ew_inst p[6];
-	struct cs_builder bld;
-	struct run r = { .n = 0 };
-	uint64_t plan[32];
-	struct ew_plan *pl = (struct ew_plan *)plan;
-	float *a, *o1, *o2;
-	uint32_t k = 0, i;
-
-	cs_builder_init(&bld, NULL);
-	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
-	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
-	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_WRITE, 0);
-	a = (float *)r.slot[0];
-	o1 = (float *)r.slot[1];
-	o2 = (float *)r.slot[2];
-	for (i = 0; i < N_LONG; i++)
-		a[i] = (float)((int)(i * 7919u % 4001u) - 2000) / 256.0f;
-	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
-	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
-	ops[2] = cs_operand(2, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 1, st);
-	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
-	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 2, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 2, 2, 0);
-	ew_make_plan(ops, 3, p, k, 1, 0, N_LONG, pl);
-	ASSERT_TRUE(pl->stream && !pl->defer);
-	ASSERT_TRUE((pl->inst[1].flags & EW_FWD) && (pl->inst[3].flags & EW_FWD));
-	cs_ewise(&bld, 1, dims, ops, 3, p, k, 3);
-	RUN_PROGRAM(&bld, &r);
-	for (i = 0; i < N_LONG; i++) {
-		ASSERT_EQ(-a[i], o1[i]) TH_LOG("at %u", i);
-		ASSERT_EQ(a[i] * a[i], o2[i]) TH_LOG("at %u", i);
-	}
-	run_free(&r);
+	two_results(_metadata, false, 1, false);
 }
 
 /* The functions reach EWISE: f32 and f16 registers round their results. */
