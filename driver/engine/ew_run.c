@@ -284,7 +284,7 @@ static void plan_next(const struct ew_plan *pl, const struct xrt_cs_ew_inst *ins
 	}
 	i = unary * ((n + EW_SPREAD - 1) / EW_SPREAD);
 	nb->per_step = (total + i - 1) / i;
-	/* whole lines, so the pieces after the first stay aligned */
+	/* whole lines, so every piece starts as the first does against a line */
 	nb->copy_step = (row->pend_bytes + i - 1) / i;
 	nb->copy_step = (nb->copy_step + 63) & ~63u;
 }
