@@ -99,8 +99,9 @@ TEST_F(xrt, products_and_accumulating_products)
  * The bits do not follow the thread count (tiles that did failed here,
  * on the f64 case), and the tiles land where they belong: each product
  * against the engine's own.  k over OpenBLAS's depth blocks, m and n no
- * tile divides, the lhs transposed, f32 and f64; the last one is cut in
- * columns on any machine (n over 1024), its rhs transposed.
+ * tile divides, the lhs transposed, f32 and f64; the last one, its rhs
+ * transposed, is cut in columns on any machine of two cores or more (n is
+ * its longer side).
  */
 static const char *const tiled[] = {
 	"HloModule m\nENTRY e {\n  x = f32[300,1000] parameter(0)\n"
