@@ -15,8 +15,9 @@ TEST_F(dev, get_param_reports_every_parameter)
 	uint64_t v;
 	uint32_t p;
 
-	for (p = 0; p < DRM_XRT_PARAM_COUNT; p++)
+	for (p = 0; p < DRM_XRT_PARAM_COUNT; p++) {
 		EXPECT_EQ(0, accel_param(self->fd, p, &v)) TH_LOG("param %u", p);
+	}
 	ASSERT_EQ(0, accel_param(self->fd, DRM_XRT_PARAM_ABI_VERSION, &v));
 	EXPECT_EQ(DRM_XRT_ABI_VERSION, v);
 	ASSERT_EQ(0, accel_param(self->fd, DRM_XRT_PARAM_CS_VERSION, &v));

@@ -103,10 +103,11 @@ static inline int test_accel_fd(void)
 		ASSERT_NE(-2, _fd) TH_LOG("XRT_TEST_ACCEL set, no device");   \
 		ASSERT_EQ(0, accel_run(_fd, kprog, ksize, 1234, kin, (r)->size,\
 				       (r)->n));                              \
-		for (_k = 0; _k < (r)->n; _k++)                               \
+		for (_k = 0; _k < (r)->n; _k++) {                             \
 			EXPECT_EQ(0, memcmp(kin[_k], (r)->slot[_k],           \
 					    (r)->size[_k]))                   \
 				TH_LOG("slot %u differs in the kernel", _k);  \
+		}                                                             \
 	} while (0)
 
 /*

@@ -48,10 +48,11 @@ TEST_F(xrt, gather_clamps_and_maps_dims)
 		int64_t r0 = clamp(idx[bi][1], 10, 3), c0 = clamp(idx[bi][0], 7, 4);
 
 		for (i = 0; i < 3; i++)
-			for (j = 0; j < 4; j++)
+			for (j = 0; j < 4; j++) {
 				ASSERT_EQ(o[(r0 + i) * 7 + c0 + j], g[(bi * 3 + i) * 4 + j])
 					TH_LOG("window %lld at %lld,%lld", (long long)bi,
 					       (long long)i, (long long)j);
+			}
 	}
 	run_free(&r);
 }
@@ -106,10 +107,11 @@ TEST_F(xrt, scatter_combines_in_order)
 				}
 			}
 			got = (int32_t *)r.slot[0];
-			for (j = 0; j < 8; j++)
+			for (j = 0; j < 8; j++) {
 				ASSERT_EQ(want[j], got[j])
 					TH_LOG("mode %u combiner %u at %lld", mode, comb,
 					       (long long)j);
+			}
 			run_free(&r);
 		}
 	}
@@ -144,8 +146,9 @@ TEST_F(xrt, scatter_float_sum_is_sequential)
 	up = cs_view_dense(2, XRT_CS_F32, 0, 2, ud);
 	cs_scatter(&b, XRT_CS_RED_SUM, XRT_CS_SCATTER_SKIP, &op, &ix, &up, 1, map);
 	RUN_PROGRAM(&b, &r);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(want[i], ((float *)r.slot[0])[i]) TH_LOG("slot %d", i);
+	}
 	run_free(&r);
 }
 

@@ -353,8 +353,9 @@ TEST_F(xrt, long_k_small_items)
 	for (i = 0; i < 20; i++)
 		a[i] = (float)(i % 16);
 	run_one_dot(_metadata, a, 20, &b, 1, got, 20, mnk, x);
-	for (i = 0; i < 20; i++)
+	for (i = 0; i < 20; i++) {
 		ASSERT_EQ((float)mnk[2] * a[i] * b, got[i]) TH_LOG("C[%" PRIu64 "]", i);
+	}
 	/* 2^27 / 2^16 = 2048 outputs an item: 16 rows of 128 columns */
 	EXPECT_EQ(2u, dot_items_of(_metadata, self->a, bytes, mnk, x));
 	/* 2^27 / 2^20 = 128 outputs: 4 rows (a micro-tile's) of 32 columns */

@@ -496,8 +496,9 @@ TEST_F(xrt, kept_programs_give_way_when_the_device_is_full)
 	ASSERT_OK(xrt_execute(s, c, &x, 1, NULL, &r));
 	got = malloc(n * sizeof(*got));
 	ASSERT_OK(xrt_read_data(s, r, true, got, n * sizeof(*got)));
-	for (i = 0; i < n; i += 4099)
+	for (i = 0; i < n; i += 4099) {
 		ASSERT_EQ((float)i + (float)(i % 1000), got[i]) TH_LOG("at %lld", (long long)i);
+	}
 	free(got);
 	xrt_module_destroy(m);
 	xrt_session_destroy(s);

@@ -460,8 +460,9 @@ TEST_F(xrt, corpus_rebuilt_by_the_builder)
 		files++;
 	}
 	ASSERT_GE(files, 60);
-	for (op = 0; op < XRT_OP_COUNT; op++)
+	for (op = 0; op < XRT_OP_COUNT; op++) {
 		EXPECT_TRUE(seen[op]) TH_LOG("no corpus module rebuilt %s", xrt_opcode_name(op));
+	}
 }
 
 TEST_HARNESS_MAIN

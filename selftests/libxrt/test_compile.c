@@ -432,9 +432,10 @@ TEST_F(xrt, elementwise_dims_merge_where_every_operand_allows)
 		c = (const void *)(exe->loaded.prog.base + exe->loaded.prog.offsets[0]);
 		ASSERT_EQ(XRT_CS_OP_EWISE, c->cmd.op) TH_LOG("module %zu", i);
 		EXPECT_EQ(t[i].rank, c->rank) TH_LOG("module %zu", i);
-		for (d = 0; d < XRT_CS_MAX_RANK; d++)
+		for (d = 0; d < XRT_CS_MAX_RANK; d++) {
 			EXPECT_EQ(d < 3 ? t[i].dims[d] : 0, c->dims[d])
 				TH_LOG("module %zu, dim %u", i, d);
+		}
 		differential(_metadata, self->a, "merged dims", m, &oc, pool);
 		cc_executable_destroy(exe);
 		xrt_module_destroy(m);

@@ -331,8 +331,9 @@ static void flush(struct __test_metadata *_metadata, const struct xrt_allocator 
 	int i;
 	uint32_t k;
 
-	if (b->n)
+	if (b->n) {
 		EXPECT_NE(NULL, so) TH_LOG("the emulated batch (%s ...) did not build", b->p[0].name);
+	}
 	for (i = 0; so && i < b->n; i++)
 		check(_metadata, a, so, b, i);
 	if (so)

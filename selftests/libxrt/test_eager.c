@@ -420,9 +420,10 @@ TEST_F(xrt, unary_ops_and_activations)
 	for (f = 0; f < sizeof(fns) / sizeof(fns[0]); f++) {
 		o = run1(_metadata, c, fns[f].name, &t, 1);
 		v = data_f32(_metadata, o, &lit);
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < 6; i++) {
 			EXPECT_NEAR(fns[f].f(x[i]), v[i], 2e-6 * (1 + fabs(fns[f].f(x[i]))))
 				TH_LOG("%s(%g)", fns[f].name, x[i]);
+		}
 		xrt_literal_destroy(lit);
 		xrt_tensor_unref(o);
 	}
@@ -582,8 +583,9 @@ static void expect_f32(struct __test_metadata *_metadata, xrt_tensor *t, uint32_
 	uint32_t d;
 
 	ASSERT_EQ(rank, xrt_tensor_rank(t));
-	for (d = 0; d < rank; d++)
+	for (d = 0; d < rank; d++) {
 		ASSERT_EQ(dims[d], xrt_tensor_dim(t, d)) TH_LOG("dimension %u", d);
+	}
 	ASSERT_EQ(n, xrt_tensor_element_count(t));
 	ASSERT_OK(xrt_tensor_resolve(t, &lit));
 	for (i = 0; i < n; i++) {
@@ -1334,8 +1336,9 @@ TEST_F(xrt, mlp_training_matches_numpy)
 		xrt_literal *lit;
 		const float *v = data_f32(_metadata, w, &lit);
 
-		for (i = 0; i < MH * MO; i++)
+		for (i = 0; i < MH * MO; i++) {
 			EXPECT_NEAR(final_w2[i], v[i], 1e-5) TH_LOG("w2[%d]", i);
+		}
 		xrt_literal_destroy(lit);
 		xrt_tensor_unref(w);
 	}

@@ -43,8 +43,9 @@ TEST(every_item_runs_once_on_any_number_of_threads)
 		for (i = 0; i < ITEMS; i++)
 			atomic_store(&c.runs[i], 0);
 		host_pool_for(p, ITEMS, count_items, &c);
-		for (i = 0; i < ITEMS; i++)
+		for (i = 0; i < ITEMS; i++) {
 			ASSERT_EQ(1, atomic_load(&c.runs[i])) TH_LOG("item %u, %u threads", i, threads);
+		}
 		host_pool_destroy(p);
 	}
 }

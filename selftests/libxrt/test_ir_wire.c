@@ -123,9 +123,10 @@ TEST_F(xrt, fingerprints_tell_modules_apart_and_do_not_drift)
 	for (i = 0; i < 5; i++)
 		fingerprint_of(_metadata, self->a, variants[i], f[i]);
 	for (i = 0; i < 5; i++) {
-		for (k = 0; k < i; k++)
+		for (k = 0; k < i; k++) {
 			EXPECT_FALSE(f[i][0] == f[k][0] && f[i][1] == f[k][1])
 				TH_LOG("variants %zu and %zu collide", i, k);
+		}
 	}
 	/* Whitespace, '%' and signatures are not part of the module. */
 	fingerprint_of(_metadata, self->a,

@@ -75,9 +75,10 @@ TEST_F(xrt, corpus_verifies_and_covers_every_opcode)
 		files++;
 	}
 	ASSERT_GE(files, 70);
-	for (op = 0; op < XRT_OP_COUNT; op++)
+	for (op = 0; op < XRT_OP_COUNT; op++) {
 		EXPECT_TRUE(used[op]) TH_LOG("no corpus module uses %s",
 					     xrt_opcode_name((enum xrt_opcode)op));
+	}
 }
 
 TEST_F(xrt, well_formed_bodies_verify)

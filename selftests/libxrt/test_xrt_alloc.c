@@ -346,8 +346,9 @@ TEST_F(xrt, transfers_cross_between_mapped_and_unmapped_devices)
 	ASSERT_OK(xrt_execute(g, c, &x, 1, NULL, &r));
 	ASSERT_OK(xrt_read_literal(g, r, true, &got));
 	f = xrt_literal_mutable_data(got);
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 6; i++) {
 		EXPECT_EQ(-(float)((i % 3) * 2 + i / 3), f[i]) TH_LOG("element %d", i);
+	}
 	xrt_literal_destroy(got);
 	xrt_literal_destroy(col);
 	xrt_literal_destroy(v);
