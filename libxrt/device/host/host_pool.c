@@ -50,6 +50,7 @@ struct host_pool {
 	atomic_uint_fast64_t generation;
 	struct job *job;
 	bool stop;
+	uint64_t last_job_ns;		/* when the caller's last job ended */
 };
 
 static void work(struct job *j, void *ws)
@@ -300,6 +301,21 @@ static void run_job(struct host_pool *p, struct job *j, void *ws, uint64_t inlin
 			pthread_cond_wait(&p->done, &p->lock);
 		pthread_mutex_unlock(&p->lock);
 	}
+	p->last_job_ns = now_ns();
+}
+
+/*
+ * Whether a phase of @items is worth the workers: INLINE_ITEMS or more,
+ * or two or more while they still poll after the last job (within half
+ * of SPIN_NS), when handing them items costs no wake.  The MLP's bias
+ * and ReLU commands (two items each, right after a product) ran on the
+ * caller alone while the worker polled.
+ */
+static bool threaded(struct host_pool *p, uint64_t items)
+{
+	if (!p || !p->num_threads || items < 2)
+		return false;
+	return items >= INLINE_ITEMS || now_ns() - p->last_job_ns < SPIN_NS / 2;
 }
 
 void host_pool_for(struct host_pool *p, uint64_t items,
@@ -344,10 +360,10 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 			struct job j = { engine_items, &ph, xrt_engine_items(x, pc, ph.phase), 0 };
 
 			/* most commands of small programs: no job to set up */
-			if (j.items < INLINE_ITEMS || !p || !p->num_threads)
+			if (!threaded(p, j.items))
 				xrt_engine_run_items(x, pc, ph.phase, 0, j.items, ws);
 			else
-				run_job(p, &j, ws, INLINE_ITEMS);
+				run_job(p, &j, ws, 2);
 		}
 		pc = xrt_engine_next(x, pc);
 	}
