@@ -16,7 +16,7 @@
 #include "../../core/mem.h"
 #include "host_device.h"
 
-/* Phases with fewer items run inline: waking threads costs more. */
+/* Phases with fewer items run inline, waking threads costs more (but see threaded()). */
 #define INLINE_ITEMS	4
 
 /*
