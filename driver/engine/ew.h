@@ -121,8 +121,9 @@ struct ew_plan {
 	 * pieces between the next block's unary sub-blocks: written all
 	 * at once, its stores fill the core's store and fill buffers and
 	 * the pass that writes them waits on memory with nothing to
-	 * compute.  Only with one forwarded result, a unary pass to carry
-	 * its stores and ->prefetch (which sizes the pieces).  The fused
+	 * compute.  Only with one forwarded result and a unary pass to
+	 * carry its stores (->stream implies ->prefetch, which sizes the
+	 * pieces).  The fused
 	 * tanh(a*x+b)*c went from 0.63-0.64 of the triad to 0.67-0.69.
 	 */
 	u8 defer;
@@ -140,8 +141,6 @@ struct ew_row {
 	u8 *pend_dst;
 	const u8 *pend_src;
 	u32 pend_bytes, pend_done;
-	/* which of the two deferral registers this block computes into */
-	u8 flip;
 };
 
 /* Registers past a program's own: scratch, and two to defer a streamed result in. */

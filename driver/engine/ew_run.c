@@ -325,7 +325,14 @@ static void defer_write(struct ew_row *row, u8 *d, const u8 *src, u32 n)
 	row->pend_src = src;
 	row->pend_bytes = n;
 	row->pend_done = 0;
-	row->flip ^= 1;
+}
+
+/* Of the two deferral registers past the scratch one, the one not held back. */
+static u8 *defer_reg(const struct ew_row *row, u8 *regs, u32 num_regs)
+{
+	u8 *first = ew_reg(regs, num_regs + 1);
+
+	return row->pend_src == first ? ew_reg(regs, num_regs + 2) : first;
 }
 
 void ew_row_end(struct ew_row *row)
@@ -399,7 +406,7 @@ void ew_run_block(const struct xrt_cs_operand *ops,
 				i++;
 			}
 			if ((flags & EW_FWD) && pl->defer)
-				out = ew_reg(regs, num_regs + 1 + row->flip);
+				out = defer_reg(row, regs, num_regs);
 			else if ((flags & EW_SCRATCH) || ((flags & EW_FWD) && pl->stream))
 				out = ew_reg(regs, num_regs);
 			else
@@ -546,5 +553,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	/* es >= 1: a command has operands, each of a validated type */
 	plan->prefetch = stores && n > EW_CACHED_BYTES / es;
 	plan->stream = fwd && n > EW_STREAM_BYTES / es;
-	plan->defer = plan->stream && plan->prefetch && fwd == 1 && unary;
+	/* a forwarded result is stored, and streamed ones are past the caches: prefetched too */
+	BUILD_BUG_ON(EW_STREAM_BYTES <= EW_CACHED_BYTES);
+	plan->defer = plan->stream && fwd == 1 && unary;
 }

@@ -7,8 +7,8 @@
  * two steps so subnormal results come out right; tanh is a
  * polynomial near 0 and goes through exp beyond (below); logistic is
  * 1 / (1 + e^-|x|), or e^-|x| over the same for x < 0: one division
- * either way (e^-|x| times the quotient rounded once more, 3 steps off
- * just under 0.25).  No fused multiply-add (the
+ * either way (e^-|x| times 1 / (1 + e^-|x|) rounds once more and was 3
+ * steps off just under 0.25).  No fused multiply-add (the
  * engine builds without contraction), so every executor, vector width
  * and order gives the same bits.  Bounds are measured in
  * test_engine_math.

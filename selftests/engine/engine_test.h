@@ -17,6 +17,7 @@
 #include "accel.h"
 
 #include "cstream/cs_builder.h"
+#include "device/host/host_device.h"
 #include "../../driver/engine/engine_internal.h"
 
 #define MAX_SLOTS 8
@@ -161,19 +162,22 @@ static inline uint32_t add_buf(struct cs_builder *b, struct run *r,
 	return s;
 }
 
-/* Can the engine's AVX-512 builds (xrt_engine_use_avx512) run here? */
-static inline int cpu_has_avx512(void)
-{
-	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-	       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-	       __builtin_cpu_supports("avx512bw");
-}
-
 /* The engine's vector builds: baseline (0) or AVX2 and AVX-512 (1). */
 static inline void use_wide_vectors(int wide)
 {
 	xrt_engine_use_avx2 = wide;
 	xrt_engine_use_avx512 = wide;
+}
+
+/* Can the engine's AVX-512 builds run here (as the host device decides)?  Leaves the baseline on. */
+static inline int cpu_has_avx512(void)
+{
+	int has;
+
+	host_detect_cpu();
+	has = xrt_engine_use_avx512;
+	use_wide_vectors(0);
+	return has;
 }
 
 static inline void run_free(struct run *r)

@@ -951,6 +951,16 @@ TEST_F(xrt, per_row_values_over_rows_of_several_blocks)
 	run_free(&r);
 }
 
+/* -x * x of operand 0 into operand 1: a unary pass, then a forwarded multiply; its length. */
+static uint32_t neg_square(struct xrt_cs_ew_inst *p)
+{
+	p[0] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
+	p[1] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
+	p[2] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 0, 0);
+	p[3] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	return 4;
+}
+
 /*
  * A command too large for the caches: the next block's lines are asked
  * for between the sub-blocks of its unary pass, and its forwarded output
@@ -971,7 +981,7 @@ static void long_row_streamed(struct __test_metadata *_metadata, int wide)
 	uint64_t plan[32];	/* room for the plan of 4 instructions */
 	struct ew_plan *pl = (struct ew_plan *)plan;
 	float *a, *o;
-	uint32_t k = 0, i;
+	uint32_t k, i;
 
 	cs_builder_init(&bld, NULL);
 	add_buf(&bld, &r, N_LONG * 4, XRT_CS_SLOT_READ, 0);
@@ -984,10 +994,7 @@ static void long_row_streamed(struct __test_metadata *_metadata, int wide)
 	o[N_LONG + 1] = -5.0f;
 	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 1, st);
 	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 4, 1, st);
-	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 0, 0);
-	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	k = neg_square(p);
 	ew_make_plan(ops, 2, p, k, 1, 0, N_LONG, pl);
 	ASSERT_TRUE(pl->prefetch && pl->stream && pl->defer && (pl->inst[2].flags & EW_FWD));
 	cs_ewise(&bld, 1, dims, ops, 2, p, k, 2);
@@ -1029,7 +1036,7 @@ static void rows_held_back(struct __test_metadata *_metadata, int wide)
 	uint64_t plan[32];
 	struct ew_plan *pl = (struct ew_plan *)plan;
 	float *x, *a;
-	uint32_t k = 0, i, j;
+	uint32_t k, i, j;
 
 	cs_builder_init(&bld, NULL);
 	/* rows 3 floats apart: the gaps must stay as they are */
@@ -1042,10 +1049,7 @@ static void rows_held_back(struct __test_metadata *_metadata, int wide)
 	memcpy(a, x, (size_t)R * (C + 3) * 4);
 	ops[0] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN, 0, 2, st);
 	ops[1] = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 2, st);
-	p[k++] = inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_UNARY, XRT_CS_UN_NEG, XRT_CS_F32, 1, 0, 0, 0);
-	p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_CS_F32, 1, 1, 0, 0);
-	p[k++] = inst(XRT_CS_EW_STORE, 0, 0, 0, 1, 1, 0);
+	k = neg_square(p);
 	ew_make_plan(ops, 2, p, k, 2, 1, (uint64_t)R * C, pl);
 	ASSERT_TRUE(pl->stream && pl->defer);
 	cs_ewise(&bld, 2, dims, ops, 2, p, k, 2);

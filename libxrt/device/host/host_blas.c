@@ -157,8 +157,13 @@ static void tile(struct gemm *g, uint64_t m, uint64_t n, uint64_t k)
 		g->bands = g->cols = 1;
 		return;
 	}
-	while (r * c < machine_cores && part(m, r) * part(n, c) * k >= ((uint64_t)1 << 21)) {
-		if (part(m, r) >= part(n, c))
+	while (r * c < machine_cores && k) {
+		uint64_t rows = part(m, r), cols = part(n, c);
+
+		/* rows * cols * k under 2M, as a division: m * n * k may pass 2^64 */
+		if (rows * cols < (((uint64_t)1 << 21) + k - 1) / k)
+			break;
+		if (rows >= cols)
 			r++;
 		else
 			c++;

@@ -117,12 +117,12 @@ static uint64_t spin_while(atomic_uint_fast64_t *v, uint64_t old)
 /*
  * Takes this worker off @cpu, the caller's, when it wakes up there and
  * another of the CPUs it may use (@allowed) is left.  A scheduler that
- * packs threads onto few CPUs (this virtual machine's kernel runs with
- * sched_vcpu_pack) can wake a sleeping worker on the CPU of the thread
- * that woke it and leave both there, each at half speed, while another
- * CPU idles: a DOT 1024 ran at one core's speed in 66 of 300 timings
- * between OpenBLAS's (a harness in xrt-bench's loop), in 1 of 300 with
- * this.  The worker stays off that CPU only until it wakes on the
+ * packs threads onto few CPUs (the virtual machine of these figures runs
+ * its kernel with sched_vcpu_pack) can wake a sleeping worker on the CPU
+ * of the thread that woke it and leave both there, each at half speed,
+ * while another CPU idles: a DOT 1024 ran at one core's speed in 66 of
+ * 300 timings between OpenBLAS's (a harness in xrt-bench's loop), in 1
+ * of 300 with this.  The worker stays off that CPU only until it wakes on the
  * caller's CPU again, when it leaves the new one instead.
  */
 static void leave_cpu(const cpu_set_t *allowed, int cpu)
