@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The host device's DOT through OpenBLAS: its results against the
- * evaluator (a product, and a convolution whose kernel positions after
- * the first add to the output), the same bits on any thread count, and
+ * The host device's DOT through OpenBLAS (and, where it takes them, its
+ * own AVX-512 kernel: test_host_gemm.c): results against the evaluator
+ * (products, and a convolution whose kernel positions after the first
+ * add to the output), the same bits on any thread count, and
  * OpenBLAS's packing buffers advised onto huge pages before the first
  * product (Documentation/compiler.rst).
  */
@@ -26,6 +27,12 @@ static const char product[] =
 	"HloModule m\nENTRY e {\n  x = f32[64,128] parameter(0)\n"
 	"  w = f32[128,96] parameter(1)\n"
 	"  ROOT d = f32[64,96] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+
+/* its lhs read transposed: OpenBLAS's, never the host's AVX-512 kernel */
+static const char transposed_product[] =
+	"HloModule m\nENTRY e {\n  x = f32[128,64] parameter(0)\n"
+	"  w = f32[128,96] parameter(1)\n"
+	"  ROOT d = f32[64,96] dot(x, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n}\n";
 
 /* 9 kernel positions: one DOT of 128x48x40 each, the last 8 accumulating */
 static const char conv_layer[] =
@@ -92,6 +99,7 @@ static void against_evaluator(struct __test_metadata *_metadata, const struct xr
 TEST_F(xrt, products_and_accumulating_products)
 {
 	against_evaluator(_metadata, self->a, product);
+	against_evaluator(_metadata, self->a, transposed_product);
 	against_evaluator(_metadata, self->a, conv_layer);
 }
 
@@ -161,8 +169,8 @@ TEST_F(xrt, blas_buffers_on_huge_pages)
 
 	if (!take || !give)
 		SKIP(return, "libxrt is built without OpenBLAS");
-	/* the first product on the host device advises the buffers */
-	against_evaluator(_metadata, self->a, product);
+	/* the first product through OpenBLAS advises the buffers */
+	against_evaluator(_metadata, self->a, transposed_product);
 	test_thp_mode(mode, sizeof(mode));
 	buf = take(0);
 	ASSERT_NE(NULL, buf);

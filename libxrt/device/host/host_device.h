@@ -22,7 +22,8 @@ void host_pool_destroy(struct host_pool *p);
 uint32_t host_pool_threads(const struct host_pool *p);
 /*
  * Runs a whole program (jumps included) on the pool (NULL: this thread);
- * DOT commands through OpenBLAS when @use_blas and it can.
+ * DOT commands by the host's own AVX-512 kernel or OpenBLAS when
+ * @use_blas and they can.
  */
 xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas);
 /*
@@ -34,6 +35,8 @@ void *host_pool_arena(struct host_pool *p, uint64_t size);
 /* Calls @fn on chunks of [0, @items) over the pool's threads (NULL: inline). */
 void host_pool_for(struct host_pool *p, uint64_t items,
 		   void (*fn)(void *ctx, uint64_t first, uint64_t count, void *ws), void *ctx);
+/* The f32 DOT at @pc with few rows by the host's AVX-512 kernel, if it can; else false. */
+bool host_gemm_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc);
 /* The DOT at @pc through OpenBLAS, if it can; else false. */
 bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc);
 

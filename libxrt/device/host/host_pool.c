@@ -354,7 +354,8 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 		return st ? st : xrt_status_oom(NULL, "an engine workspace");
 	ws = p ? p->ws[0] : own;
 	while (pc < n) {
-		uint32_t phases = use_blas && host_blas_dot(p, x, pc) ? 0 : xrt_engine_phases(x, pc);
+		bool fast = use_blas && (host_gemm_dot(p, x, pc) || host_blas_dot(p, x, pc));
+		uint32_t phases = fast ? 0 : xrt_engine_phases(x, pc);
 
 		for (ph.pc = pc, ph.phase = 0; ph.phase < phases; ph.phase++) {
 			struct job j = { engine_items, &ph, xrt_engine_items(x, pc, ph.phase), 0 };

@@ -42,8 +42,8 @@ typedef int64_t xrt_handle;
  * @memory_limit: bytes this session may hold on the device at once
  *                (0: no limit of its own); above it, RESOURCE_EXHAUSTED
  * @no_blas: host:0 computes DOT with the engine's own kernel, never
- *           OpenBLAS, so that its results are those of the accel device
- *           bit for bit (other devices ignore it)
+ *           its AVX-512 one or OpenBLAS, so that its results are those
+ *           of the accel device bit for bit (other devices ignore it)
  */
 struct xrt_session_options {
 	const char *device;
