@@ -428,6 +428,20 @@ TEST_F(xrt, avx2_kernel_same_bits)
 	xrt_engine_use_avx2 = 0;
 }
 
+/* So does the AVX-512 one (rows in groups of 6 and 4, as with AVX2). */
+TEST_F(xrt, avx512_kernel_same_bits)
+{
+	if (!cpu_has_avx512())
+		SKIP(return, "this CPU has no AVX-512");
+	use_wide_vectors(1);
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, 67, 131, 300, 0, 0, 0);
+	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 1, 3, 10, 33, 513, 1, 0, 1);
+	check_dot(_metadata, XRT_CS_F16, XRT_CS_F32, 1, 2, 33, 70, 129, 1, 1, 0);
+	check_dot(_metadata, XRT_CS_BF16, XRT_CS_BF16, 1, 1, 65, 19, 260, 0, 1, 1);
+	small_products(_metadata);
+	use_wide_vectors(0);
+}
+
 TEST_F(xrt, malformed_dots)
 {
 	static const struct {
