@@ -137,6 +137,7 @@ static __mmask16 lanes(uint64_t n)
 static AVX512 void gemm_part(const struct gemm *g, uint64_t b, uint64_t c0, uint64_t c1)
 {
 	const struct xrt_cs_dot *d = g->d;
+	/* 32 KiB of stack: one strip, no allocation per call */
 	float packed[KC * NR] __attribute__((aligned(64)));
 	const float *a = g->a + (int64_t)b * d->lhs.batch_stride;
 	const float *src = g->b + (int64_t)b * d->rhs.batch_stride;
@@ -175,7 +176,7 @@ static void gemm_items(void *ctx, uint64_t first, uint64_t count, void *ws)
 	}
 }
 
-/* Rows of @cols contiguous f32, each at a non-negative distance from the last. */
+/* Rows of contiguous f32, each at a non-negative distance from the last. */
 static bool rows_of(const struct xrt_cs_matrix *mx)
 {
 	return mx->dtype == XRT_CS_F32 && mx->col_stride == 1 && mx->row_stride >= 0 &&
