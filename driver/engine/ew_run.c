@@ -143,52 +143,47 @@ static int needs_scratch(const struct xrt_cs_ew_inst *in, const u8 *type)
 typedef long long v2di __attribute__((vector_size(2 * sizeof(s64))));
 typedef long long v8di __attribute__((vector_size(8 * sizeof(s64))));
 
-/* Copies what comes before @d's first @w-byte boundary (all, if less): how much. */
-static size_t unaligned_head(u8 *d, const u8 *s, size_t bytes, size_t w)
-{
-	size_t head = (w - ((unsigned long)d & (w - 1))) & (w - 1);
-
-	if (head > bytes)
-		head = bytes;
-	memcpy(d, s, head);
-	return head;
-}
-
-static void stream_copy128(u8 *d, const u8 *s, size_t bytes)
+/* The whole 16-byte pieces of @bytes, to a 16-byte aligned @d: how many bytes. */
+static size_t stream16(u8 *d, const u8 *s, size_t bytes)
 {
 	size_t i;
 
-	for (i = unaligned_head(d, s, bytes, 16); i + 16 <= bytes; i += 16) {
+	for (i = 0; i + 16 <= bytes; i += 16) {
 		v2di v;
 
 		memcpy(&v, s + i, 16);
 		__asm__("movntdq %1, %0" : "=m"(*(v2di *)(d + i)) : "x"(v));
 	}
-	memcpy(d + i, s + i, bytes - i);
+	return i;
 }
 
+/* Likewise in whole 64-byte lines. */
 ENGINE_AVX512
-static void stream_copy512(u8 *d, const u8 *s, size_t bytes)
+static size_t stream64(u8 *d, const u8 *s, size_t bytes)
 {
 	size_t i;
 
-	for (i = unaligned_head(d, s, bytes, 64); i + 64 <= bytes; i += 64) {
+	for (i = 0; i + 64 <= bytes; i += 64) {
 		v8di v;
 
 		memcpy(&v, s + i, 64);
 		__asm__("vmovntdq %1, %0" : "=m"(*(v8di *)(d + i)) : "v"(v));
 	}
-	memcpy(d + i, s + i, bytes - i);
+	return i;
 }
 #endif
 
 static void stream_copy(u8 *d, const u8 *s, size_t bytes)
 {
 #ifdef __x86_64__
-	if (xrt_engine_use_avx512)
-		stream_copy512(d, s, bytes);
-	else
-		stream_copy128(d, s, bytes);
+	size_t w = xrt_engine_use_avx512 ? 64 : 16;
+	size_t i = (w - ((unsigned long)d & (w - 1))) & (w - 1);
+
+	/* up to the first boundary, the aligned pieces, the tail */
+	i = engine_min(i, bytes);
+	memcpy(d, s, i);
+	i += w == 64 ? stream64(d + i, s + i, bytes - i) : stream16(d + i, s + i, bytes - i);
+	memcpy(d + i, s + i, bytes - i);
 #else
 	memcpy(d, s, bytes);
 #endif

@@ -23,6 +23,7 @@ struct shape {
 	int64_t lda, ldb, ldc;	/* row strides, at least k, n and n */
 	bool accumulate;
 	bool shared_rhs;	/* batch stride 0 */
+	int64_t out_bs;		/* the output's batch stride; 0: m * ldc */
 };
 
 /* One DOT over three slots, loaded through the validator. */
@@ -37,8 +38,8 @@ static void prog_open(struct __test_metadata *_metadata, const struct shape *s, 
 		      int64_t lhs_cs, struct dot_prog *d)
 {
 	int64_t bs[3] = { (int64_t)s->m * s->lda, s->shared_rhs ? 0 : (int64_t)s->k * s->ldb,
-			  (int64_t)s->m * s->ldc };
-	uint64_t rows[3] = { s->m, s->k, s->m };
+			  s->out_bs ? s->out_bs : (int64_t)s->m * s->ldc };
+	uint64_t rows[3] = { s->m, s->k, s->m }, cols[3] = { s->k, s->n, s->n };
 	int64_t ld[3] = { s->lda, s->ldb, s->ldc };
 	struct xrt_cs_matrix mx[3];
 	struct cs_builder b;
@@ -50,7 +51,9 @@ static void prog_open(struct __test_metadata *_metadata, const struct shape *s, 
 	for (i = 0; i < 3; i++) {
 		uint64_t mats = i == 1 && s->shared_rhs ? 1 : s->batch;
 
-		d->bytes[i] = mats * rows[i] * (uint64_t)ld[i] * (dtype == XRT_CS_F64 ? 8 : 4);
+		/* a row's columns past the last stride too: the output's rows may overlap */
+		d->bytes[i] = (mats * rows[i] * (uint64_t)ld[i] + cols[i]) *
+			      (dtype == XRT_CS_F64 ? 8 : 4);
 		cs_add_slot(&b, d->bytes[i], i < 2 ? XRT_CS_SLOT_READ :
 				XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
 		mx[i] = (struct xrt_cs_matrix){ .slot = (uint32_t)i, .dtype = (uint8_t)dtype,
@@ -209,6 +212,11 @@ TEST_F(xrt, products_the_kernel_takes)
 		{ { 1, 8, 8, 8, 8, 8, 8, false, false }, XRT_CS_F32, 1, false },
 		{ { 1, 64, 64, 64, 64, 64, 64, false, false }, XRT_CS_F64, 1, false },
 		{ { 1, 64, 64, 64, 64, 64, 64, false, false }, XRT_CS_F32, 64, false },
+		/* output rows overlapping: threads must not write them at once */
+		{ { 1, 4, 64, 64, 64, 64, 32, false, false }, XRT_CS_F32, 1, false },
+		/* a batch of two, then its output matrices overlapping */
+		{ { 2, 4, 64, 64, 64, 64, 64, false, false }, XRT_CS_F32, 1, true },
+		{ { 2, 4, 64, 64, 64, 64, 64, false, false, 200 }, XRT_CS_F32, 1, false },
 	};
 	uint8_t *slots[3];
 	size_t i;
