@@ -530,26 +530,33 @@ static __always_inline void small_rows(u32 nv, const struct xrt_cs_dot *c,
 	u64 kn = c->k, i, k;
 	struct small_row r0, r1;
 
-	/* pairs where both rows' vectors fit in registers */
-	for (i = 0; nv <= 2 && i + 1 < c->m; i += 2, a += 2 * arow, o += 2 * orow) {
-		const float *ap = a, *bp = b;
+	/*
+	 * Pointers from offsets of elements that are read: a stride may be far
+	 * out of range of a row or k that is not (past the last, or any when
+	 * k is 0), and such a pointer is undefined even unread.
+	 */
+	for (i = 0; nv <= 2 && i + 1 < c->m; i += 2) {
+		float *oi = o + (s64)i * orow;
 
-		row_start(nv, n, acc, o, &r0);
-		row_start(nv, n, acc, o + orow, &r1);
-		for (k = 0; k < kn; k++, ap += astep, bp += bstep) {
+		row_start(nv, n, acc, oi, &r0);
+		row_start(nv, n, acc, oi + orow, &r1);
+		for (k = 0; k < kn; k++) {
+			const float *ap = a + ((s64)i * arow + (s64)k * astep);
+			const float *bp = b + (s64)k * bstep;
+
 			row_step(nv, n, ap[0], bp, &r0);
 			row_step(nv, n, ap[arow], bp, &r1);
 		}
-		row_store(nv, n, o, &r0);
-		row_store(nv, n, o + orow, &r1);
+		row_store(nv, n, oi, &r0);
+		row_store(nv, n, oi + orow, &r1);
 	}
-	for (; i < c->m; i++, a += arow, o += orow) {
-		const float *ap = a, *bp = b;
+	for (; i < c->m; i++) {
+		float *oi = o + (s64)i * orow;
 
-		row_start(nv, n, acc, o, &r0);
-		for (k = 0; k < kn; k++, ap += astep, bp += bstep)
-			row_step(nv, n, ap[0], bp, &r0);
-		row_store(nv, n, o, &r0);
+		row_start(nv, n, acc, oi, &r0);
+		for (k = 0; k < kn; k++)
+			row_step(nv, n, a[(s64)i * arow + (s64)k * astep], b + (s64)k * bstep, &r0);
+		row_store(nv, n, oi, &r0);
 	}
 }
 
@@ -592,8 +599,9 @@ static void small_avx2(const struct xrt_cs_dot *c, const float *a, const float *
 /* Batch @b of a product xrt_engine_dot_small() takes: straight from the operands. */
 static void dot_small(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c, u64 b)
 {
-	const float *pa = (const float *)at(x, &c->lhs, b, 0, 0);
-	const float *pb = (const float *)at(x, &c->rhs, b, 0, 0);
+	/* k of 0: the operands are empty, their strides anything; never read */
+	const float *pa = c->k ? (const float *)at(x, &c->lhs, b, 0, 0) : NULL;
+	const float *pb = c->k ? (const float *)at(x, &c->rhs, b, 0, 0) : NULL;
 	float *po = (float *)at(x, &c->out, b, 0, 0);
 
 	if (xrt_engine_use_avx2)

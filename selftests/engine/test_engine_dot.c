@@ -332,6 +332,29 @@ TEST_F(xrt, one_column_any_stride)
 }
 
 /*
+ * With k of 0 the operands are empty and any strides validate; the rows
+ * of such an operand must not even be pointed at (found by fuzz_engine:
+ * UBSan flagged the small path stepping its lhs pointer by the stride).
+ * Each output is the empty sum, 0.
+ */
+TEST_F(xrt, empty_k_any_stride)
+{
+	struct mat ma = { XRT_CS_F32, 0, -((int64_t)1 << 61), (int64_t)1 << 60, 0 };
+	struct mat mb = { XRT_CS_F32, 0, (int64_t)1 << 61, 1, 0 };
+	struct mat mo = { XRT_CS_F32, 0, 5, 1, 0 };
+	const struct xrt_cs_matrix x[3] = { matrix(0, &ma), matrix(1, &mb), matrix(2, &mo) };
+	static const float a[1] = { 7 }, b[1] = { 9 };
+	const uint64_t mnk[3] = { 3, 5, 0 };
+	float got[15];
+	int i;
+
+	run_one_dot(_metadata, a, 1, b, 1, got, 15, mnk, x);
+	for (i = 0; i < 15; i++) {
+		EXPECT_EQ(0.0f, got[i]) TH_LOG("output %d", i);
+	}
+}
+
+/*
  * Broadcast operands let k run to XRT_CS_DOT_MAX_K in a tiny buffer; a
  * full tile over such a k would hold a kernel worker for seconds, so
  * items shrink with k.  C[i][j] = k * a[i] * b[j], exact in f32 here.
