@@ -31,7 +31,6 @@ struct dot_prog {
 	struct cs_program p;
 	void *data;
 	uint64_t bytes[3];
-	float *slot[3];
 };
 
 static void prog_open(struct __test_metadata *_metadata, const struct shape *s, uint32_t dtype,
@@ -168,6 +167,7 @@ static const struct shape shapes[] = {
 	{ 3, 9, 70, 300, 310, 80, 75, true, true },	/* padded rows, shared rhs */
 	{ 1, 256, 64, 40, 40, 64, 64, false, false },	/* the most rows it takes */
 	{ 2, 100, 1000, 300, 300, 1000, 1000, false, false },	/* parts of columns per thread */
+	{ 2, 5, 40, 0, 1, 40, 40, false, false },	/* no depth: every output 0 */
 };
 
 TEST_F(xrt, fused_sums_in_k_order_on_any_thread_count)
