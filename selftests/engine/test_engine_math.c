@@ -11,6 +11,9 @@
 
 #include "../../driver/engine/emath.h"
 #include "../../driver/engine/ew.h"
+/* for its slots' width; the coefficients are the engine's business */
+#pragma GCC diagnostic ignored "-Wunused-const-variable"
+#include "../../driver/engine/tanh_table.h"
 
 /* The distance from @got to @want in steps of @want's last place. */
 static double ulps64(double got, double want)
@@ -259,11 +262,32 @@ static float llogistic(float x)
 
 /*
  * Each function's bound holds over every f32 (a standalone check, hours
- * of long double references); here a million random inputs and a run of
- * 64K consecutive floats around the worst one that check found (for
- * logistic, results just under 0.25, where the product of e^x and a
- * rounded quotient was 3 steps off).
+ * of long double references; for tanh, tools/gen-tanh-table.py
+ * --verify); here a million random inputs and a run of 64K consecutive
+ * floats around the worst one that check found (for logistic, results
+ * just under 0.25, where the product of e^x and a rounded quotient was 3
+ * steps off), and for tanh the 1024 floats around each slot's start.
  */
+static float tanh_slot_edge(size_t k)
+{
+	uint32_t lo = 0, hi = 0x41200000, slot = (uint32_t)(k / 1024);
+	float x;
+
+	/* the first float (int)(x * TANH_STEP) puts in the slot */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		memcpy(&x, &mid, sizeof(x));
+		if ((uint32_t)(x * TANH_STEP) >= slot)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	lo = (lo < 512 ? 0 : lo - 512) + (uint32_t)(k % 1024);
+	memcpy(&x, &lo, sizeof(x));
+	return k & 1 ? -x : x;
+}
+
 TEST(vectorized_f32_within_bounds)
 {
 	static const struct {
@@ -272,15 +296,16 @@ TEST(vectorized_f32_within_bounds)
 		float (*ref)(float);
 		double lo, hi, bound;
 		float hard;
+		size_t edges;
 	} f[] = {
-		{ "exp", vm_exp_f32, lexp, -110, 95, 1, 0x1p-24f },
-		{ "tanh", vm_tanh_f32, ltanh, -12, 12, 1, 0x1.713746p-12f },
-		{ "logistic", vm_logistic_f32, llogistic, -110, 40, 2, -0x1.194a02p+0f },
+		{ "exp", vm_exp_f32, lexp, -110, 95, 1, 0x1p-24f, 0 },
+		{ "tanh", vm_tanh_f32, ltanh, -12, 12, 1, 0x1.2906bcp-2f, TANH_SLOTS * 1024 },
+		{ "logistic", vm_logistic_f32, llogistic, -110, 40, 2, -0x1.194a02p+0f, 0 },
 	};
 	static const float special[] = { 0.0f, -0.0f, INFINITY, -INFINITY, NAN, 88.72283f,
 					 88.7228394f, 88.73f, -87.33655f, -103.9f, -104.0f,
 					 0.625f, -0.625f, 0.62499994f, 9.0f, -9.0f, 1e-30f,
-					 -1e-45f, 1e-20f };
+					 -1e-45f, 1e-20f, 9.25f, 9.0108f, 9.011f, -8.989f };
 	enum { N = 1 << 20, RUN = 1 << 16 };
 	static float x[N], y[N];
 	size_t k, i;
@@ -300,6 +325,8 @@ TEST(vectorized_f32_within_bounds)
 				uint32_t u = hard - RUN / 2 + (uint32_t)(i - ns);
 
 				memcpy(&x[i], &u, sizeof(u));
+			} else if (i < ns + RUN + f[k].edges) {
+				x[i] = tanh_slot_edge(i - ns - RUN);
 			} else if (i % 3) {
 				x[i] = (float)uniform(f[k].lo, f[k].hi);
 			} else {
