@@ -315,7 +315,7 @@ TEST(vectorized_f32_within_bounds)
 		uint32_t hard;
 		size_t sat = 0;
 		double worst = 0;
-		float wx = 0;
+		float wx = 0, one = 0;
 
 		memcpy(&hard, &f[k].hard, sizeof(hard));
 		for (i = 0; i < N; i++) {
@@ -335,6 +335,14 @@ TEST(vectorized_f32_within_bounds)
 		}
 		xrt_engine_use_avx2 = 0;
 		f[k].vm(y, x, N);
+		/* one at a time, where no vector code runs: the same bits */
+		for (i = 0; i < N; i++) {
+			f[k].vm(&one, &x[i], 1);
+			if (memcmp(&one, &y[i], sizeof(one)))
+				break;
+		}
+		ASSERT_EQ(N, i) TH_LOG("%s(%a): alone %a, in a block %a", f[k].name, x[i], one,
+				      y[i]);
 		if (__builtin_cpu_supports("avx2")) {
 			static float y8[N];
 
