@@ -29,6 +29,9 @@
 #define ENGINE_AVX512 \
 	__attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,prefer-vector-width=512")))
 #endif
+/* Code for xrt_engine_use_avx2. */
+#define ENGINE_AVX2 __attribute__((target("avx2")))
+
 /* Bytes of one register: EW_BLOCK elements of the widest representation. */
 #define EW_REG_BYTES	(EW_BLOCK * 16)
 

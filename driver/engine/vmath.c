@@ -131,7 +131,7 @@ static void name##_base(float *d, const float *a, u32 n)			\
 		d[i] = name##_elem(a[i]);					\
 }										\
 										\
-__attribute__((target("avx2")))							\
+ENGINE_AVX2								\
 static void name##_avx2(float *d, const float *a, u32 n)			\
 {										\
 	u32 i;									\
@@ -166,8 +166,6 @@ VM_LOOP(vm_logistic_f32, logistic1)
 /* No __builtin_shuffle: clang's builds (the sanitizers') loop over tanh1. */
 VM_LOOP(vm_tanh_f32, tanh1)
 #else
-#define ENGINE_AVX2 __attribute__((target("avx2")))
-
 typedef float v4sf __attribute__((vector_size(4 * sizeof(u32))));
 typedef s32 v4si __attribute__((vector_size(4 * sizeof(s32))));
 typedef long long v2di __attribute__((vector_size(2 * sizeof(s64))));
@@ -226,15 +224,16 @@ static __always_inline void tanh_transpose(v8sf p0, v8sf p1, v8sf p2, v8sf p3, v
 	v[3] = __builtin_shuffle(t1, t3, cd);
 }
 
-/* Row @o (a byte offset) of tanh_rows. */
+/* Row @o (a byte offset) of tanh_rows: its 8 coefficients, as v[0..7]. */
 static __always_inline const float *tanh_row(u32 o)
 {
+	BUILD_BUG_ON(sizeof(tanh_rows[0]) != 8 * sizeof(float));
 	return (const float *)((const char *)tanh_rows + o);
 }
 
 /* 8 lanes' slots @i to their coefficients @v[0..7], as tanh_rows orders them. */
 ENGINE_AVX2
-static __always_inline void tanh_coeffs8(v8si i, v8sf *v)
+static __always_inline void tanh_coeffs8(v8si i, v8sf v[8])
 {
 	/* byte offsets of the rows, two lanes to a 64-bit element */
 	v4di o = (v4di)(i * (s32)sizeof(tanh_rows[0]));
@@ -264,7 +263,7 @@ static __always_inline void tanh_transpose4(v4sf p0, v4sf p1, v4sf p2, v4sf p3, 
 }
 
 /* 4 lanes' slots @i to their coefficients @v[0..7], as tanh_coeffs8. */
-static __always_inline void tanh_coeffs4(v4si i, v4sf *v)
+static __always_inline void tanh_coeffs4(v4si i, v4sf v[8])
 {
 	v2di o = (v2di)(i * (s32)sizeof(tanh_rows[0]));
 	const float *r0 = tanh_row((u32)o[0]), *r1 = tanh_row((u64)o[0] >> 32);
@@ -276,22 +275,57 @@ static __always_inline void tanh_coeffs4(v4si i, v4sf *v)
 			__builtin_ia32_loadups(r2 + 4), __builtin_ia32_loadups(r3 + 4), v + 4);
 }
 
-/* The baseline's 4 lanes, as AVX2's 8 below. */
+/* The entry of each lane's slot @i in a table of 32: two registers. */
+ENGINE_AVX512
+static __always_inline v16sf tanh_lookup16(const float *table, v16si i)
+{
+	v16sf lo, hi;
+
+	BUILD_BUG_ON(TANH_SLOTS != 32);
+	memcpy(&lo, table, sizeof(lo));
+	memcpy(&hi, table + 16, sizeof(hi));
+	return __builtin_shuffle(lo, hi, i);
+}
+
+/* Each lane's slot @i to its coefficients @v[0..7], looked up in registers. */
+ENGINE_AVX512
+static __always_inline void tanh_coeffs16(v16si i, v16sf v[8])
+{
+	v[0] = tanh_lookup16(tanh_x0, i);
+	v[1] = tanh_lookup16(tanh_c0, i);
+	v[2] = tanh_lookup16(tanh_c1, i);
+	v[3] = tanh_lookup16(tanh_q0, i);
+	v[4] = tanh_lookup16(tanh_q1, i);
+	v[5] = tanh_lookup16(tanh_q2, i);
+	v[6] = tanh_lookup16(tanh_q3, i);
+	v[7] = tanh_lookup16(tanh_q4, i);
+}
+
+/*
+ * tanh of a vector of floats from @src to @dst: V the float vector type,
+ * VI its lanes' bits, coeffs(i, v) each lane's coefficients of slot i.
+ */
+#define TANH_VEC(V, VI, coeffs, dst, src)					\
+	do {									\
+		__typeof__(VI) vb_;						\
+		__typeof__(V) vc_, vk_[8], vr_;					\
+										\
+		memcpy(&vb_, (src), sizeof(vb_));				\
+		vc_ = TANH_CLAMP(vc_, vb_);					\
+		coeffs(__builtin_convertvector(vc_ * TANH_STEP, __typeof__(vb_)), vk_); \
+		vr_ = TANH_POLY(vc_, vk_[0], vk_[1], vk_[2], vk_[3], vk_[4],	\
+				vk_[5], vk_[6], vk_[7]);			\
+		vr_ = TANH_END(vb_, vr_);					\
+		memcpy((dst), &vr_, sizeof(vr_));				\
+	} while (0)
+
+/* The baseline's 4 lanes: rows transposed, as AVX2's 8. */
 static void vm_tanh_f32_base(float *d, const float *a, u32 n)
 {
 	u32 k;
 
-	for (k = 0; k + 4 <= n; k += 4) {
-		v4sf c, v[8], r;
-		v4si xb;
-
-		memcpy(&xb, a + k, sizeof(xb));
-		c = TANH_CLAMP(v4sf, xb);
-		tanh_coeffs4(__builtin_convertvector(c * TANH_STEP, v4si), v);
-		r = TANH_POLY(c, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
-		r = TANH_END(xb, r);
-		memcpy(d + k, &r, sizeof(r));
-	}
+	for (k = 0; k + 4 <= n; k += 4)
+		TANH_VEC(v4sf, v4si, tanh_coeffs4, d + k, a + k);
 	for (; k < n; k++)
 		d[k] = tanh1(a[k]);
 }
@@ -306,31 +340,10 @@ static void vm_tanh_f32_avx2(float *d, const float *a, u32 n)
 {
 	u32 k;
 
-	BUILD_BUG_ON(sizeof(tanh_rows[0]) != 8 * sizeof(float));
-	for (k = 0; k + 8 <= n; k += 8) {
-		v8sf c, v[8], r;
-		v8si xb;
-
-		memcpy(&xb, a + k, sizeof(xb));
-		c = TANH_CLAMP(v8sf, xb);
-		tanh_coeffs8(__builtin_convertvector(c * TANH_STEP, v8si), v);
-		r = TANH_POLY(c, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
-		r = TANH_END(xb, r);
-		memcpy(d + k, &r, sizeof(r));
-	}
+	for (k = 0; k + 8 <= n; k += 8)
+		TANH_VEC(v8sf, v8si, tanh_coeffs8, d + k, a + k);
 	for (; k < n; k++)
 		d[k] = tanh1(a[k]);
-}
-
-/* The entry of each lane's slot @i in a table of 32: two registers. */
-ENGINE_AVX512
-static __always_inline v16sf tanh_lookup16(const float *table, v16si i)
-{
-	v16sf lo, hi;
-
-	memcpy(&lo, table, sizeof(lo));
-	memcpy(&hi, table + 16, sizeof(hi));
-	return __builtin_shuffle(lo, hi, i);
 }
 
 /* AVX-512 permutes two registers' worth: each lane looks its slot up. */
@@ -339,21 +352,8 @@ static void vm_tanh_f32_avx512(float *d, const float *a, u32 n)
 {
 	u32 k;
 
-	BUILD_BUG_ON(TANH_SLOTS != 32);
-	for (k = 0; k + 16 <= n; k += 16) {
-		v16sf c, r;
-		v16si xb, i;
-
-		memcpy(&xb, a + k, sizeof(xb));
-		c = TANH_CLAMP(v16sf, xb);
-		i = __builtin_convertvector(c * TANH_STEP, v16si);
-		r = TANH_POLY(c, tanh_lookup16(tanh_x0, i), tanh_lookup16(tanh_c0, i),
-			      tanh_lookup16(tanh_c1, i), tanh_lookup16(tanh_q0, i),
-			      tanh_lookup16(tanh_q1, i), tanh_lookup16(tanh_q2, i),
-			      tanh_lookup16(tanh_q3, i), tanh_lookup16(tanh_q4, i));
-		r = TANH_END(xb, r);
-		memcpy(d + k, &r, sizeof(r));
-	}
+	for (k = 0; k + 16 <= n; k += 16)
+		TANH_VEC(v16sf, v16si, tanh_coeffs16, d + k, a + k);
 	for (; k < n; k++)
 		d[k] = tanh1(a[k]);
 }
