@@ -13,6 +13,7 @@
 
 #include <linux/bits.h>
 #include <linux/kernel.h>
+#include <linux/overflow.h>
 #include <linux/types.h>
 #include <linux/string.h>
 #include <asm/fpu/api.h>
@@ -55,6 +56,14 @@ void *memset(void *dst, int c, size_t n);
 #endif
 /* The kernel's linux/compiler_attributes.h */
 #define fallthrough	__attribute__((__fallthrough__))
+/*
+ * The kernel's linux/overflow.h: true when the exact result does not fit
+ * in *d (which then holds the wrapped one).  Every sum and product of
+ * values a program supplies goes through these at validation.
+ */
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
+#define check_sub_overflow(a, b, d)	__builtin_sub_overflow(a, b, d)
 /* The kernel's linux/build_bug.h */
 #define BUILD_BUG_ON(e)	((void)sizeof(char[1 - 2 * !!(e)]))
 

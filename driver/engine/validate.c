@@ -78,8 +78,10 @@ static int check_header(struct vctx *v, const u8 *data, u64 size)
 	    h->num_slots > (size - h->slots_offset) / sizeof(struct xrt_cs_slot))
 		return engine_fail(v, ~0u, "slot table outside the program",
 				   h->slots_offset, h->num_slots);
-	slots_end = h->slots_offset + (u64)h->num_slots * sizeof(struct xrt_cs_slot);
-	if ((h->commands_offset & 7) || h->commands_offset < slots_end ||
+	if (check_mul_overflow((u64)h->num_slots, (u64)sizeof(struct xrt_cs_slot),
+			       &slots_end) ||
+	    check_add_overflow(slots_end, h->slots_offset, &slots_end) ||
+	    (h->commands_offset & 7) || h->commands_offset < slots_end ||
 	    h->commands_offset > size)
 		return engine_fail(v, ~0u, "commands_offset outside the program",
 				   h->commands_offset, size);

@@ -28,20 +28,71 @@ static int check_dims(struct vctx *v, u32 part, u32 rank, const u64 *dims)
 	for (i = 0; i < rank; i++) {
 		if (dims[i] > LIMIT)
 			return engine_fail(v, part, "dimension above 2^62", i, dims[i]);
-		if (dims[i] && n > LIMIT / dims[i])
+		if (check_mul_overflow(n, dims[i], &n) || n > LIMIT)
 			return engine_fail(v, part, "more than 2^62 elements", i, 0);
-		n = dims[i] ? n * dims[i] : 0;
 	}
 	return 0;
 }
 
+/* The magnitude of a stride; INT64_MIN's, 2^63, too. */
+static u64 stride_abs(s64 s)
+{
+	return s < 0 ? -(u64)s : (u64)s;
+}
+
+/*
+ * How far a view reaches from its first element, in elements: *neg
+ * before it and *pos after it.  0, or -1 when a stride or the sum of
+ * the dims' extents passes 2^62.  Only dims already checked, none 0.
+ */
+static int view_extent(struct vctx *v, u32 part, u32 rank, const u64 *dims,
+		       const s64 *strides, u64 *pos, u64 *neg)
+{
+	u64 ext, *side;
+	u32 i;
+
+	*pos = 0;
+	*neg = 0;
+	for (i = 0; i < rank; i++) {
+		/* Any stride is multiplied by an element size at run time. */
+		if (stride_abs(strides[i]) > LIMIT ||
+		    check_mul_overflow(dims[i] - 1, stride_abs(strides[i]), &ext) ||
+		    ext > LIMIT)
+			return engine_fail(v, part, "stride too large", i,
+					   (u64)strides[i]);
+		side = strides[i] < 0 ? neg : pos;
+		if (check_add_overflow(*side, ext, side) || *side > LIMIT)
+			return engine_fail(v, part, "view spans more than 2^62 elements",
+					   i, 0);
+	}
+	return 0;
+}
+
+static int empty(u32 rank, const u64 *dims)
+{
+	u32 i;
+
+	for (i = 0; i < rank; i++) {
+		if (!dims[i])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every byte of every element the view names lies inside the slot:
+ * offset <= size, the first element minus what negative strides reach
+ * is at least element 0, and the first element plus what positive ones
+ * reach is below size / esize.  Each sum and product is checked, so no
+ * value of offset, dims or strides can wrap past a bound.
+ */
 int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		      u64 offset, u32 rank, const u64 *dims,
 		      const s64 *strides, u32 need)
 {
-	u64 pos = 0, neg = 0, first, esize;
 	const struct xrt_cs_slot *s;
-	u32 i;
+	u64 pos, neg, first, last;
+	u32 esize;
 
 	if (slot >= v->prog->num_slots)
 		return engine_fail(v, part, "slot out of range", slot,
@@ -59,30 +110,32 @@ int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 				   offset, esize);
 	if (check_dims(v, part, rank, dims))
 		return -1;
-	for (i = 0; i < rank; i++) {
-		u64 e = dims[i] - 1, st;
-
-		if (!dims[i])
-			return 0;	/* empty: reaches nothing */
-		st = strides[i] < 0 ? -(u64)strides[i] : (u64)strides[i];
-		if (st > LIMIT || (e && st > LIMIT / e))
-			return engine_fail(v, part, "stride too large", i,
-					   (u64)strides[i]);
-		if (strides[i] < 0)
-			neg += e * st;
-		else
-			pos += e * st;
-		if (pos > LIMIT || neg > LIMIT)
-			return engine_fail(v, part, "view spans more than 2^62 elements",
-					   i, 0);
-	}
+#ifndef XRT_ENGINE_PLANTED_SPAN_WRAP
+	if (offset > s->size)
+		return engine_fail(v, part, "view starts past the end of its slot",
+				   offset, s->size);
+#endif
+	if (empty(rank, dims))
+		return 0;	/* reaches nothing */
+	if (view_extent(v, part, rank, dims, strides, &pos, &neg))
+		return -1;
 	first = offset / esize;
 	if (neg > first)
 		return engine_fail(v, part, "view reaches before its slot",
-				   offset, neg * esize);
-	if (first + pos >= s->size / esize)
+				   offset, neg);
+#ifdef XRT_ENGINE_PLANTED_SPAN_WRAP
+	/*
+	 * Test builds only (selftests/fuzz): the unchecked sum this check
+	 * once had, which wraps for 1-byte elements at offsets near 2^64.
+	 * The structure-aware fuzzer must find it.
+	 */
+	last = first + pos;
+	if (last >= s->size / esize)
+#else
+	if (check_add_overflow(first, pos, &last) || last >= s->size / esize)
+#endif
 		return engine_fail(v, part, "view reaches past the end of its slot",
-				   (first + pos + 1) * esize, s->size);
+				   offset, s->size);
 	return 0;
 }
 
@@ -207,24 +260,31 @@ void engine_copy_strided(u8 *dst, s64 dstride, const u8 *src, s64 sstride,
 void engine_span_bytes(u64 offset, u32 esize, u32 rank, const u64 *dims,
 		       const s64 *strides, u64 *lo, u64 *hi)
 {
-	s64 pos = 0, neg = 0;
+	u64 pos = 0, neg = 0, ext, *side;
 	u32 i;
 
-	for (i = 0; i < rank; i++) {
-		s64 e;
-
-		if (!dims[i]) {
-			*lo = *hi = offset;
-			return;
-		}
-		e = (s64)(dims[i] - 1) * strides[i];
-		if (e < 0)
-			neg += e;
-		else
-			pos += e;
+	if (empty(rank, dims)) {
+		*lo = offset;
+		*hi = offset;
+		return;
 	}
-	*lo = offset + (u64)(neg * (s64)esize);
-	*hi = offset + (u64)((pos + 1) * (s64)esize);
+	for (i = 0; i < rank; i++) {
+		side = strides[i] < 0 ? &neg : &pos;
+		if (check_mul_overflow(dims[i] - 1, stride_abs(strides[i]), &ext) ||
+		    check_add_overflow(*side, ext, side))
+			goto all;
+	}
+	if (check_mul_overflow(neg, (u64)esize, &neg) ||
+	    check_sub_overflow(offset, neg, lo) ||
+	    check_add_overflow(pos, 1ull, &pos) ||
+	    check_mul_overflow(pos, (u64)esize, &pos) ||
+	    check_add_overflow(offset, pos, hi))
+		goto all;
+	return;
+all:
+	/* Not a checked view: say it may meet anything. */
+	*lo = 0;
+	*hi = ~0ull;
 }
 
 int engine_overlap(u32 slot_a, u64 lo_a, u64 hi_a, u32 slot_b, u64 lo_b,
