@@ -90,6 +90,8 @@ CASE(m_past_end, p->copy.src.offset = 4)
 CASE(m_before, p->copy.src.strides[0] = -1)
 CASE(m_misaligned, p->copy.dst.offset = 2)
 CASE(m_past_rank, p->copy.src.strides[3] = 1)
+CASE(m_past_rank_first, p->copy.src.dims[1] = 1)
+CASE(m_past_rank_first_stride, p->copy.dst.strides[1] = 1)
 CASE(m_rank9, p->copy.src.rank = 9; p->copy.dst.rank = 9)
 CASE(m_stride_huge, p->copy.src.strides[0] = INT64_MIN)
 CASE(m_dim_huge, p->copy.src.dims[0] = 1ull << 63; p->copy.dst.dims[0] = 1ull << 63)
@@ -111,6 +113,25 @@ CASE(m_jump_pred_type, p->jump.pred.dtype = XRT_CS_U8)
 CASE(m_jump_pred_slot, p->jump.pred.slot = 1)
 CASE(m_jump_always_pred, p->jump.mode = XRT_CS_JUMP_ALWAYS)
 CASE(m_jump_pred_past, p->jump.pred.offset = 1)
+/*
+ * 16 one-byte elements whose offset wraps the element index to 8 before
+ * the slot: once accepted, a write (or a read) of the bytes before it.
+ */
+static void u8_views(struct base *p)
+{
+	uint64_t dims[] = { 16 };
+
+	p->copy.src = cs_view_dense(0, XRT_CS_U8, 0, 1, dims);
+	p->copy.dst = cs_view_dense(1, XRT_CS_U8, 0, 1, dims);
+}
+
+CASE(m_wrap_write, u8_views(p); p->copy.dst.offset = -8ull)
+CASE(m_wrap_read, u8_views(p); p->copy.src.offset = -8ull)
+CASE(m_wrap_f32, p->copy.src.offset = -16ull)
+CASE(m_wrap_scalar, p->jump.pred.offset = -1ull)
+CASE(m_offset_past_empty, p->fill.dst.dims[0] = 0; p->fill.dst.offset = 20)
+CASE(m_neg_stride_limit, p->copy.src.dims[0] = 2; p->copy.dst.dims[0] = 2;
+     p->copy.src.strides[0] = -(1ll << 62); p->copy.src.offset = 8)
 
 static const struct bad cases[] = {
 #define C(f, t) { t, f }
@@ -144,6 +165,8 @@ static const struct bad cases[] = {
 	C(m_before, "view reaches before its slot"),
 	C(m_misaligned, "offset not a multiple of the element size"),
 	C(m_past_rank, "dims or strides past the rank not 0"),
+	C(m_past_rank_first, "dims or strides past the rank not 0"),
+	C(m_past_rank_first_stride, "dims or strides past the rank not 0"),
 	C(m_rank9, "rank above 8"),
 	C(m_stride_huge, "stride too large"),
 	C(m_dim_huge, "dimension above 2^62"),
@@ -162,6 +185,12 @@ static const struct bad cases[] = {
 	C(m_jump_pred_slot, "reads a slot not marked READ"),
 	C(m_jump_always_pred, "JUMP: predicate set for ALWAYS"),
 	C(m_jump_pred_past, "view reaches past the end of its slot"),
+	C(m_wrap_write, "part 0: view starts past the end of its slot"),
+	C(m_wrap_read, "part 1: view starts past the end of its slot"),
+	C(m_wrap_f32, "part 1: view starts past the end of its slot"),
+	C(m_wrap_scalar, "view starts past the end of its slot"),
+	C(m_offset_past_empty, "view starts past the end of its slot"),
+	C(m_neg_stride_limit, "view reaches before its slot"),
 #undef C
 };
 
