@@ -42,11 +42,11 @@ static u64 stride_abs(s64 s)
 
 /*
  * How far a view reaches from its first element, in elements: *neg
- * before it and *pos after it.  0, or -1 when a stride or the sum of
- * the dims' extents passes 2^62.  Only dims already checked, none 0.
+ * before it and *pos after it.  0, or -1 when a stride (in bytes) or the
+ * sum of the dims' extents passes 2^62.  Only dims already checked, none 0.
  */
-static int view_extent(struct vctx *v, u32 part, u32 rank, const u64 *dims,
-		       const s64 *strides, u64 *pos, u64 *neg)
+static int view_extent(struct vctx *v, u32 part, u32 esize, u32 rank,
+		       const u64 *dims, const s64 *strides, u64 *pos, u64 *neg)
 {
 	u64 ext, *side;
 	u32 i;
@@ -54,8 +54,12 @@ static int view_extent(struct vctx *v, u32 part, u32 rank, const u64 *dims,
 	*pos = 0;
 	*neg = 0;
 	for (i = 0; i < rank; i++) {
-		/* Any stride is multiplied by an element size at run time. */
-		if (stride_abs(strides[i]) > LIMIT ||
+		/*
+		 * Executors turn every stride into bytes, also along a
+		 * dimension of 1 that it never moves along: in bytes too it
+		 * must stay within 2^62.
+		 */
+		if (stride_abs(strides[i]) > LIMIT / esize ||
 		    check_mul_overflow(dims[i] - 1, stride_abs(strides[i]), &ext) ||
 		    ext > LIMIT)
 			return engine_fail(v, part, "stride too large", i,
@@ -117,7 +121,7 @@ int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 #endif
 	if (empty(rank, dims))
 		return 0;	/* reaches nothing */
-	if (view_extent(v, part, rank, dims, strides, &pos, &neg))
+	if (view_extent(v, part, esize, rank, dims, strides, &pos, &neg))
 		return -1;
 	first = offset / esize;
 	if (neg > first)

@@ -131,7 +131,9 @@ CASE(m_wrap_f32, p->copy.src.offset = -16ull)
 CASE(m_wrap_scalar, p->jump.pred.offset = -1ull)
 CASE(m_offset_past_empty, p->fill.dst.dims[0] = 0; p->fill.dst.offset = 20)
 CASE(m_neg_stride_limit, p->copy.src.dims[0] = 2; p->copy.dst.dims[0] = 2;
-     p->copy.src.strides[0] = -(1ll << 62); p->copy.src.offset = 8)
+     p->copy.src.strides[0] = -(1ll << 60); p->copy.src.offset = 8)
+CASE(m_stride_bytes, p->copy.src.dims[0] = 1; p->copy.dst.dims[0] = 1;
+     p->copy.src.strides[0] = 1ll << 61)
 
 static const struct bad cases[] = {
 #define C(f, t) { t, f }
@@ -191,6 +193,7 @@ static const struct bad cases[] = {
 	C(m_wrap_scalar, "view starts past the end of its slot"),
 	C(m_offset_past_empty, "view starts past the end of its slot"),
 	C(m_neg_stride_limit, "view reaches before its slot"),
+	C(m_stride_bytes, "part 1: stride too large"),
 #undef C
 };
 

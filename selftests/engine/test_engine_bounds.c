@@ -251,4 +251,42 @@ TEST_F(xrt, rank8_extreme_dims)
 	ASSERT_NE(NULL, strstr(why, "view reaches before its slot")) TH_LOG("%s", why);
 }
 
+/*
+ * Executors turn strides into bytes even along a dimension of 1: a SORT
+ * over one element with a stride of 2^62 f32 elements overflowed that
+ * product (fuzz_cs_gen found it under UBSan).  A stride is bounded in
+ * bytes.
+ */
+TEST_F(xrt, strides_bounded_in_bytes)
+{
+	uint64_t one[] = { 1 };
+	int64_t big[] = { 1ll << 61 };
+	struct xrt_cs_operand op;
+	struct cs_program prog;
+	struct xrt_cs_view v;
+	struct cs_builder b;
+	char why[256];
+	size_t size;
+	void *p;
+
+	v = cs_view(0, XRT_CS_F32, 0, 1, one, big);
+	ASSERT_EQ(0, accepted(self->a, &v, why, sizeof(why)));
+	ASSERT_NE(NULL, strstr(why, "stride too large")) TH_LOG("%s", why);
+	big[0] = 1ll << 60;
+	v = cs_view(0, XRT_CS_F32, 0, 1, one, big);
+	ASSERT_EQ(1, accepted(self->a, &v, why, sizeof(why))) TH_LOG("%s", why);
+	big[0] = 1ll << 62;
+	v = cs_view(0, XRT_CS_U8, 0, 1, one, big);
+	ASSERT_EQ(1, accepted(self->a, &v, why, sizeof(why))) TH_LOG("%s", why);
+
+	cs_builder_init(&b, self->a);
+	cs_add_slot(&b, 64, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	op = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, big);
+	cs_sort(&b, 0, 1, one, 0, &op, 1, 1);
+	ASSERT_OK(cs_finish(&b, &p, &size));
+	ASSERT_ERR(cs_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
+		   "stride too large");
+	xrt_free(self->a, p);
+}
+
 TEST_HARNESS_MAIN

@@ -163,7 +163,11 @@ struct xrt_cs_cmd {
  * @strides: the first @rank entries are strides in elements (negative
  *           reverses, 0 broadcasts); the rest are 0
  *
- * Every element the view can reach must lie inside the slot's size.
+ * Every element the view can reach must lie inside the slot's size, and
+ * @offset must not pass it even when a dimension is 0.  Each stride, in
+ * bytes, and each dimension's extent (dim - 1) x |stride| are at most
+ * 2^62, as are the elements of the view and the reach of its positive
+ * and of its negative strides.
  */
 struct xrt_cs_view {
 	__u32 slot;
