@@ -594,8 +594,15 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 	memset(p.m, 0, sizeof(*p.m));
 	p.m->alloc = alloc;
 	if (!parse_module(&p)) {
-		*out = p.m;
-		return NULL;
+		/* the text parsed; its parameters are checked as a whole */
+		for (i = 0; i < p.m->num_comps && !p.err; i++)
+			p.err = ir_comp_check_params(alloc, &p.m->comps[i]);
+		if (!p.err) {
+			*out = p.m;
+			return NULL;
+		}
+		xrt_module_destroy(p.m);
+		return xrt_status_annotate(p.err, "HLO parse");
 	}
 	xrt_module_destroy(p.m);
 	if (xrt_status_code(p.err) == XRT_RESOURCE_EXHAUSTED)

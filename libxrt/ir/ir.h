@@ -142,6 +142,14 @@ struct ir_conv_labels {
 /* Reads @s for arrays of @rank; -1 if it is not well formed. */
 int ir_parse_conv_labels(const char *s, struct ir_conv_labels *l, uint32_t rank);
 
+/*
+ * Checks that the parameters of @c are numbered 0 .. num_params - 1, each
+ * once: what every accessor of a module's parameters assumes, so every
+ * reader runs it before it returns a module.  NULL, or INVALID_ARGUMENT
+ * naming the computation and the number.  Linear in the instructions.
+ */
+xrt_status *ir_comp_check_params(const struct xrt_allocator *a, const struct ir_comp *c);
+
 void ir_attr_release(const struct xrt_allocator *a, struct ir_attr *attr);
 void ir_instr_release(const struct xrt_allocator *a, struct ir_instr *in);
 void ir_comp_release(const struct xrt_allocator *a, struct ir_comp *c);

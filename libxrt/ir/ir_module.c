@@ -126,6 +126,36 @@ uint32_t xrt_module_num_params(const xrt_module *m)
 	return m->comps[m->entry].num_params;
 }
 
+xrt_status *ir_comp_check_params(const struct xrt_allocator *a, const struct ir_comp *c)
+{
+	xrt_status *st = NULL;
+	uint8_t *seen;
+	uint32_t k;
+
+	if (!c->num_params)
+		return NULL;
+	seen = xrt_mem_calloc(a, c->num_params, 1);
+	if (!seen)
+		return xrt_status_oom(a, "the parameter check");
+	for (k = 0; k < c->num_instrs && !st; k++) {
+		const struct ir_instr *in = &c->instrs[k];
+
+		if (in->op != XRT_OP_PARAMETER)
+			continue;
+		if (in->parameter < 0 || in->parameter >= c->num_params)
+			st = xrt_status_new(a, XRT_INVALID_ARGUMENT,
+					    "computation '%s': parameter(%lld) '%s', but it has %u parameters (numbered from 0)",
+					    c->name, (long long)in->parameter, in->name,
+					    c->num_params);
+		else if (seen[in->parameter]++)
+			st = xrt_status_new(a, XRT_INVALID_ARGUMENT,
+					    "computation '%s': parameter(%lld) twice ('%s')",
+					    c->name, (long long)in->parameter, in->name);
+	}
+	xrt_mem_free(a, seen);
+	return st;
+}
+
 const struct xrt_shape *xrt_module_param_shape(const xrt_module *m, uint32_t i)
 {
 	const struct ir_comp *c = &m->comps[m->entry];

@@ -274,7 +274,7 @@ static xrt_status *read_comp(struct reader *r, const Xrt__IrComputation *msg,
 		if (c->instrs[i].op == XRT_OP_PARAMETER)
 			c->num_params++;
 	}
-	return NULL;
+	return ir_comp_check_params(r->a, c);
 }
 
 static xrt_status *read_module(struct reader *r, const Xrt__IrModule *msg)

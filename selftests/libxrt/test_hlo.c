@@ -242,6 +242,39 @@ TEST_F(xrt, malformed_texts_name_line_and_column)
 	ASSERT_GE(sizeof(bad) / sizeof(bad[0]), 60);
 }
 
+/*
+ * Parameter numbers are 0 .. n-1, each once, in every module a reader
+ * returns: xrt_module_param_shape() of each of them is then never NULL.
+ */
+TEST_F(xrt, parameter_numbers_checked_at_parse)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m\nENTRY e {\n  p = f32[2] parameter(5)\n  ROOT n = f32[2] negate(p)\n}",
+		  "computation 'e': parameter(5) 'p', but it has 1 parameters" },
+		{ "HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n  b = f32[] parameter(0)\n"
+		  "  ROOT s = f32[] add(a, b)\n}",
+		  "computation 'e': parameter(0) twice ('b')" },
+		{ "HloModule m\nf {\n  x = f32[] parameter(1)\n  ROOT y = f32[] negate(x)\n}\n"
+		  "ENTRY e {\n  ROOT c = f32[] constant(1)\n}",
+		  "computation 'f': parameter(1) 'x'" },
+	};
+	const char *good = "HloModule m\nENTRY e {\n  b = f32[3] parameter(1)\n"
+			   "  a = f32[2] parameter(0)\n  ROOT t = (f32[2], f32[3]) tuple(a, b)\n}";
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+	ASSERT_OK(xrt_hlo_parse(self->a, good, strlen(good), &m));
+	ASSERT_EQ(2, xrt_module_num_params(m));
+	for (i = 0; i < 2; i++)
+		ASSERT_NE(NULL, xrt_module_param_shape(m, (uint32_t)i));
+	xrt_module_destroy(m);
+}
+
 TEST_F(xrt, parse_survives_every_failing_allocation)
 {
 	char path[1024], *text;
