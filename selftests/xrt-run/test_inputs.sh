@@ -49,7 +49,26 @@ expect 0 'parameter  f32[2,3] {{1, 2, 3}, {4, 5, 6}}' --show-inputs --input="$d/
 expect 1 "wrong_shape.txt: holds f32[3,2]{1,0}, the parameter is f32[2,3]{1,0}" \
 	--input="$d/wrong_shape.txt" "$d/affine.hlo"
 expect 1 "ragged.txt: not a literal:" --input="$d/ragged.txt" "$d/affine.hlo"
-expect 1 "no-such-file: cannot read it" --input="$d/no-such-file" "$d/affine.hlo"
+expect 1 "no-such-file: No such file or directory" --input="$d/no-such-file" "$d/affine.hlo"
+# A directory is refused by name, as a module and as an input (it once
+# asked for 2^63 bytes); a pipe is read whole.
+expect 1 "$d: a directory, not a file or a pipe" --input="$d" "$d/affine.hlo"
+expect 1 "reading the module: INVALID_ARGUMENT: $d: a directory" "$d"
+expect 1 "/dev/null: a special file, not a file or a pipe" /dev/null
+out=$(cat "$d/affine.hlo" | "$run" --input="$d/x.txt" --input="$d/k.txt" /dev/stdin 2>&1)
+case "$out" in
+*'result     (f32[2,3] {{-3, -6, -9}, {-12, -15, -18}}, s32[] -3)'*) ;;
+*) echo "FAIL: the module through a pipe: got '$out'"; fails=$((fails + 1)) ;;
+esac
+# Parameter numbers with a gap fail at parse, on every device (they once
+# reached a NULL shape).
+gap="${TMPDIR:-/tmp}/xrt-run-gap.$$.hlo"
+printf 'HloModule m\nENTRY e {\n  p = f32[2] parameter(5)\n  ROOT n = f32[2] negate(p)\n}\n' >"$gap"
+for dev in host:0 reference; do
+	expect 1 "parameter(5) 'p', but it has 1 parameters" --device=$dev \
+		--input="$d/k.txt" "$gap"
+done
+rm -f "$gap"
 expect 1 "3 --input files for 2 parameters" --input="$d/x.txt" --input="$d/k.txt" \
 	--input="$d/k.txt" "$d/affine.hlo"
 echo "$fails failures"

@@ -58,12 +58,13 @@ xrt_status *run_read_input(const char *path, const struct xrt_shape *want, xrt_l
 {
 	char have[256], need[256];
 	size_t len = 0;
-	char *data = run_read_file(path, &len);
+	char *data = NULL;
 	xrt_status *st;
 
 	*out = NULL;
-	if (!data)
-		return xrt_status_new(NULL, XRT_NOT_FOUND, "%s: cannot read it", path);
+	st = run_read_file(path, &data, &len);
+	if (st)
+		return st;
 	st = run_is_npy(data, len) ? run_npy_read(path, data, len, out) :
 	     is_text(data, len) ? from_text(data, out) :
 				  xrt_literal_deserialize(NULL, data, len, out);

@@ -4,11 +4,14 @@
  * random values from the seed, run it on the chosen device, print the
  * result.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <xrt/evaluate.h>
@@ -113,27 +116,60 @@ static xrt_status *make_args(const struct run_options *o, const xrt_module *m,
 	return st;
 }
 
-char *run_read_file(const char *path, size_t *len)
+/* The rest of @f, in chunks: a pipe has no size to ask for first. */
+static xrt_status *read_all(FILE *f, const char *path, char **out, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	long n;
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap + 1), *more;
 
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n < cap)
+			continue;
+		more = cap < SIZE_MAX / 4 ? realloc(buf, cap * 2 + 1) : NULL;
+		if (!more) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = more;
+		cap *= 2;
+	}
+	if (!buf)
+		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
+				      "%s: out of memory reading it", path);
+	if (ferror(f)) {
+		free(buf);
+		return xrt_status_new(NULL, XRT_UNAVAILABLE, "%s: read error", path);
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return NULL;
+}
+
+xrt_status *run_read_file(const char *path, char **text, size_t *len)
+{
+	xrt_status *st;
+	struct stat sb;
+	FILE *f;
+
+	*text = NULL;
+	*len = 0;
+	f = fopen(path, "rb");
 	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		text = malloc((size_t)n + 1);
-		if (text && fread(text, 1, (size_t)n, f) != (size_t)n) {
-			free(text);
-			text = NULL;
-		}
-		if (text) {
-			text[n] = '\0';
-			*len = (size_t)n;
-		}
+		return xrt_status_new(NULL, XRT_NOT_FOUND, "%s: %s", path, strerror(errno));
+	if (fstat(fileno(f), &sb)) {
+		st = xrt_status_new(NULL, XRT_NOT_FOUND, "%s: %s", path, strerror(errno));
+	} else if (!S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode)) {
+		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				    "%s: %s, not a file or a pipe", path,
+				    S_ISDIR(sb.st_mode) ? "a directory" : "a special file");
+	} else {
+		st = read_all(f, path, text, len);
 	}
 	fclose(f);
-	return text;
+	return st;
 }
 
 static void dump_ir(const xrt_module *m)
@@ -323,13 +359,12 @@ int run_module(const struct run_options *o)
 	xrt_status *st;
 	uint32_t i, n = 0;
 	size_t len = 0;
-	char *text = run_read_file(o->path, &len);
+	char *text = NULL;
 	int rc;
 
-	if (!text) {
-		fprintf(stderr, "xrt-run: %s: cannot read it\n", o->path);
-		return 1;
-	}
+	st = run_read_file(o->path, &text, &len);
+	if (st)
+		return run_fail(st, "reading the module");
 	st = read_module(text, len, &m);
 	free(text);
 	if (st)

@@ -32,8 +32,12 @@ struct run_options {
 int run_fail(xrt_status *st, const char *what);
 /* Prints "LABEL VALUE" on one line. */
 void run_print_literal(const char *label, const xrt_literal *lit);
-/* The whole of @path, NUL-terminated, its length in @len; NULL if unreadable. */
-char *run_read_file(const char *path, size_t *len);
+/*
+ * The whole of @path (a regular file or a pipe), NUL-terminated, into
+ * *@text (free()) and its length into *@len; or a status naming @path
+ * and why (a directory or another special file is refused).
+ */
+xrt_status *run_read_file(const char *path, char **text, size_t *len);
 /* A parameter of shape @want from @path (text or xrt.Literal proto). */
 xrt_status *run_read_input(const char *path, const struct xrt_shape *want, xrt_literal **out);
 /* NumPy's .npy format (run_npy.c). */
