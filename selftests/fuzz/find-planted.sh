@@ -6,7 +6,7 @@
 # check still has the wrapping sum (XRT_ENGINE_PLANTED_SPAN_WRAP).
 # Started from SEEDS, which do not contain the bug, it must report an
 # access outside a slot within SECONDS, twice: by the exact-reach check,
-# and by guarded execution alone (FUZZ_CS_GEN_NO_REACH=1).
+# and by guarded, sanitized execution alone (FUZZ_CS_GEN_NO_REACH=1).
 #
 # A guided search now and then wanders off for a while (a heavy tail of
 # its time to find), so each hunt restarts from the seeds with a new
@@ -51,5 +51,7 @@ hunt() {  # NAME PATTERN ENV=VALUE
 }
 
 hunt reach "reaches outside its slot" FUZZ_CS_GEN_NO_REACH=0 || exit 1
-hunt guards "AddressSanitizer: (use-after-poison|SEGV|heap-buffer-overflow|unknown-crash)" \
+# The executor's first step outside a slot may be forming the pointer
+# (UBSan's pointer-overflow check) rather than the access (ASan, guards).
+hunt guards "AddressSanitizer: (use-after-poison|SEGV|heap-buffer-overflow|unknown-crash)|runtime error: (addition|subtraction) of unsigned offset" \
 	FUZZ_CS_GEN_NO_REACH=1 || exit 1
