@@ -83,6 +83,24 @@ static int empty(u32 rank, const u64 *dims)
 	return 0;
 }
 
+/* The index of a view's last element; ~0 when the sum wraps. */
+static u64 last_element(u64 first, u64 pos)
+{
+	u64 last;
+
+#ifdef XRT_ENGINE_PLANTED_SPAN_WRAP
+	/*
+	 * Test builds only (selftests/fuzz): the unchecked sum this check
+	 * once had, which wraps for 1-byte elements at offsets near 2^64.
+	 * The structure-aware fuzzer must find it.
+	 */
+	last = first + pos;
+	return last;
+#else
+	return check_add_overflow(first, pos, &last) ? ~0ull : last;
+#endif
+}
+
 /*
  * Every byte of every element the view names lies inside the slot:
  * offset <= size, the first element minus what negative strides reach
@@ -95,7 +113,7 @@ int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		      const s64 *strides, u32 need)
 {
 	const struct xrt_cs_slot *s;
-	u64 pos, neg, first, last;
+	u64 pos, neg, first;
 	u32 esize;
 
 	if (slot >= v->prog->num_slots)
@@ -127,17 +145,7 @@ int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 	if (neg > first)
 		return engine_fail(v, part, "view reaches before its slot",
 				   offset, neg);
-#ifdef XRT_ENGINE_PLANTED_SPAN_WRAP
-	/*
-	 * Test builds only (selftests/fuzz): the unchecked sum this check
-	 * once had, which wraps for 1-byte elements at offsets near 2^64.
-	 * The structure-aware fuzzer must find it.
-	 */
-	last = first + pos;
-	if (last >= s->size / esize)
-#else
-	if (check_add_overflow(first, pos, &last) || last >= s->size / esize)
-#endif
+	if (last_element(first, pos) >= s->size / esize)
 		return engine_fail(v, part, "view reaches past the end of its slot",
 				   offset, s->size);
 	return 0;

@@ -265,6 +265,7 @@ static void m_literal_shape(Xrt__IrModule *m)
 
 static void m_stray_param(Xrt__IrModule *m) { ins(m, 0, 2)->parameter_number = 1; }
 static void m_neg_param(Xrt__IrModule *m) { ins(m, 0, 1)->parameter_number = -1; }
+static void m_gap_param(Xrt__IrModule *m) { ins(m, 0, 1)->parameter_number = 7; }
 static void m_word(Xrt__IrModule *m) { set_extra(m, s_dir, 0, NULL, s_lt); }
 static void m_slice(Xrt__IrModule *m) { set_extra(m, s_slice, 4, ints_four, s_empty); }
 static void m_bool(Xrt__IrModule *m) { set_extra(m, s_sorted, 1, &int_two, s_empty); }
@@ -293,6 +294,7 @@ static const struct bad_case bad_cases[] = {
 	{ "literal of another shape", "literal does not have its shape", m_literal_shape },
 	{ "parameter number on add", "a add has a parameter number", m_stray_param },
 	{ "negative parameter number", "bad parameter number", m_neg_param },
+	{ "parameter numbers with a gap", "parameter(7)", m_gap_param },
 	{ "word with a space", "'direction' is not a bare word", m_word },
 	{ "slice of 4 values", "'slice' has a bad number of values", m_slice },
 	{ "bool of 2", "'indices_are_sorted' is not 0 or 1", m_bool },
