@@ -8,6 +8,7 @@
  * is fixed, so rng there is not compiled yet.  Constant float bounds
  * go into the command; other bounds apply to raw numbers in a kernel.
  */
+#include <math.h>
 #include <string.h>
 
 #include "cc.h"
@@ -52,7 +53,14 @@ void cc_lower_rng(struct cc *cc, uint32_t i)
 	if (cc_alloc(cc, v, t, in->shape.rank, in->shape.dims))
 		return;
 	dst = cc_csview(&cc->vals[v].buf);
-	if (const_float(cc, a, &fa) && const_float(cc, b, &fb)) {	/* one command */
+	/*
+	 * Constant bounds the RNG command takes go into it.  The verifier has
+	 * refused bad constants; folded ones (say, a negated constant) that
+	 * the command would refuse go the run-time way, as the evaluator
+	 * defines it.
+	 */
+	if (const_float(cc, a, &fa) && const_float(cc, b, &fb) && isfinite(fa) && isfinite(fb) &&
+	    (normal ? fb >= 0 : fa < fb)) {
 		cs_rng(&cc->b, normal ? XRT_CS_RNG_NORMAL : XRT_CS_RNG_UNIFORM, stream, &dst,
 		       fa, fb);
 		return;

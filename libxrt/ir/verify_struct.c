@@ -4,6 +4,7 @@
  * index maps; plus parameters, constants, tuples, random numbers and
  * custom calls.
  */
+#include <math.h>
 #include <string.h>
 
 #include "../core/mem.h"
@@ -304,6 +305,75 @@ static int check_gather(struct vfy *v)
 	}
 }
 
+/* A scalar constant's value: as a double for floats, as 64 bits otherwise. */
+static void scalar_value(const xrt_literal *lit, enum xrt_dtype t, double *f, uint64_t *u)
+{
+	const uint8_t *p = xrt_literal_data(lit);
+	size_t n = xrt_dtype_size(t), k;
+	float x;
+
+	*u = 0;
+	for (k = 0; k < n; k++)		/* little-endian, as literals store it */
+		*u |= (uint64_t)p[k] << (8 * k);
+	if (xrt_dtype_is_signed(t) && n < 8 && (*u >> (8 * n - 1)) & 1)
+		*u |= ~0ull << (8 * n);
+	*f = 0;
+	if (t == XRT_F64) {
+		memcpy(f, p, 8);
+	} else if (t == XRT_F32) {
+		memcpy(&x, p, 4);
+		*f = x;
+	} else if (t == XRT_F16 || t == XRT_BF16) {
+		*f = t == XRT_F16 ? xrt_f16_to_f32((uint16_t)*u) : xrt_bf16_to_f32((uint16_t)*u);
+	}
+}
+
+/* The text of scalar literal @lit's value ("2" of "f32[] 2"). */
+static const char *value_text(const xrt_literal *lit, char *buf, size_t size)
+{
+	const char *sp;
+
+	xrt_literal_format(lit, buf, size);
+	sp = strchr(buf, ' ');
+	return sp ? sp + 1 : buf;
+}
+
+/*
+ * XLA leaves rng undefined for an empty range or a negative sigma.  Bounds
+ * that are constants are refused here, so that every device and the
+ * evaluator refuse them alike; bounds computed at run time are defined by
+ * the evaluator (an empty range gives low).
+ */
+static int check_rng_bounds(struct vfy *v, bool normal)
+{
+	const struct ir_instr *a = &v->c->instrs[v->in->operands[0]];
+	const struct ir_instr *b = &v->c->instrs[v->in->operands[1]];
+	enum xrt_dtype t = a->shape.dtype;
+	char ta[64], tb[64];
+	const char *why;
+	uint64_t ua, ub;
+	double fa, fb;
+
+	if (a->op != XRT_OP_CONSTANT || b->op != XRT_OP_CONSTANT)
+		return 0;
+	scalar_value(a->literal, t, &fa, &ua);
+	scalar_value(b->literal, t, &fb, &ub);
+	if (!xrt_dtype_is_float(t))
+		why = (xrt_dtype_is_signed(t) ? (int64_t)ua < (int64_t)ub : ua < ub) ? NULL :
+		      "needs low < high";
+	else if (!isfinite(fa) || !isfinite(fb))
+		why = "needs finite bounds";
+	else if (normal)
+		why = fb >= 0 ? NULL : "needs sigma >= 0";
+	else
+		why = fa < fb ? NULL : "needs low < high";
+	if (!why)
+		return 0;
+	return vfy_fail(v, "%s %s: %s %s, %s %s", normal ? "rng_normal" : "rng_uniform", why,
+			normal ? "mu" : "low", value_text(a->literal, ta, sizeof(ta)),
+			normal ? "sigma" : "high", value_text(b->literal, tb, sizeof(tb)));
+}
+
 static int check_rng(struct vfy *v)
 {
 	const struct ir_attr *d = ir_instr_attr(v->in, IR_ATTR_DISTRIBUTION);
@@ -318,7 +388,7 @@ static int check_rng(struct vfy *v)
 		return vfy_fail(v, "operands and result differ in type");
 	if (!strcmp(d->str, "rng_normal") && !xrt_dtype_is_float(a->dtype))
 		return vfy_fail(v, "rng_normal needs floats");
-	return 0;
+	return check_rng_bounds(v, !strcmp(d->str, "rng_normal"));
 }
 
 static int check_rbg(struct vfy *v)

@@ -349,6 +349,50 @@ TEST_F(xrt, custom_call_names_its_target)
 }
 
 /*
+ * XLA leaves rng undefined for an empty range or a negative sigma: the
+ * verifier refuses constant bounds of that kind, so that compile and the
+ * evaluator refuse them alike, with the values as written.  (Computed
+ * bounds are run by the corpus: rng_integers_and_bounds.hlo.)
+ */
+TEST_F(xrt, rng_bounds_refused_as_the_evaluator_refuses_them)
+{
+	static const struct {
+		const char *t, *lo, *hi, *dist, *want;
+	} c[] = {
+		{ "f32", "2", "1", "rng_uniform", "rng_uniform needs low < high: low 2, high 1" },
+		{ "f64", "0.5", "0.5", "rng_uniform",
+		  "rng_uniform needs low < high: low 0.5, high 0.5" },
+		{ "f32", "0", "inf", "rng_uniform", "rng_uniform needs finite bounds: low 0, high inf" },
+		{ "f16", "1", "-2", "rng_normal", "rng_normal needs sigma >= 0: mu 1, sigma -2" },
+		{ "s32", "-3", "-3", "rng_uniform", "rng_uniform needs low < high: low -3, high -3" },
+		{ "u8", "200", "7", "rng_uniform", "rng_uniform needs low < high: low 200, high 7" },
+		{ "s64", "9223372036854775807", "-9223372036854775808", "rng_uniform",
+		  "low 9223372036854775807, high -9223372036854775808" },
+	};
+	struct xrt_executable *exe = NULL;
+	xrt_literal *out = NULL;
+	char text[512];
+	size_t k;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		xrt_module *m = NULL;
+
+		snprintf(text, sizeof(text),
+			 "HloModule r\nENTRY e {\n  %%a = %s[] constant(%s)\n"
+			 "  %%b = %s[] constant(%s)\n"
+			 "  ROOT %%r = %s[3] rng(%%a, %%b), distribution=%s\n}\n",
+			 c[k].t, c[k].lo, c[k].t, c[k].hi, c[k].t, c[k].dist);
+		ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+		ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_INVALID_ARGUMENT, c[k].want);
+		ASSERT_ERR(xrt_ir_evaluate(m, NULL, 0, NULL, self->a, &out), XRT_INVALID_ARGUMENT,
+			   c[k].want);
+		EXPECT_EQ(NULL, exe);
+		EXPECT_EQ(NULL, out);
+		xrt_module_destroy(m);
+	}
+}
+
+/*
  * Results are computed in their result buffers: a fused chain and a dot
  * are one command each, with no copy after; a parameter passed through
  * and a transposed (non-default layout) result still get their copy.
