@@ -68,6 +68,64 @@ head -c 150 "$tmp/a.npy" > "$tmp/short.npy"
 expect_fail "short.npy: " "$tmp/short.npy"
 expect_fail "b.npy: holds s32[3]{0}, the parameter is f64[2,2]{1,0}" "$tmp/b.npy"
 
+# Headers written by hand, each with numpy's own verdict beside ours:
+# numpy refuses what follows the dict and keys other than its three; a
+# key given twice (numpy takes the last) is ambiguous, so we refuse it.
+$py - "$tmp" <<'PY'
+import struct, sys
+import numpy as np
+t = sys.argv[1]
+body = np.array([[1, 2], [3, 4]], dtype='<f8').tobytes()
+cases = {
+    'plain': "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+    'dquote': '{"descr": "<f8", "fortran_order": False, "shape": (2,2)}',
+    'dup': "{'descr': '<f4', 'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }",
+    'after': "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), } xyz",
+    'extra': "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), 'x': 1}",
+    'lacks': "{'descr': '<f8', 'shape': (2, 2)}",
+    'shape': "{'descr': '<f8', 'fortran_order': False, 'shape': (2 2), }",
+}
+for name, h in cases.items():
+    h = h.encode() + b' ' * ((-(10 + len(h) + 1)) % 64) + b'\n'
+    with open('%s/h_%s.npy' % (t, name), 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h + body)
+    try:
+        np.load('%s/h_%s.npy' % (t, name))
+        verdict = 'reads'
+    except Exception:
+        verdict = 'refuses'
+    want = 'reads' if name in ('plain', 'dquote', 'dup') else 'refuses'
+    assert verdict == want, (name, verdict)
+PY
+[ $? -eq 0 ] || fail "numpy's verdicts on the hand-written headers changed"
+for c in plain:reads dquote:reads; do
+	"$run" --input="$tmp/h_${c%%:*}.npy" "$d/types.hlo" >/dev/null 2>&1 ||
+		fail "h_${c%%:*}.npy: numpy reads it, xrt-run does not"
+done
+expect_fail "h_dup.npy: not a .npy file xrt-run reads: the header has 'descr' twice" \
+	"$tmp/h_dup.npy"
+expect_fail "h_after.npy: not a .npy file xrt-run reads: something follows the header dict" \
+	"$tmp/h_after.npy"
+expect_fail "h_extra.npy: not a .npy file xrt-run reads: a header key other than" \
+	"$tmp/h_extra.npy"
+expect_fail "h_lacks.npy: not a .npy file xrt-run reads: the header lacks" "$tmp/h_lacks.npy"
+expect_fail "h_shape.npy: not a .npy file xrt-run reads: a bad shape" "$tmp/h_shape.npy"
+
+# --output must name a file: empty, a directory or a trailing '/' is a
+# usage error before anything runs, and nothing is written.
+mkdir "$tmp/dir"
+for o in "" "$tmp/dir" "$tmp/dir/" "$tmp/new/"; do
+	out=$("$run" $args --output="$o" "$d/types.hlo" 2>&1)
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "--output='$o': exit status $rc, wanted 2 ($out)"
+	case "$out" in
+	*"--output wants a file name"* | *"--output=$o: a directory; give a file name"*) ;;
+	*) fail "--output='$o': '$out'" ;;
+	esac
+done
+[ -z "$(ls "$tmp/dir")" ] && ! ls "$tmp"/dir.*.npy "$tmp"/.0.npy >/dev/null 2>&1 ||
+	fail "--output refused, yet a file was written"
+
 out=$("$run" --repeat=3 $args "$d/types.hlo" 2>&1)
 case "$out" in
 *"median"*"(3 runs after the first)"*) ;;

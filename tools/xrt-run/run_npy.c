@@ -5,6 +5,7 @@
  * 'shape': (2, 3), } padded to 64 bytes, then the elements.  Read for
  * --input, written for --output.  Little-endian only, as libxrt's data.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,72 +28,138 @@ bool run_is_npy(const char *data, size_t len)
 	return len >= sizeof(magic) && !memcmp(data, magic, sizeof(magic));
 }
 
-/* The value of @key in the header dict: a pointer just past "'key':". */
-static const char *field(const char *hdr, const char *key)
-{
-	char quoted[32];
-	const char *p;
-
-	snprintf(quoted, sizeof(quoted), "'%s'", key);
-	p = strstr(hdr, quoted);
-	if (!p)
-		return NULL;
-	p += strlen(quoted);
-	while (*p == ' ')
-		p++;
-	if (*p++ != ':')
-		return NULL;
-	while (*p == ' ')
-		p++;
-	return p;
-}
-
 static xrt_status *bad(const char *path, const char *why)
 {
 	return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "%s: not a .npy file xrt-run reads: %s",
 			      path, why);
 }
 
-/* descr, fortran_order and shape from the header. */
-static xrt_status *parse_header(const char *path, const char *hdr, enum xrt_dtype *t,
-				bool *fortran, uint32_t *rank, int64_t *dims)
+static const char *skip_space(const char *p)
 {
-	const char *d = field(hdr, "descr"), *f = field(hdr, "fortran_order");
-	const char *s = field(hdr, "shape");
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/*
+ * A quoted Python string at @p ('...' or "..."), without escapes: its
+ * text into @out (@size bytes); just past it, or NULL.
+ */
+static const char *quoted(const char *p, char *out, size_t size)
+{
+	char q = *p;
+	size_t n = 0;
+
+	if (q != '\'' && q != '"')
+		return NULL;
+	for (p++; *p && *p != q; p++) {
+		if (*p == '\\' || n + 1 >= size)
+			return NULL;
+		out[n++] = *p;
+	}
+	out[n] = 0;
+	return *p ? p + 1 : NULL;
+}
+
+static bool set_descr(const char *d, enum xrt_dtype *t)
+{
 	size_t i;
 
-	if (!d || !f || !s || *d != '\'' || *s != '(')
-		return bad(path, "the header lacks descr, fortran_order or shape");
-	*t = XRT_INVALID;
+	/* '=' (native) is little-endian here; '<' and '|' alike for bytes */
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t n = strlen(types[i].descr);
+		const char *want = types[i].descr;
 
-		/* '=' (native) is little-endian here; '<' and '|' alike for bytes */
-		if ((!strncmp(d + 1, types[i].descr, n) ||
-		     (d[1] == '=' && !strncmp(d + 2, types[i].descr + 1, n - 1)) ||
-		     (d[1] == '<' && types[i].descr[0] == '|' &&
-		      !strncmp(d + 2, types[i].descr + 1, n - 1))) && d[n + 1] == '\'')
+		if (!strcmp(d, want) || ((d[0] == '=' || (d[0] == '<' && want[0] == '|')) &&
+					 !strcmp(d + 1, want + 1))) {
 			*t = types[i].t;
+			return true;
+		}
 	}
-	if (*t == XRT_INVALID)
-		return bad(path, "an element type it does not know (big-endian, objects, ...)");
-	*fortran = !strncmp(f, "True", 4);
-	if (!*fortran && strncmp(f, "False", 5))
-		return bad(path, "fortran_order is neither True nor False");
-	for (*rank = 0, s++;;) {
+	return false;
+}
+
+/* A shape tuple "(2, 3)", "(4,)" or "()" at @p: just past it, or NULL. */
+static const char *shape_tuple(const char *p, uint32_t *rank, int64_t *dims)
+{
+	if (*p++ != '(')
+		return NULL;
+	for (*rank = 0;;) {
 		char *end;
 		long long v;
 
-		while (*s == ' ' || *s == ',')
-			s++;
-		if (*s == ')')
+		p = skip_space(p);
+		if (*p == ')')
+			return p + 1;
+		if (*p < '0' || *p > '9' || *rank >= XRT_MAX_RANK)
 			return NULL;
-		v = strtoll(s, &end, 10);
-		if (end == s || v < 0 || *rank >= XRT_MAX_RANK)
-			return bad(path, "a bad shape (rank above 8?)");
+		v = strtoll(p, &end, 10);
+		if (v < 0 || v == LLONG_MAX)
+			return NULL;
 		dims[(*rank)++] = v;
-		s = end;
+		p = skip_space(end);
+		if (*p == ',')
+			p++;
+		else if (*p != ')')
+			return NULL;
 	}
+}
+
+/*
+ * The header dict, as numpy reads it: exactly the keys descr,
+ * fortran_order and shape, each once, then nothing but white space.
+ */
+static xrt_status *parse_header(const char *path, const char *hdr, enum xrt_dtype *t,
+				bool *fortran, uint32_t *rank, int64_t *dims)
+{
+	const char *p = skip_space(hdr);
+	char key[32], descr[16];
+	unsigned int seen = 0, bit;
+
+	if (*p++ != '{')
+		return bad(path, "the header is not a dict");
+	for (;;) {
+		p = skip_space(p);
+		if (*p == '}')
+			break;
+		p = quoted(p, key, sizeof(key));
+		bit = !p ? 0 : !strcmp(key, "descr") ? 1 : !strcmp(key, "fortran_order") ? 2 :
+		      !strcmp(key, "shape") ? 4 : 0;
+		if (!bit)
+			return bad(path, "a header key other than descr, fortran_order and shape");
+		if (seen & bit)
+			return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+					      "%s: not a .npy file xrt-run reads: the header has '%s' twice",
+					      path, key);
+		seen |= bit;
+		p = skip_space(p);
+		if (*p++ != ':')
+			return bad(path, "a header key without ':'");
+		p = skip_space(p);
+		if (bit == 1) {
+			p = quoted(p, descr, sizeof(descr));
+			if (!p || !set_descr(descr, t))
+				return bad(path, "an element type it does not know (big-endian, objects, ...)");
+		} else if (bit == 2) {
+			*fortran = !strncmp(p, "True", 4);
+			if (!*fortran && strncmp(p, "False", 5))
+				return bad(path, "fortran_order is neither True nor False");
+			p += *fortran ? 4 : 5;
+		} else {
+			p = shape_tuple(p, rank, dims);
+			if (!p)
+				return bad(path, "a bad shape (rank above 8?)");
+		}
+		p = skip_space(p);
+		if (*p == ',')
+			p++;
+		else if (*p != '}')
+			return bad(path, "the header dict is malformed");
+	}
+	if (seen != 7)
+		return bad(path, "the header lacks descr, fortran_order or shape");
+	if (*skip_space(p + 1))
+		return bad(path, "something follows the header dict");
+	return NULL;
 }
 
 xrt_status *run_npy_read(const char *path, const char *data, size_t len, xrt_literal **out)
@@ -122,7 +189,8 @@ xrt_status *run_npy_read(const char *path, const char *data, size_t len, xrt_lit
 		return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
 	memcpy(hdr, data + off, hlen);
 	hdr[hlen] = 0;
-	st = parse_header(path, hdr, &t, &fortran, &rank, dims);
+	st = strlen(hdr) != hlen ? bad(path, "a NUL byte in the header") :
+				   parse_header(path, hdr, &t, &fortran, &rank, dims);
 	free(hdr);
 	if (!st)
 		st = xrt_shape_init_array(&s, t, rank, dims);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <xrt/device.h>
 #include <xrt/literal.h>
@@ -306,6 +307,27 @@ static bool parse_u64(const char *s, uint64_t *v)
 }
 
 /* Parses the options into @o and runs; the exit status. */
+/*
+ * --output names a file to write (or, for a tuple, the stem of its files):
+ * not empty, not a directory, not ending in '/'.  Checked before the run,
+ * so that a long run does not end in a write that cannot succeed.
+ */
+static bool output_name_ok(const char *path)
+{
+	struct stat sb;
+	size_t n = strlen(path);
+
+	if (!n) {
+		fprintf(stderr, "xrt-run: --output wants a file name\n");
+		return false;
+	}
+	if (path[n - 1] == '/' || (!stat(path, &sb) && S_ISDIR(sb.st_mode))) {
+		fprintf(stderr, "xrt-run: --output=%s: a directory; give a file name\n", path);
+		return false;
+	}
+	return true;
+}
+
 static int parse_and_run(int argc, char **argv, struct run_options *o)
 {
 	static const struct option opts[] = {
@@ -370,6 +392,8 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 			o->inputs[o->num_inputs++] = optarg;
 			break;
 		case 'o':
+			if (!output_name_ok(optarg))
+				return 2;
 			o->output = optarg;
 			break;
 		case 'r':
