@@ -113,7 +113,16 @@ class Sessions(unittest.TestCase):
             s.execute(c, [r, r])
         with self.assertRaises(xrt.NotFoundError):
             s.read(x)
-        s.release(x)                 # already released: nothing to do
+        with self.assertRaisesRegex(xrt.NotFoundError, 'allocation handle .* was released'):
+            s.release(x)             # released by the run
+        with self.assertRaisesRegex(xrt.NotFoundError, 'compilation handle .* was released'):
+            c.release()
+        h = s.allocate(self.x)
+        h.release()
+        with self.assertRaisesRegex(xrt.NotFoundError, 'was released'):
+            h.release()              # twice
+        with self.assertRaises(xrt.NotFoundError):
+            s.read(h)
         np.testing.assert_array_equal(s.read(r, release=True), self.x + self.y)
         self.assertEqual(s.memory_in_use, 0)
         with s.allocate(self.x) as h:

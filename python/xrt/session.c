@@ -5,9 +5,16 @@
  * them on its device, executes, reads back and releases; handles are
  * xrt.Handle objects.  Sessions and handles are context managers: a
  * session releases everything and closes, a handle releases itself.
+ *
+ * Any thread may call any method in any order.  Every method that uses
+ * the session counts itself as a call in flight; the calls run at once
+ * (the GIL is released while libxrt works) and close() waits for those
+ * in flight, refusing new ones, before it destroys the session.  No lock
+ * is held while libxrt works.
  */
 #include "pyxrt.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include <xrt/literal.h>
@@ -16,6 +23,10 @@
 typedef struct {
 	PyObject_HEAD
 	xrt_session *s;		/* NULL once closed */
+	pthread_mutex_t lock;	/* the three below */
+	pthread_cond_t changed;	/* @calls fell to 0, or @s went */
+	unsigned int calls;	/* in flight */
+	int closing;		/* close() began: no new calls */
 } PyXrtSession;
 
 static PyTypeObject PyXrtSession_Type;
@@ -30,12 +41,40 @@ typedef struct {
 
 static PyTypeObject PyXrtHandle_Type;
 
-static int open_or_raise(PyXrtSession *self)
+/*
+ * Begins a call on the session: its libxrt session, or NULL with
+ * ValueError once close() has begun.  Every begin_call() that succeeds
+ * is paired with one end_call().  Both run with the GIL held; the lock
+ * is never held while taking the GIL.
+ */
+static xrt_session *begin_call(PyXrtSession *self)
 {
-	if (self->s)
-		return 0;
-	PyErr_SetString(PyExc_ValueError, "xrt: the session is closed");
-	return -1;
+	xrt_session *s;
+
+	pthread_mutex_lock(&self->lock);
+	s = self->closing ? NULL : self->s;
+	if (s)
+		self->calls++;
+	pthread_mutex_unlock(&self->lock);
+	if (!s)
+		PyErr_SetString(PyExc_ValueError, "xrt: the session is closed");
+	return s;
+}
+
+static void end_call(PyXrtSession *self)
+{
+	pthread_mutex_lock(&self->lock);
+	if (!--self->calls)
+		pthread_cond_broadcast(&self->changed);
+	pthread_mutex_unlock(&self->lock);
+}
+
+/* The NOT_FOUND a released handle's object raises, as libxrt words it. */
+static PyObject *raise_released(xrt_handle id, int compilation)
+{
+	return pyxrt_raise(xrt_status_new(NULL, XRT_NOT_FOUND, "xrt: %s handle %lld was released",
+					  compilation ? "compilation" : "allocation",
+					  (long long)id));
 }
 
 static PyObject *handle_new(PyXrtSession *s, xrt_handle id, int compilation)
@@ -69,6 +108,10 @@ static int handle_id(PyXrtSession *s, PyObject *o, int compilation, xrt_handle *
 		PyErr_Format(PyExc_TypeError, "xrt: expected %s handle, not %s",
 			     compilation ? "a compilation" : "an allocation",
 			     h->compilation ? "a compilation" : "an allocation");
+		return -1;
+	}
+	if (h->released) {
+		raise_released(h->id, h->compilation);
 		return -1;
 	}
 	*id = h->id;
@@ -206,7 +249,11 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	self = (PyXrtSession *)type->tp_alloc(type, 0);
 	if (!self)
 		return NULL;
+	pthread_mutex_init(&self->lock, NULL);
+	pthread_cond_init(&self->changed, NULL);
+	Py_BEGIN_ALLOW_THREADS
 	st = xrt_session_create(&o, NULL, &self->s);
+	Py_END_ALLOW_THREADS
 	if (st) {
 		self->s = NULL;
 		Py_DECREF(self);
@@ -215,26 +262,57 @@ static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 	return (PyObject *)self;
 }
 
+/*
+ * close(): no new calls; wait for those in flight; destroy.  A second
+ * close() racing the first waits until the session is gone; a call from
+ * a thread that is itself in a call cannot happen (no method calls back
+ * into Python while counted).
+ */
 static PyObject *session_close(PyXrtSession *self, PyObject *unused)
 {
-	if (self->s) {
-		xrt_release_all_allocations(self->s);
-		xrt_session_destroy(self->s);
-		self->s = NULL;
+	xrt_session *s;
+	int first;
+
+	pthread_mutex_lock(&self->lock);
+	first = self->s && !self->closing;
+	self->closing = 1;
+	pthread_mutex_unlock(&self->lock);
+	Py_BEGIN_ALLOW_THREADS
+	pthread_mutex_lock(&self->lock);
+	while (first ? self->calls != 0 : self->s != NULL)
+		pthread_cond_wait(&self->changed, &self->lock);
+	s = self->s;
+	pthread_mutex_unlock(&self->lock);
+	if (first) {
+		xrt_release_all_allocations(s);
+		xrt_session_destroy(s);
 	}
+	pthread_mutex_lock(&self->lock);
+	if (first)
+		self->s = NULL;
+	pthread_cond_broadcast(&self->changed);
+	pthread_mutex_unlock(&self->lock);
+	Py_END_ALLOW_THREADS
 	Py_RETURN_NONE;
 }
 
 static void session_dealloc(PyXrtSession *self)
 {
-	Py_XDECREF(session_close(self, NULL));
+	/* no call is in flight: each holds a reference */
+	if (self->s) {
+		xrt_release_all_allocations(self->s);
+		xrt_session_destroy(self->s);
+	}
+	pthread_cond_destroy(&self->changed);
+	pthread_mutex_destroy(&self->lock);
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *session_enter(PyXrtSession *self, PyObject *unused)
 {
-	if (open_or_raise(self))
+	if (!begin_call(self))
 		return NULL;
+	end_call(self);
 	return Py_NewRef((PyObject *)self);
 }
 
@@ -245,59 +323,80 @@ static PyObject *session_exit(PyXrtSession *self, PyObject *args)
 
 static PyObject *session_device(PyXrtSession *self, void *unused)
 {
-	if (open_or_raise(self))
+	xrt_session *s = begin_call(self);
+	PyObject *r;
+
+	if (!s)
 		return NULL;
-	return PyUnicode_FromString(xrt_session_device(self->s));
+	r = PyUnicode_FromString(xrt_session_device(s));
+	end_call(self);
+	return r;
 }
 
 static PyObject *session_memory(PyXrtSession *self, void *unused)
 {
-	if (open_or_raise(self))
+	xrt_session *s = begin_call(self);
+	uint64_t n;
+
+	if (!s)
 		return NULL;
-	return PyLong_FromUnsignedLongLong(xrt_session_memory_in_use(self->s));
+	n = xrt_session_memory_in_use(s);
+	end_call(self);
+	return PyLong_FromUnsignedLongLong(n);
 }
 
 static PyObject *session_compile(PyXrtSession *self, PyObject *arg)
 {
+	const char *data;
+	Py_ssize_t len;
+	xrt_session *s;
 	xrt_handle h;
 	xrt_status *st;
+	int text = PyUnicode_Check(arg);
 
-	if (open_or_raise(self))
-		return NULL;
-	if (PyUnicode_Check(arg)) {
-		Py_ssize_t len;
-		const char *text = PyUnicode_AsUTF8AndSize(arg, &len);
-
-		if (!text)
-			return NULL;
-		Py_BEGIN_ALLOW_THREADS
-		st = xrt_compile_hlo(self->s, text, (size_t)len, &h);
-		Py_END_ALLOW_THREADS
-	} else if (PyBytes_Check(arg)) {
-		st = xrt_compile_proto(self->s, PyBytes_AS_STRING(arg),
-				       (size_t)PyBytes_GET_SIZE(arg), &h);
-	} else {
+	if (!text && !PyBytes_Check(arg)) {
 		PyErr_Format(PyExc_TypeError, "xrt: compile() takes HLO text (str) or a "
 			     "serialized xrt.Computation (bytes), not %.80s", Py_TYPE(arg)->tp_name);
 		return NULL;
 	}
+	/* @arg, referenced by the caller, keeps @data alive through the call */
+	data = text ? PyUnicode_AsUTF8AndSize(arg, &len) : PyBytes_AS_STRING(arg);
+	if (!data)
+		return NULL;
+	if (!text)
+		len = PyBytes_GET_SIZE(arg);
+	s = begin_call(self);
+	if (!s)
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	st = text ? xrt_compile_hlo(s, data, (size_t)len, &h) :
+		    xrt_compile_proto(s, data, (size_t)len, &h);
+	Py_END_ALLOW_THREADS
+	end_call(self);
 	return st ? pyxrt_raise(st) : handle_new(self, h, 1);
 }
 
 static PyObject *session_allocate(PyXrtSession *self, PyObject *arg)
 {
 	xrt_literal *lit = NULL;
+	xrt_session *s;
 	xrt_handle h;
 	xrt_status *st;
 
-	if (open_or_raise(self))
-		return NULL;
+	/* first, as it may run Python code (__array__) that closes the session */
 	st = literal_of(arg, 0, &lit);
 	if (!st && !lit)
 		return NULL;		/* a Python exception is set */
-	if (!st)
-		st = xrt_allocate(self->s, lit, &h);
+	s = st ? NULL : begin_call(self);
+	if (s) {
+		Py_BEGIN_ALLOW_THREADS
+		st = xrt_allocate(s, lit, &h);
+		Py_END_ALLOW_THREADS
+		end_call(self);
+	}
 	xrt_literal_destroy(lit);
+	if (!st && !s)
+		return NULL;
 	return st ? pyxrt_raise(st) : handle_new(self, h, 0);
 }
 
@@ -322,7 +421,7 @@ static int parse_execute(PyXrtSession *self, PyObject *args, PyObject *kw, const
 	memset(x, 0, sizeof(*x));
 	if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, names, &x->comp, &inputs,
 					 &release_inputs, &release_compilation, &seed) ||
-	    open_or_raise(self) || handle_id(self, x->comp, 1, &x->c) < 0)
+	    handle_id(self, x->comp, 1, &x->c) < 0)
 		return -1;
 	x->seq = inputs ? PySequence_Fast(inputs, "xrt: inputs is a sequence of handles") :
 			  PyTuple_New(0);
@@ -360,18 +459,25 @@ static void executed(struct exec_args *x)
 static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *kw)
 {
 	struct exec_args x;
+	xrt_session *s;
 	xrt_handle out;
-	xrt_status *st;
+	xrt_status *st = NULL;
 
 	if (parse_execute(self, args, kw, "O|O$ppI:execute", &x) < 0)
 		return NULL;
-	Py_BEGIN_ALLOW_THREADS
-	st = xrt_execute(self->s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out);
-	Py_END_ALLOW_THREADS
-	if (!st)
-		executed(&x);
+	s = begin_call(self);
+	if (s) {
+		Py_BEGIN_ALLOW_THREADS
+		st = xrt_execute(s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out);
+		Py_END_ALLOW_THREADS
+		end_call(self);
+		if (!st)
+			executed(&x);
+	}
 	PyMem_Free(x.ids);
 	Py_DECREF(x.seq);
+	if (!s)
+		return NULL;
 	return st ? pyxrt_raise(st) : handle_new(self, out, 0);
 }
 
@@ -381,16 +487,25 @@ static PyObject *session_execute_async(PyXrtSession *self, PyObject *args, PyObj
 	PyObject *h, *ev;
 	struct exec_args x;
 	xrt_event *e = NULL;
+	xrt_session *s;
 	xrt_handle out;
-	xrt_status *st;
+	xrt_status *st = NULL;
 
 	if (parse_execute(self, args, kw, "O|O$ppI:execute_async", &x) < 0)
 		return NULL;
-	st = xrt_execute_async(self->s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out, &e);
-	if (!st)
-		executed(&x);
+	s = begin_call(self);
+	if (s) {
+		Py_BEGIN_ALLOW_THREADS
+		st = xrt_execute_async(s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out, &e);
+		Py_END_ALLOW_THREADS
+		end_call(self);
+		if (!st)
+			executed(&x);
+	}
 	PyMem_Free(x.ids);
 	Py_DECREF(x.seq);
+	if (!s)
+		return NULL;
 	if (st)
 		return pyxrt_raise(st);
 	ev = pyxrt_event_new(e);
@@ -408,13 +523,17 @@ static PyObject *session_read(PyXrtSession *self, PyObject *args, PyObject *kw)
 	xrt_literal *lit = NULL;
 	int release = 0;
 	PyObject *h, *v;
+	xrt_session *s;
 	xrt_handle id;
 	xrt_status *st;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$p:read", names, &h, &release) ||
-	    open_or_raise(self) || handle_id(self, h, 0, &id) < 0)
+	    handle_id(self, h, 0, &id) < 0 || !(s = begin_call(self)))
 		return NULL;
-	st = xrt_read_literal(self->s, id, release, &lit);
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_read_literal(s, id, release, &lit);
+	Py_END_ALLOW_THREADS
+	end_call(self);
 	if (st)
 		return pyxrt_raise(st);
 	if (release)
@@ -424,29 +543,40 @@ static PyObject *session_read(PyXrtSession *self, PyObject *args, PyObject *kw)
 	return v;
 }
 
-/* Releases one handle object's handle; NULL status if it was already. */
-static xrt_status *release_one(PyXrtHandle *h)
+/*
+ * Releases one handle object's handle: 0, or -1 with an exception
+ * (NOT_FOUND if this object released it already, ValueError once the
+ * session is closing).
+ */
+static int release_one(PyXrtHandle *h)
 {
+	xrt_session *s;
 	xrt_status *st;
 
-	if (h->released || !h->session->s)
-		return NULL;
-	st = h->compilation ? xrt_release_compilations(h->session->s, &h->id, 1) :
-			      xrt_release_allocations(h->session->s, &h->id, 1);
-	if (!st)
-		h->released = 1;
-	return st;
+	if (h->released) {
+		raise_released(h->id, h->compilation);
+		return -1;
+	}
+	s = begin_call(h->session);
+	if (!s)
+		return -1;
+	st = h->compilation ? xrt_release_compilations(s, &h->id, 1) :
+			      xrt_release_allocations(s, &h->id, 1);
+	end_call(h->session);
+	if (st) {
+		pyxrt_raise(st);
+		return -1;
+	}
+	h->released = 1;
+	return 0;
 }
 
 static PyObject *session_release(PyXrtSession *self, PyObject *args)
 {
 	Py_ssize_t i, n = PyTuple_GET_SIZE(args);
 
-	if (open_or_raise(self))
-		return NULL;
 	for (i = 0; i < n; i++) {
 		PyXrtHandle *h = (PyXrtHandle *)PyTuple_GET_ITEM(args, i);
-		xrt_status *st;
 
 		if (!PyObject_TypeCheck((PyObject *)h, &PyXrtHandle_Type)) {
 			PyErr_Format(PyExc_TypeError, "xrt: release() takes handles, not %.80s",
@@ -457,9 +587,8 @@ static PyObject *session_release(PyXrtSession *self, PyObject *args)
 			PyErr_SetString(PyExc_ValueError, "xrt: a handle of another session");
 			return NULL;
 		}
-		st = release_one(h);
-		if (st)
-			return pyxrt_raise(st);
+		if (release_one(h) < 0)
+			return NULL;
 	}
 	Py_RETURN_NONE;
 }
@@ -474,8 +603,10 @@ static PyObject *session_sub_tuple(PyXrtSession *self, PyObject *args, PyObject 
 	xrt_handle id, out;
 	xrt_status *st;
 
+	xrt_session *s;
+
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$p:sub_tuple", names, &h, &idx, &release) ||
-	    open_or_raise(self) || handle_id(self, h, 0, &id) < 0)
+	    handle_id(self, h, 0, &id) < 0)
 		return NULL;
 	seq = PyLong_Check(idx) ? PyTuple_Pack(1, idx) :
 				  PySequence_Fast(idx, "xrt: an index is an int or ints");
@@ -489,9 +620,10 @@ static PyObject *session_sub_tuple(PyXrtSession *self, PyObject *args, PyObject 
 		PyErr_SetString(PyExc_ValueError, "xrt: an index path of more than 16 steps");
 		return NULL;
 	}
-	if (PyErr_Occurred())
+	if (PyErr_Occurred() || !(s = begin_call(self)))
 		return NULL;
-	st = xrt_sub_tuple(self->s, id, index, (uint32_t)n, release, &out);
+	st = xrt_sub_tuple(s, id, index, (uint32_t)n, release, &out);
+	end_call(self);
 	if (st)
 		return pyxrt_raise(st);
 	if (release)
@@ -548,21 +680,26 @@ static PyObject *session_make_tuple(PyXrtSession *self, PyObject *args, PyObject
 	int release = 0;
 	xrt_handle *ids, out;
 	xrt_status *st = NULL;
+	xrt_session *s = NULL;
 	PyObject *desc;
 	int ok;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|$p:make_tuple", names, &PyTuple_Type,
-					 &desc, &release) || open_or_raise(self))
+					 &desc, &release))
 		return NULL;
 	nodes = PyMem_Calloc(CAP, sizeof(*nodes));
 	ids = PyMem_Calloc(CAP, sizeof(*ids));
 	ok = nodes && ids && tuple_tree(self, desc, 0, nodes, CAP, &used, &root, ids, &num_ids,
 					release) == 0;
 	if (ok)
-		st = xrt_make_tuple(self->s, &root, ids, (uint32_t)num_ids, &out);
+		s = begin_call(self);
+	if (s) {
+		st = xrt_make_tuple(s, &root, ids, (uint32_t)num_ids, &out);
+		end_call(self);
+	}
 	PyMem_Free(nodes);
 	PyMem_Free(ids);
-	if (!ok)
+	if (!ok || !s)
 		return PyErr_Occurred() ? NULL : PyErr_NoMemory();
 	if (st)
 		return pyxrt_raise(st);
@@ -571,17 +708,25 @@ static PyObject *session_make_tuple(PyXrtSession *self, PyObject *args, PyObject
 
 static PyObject *session_transfer(PyXrtSession *self, PyObject *args)
 {
+	xrt_session *from, *dst = NULL;
 	PyXrtSession *to;
 	xrt_handle id, out;
 	xrt_status *st;
 	PyObject *h;
 
 	if (!PyArg_ParseTuple(args, "OO!:transfer", &h, &PyXrtSession_Type, &to) ||
-	    open_or_raise(self) || open_or_raise(to) || handle_id(self, h, 0, &id) < 0)
+	    handle_id(self, h, 0, &id) < 0 || !(from = begin_call(self)))
 		return NULL;
+	dst = begin_call(to);
+	if (!dst) {
+		end_call(self);
+		return NULL;
+	}
 	Py_BEGIN_ALLOW_THREADS
-	st = xrt_transfer(self->s, id, to->s, &out);
+	st = xrt_transfer(from, id, dst, &out);
 	Py_END_ALLOW_THREADS
+	end_call(to);
+	end_call(self);
 	return st ? pyxrt_raise(st) : handle_new(to, out, 0);
 }
 
@@ -610,7 +755,7 @@ static PyMethodDef session_methods[] = {
 	{ "read", (PyCFunction)(void (*)(void))session_read, METH_VARARGS | METH_KEYWORDS,
 	  "read(handle, *, release=False): the value, a numpy array or a tuple." },
 	{ "release", (PyCFunction)session_release, METH_VARARGS,
-	  "release(*handles): release them (already released ones are skipped)." },
+	  "release(*handles): release them (NotFoundError for one released already)." },
 	{ "close", (PyCFunction)session_close, METH_NOARGS,
 	  "Release every allocation and close the session." },
 	{ "__enter__", (PyCFunction)session_enter, METH_NOARGS, NULL },
@@ -648,10 +793,8 @@ static void handle_dealloc(PyXrtHandle *self)
 
 static PyObject *handle_release(PyXrtHandle *self, PyObject *unused)
 {
-	xrt_status *st = release_one(self);
-
-	if (st)
-		return pyxrt_raise(st);
+	if (release_one(self) < 0)
+		return NULL;
 	Py_RETURN_NONE;
 }
 
@@ -660,19 +803,21 @@ static PyObject *handle_enter(PyXrtHandle *self, PyObject *unused)
 	return Py_NewRef((PyObject *)self);
 }
 
-/* Leaving a with block releases; a handle gone another way is fine. */
+/*
+ * Leaving a with block releases; a handle gone another way (released,
+ * donated, its session closed) is fine.
+ */
 static PyObject *handle_exit(PyXrtHandle *self, PyObject *args)
 {
-	xrt_status *st = release_one(self);
-
-	if (st && xrt_status_code(st) == XRT_NOT_FOUND) {
-		xrt_status_free(st);
+	if (self->released || release_one(self) == 0)
+		Py_RETURN_NONE;
+	if (PyErr_ExceptionMatches(PyExc_ValueError) ||
+	    PyErr_ExceptionMatches(PyExc_LookupError)) {
+		PyErr_Clear();
 		self->released = 1;
-		st = NULL;
+		Py_RETURN_NONE;
 	}
-	if (st)
-		return pyxrt_raise(st);
-	Py_RETURN_NONE;
+	return NULL;
 }
 
 static PyObject *handle_repr(PyXrtHandle *self)
@@ -686,24 +831,28 @@ static PyObject *handle_shape(PyXrtHandle *self, void *unused)
 {
 	struct xrt_shape shape;
 	struct xrt_program_shape ps;
+	xrt_session *s = begin_call(self->session);
 	xrt_status *st;
 	char text[512];
 
-	if (open_or_raise(self->session))
+	if (!s)
 		return NULL;
 	if (self->compilation) {
-		st = xrt_compilation_shape(self->session->s, self->id, NULL, &ps);
-		if (st)
-			return pyxrt_raise(st);
-		xrt_shape_format(&ps.result, text, sizeof(text));
-		xrt_program_shape_deinit(&ps);
+		st = xrt_compilation_shape(s, self->id, NULL, &ps);
+		if (!st) {
+			xrt_shape_format(&ps.result, text, sizeof(text));
+			xrt_program_shape_deinit(&ps);
+		}
 	} else {
-		st = xrt_allocation_shape(self->session->s, self->id, NULL, &shape);
-		if (st)
-			return pyxrt_raise(st);
-		xrt_shape_format(&shape, text, sizeof(text));
-		xrt_shape_deinit(&shape);
+		st = xrt_allocation_shape(s, self->id, NULL, &shape);
+		if (!st) {
+			xrt_shape_format(&shape, text, sizeof(text));
+			xrt_shape_deinit(&shape);
+		}
 	}
+	end_call(self->session);
+	if (st)
+		return pyxrt_raise(st);
 	return PyUnicode_FromString(text);
 }
 
