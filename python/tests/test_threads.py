@@ -170,5 +170,56 @@ class Threads(unittest.TestCase):
         short.release()
 
 
+    def test_tensors_and_caches_under_threads(self):
+        # eager ops from four threads while a fifth clears the kernel caches
+        # under them: every result right, nothing freed in use
+        ctx = xrt.context()
+        # big enough (256 KiB) that the ops release the GIL
+        base = np.arange(65536, dtype=np.float32).reshape(256, 256)
+        a, want = xrt.tensor(base), base * 2 + 1
+        stop, errors = threading.Event(), []
+
+        def ops():
+            for i in range(40):
+                try:
+                    got = xrt.ops.AddV2(xrt.ops.Mul(a, xrt.tensor(np.float32(2))),
+                                        xrt.tensor(np.float32(1))).numpy()
+                    np.testing.assert_array_equal(got, want)
+                except Exception as e:  # noqa: BLE001 - kept for the report
+                    errors.append(repr(e))
+                    return
+
+        def clear():
+            while not stop.is_set():
+                ctx.clear_caches()
+
+        ts = [threading.Thread(target=ops) for _ in range(4)]
+        c = threading.Thread(target=clear)
+        c.start()
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(120)
+        stop.set()
+        c.join(30)
+        self.assertEqual(errors, [])
+
+    def test_one_event_waited_from_threads(self):
+        s = xrt.Session('host:0')
+        self.addCleanup(s.close)
+        c = s.compile(LOOP % (LONG // 10))
+        x = s.allocate(np.full((64, 64), 0.5, np.float32))
+        r, e = s.execute_async(c, [x])
+        done = []
+        ts = [threading.Thread(target=lambda: done.append(e.wait(60))) for _ in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(120)
+        del e                       # the event goes while nobody waits
+        self.assertEqual(done, [True] * 4)
+        self.assertEqual(s.read(r, release=True).shape, (64, 64))
+
+
 if __name__ == '__main__':
     unittest.main()

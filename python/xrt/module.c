@@ -215,7 +215,9 @@ static PyObject *context_devices(PyXrtContext *self, PyObject *unused)
 
 static PyObject *context_clear_caches(PyXrtContext *self, PyObject *unused)
 {
+	Py_BEGIN_ALLOW_THREADS
 	xrt_eager_clear_caches(self->c);
+	Py_END_ALLOW_THREADS
 	Py_RETURN_NONE;
 }
 
