@@ -33,8 +33,12 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	if (size != sizeof(*c))
 		return engine_fail(v, ~0u, "SORT: size is not sizeof(struct xrt_cs_sort)",
 				   size, sizeof(*c));
-	if ((c->cmd.flags & ~(XRT_CS_SORT_DESCENDING | XRT_CS_SORT_BY_VALUE)) || c->pad)
+	if ((c->cmd.flags & ~(XRT_CS_SORT_DESCENDING | XRT_CS_SORT_BY_VALUE |
+			      XRT_CS_SORT_IEEE_MERGE)) || c->pad)
 		return engine_fail(v, ~0u, "SORT: unknown flags or padding not 0",
+				   c->cmd.flags, 0);
+	if ((c->cmd.flags & XRT_CS_SORT_BY_VALUE) && (c->cmd.flags & XRT_CS_SORT_IEEE_MERGE))
+		return engine_fail(v, ~0u, "SORT: BY_VALUE and IEEE_MERGE together",
 				   c->cmd.flags, 0);
 	if (c->rank > XRT_CS_MAX_RANK || c->dim >= c->rank ||
 	    !c->num_operands || c->num_operands > 8 ||
@@ -218,7 +222,7 @@ static u64 order_bits(const struct fiber *f, u32 k, u64 b)
 		/* exponent all ones and a fraction: a NaN */
 		if ((b & ~top) > float_inf(t) && t != XRT_CS_F64)
 			b |= float_quiet(t);
-		if (f->c->cmd.flags & XRT_CS_SORT_BY_VALUE) {
+		if (f->c->cmd.flags & (XRT_CS_SORT_BY_VALUE | XRT_CS_SORT_IEEE_MERGE)) {
 			if ((b & ~top) > float_inf(t))
 				b = float_inf(t) | float_quiet(t);
 			else if (!(b & ~top))
@@ -363,6 +367,78 @@ static void permute(struct fiber *f, struct sort_ws *w)
 	}
 }
 
+/*
+ * Whether element @i comes before element @j under IEEE_MERGE: key by
+ * key, less decides, equal goes on to the next key, and anything else
+ * (greater, or a NaN on either side) is false.
+ */
+static int ieee_less(const struct fiber *f, u32 i, u32 j)
+{
+	u32 k, t;
+
+	for (k = 0; k < f->c->num_keys; k++) {
+		u64 a = load_bits(f, k, i), b = load_bits(f, k, j), top;
+
+		t = f->c->operands[k].dtype;
+		if (t >= XRT_CS_F16 && t <= XRT_CS_F64) {
+			top = 1ull << (8 * engine_dtype_size(t) - 1);
+			if ((a & ~top) > float_inf(t) || (b & ~top) > float_inf(t))
+				return 0;
+		}
+		a = order_bits(f, k, a);
+		b = order_bits(f, k, b);
+		if (a != b)
+			return a < b;
+	}
+	return 0;
+}
+
+/* Merges the sorted runs perm[lo, mid) and perm[mid, end) through perm2. */
+static void merge(struct fiber *f, struct sort_ws *w, u32 lo, u32 mid, u32 end)
+{
+	u32 i = lo, j = mid, k = lo;
+
+	fiber_tick(f, end - lo);
+	while (i < mid && j < end)
+		w->perm2[k++] = ieee_less(f, w->perm[j], w->perm[i]) ? w->perm[j++] : w->perm[i++];
+	while (i < mid)
+		w->perm2[k++] = w->perm[i++];
+	while (j < end)
+		w->perm2[k++] = w->perm[j++];
+	memcpy(w->perm + lo, w->perm2 + lo, (end - lo) * sizeof(u32));
+}
+
+/*
+ * The evaluator's top-down merge sort of w->perm, without recursion: a
+ * stack of runs, one a level (27 for 2^26 elements), each split at half
+ * its length, its left half sorted, then its right, then both merged.
+ */
+static void merge_sort(struct fiber *f, struct sort_ws *w)
+{
+	struct { u32 lo, n, step; } st[32];
+	int top = 0;
+
+	st[0].lo = 0;
+	st[0].n = f->n;
+	st[0].step = 0;
+	while (top >= 0 && !f->stop) {
+		u32 lo = st[top].lo, n = st[top].n, h = n / 2;
+
+		if (n < 2 || st[top].step == 2) {
+			if (n >= 2)
+				merge(f, w, lo, lo + h, lo + n);
+			top--;
+			continue;
+		}
+		/* step 0: push the left half; step 1: the right */
+		st[top + 1].lo = st[top].step ? lo + h : lo;
+		st[top + 1].n = st[top].step ? n - h : h;
+		st[top + 1].step = 0;
+		st[top].step++;
+		top++;
+	}
+}
+
 static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort *c,
 		       u64 fib, void *ws)
 {
@@ -396,6 +472,12 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	w->key2 = w->key + f.n;
 	for (i = 0; i < f.n; i++)
 		w->perm[i] = i;
+	if (c->cmd.flags & XRT_CS_SORT_IEEE_MERGE) {
+		merge_sort(&f, w);
+		if (!f.stop)
+			permute(&f, w);
+		return;
+	}
 	/*
 	 * A lone operand of up to 4 bytes travels in the sort itself, so it is
 	 * written back in order instead of gathered through the permutation.

@@ -3,12 +3,15 @@
  * sort.  Its operands are copied out and sorted in place.  A comparator
  * that orders the leading operands lexicographically, each by value (LT
  * or GT of its two parameters, either way round, every key the same
- * way: integers, or floats compared in total order or as IEEE numbers,
- * the latter maybe after JAX's canonical form), is one stable SORT
- * command; the IEEE comparison sorts with XRT_CS_SORT_BY_VALUE, -0 and
- * +0 equal.  Without the canonical form that comparison is no strict
- * weak order once NaNs are in the data; SORT then puts them last, where
- * XLA leaves the order to the sorting algorithm.  Any other elementwise
+ * way: integers, or floats compared in total order, maybe after JAX's
+ * canonical form, or as IEEE numbers), is one SORT command.  Total order
+ * is a strict weak order, so any stable sort gives the evaluator's
+ * result: SORT's radix sort, with XRT_CS_SORT_BY_VALUE after the
+ * canonical form (-0 and +0 equal, NaNs one value, last).  The IEEE
+ * comparison is none once NaNs are in the data (a NaN is unordered
+ * against everything), so the result depends on the algorithm: it sorts
+ * with XRT_CS_SORT_IEEE_MERGE, the evaluator's own merge sort, and the
+ * two agree element for element.  Any other elementwise
  * comparator (keys in different directions, NaN or signed-zero rules of
  * its own) sorts by odd-even transposition: as many steps as the
  * sorted dimension is long, each one kernel exchanging neighbours where
@@ -88,13 +91,15 @@ static const struct ir_instr *param_of(const struct ir_comp *f, uint32_t x, bool
  * How @c compares operand @k's two parameters (2k and 2k + 1, both
  * plain or both in canonical form): 1 for LT in that order or GT the
  * other way round, -1 for the reverse, 2 for EQ, 0 for anything else.
- * Real floats compare in total order, or by value (*by_value set): as
- * IEEE numbers (the type FLOAT, the default), or after JAX's canonical
- * form (param_of()), which in total order orders alike, NaNs last.
- * Complex keys in neither.
+ * Real floats compare (*mode) in total order (KEY_TOTAL), in total order
+ * after JAX's canonical form (param_of(); KEY_BY_VALUE: zeros equal,
+ * NaNs one value, last), or as IEEE numbers (the type FLOAT, the
+ * default; KEY_IEEE).  Complex keys in none.
  */
+enum { KEY_INT = -1, KEY_TOTAL, KEY_BY_VALUE, KEY_IEEE };
+
 static int key_compare(const struct ir_comp *f, const struct ir_instr *c, uint32_t k,
-		       enum xrt_dtype t, bool *by_value)
+		       enum xrt_dtype t, int *mode)
 {
 	const struct ir_attr *d, *ty;
 	const struct ir_instr *a, *b;
@@ -113,7 +118,8 @@ static int key_compare(const struct ir_comp *f, const struct ir_instr *c, uint32
 	if (!a || !b || ca != cb || a->parameter + b->parameter != 4 * k + 1 ||
 	    (a->parameter != 2 * k && b->parameter != 2 * k))
 		return 0;
-	*by_value = xrt_dtype_is_float(t) && (!total || ca);
+	*mode = !xrt_dtype_is_float(t) ? KEY_INT : !total ? KEY_IEEE : ca ? KEY_BY_VALUE :
+		KEY_TOTAL;
 	if (!strcmp(d->str, "EQ"))
 		return 2;
 	if (!strcmp(d->str, "LT"))
@@ -141,15 +147,15 @@ static const struct ir_instr *pair(const struct ir_comp *f, const struct ir_inst
  *   lt(0) or (eq(0) and (lt(1) or (eq(1) and ... lt(m - 1))))
  *
  * (either side of each or and and), all in the same direction, float
- * keys all in total order or all by value (*by_value); *num_keys is m.
+ * keys all compared one way (*mode, KEY_INT if none is a float);
+ * *num_keys is m.
  */
 static int sort_order(const struct ir_comp *f, const enum xrt_dtype *types, uint32_t n,
-		      bool *by_value, uint32_t *num_keys)
+		      int *mode, uint32_t *num_keys)
 {
 	const struct ir_instr *x = &f->instrs[f->root], *lt, *rest, *eq;
-	int dir = 0, floats = -1, d, sw;
+	int dir = 0, floats = KEY_INT, d, sw, m, m_eq;
 	uint32_t k;
-	bool bv, bv_eq;
 
 	for (k = 0; k < n; k++) {
 		lt = x;
@@ -161,23 +167,23 @@ static int sort_order(const struct ir_comp *f, const enum xrt_dtype *types, uint
 		}
 		if (x->op == XRT_OP_OR && !rest)
 			return 0;
-		d = key_compare(f, lt, k, types[k], &bv);
+		d = key_compare(f, lt, k, types[k], &m);
 		if ((d != 1 && d != -1) || (dir && d != dir))
 			return 0;
 		dir = d;
-		if (xrt_dtype_is_float(types[k])) {
-			if (floats >= 0 && floats != bv)
+		if (m != KEY_INT) {
+			if (floats != KEY_INT && floats != m)
 				return 0;
-			floats = bv;
+			floats = m;
 		}
 		if (!rest) {
 			*num_keys = k + 1;
-			*by_value = floats == 1;
+			*mode = floats;
 			return dir;
 		}
 		for (sw = 0, x = NULL; sw < 2 && !x; sw++) {
 			eq = pair(f, rest, sw, &x);
-			if (key_compare(f, eq, k, types[k], &bv_eq) != 2 || bv_eq != bv)
+			if (key_compare(f, eq, k, types[k], &m_eq) != 2 || m_eq != m)
 				x = NULL;
 		}
 		if (!x)
@@ -265,8 +271,7 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	uint64_t dims[XRT_MAX_RANK];
 	enum xrt_dtype types[8];
 	uint32_t num_keys = 1;
-	bool by_value = false;
-	int order = 0;
+	int order = 0, mode = KEY_INT;
 
 	if (n > 8) {
 		cc_unimplemented(cc, "sort of more than 8 operands");
@@ -274,7 +279,7 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	}
 	for (k = 0; k < n; k++)
 		types[k] = cc->c->instrs[in->operands[k]].shape.dtype;
-	order = sort_order(f, types, n, &by_value, &num_keys);
+	order = sort_order(f, types, n, &mode, &num_keys);
 	if (!order && s0->dims[dim] > NETWORK_MAX) {
 		cc_unimplemented(cc, "sort over more than 1024 elements with this comparator");
 		return;
@@ -301,5 +306,7 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	for (d = 0; d < s0->rank; d++)
 		dims[d] = (uint64_t)s0->dims[d];
 	cs_sort(&cc->b, (order < 0 ? XRT_CS_SORT_DESCENDING : 0) |
-		(by_value ? XRT_CS_SORT_BY_VALUE : 0), s0->rank, dims, dim, ops, n, num_keys);
+		(mode == KEY_BY_VALUE ? XRT_CS_SORT_BY_VALUE : 0) |
+		(mode == KEY_IEEE ? XRT_CS_SORT_IEEE_MERGE : 0), s0->rank, dims, dim, ops, n,
+		num_keys);
 }

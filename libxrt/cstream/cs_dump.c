@@ -303,7 +303,8 @@ static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
 		print_dims(f, so->dims, so->rank);
 		fmtbuf_printf(f, " along %u, %u keys%s%s", so->dim, so->num_keys,
 			      c->flags & XRT_CS_SORT_DESCENDING ? ", descending" : "",
-			      c->flags & XRT_CS_SORT_BY_VALUE ? ", floats by value" : "");
+			      c->flags & XRT_CS_SORT_BY_VALUE ? ", floats by value" :
+			      c->flags & XRT_CS_SORT_IEEE_MERGE ? ", IEEE floats, merge sort" : "");
 		print_operands(f, so->operands, so->num_operands < 8 ? so->num_operands : 8,
 			       so->rank);
 		break;

@@ -541,6 +541,143 @@ TEST_F(xrt, sort_floats_by_value)
 		}
 }
 
+/* The test's own top-down merge sort, the evaluator's shape, IEEE keys. */
+struct ieee_keys {
+	const double *k0;
+	const int32_t *k1;
+	int desc;
+};
+
+static int ieee_before(const struct ieee_keys *k, int32_t i, int32_t j)
+{
+	double a = k->k0[i], b = k->k0[j];
+
+	if (k->desc ? a > b : a < b)
+		return 1;
+	if (!(a == b))		/* greater, or a NaN */
+		return 0;
+	return k->desc ? k->k1[i] > k->k1[j] : k->k1[i] < k->k1[j];
+}
+
+static void ieee_merge_sort(const struct ieee_keys *k, int32_t *p, int32_t *tmp, int n)
+{
+	int h = n / 2, i = 0, j = h, o = 0;
+
+	if (n < 2)
+		return;
+	ieee_merge_sort(k, p, tmp, h);
+	ieee_merge_sort(k, p + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[o++] = ieee_before(k, p[j], p[i]) ? p[j++] : p[i++];
+	while (i < h)
+		tmp[o++] = p[i++];
+	while (j < n)
+		tmp[o++] = p[j++];
+	memcpy(p, tmp, (size_t)n * sizeof(*p));
+}
+
+/*
+ * XRT_CS_SORT_IEEE_MERGE: keys as IEEE numbers (NaN unordered, zeros
+ * equal), which with NaNs is no strict weak order, so the one right
+ * answer is the merge sort's: element for element, for every float type,
+ * both directions, fibers short and past a yield, a second integer key.
+ */
+TEST_F(xrt, sort_ieee_merge_is_the_evaluators_merge_sort)
+{
+	static const uint32_t types[] = { XRT_CS_F16, XRT_CS_BF16, XRT_CS_F32, XRT_CS_F64 };
+	static const float vals[] = { 0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, 2.5f,
+				      -NAN, 1.0f, 2.5f };
+	static const int lens[] = { 1, 2, 3, 7, 33, 1000, 70001 };
+	static double kd[70001];
+	static int32_t k1[70001], want[70001], tmp[70001];
+	int64_t st[1] = { 1 };
+	uint32_t ti, es, t;
+	int li, desc, i, n;
+
+	for (ti = 0; ti < 4; ti++)
+		for (li = 0; li < 7; li++)
+			for (desc = 0; desc < 2; desc++) {
+				uint64_t dims[1];
+				struct ieee_keys k = { kd, k1, desc };
+				struct xrt_cs_operand ops[3];
+				struct cs_builder b;
+				struct run r = { .n = 0 };
+				int32_t *v;
+
+				t = types[ti];
+				n = lens[li];
+				dims[0] = (uint64_t)n;
+				es = engine_dtype_size(t);
+				cs_builder_init(&b, NULL);
+				add_buf(&b, &r, (size_t)n * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+				add_buf(&b, &r, (size_t)n * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+				add_buf(&b, &r, (size_t)n * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+				for (i = 0; i < n; i++) {
+					float f = vals[(i * 7 + i / 11) % 11];
+					uint16_t h = f != f ? 0x7e00 : isinf(f) ? (f < 0 ? 0xfc00 : 0x7c00) :
+						f == 0 ? (signbit(f) ? 0x8000 : 0) : f == 1 ? 0x3c00 :
+						f == -1 ? 0xbc00 : 0x4100;
+					uint32_t fb;
+					double d = f;
+
+					memcpy(&fb, &f, 4);
+					if (t == XRT_CS_F16)
+						memcpy(r.slot[0] + (size_t)i * 2, &h, 2);
+					else if (t == XRT_CS_BF16)
+						memcpy(r.slot[0] + (size_t)i * 2, (uint16_t[]){ fb >> 16 }, 2);
+					else if (t == XRT_CS_F32)
+						memcpy(r.slot[0] + (size_t)i * 4, &f, 4);
+					else
+						memcpy(r.slot[0] + (size_t)i * 8, &d, 8);
+					kd[i] = key_value(t, r.slot[0] + (size_t)i * es);
+					k1[i] = (i * 5) % 3;
+					want[i] = i;
+				}
+				memcpy(r.slot[1], k1, (size_t)n * 4);
+				v = (int32_t *)r.slot[2];
+				for (i = 0; i < n; i++)
+					v[i] = i;
+				ieee_merge_sort(&k, want, tmp, n);
+				ops[0] = cs_operand(0, t, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, st);
+				ops[1] = cs_operand(1, XRT_CS_S32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
+						    0, 1, st);
+				ops[2] = cs_operand(2, XRT_CS_S32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT,
+						    0, 1, st);
+				cs_sort(&b, XRT_CS_SORT_IEEE_MERGE | (desc ? XRT_CS_SORT_DESCENDING : 0),
+					1, dims, 0, ops, 3, 2);
+				RUN_PROGRAM(&b, &r);
+				for (i = 0; i < n; i++) {
+					ASSERT_EQ(want[i], v[i])
+						TH_LOG("type %u n %d desc %d: position %d", t, n, desc, i);
+					ASSERT_EQ(k1[want[i]], ((int32_t *)r.slot[1])[i]);
+				}
+				run_free(&r);
+			}
+}
+
+/* IEEE_MERGE and BY_VALUE say different things about NaNs: not both. */
+TEST_F(xrt, sort_ieee_merge_and_by_value_are_refused_together)
+{
+	uint64_t dims[1] = { 4 };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand op;
+	struct cs_program prog;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	void *bytes;
+	size_t size;
+
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, 16, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	op = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, st);
+	cs_sort(&b, XRT_CS_SORT_IEEE_MERGE | XRT_CS_SORT_BY_VALUE, 1, dims, 0, &op, 1, 1);
+	ASSERT_OK(cs_finish(&b, &bytes, &size));
+	ASSERT_ERR(cs_program_load(&prog, NULL, bytes, size), XRT_INVALID_ARGUMENT,
+		   "SORT: BY_VALUE and IEEE_MERGE together");
+	xrt_free(NULL, bytes);
+	run_free(&r);
+}
+
 static uint32_t bits_es;
 
 static int bits_cmp(const void *a, const void *b)

@@ -606,6 +606,8 @@ struct xrt_cs_dynamic_slice {
 #define XRT_CS_SORT_DESCENDING	0x1u
 /* float keys by value: -0 equals +0, NaNs equal, after every number */
 #define XRT_CS_SORT_BY_VALUE	0x2u
+/* float keys as IEEE numbers, sorted by the evaluator's merge sort */
+#define XRT_CS_SORT_IEEE_MERGE	0x4u
 
 /**
  * struct xrt_cs_sort - stable sort along one dimension, in place
@@ -624,6 +626,15 @@ struct xrt_cs_dynamic_slice {
  * < inf < NaN; with XRT_CS_SORT_BY_VALUE, -0 and +0 are equal and so
  * are all NaNs, which come after every number); equal keys keep their
  * order.  XRT_CS_SORT_DESCENDING reverses the order, not the ties.
+ *
+ * XRT_CS_SORT_IEEE_MERGE (not with BY_VALUE) compares as an HLO
+ * comparator "lt(0) or (eq(0) and (lt(1) or ...))" over IEEE numbers
+ * does: -0 equals +0, and a NaN is neither less than nor equal to
+ * anything (GT for DESCENDING).  With NaNs that is no strict weak order,
+ * so the result depends on the algorithm, which is then fixed: a stable
+ * top-down merge sort (the first n / 2 elements and the rest sorted,
+ * then merged, the right one taken first only when it compares less),
+ * as the reference evaluator sorts.
  */
 struct xrt_cs_sort {
 	struct xrt_cs_cmd cmd;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * SORT: one thread per row sorts a permutation of the row's indices with
- * a bottom-up merge sort (stable: an element moves ahead of one before
- * it only when its keys are strictly less), then moves every operand's
- * row through scratch into that order.  Keys compare as the format says:
- * floats by total order (or by value), lexicographically over the keys.
+ * a merge sort (stable: an element moves ahead of one before it only
+ * when its keys are strictly less), then moves every operand's row
+ * through scratch into that order.  Keys compare as the format says:
+ * floats by total order (or by value), lexicographically over the keys,
+ * sorted bottom-up; or, for XRT_CS_SORT_IEEE_MERGE, as IEEE numbers by
+ * the evaluator's top-down merge sort, whose result is then the only
+ * right one.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -54,6 +57,8 @@ static void comparator(struct cg *g, const struct xrt_cs_sort *c)
 	char lt[600], gt[600];
 	uint32_t i;
 
+	bool ieee = c->cmd.flags & XRT_CS_SORT_IEEE_MERGE;
+
 	cg_printf(&g->t, "\tauto less = [&](u32 x, u32 y) -> bool {\n");
 	for (i = 0; i < c->num_keys; i++) {
 		uint32_t t = c->operands[i].dtype;
@@ -63,12 +68,47 @@ static void comparator(struct cg *g, const struct xrt_cs_sort *c)
 		cg_load(lx, sizeof(lx), t, px);
 		cg_load(ly, sizeof(ly), t, py);
 		cg_printf(&g->t, "\t{\n\t%s a = %s, b = %s;\n", cg_reg_type(t), lx, ly);
+		if (ieee && t >= XRT_CS_F16 && t <= XRT_CS_F64) {
+			/* less decides, equal goes on, anything else (NaN) is false */
+			cg_printf(&g->t, "\tif ((double)a %s (double)b) return true;\n"
+				  "\tif (!((double)a == (double)b)) return false;\n\t}\n",
+				  desc ? ">" : "<");
+			continue;
+		}
 		less_expr(lt, sizeof(lt), t, by_value, "a", "b");
 		less_expr(gt, sizeof(gt), t, by_value, "b", "a");
 		cg_printf(&g->t, "\tif (%s) return %s;\n\tif (%s) return %s;\n\t}\n", lt,
 			  desc ? "false" : "true", gt, desc ? "true" : "false");
 	}
 	cg_printf(&g->t, "\treturn false;\n\t};\n");
+}
+
+/*
+ * The evaluator's top-down merge sort of pa, as the engine runs it: a
+ * stack of runs, one a level, each split at half its length, its halves
+ * sorted left then right and then merged through pb.
+ */
+static void top_down(struct cg *g, __u64 len)
+{
+	cg_printf(&g->t,
+		  "\tu32 *pa = (u32 *)ws + row * %lluull, *pb = pa + %lluull;\n"
+		  "\tfor (u32 i = 0; i < %lluu; i++) pa[i] = i;\n"
+		  "\tu32 slo[32], sn[32], ss[32];\n\tint top = 0;\n"
+		  "\tslo[0] = 0; sn[0] = %lluu; ss[0] = 0;\n"
+		  "\twhile (top >= 0) {\n"
+		  "\tu32 lo = slo[top], n = sn[top], h = n / 2;\n"
+		  "\tif (n < 2 || ss[top] == 2) {\n"
+		  "\tif (n >= 2) {\n"
+		  "\tu32 a = lo, b = lo + h, o = lo, mid = lo + h, hi = lo + n;\n"
+		  "\twhile (a < mid && b < hi) pb[o++] = less(pa[b], pa[a]) ? pa[b++] : pa[a++];\n"
+		  "\twhile (a < mid) pb[o++] = pa[a++];\n"
+		  "\twhile (b < hi) pb[o++] = pa[b++];\n"
+		  "\tfor (u32 i = lo; i < hi; i++) pa[i] = pb[i];\n"
+		  "\t}\n\ttop--;\n\tcontinue;\n\t}\n"
+		  "\tslo[top + 1] = ss[top] ? lo + h : lo;\n"
+		  "\tsn[top + 1] = ss[top] ? n - h : h;\n"
+		  "\tss[top + 1] = 0;\n\tss[top]++;\n\ttop++;\n\t}\n",
+		  2 * len, len, len, len);
 }
 
 void cg_sort(struct cg *g, const struct xrt_cs_sort *c, struct cg_step *st)
@@ -104,7 +144,10 @@ void cg_sort(struct cg *g, const struct xrt_cs_sort *c, struct cg_step *st)
 		cg_printf(&g->t, "\ts64 base%u = %s;\n", i, off);
 	}
 	comparator(g, c);
-	cg_printf(&g->t,
+	if (c->cmd.flags & XRT_CS_SORT_IEEE_MERGE)
+		top_down(g, len);
+	else
+		cg_printf(&g->t,
 		  "\tu32 *pa = (u32 *)ws + row * %lluull, *pb = pa + %lluull;\n"
 		  "\tfor (u32 i = 0; i < %lluu; i++) pa[i] = i;\n"
 		  "\tfor (u32 w = 1; w < %lluu; w *= 2) {\n"

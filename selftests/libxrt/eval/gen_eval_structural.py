@@ -472,9 +472,80 @@ def sorts():
     one('sort_descending_dim1', [G.const('x', 'f32', m),
                                  rooted('f32', [2, 4], 'sort(x), dimensions={1}, to_apply=%lt')],
         'f32', -np.sort(-m, axis=1), comps=lt % ('', '', 'GT', ''))
+    ieee_sorts()
     m0 = f32([[3, 1], [0, 5], [2, -1]])
     one('sort_dim0', [G.const('x', 'f32', m0), rooted('f32', [3, 2], 'sort(x), dimensions={0}, to_apply=%lt')],
         'f32', np.sort(m0, axis=0), comps=lt % ('', '', 'LT', ''))
+
+
+def merge_sort(p, less):
+    """Stable top-down merge sort: halves of n // 2 and the rest, then merged,
+    the right element first only when it is less (XLA leaves the order open
+    for a comparator that is no strict weak order; the evaluator fixes it)."""
+    if len(p) < 2:
+        return list(p)
+    h = len(p) // 2
+    a, b, out = merge_sort(p[:h], less), merge_sort(p[h:], less), []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if less(b[j], a[i]):
+            out.append(b[j])
+            j += 1
+        else:
+            out.append(a[i])
+            i += 1
+    return out + a[i:] + b[j:]
+
+
+def ieee_sorts():
+    """IEEE comparisons with NaNs in the data: Python's float < and == are
+    the IEEE ones (a NaN unordered), so these orders are written directly."""
+    nan, inf = math.nan, math.inf
+    x = f32([3, nan, 1, -0.0, nan, 2, 0.0, -inf, 1, nan, -5, inf, 0.5])
+    order = merge_sort(list(range(len(x))), lambda i, j: x[i] < x[j])
+    comp = '''%lt (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = pred[] compare(%a, %b), direction=LT
+}
+
+'''
+    one('sort_ieee_lt_nans', [G.const('x', 'f32', x),
+                              rooted('f32', [13], 'sort(x), dimensions={0}, to_apply=%lt')],
+        'f32', x[order], comps=comp)
+    # two keys, descending (GT), a value moved with them; rows along dim 1
+    k = f32([[1, nan, 1, 2, nan, 1, 0.0, -0.0, 2], [nan, nan, 3, 3, -1, nan, 3, 4, -1]])
+    k2 = np.array([[5, 1, 4, 1, 2, 4, 7, 6, 0], [2, 1, 9, 8, 3, 0, 9, 1, 5]])
+    v = np.array([[10 * r + c for c in range(9)] for r in range(2)])
+    comp2 = '''%gt2 (a: f32[], b: f32[], c: s32[], d: s32[], e: s32[], f: s32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  %c = s32[] parameter(2)
+  %d = s32[] parameter(3)
+  %e = s32[] parameter(4)
+  %f = s32[] parameter(5)
+  %g0 = pred[] compare(%a, %b), direction=GT
+  %e0 = pred[] compare(%a, %b), direction=EQ
+  %g1 = pred[] compare(%c, %d), direction=GT
+  %t = pred[] and(%e0, %g1)
+  ROOT %r = pred[] or(%g0, %t)
+}
+
+'''
+    perm = []
+    for r in range(2):
+        def gt(i, j, r=r):
+            return k[r][i] > k[r][j] or (k[r][i] == k[r][j] and k2[r][i] > k2[r][j])
+        perm.append(merge_sort(list(range(9)), gt))
+    sk, sk2, sv = (np.array([a[r][perm[r]] for r in range(2)]) for a in (k, k2, v))
+    G.case('sort_ieee_gt_two_keys_nans',
+           [G.const('k', 'f32', k), G.const('k2', 's32', k2), G.const('v', 's32', v),
+            '  ROOT r = (f32[2,9], s32[2,9], s32[2,9]) sort(k, k2, v), dimensions={1}, '
+            'to_apply=%gt2'],
+           '(f32[2,9], s32[2,9], s32[2,9])',
+           '(%s, %s, %s)' % (G.fmt_array('f32', np.asarray(sk, dtype=object)),
+                             G.fmt_array('s32', np.asarray(sk2, dtype=object)),
+                             G.fmt_array('s32', np.asarray(sv, dtype=object))), comps=comp2)
 
 
 def control():
