@@ -236,29 +236,30 @@ int hp_shape(struct hp *p, struct xrt_shape *s)
 /* Index of the instruction named @s in the current computation. */
 static int find_instr(struct hp *p, const char *s, size_t n, uint32_t *idx)
 {
-	uint32_t i;
-
-	for (i = 0; i < p->cur->num_instrs; i++) {
-		if (strlen(p->cur->instrs[i].name) == n &&
-		    !memcmp(p->cur->instrs[i].name, s, n)) {
-			*idx = i;
-			return 0;
-		}
-	}
-	return -1;
+	*idx = ir_names_find(&p->instr_names, s, n);
+	return *idx == UINT32_MAX ? -1 : 0;
 }
 
 int hp_find_comp(struct hp *p, const char *s, size_t n, uint32_t *idx)
 {
-	uint32_t i;
+	*idx = ir_names_find(&p->comp_names, s, n);
+	return *idx == UINT32_MAX ? -1 : 0;
+}
 
-	for (i = 0; i < p->m->num_comps; i++) {
-		if (strlen(p->m->comps[i].name) == n && !memcmp(p->m->comps[i].name, s, n)) {
-			*idx = i;
-			return 0;
-		}
-	}
-	return -1;
+static const char *instr_name(const void *ctx, uint32_t i, size_t *len)
+{
+	const struct hp *p = ctx;
+
+	*len = strlen(p->cur->instrs[i].name);
+	return p->cur->instrs[i].name;
+}
+
+static const char *comp_name(const void *ctx, uint32_t i, size_t *len)
+{
+	const struct hp *p = ctx;
+
+	*len = strlen(p->m->comps[i].name);
+	return p->m->comps[i].name;
 }
 
 /* Skips an attribute value XRT does not use: braces, a string or a word. */
@@ -430,6 +431,8 @@ static int parse_instruction(struct hp *p, bool *root)
 	in->name = hp_strdup(p, s, n);
 	/* Counted from here: a failure below releases it with the rest. */
 	p->cur->num_instrs++;
+	if (in->name && ir_names_add(&p->instr_names, s, n, p->cur->num_instrs - 1))
+		return hp_oom(p);
 	if (!in->name || hp_expect(p, '=', "after the instruction name") ||
 	    hp_shape(p, &in->shape))
 		return -1;
@@ -502,11 +505,14 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 	}
 	c->name = hp_strdup(p, s, n);
 	p->m->num_comps++;
+	if (c->name && ir_names_add(&p->comp_names, s, n, p->m->num_comps - 1))
+		return hp_oom(p);
 	if (!c->name || skip_signature(p) ||
 	    hp_expect(p, '{', "to open the computation"))
 		return -1;
 	p->cur = c;
 	p->instr_cap = 0;
+	ir_names_clear(&p->instr_names);
 	while (!hp_accept(p, '}')) {
 		size_t instr_at = p->pos;
 
@@ -579,6 +585,7 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 {
 	struct hp p;
 	size_t i, line = 1, col = 1;
+	int rc;
 
 	if (!out || (!text && len))
 		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
@@ -593,7 +600,12 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 		return xrt_status_oom(alloc, "a module");
 	memset(p.m, 0, sizeof(*p.m));
 	p.m->alloc = alloc;
-	if (!parse_module(&p)) {
+	ir_names_init(&p.instr_names, alloc, instr_name, &p);
+	ir_names_init(&p.comp_names, alloc, comp_name, &p);
+	rc = parse_module(&p);
+	ir_names_deinit(&p.instr_names);
+	ir_names_deinit(&p.comp_names);
+	if (!rc) {
 		/* the text parsed; its parameters are checked as a whole */
 		for (i = 0; i < p.m->num_comps && !p.err; i++)
 			p.err = ir_comp_check_params(alloc, &p.m->comps[i]);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "ir_names.h"
 
 struct hp {
 	const char *t;
@@ -22,6 +23,8 @@ struct hp {
 	bool have_entry;
 	xrt_status *err;	/* the first error */
 	size_t err_pos;		/* where it happened */
+	struct ir_names instr_names;	/* of @cur's instructions */
+	struct ir_names comp_names;
 };
 
 /* Each returns 0, or -1 with p->err set (the first error wins). */
