@@ -171,7 +171,10 @@ static int32_t pop_frame(xrt_builder *b, const char *fn, xrt_value root)
 	for (i = 0; i < f->c.num_instrs; i++)
 		f->c.num_params += f->c.instrs[i].op == XRT_OP_PARAMETER;
 	if (vfy_params(&v)) {
-		bld_fail(b, fn, NULL, "%s", xrt_status_message(v.err));
+		if (xrt_status_code(v.err) == XRT_RESOURCE_EXHAUSTED)
+			bld_oom(b, fn);
+		else
+			bld_fail(b, fn, NULL, "%s", xrt_status_message(v.err));
 		xrt_status_free(v.err);
 		return -1;
 	}

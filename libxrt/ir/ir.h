@@ -119,6 +119,12 @@ struct xrt_module {
 	 */
 	_Atomic uint64_t fingerprint[2];
 	atomic_bool have_fingerprint;
+	/*
+	 * The entry's parameter instructions by number, made on first use
+	 * (xrt_module_param_shape()); a thread losing the race to publish
+	 * its copy frees it.
+	 */
+	_Atomic(uint32_t *) entry_params;
 };
 
 const char *ir_attr_name(enum ir_attr_key key);

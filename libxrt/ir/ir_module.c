@@ -108,6 +108,7 @@ void xrt_module_destroy(xrt_module *m)
 		ir_comp_release(m->alloc, &m->comps[i]);
 	xrt_mem_free(m->alloc, m->comps);
 	xrt_mem_free(m->alloc, m->name);
+	xrt_mem_free(m->alloc, atomic_load(&m->entry_params));
 	xrt_mem_free(m->alloc, m);
 }
 
@@ -156,12 +157,52 @@ xrt_status *ir_comp_check_params(const struct xrt_allocator *a, const struct ir_
 	return st;
 }
 
+/* The entry's parameter instructions by number, made once; NULL out of memory. */
+static const uint32_t *entry_params(xrt_module *m)
+{
+	const struct ir_comp *c = &m->comps[m->entry];
+	uint32_t *p = atomic_load_explicit(&m->entry_params, memory_order_acquire), *none = NULL;
+	uint32_t k;
+
+	if (p)
+		return p;
+	p = xrt_mem_calloc(m->alloc, c->num_params + 1, sizeof(*p));
+	if (!p)
+		return NULL;
+	for (k = 0; k < c->num_params; k++)
+		p[k] = UINT32_MAX;
+	for (k = 0; k < c->num_instrs; k++) {
+		const struct ir_instr *in = &c->instrs[k];
+
+		if (in->op == XRT_OP_PARAMETER && in->parameter >= 0 &&
+		    in->parameter < c->num_params)
+			p[in->parameter] = k;
+	}
+	if (!atomic_compare_exchange_strong_explicit(&m->entry_params, &none, p,
+						     memory_order_acq_rel, memory_order_acquire)) {
+		xrt_mem_free(m->alloc, p);
+		p = none;
+	}
+	return p;
+}
+
+/*
+ * O(1) after the first call, which is O(instructions): callers asking
+ * for each parameter in turn stay linear in the module.
+ */
 const struct xrt_shape *xrt_module_param_shape(const xrt_module *m, uint32_t i)
 {
 	const struct ir_comp *c = &m->comps[m->entry];
+	const uint32_t *p;
 	uint32_t k;
 
-	for (k = 0; k < c->num_instrs; k++) {
+	if (i >= c->num_params)
+		return NULL;
+	/* the cache is not the module's value: made through a cast */
+	p = entry_params((xrt_module *)m);
+	if (p)
+		return p[i] == UINT32_MAX ? NULL : &c->instrs[p[i]].shape;
+	for (k = 0; k < c->num_instrs; k++) {	/* out of memory: look */
 		if (c->instrs[k].op == XRT_OP_PARAMETER && c->instrs[k].parameter == i)
 			return &c->instrs[k].shape;
 	}

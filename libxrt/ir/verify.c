@@ -11,6 +11,7 @@
 
 #include "../core/fmtbuf.h"
 #include "../core/shape_format.h"
+#include "../core/mem.h"
 #include "verify.h"
 
 int vfy_fail(struct vfy *v, const char *fmt, ...)
@@ -218,27 +219,32 @@ const struct xrt_shape *vfy_root_shape(const struct ir_comp *c)
 	return &c->instrs[c->root].shape;
 }
 
+/* Parameter numbers 0 to n - 1, each once: one pass, a byte a number. */
 int vfy_params(struct vfy *v)
 {
-	uint32_t i, k, n = v->c->num_params;
+	uint32_t i, n = v->c->num_params;
+	uint8_t *seen = xrt_mem_calloc(v->m->alloc, n + 1, 1);
+	int rc = 0;
 
-	for (i = 0; i < v->c->num_instrs; i++) {
+	if (!seen) {
+		v->err = xrt_status_oom(v->m->alloc, "verifying parameters");
+		return -1;
+	}
+	for (i = 0; i < v->c->num_instrs && !rc; i++) {
 		const struct ir_instr *in = &v->c->instrs[i];
 
 		if (in->op != XRT_OP_PARAMETER)
 			continue;
 		v->in = in;
-		if (in->parameter >= n)
-			return vfy_fail(v, "parameter number %lld, the computation has %u",
-					(long long)in->parameter, n);
-		for (k = 0; k < i; k++) {
-			if (v->c->instrs[k].op == XRT_OP_PARAMETER &&
-			    v->c->instrs[k].parameter == in->parameter)
-				return vfy_fail(v, "parameter number %lld used twice",
-						(long long)in->parameter);
-		}
+		if (in->parameter < 0 || in->parameter >= n)
+			rc = vfy_fail(v, "parameter number %lld, the computation has %u",
+				      (long long)in->parameter, n);
+		else if (seen[in->parameter]++)
+			rc = vfy_fail(v, "parameter number %lld used twice",
+				      (long long)in->parameter);
 	}
-	return 0;
+	xrt_mem_free(v->m->alloc, seen);
+	return rc;
 }
 
 int vfy_instr(struct vfy *v)

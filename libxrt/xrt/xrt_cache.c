@@ -4,7 +4,9 @@
  * fingerprint and the device kind (and the compile options, all default
  * for now); a lookup that finds an entry still compiling waits for it,
  * so concurrent compiles of one module compile once; a failure is an
- * entry too, and gives its error to whoever asks again.
+ * entry too, and gives its error to whoever asks again, except running
+ * out of memory: that one goes to those waiting, and the entry leaves
+ * the table, so that the next compile tries again.
  *
  * Entries sit in a hash table and an LRU list.  When the cached entries
  * pass the entry or byte limit, the least recently used are evicted:
@@ -37,6 +39,7 @@ struct centry {
 	char *msg;
 	uint64_t bytes;
 	bool listed;		/* in the LRU list and the counts */
+	bool hashed;		/* findable in the table */
 	struct centry *prev, *next, *hnext;
 };
 
@@ -92,14 +95,22 @@ static void touch(struct centry *e)
 	list_front(e);
 }
 
-/* Off the hash table and freed (locked; no references left). */
-static void destroy(struct centry *e)
+/* Off the hash table (locked). */
+static void unhash(struct centry *e)
 {
 	struct centry **p = bucket(e->key);
 
 	while (*p != e)
 		p = &(*p)->hnext;
 	*p = e->hnext;
+	e->hashed = false;
+}
+
+/* Off the hash table and freed (locked; no references left). */
+static void destroy(struct centry *e)
+{
+	if (e->hashed)
+		unhash(e);
 	cc_executable_destroy(e->exe);
 	xrt_free(NULL, e->module);
 	xrt_mem_free(NULL, e->msg);
@@ -195,8 +206,12 @@ static void compile(struct centry *e, const xrt_module *m)
 	e->state = st ? C_FAILED : C_READY;
 	e->bytes = sizeof(*e) + (exe ? exe->program_size + exe->constants_size : 0) +
 		   (msg ? strlen(msg) : 0) + (e->module ? e->module_size : 0);
-	list_front(e);
-	evict(e);
+	if (e->code == XRT_RESOURCE_EXHAUSTED) {
+		unhash(e);	/* a passing shortage: not the module's outcome */
+	} else {
+		list_front(e);
+		evict(e);
+	}
 	cache.compiles++;
 	pthread_cond_broadcast(&cache.done);
 	pthread_mutex_unlock(&cache.lock);
@@ -243,6 +258,7 @@ xrt_status *ccache_get(const xrt_module *m, uint64_t donated, const struct xrt_a
 		memcpy(e->key, key, sizeof(key));
 		e->refs = 1;
 		e->hnext = *bucket(key);
+		e->hashed = true;
 		*bucket(key) = e;
 		pthread_mutex_unlock(&cache.lock);
 		compile(e, m);
