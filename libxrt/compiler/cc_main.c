@@ -175,6 +175,55 @@ void cc_executable_destroy(struct xrt_executable *exe)
 	xrt_mem_free(exe->alloc, exe);
 }
 
+/* The leaves of @s into @out from *@n, in tuple order. */
+static void flatten(const struct xrt_shape *s, const struct xrt_shape **out, size_t *n)
+{
+	uint32_t i;
+
+	if (!xrt_shape_is_tuple(s)) {
+		out[(*n)++] = s;
+		return;
+	}
+	for (i = 0; i < s->tuple_count; i++)
+		flatten(&s->tuple[i], out, n);
+}
+
+/* Each PARAM and RESULT slot's shape, from one walk of every tuple. */
+static xrt_status *point_slots(struct xrt_executable *exe, const struct xrt_allocator *a)
+{
+	size_t total = xrt_shape_leaf_count(&exe->result), n = 0, r;
+	const struct xrt_shape **leaves;
+	size_t *base;
+	uint32_t p, s;
+
+	for (p = 0; p < exe->num_params; p++)
+		total += xrt_shape_leaf_count(&exe->params[p]);
+	leaves = xrt_mem_calloc(a, total + 1, sizeof(*leaves));
+	base = xrt_mem_calloc(a, exe->num_params + 1, sizeof(*base));
+	if (!leaves || !base) {
+		xrt_mem_free(a, leaves);
+		xrt_mem_free(a, base);
+		return xrt_status_oom(a, "an executable");
+	}
+	for (p = 0; p < exe->num_params; p++) {
+		base[p] = n;
+		flatten(&exe->params[p], leaves, &n);
+	}
+	r = n;
+	flatten(&exe->result, leaves, &n);
+	for (s = 0; s < exe->num_slots; s++) {
+		struct cc_slot *sl = &exe->slots[s];
+
+		if (sl->kind == CC_SLOT_PARAM)
+			sl->shape = leaves[base[sl->param] + sl->leaf];
+		else if (sl->kind == CC_SLOT_RESULT)
+			sl->shape = leaves[r + sl->leaf];
+	}
+	xrt_mem_free(a, leaves);
+	xrt_mem_free(a, base);
+	return NULL;
+}
+
 static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 {
 	const struct ir_comp *c = cc->c;
@@ -206,6 +255,8 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	}
 	if (!st)
 		st = xrt_shape_copy(&exe->result, cc->a, &c->instrs[c->root].shape);
+	if (!st)
+		st = point_slots(exe, cc->a);
 	exe->num_commands = exe->loaded.prog.num_commands;
 	return st;
 }

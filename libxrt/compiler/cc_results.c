@@ -10,51 +10,137 @@
  * any source still living in a donated buffer moved to the arena first,
  * so that no copy reads what another wrote.
  */
+#include <stdlib.h>
+
 #include "../core/mem.h"
 #include "cc.h"
 
-/* A free leaf of parameter value @v (shape @ps) with shape @want: its slot, or -1. */
-static int64_t find_donor(struct cc *cc, uint32_t v, const struct xrt_shape *ps,
-			  const struct xrt_shape *want)
+/*
+ * The leaves of the donated parameters, each a buffer a result leaf of
+ * its exact shape may take: sorted by a hash of the shape, then by their
+ * order (parameters as the entry lists them, leaves in tuple order), so
+ * that a result leaf takes the first free one of its shape in O(log n)
+ * plus the equal hashes; taken ones are skipped through @next, which
+ * points past runs of them (shortened as they are walked).
+ */
+struct donor {
+	uint64_t key;
+	uint32_t order, slot, next;
+	bool taken;
+	const struct xrt_shape *shape;
+};
+
+struct donors {
+	struct donor *d;
+	uint32_t n;
+};
+
+static uint64_t shape_key(const struct xrt_shape *s)
+{
+	uint64_t h = 1469598103934665603ull ^ ((uint64_t)s->dtype << 8 | s->rank);
+	uint32_t i;
+
+	for (i = 0; i < s->rank; i++)
+		h = (h ^ (uint64_t)s->dims[i]) * 1099511628211ull ^ s->minor_to_major[i];
+	return h * 1099511628211ull;
+}
+
+static void collect(struct cc *cc, uint32_t v, const struct xrt_shape *ps, struct donors *ds)
 {
 	const struct cc_val *x = &cc->vals[v];
 	uint32_t k;
-	int64_t r;
 
 	if (xrt_shape_is_tuple(ps)) {
-		for (k = 0; k < x->num_elems; k++) {
-			r = find_donor(cc, x->elems[k], &ps->tuple[k], want);
-			if (r >= 0)
-				return r;
-		}
-		return -1;
+		for (k = 0; k < x->num_elems; k++)
+			collect(cc, x->elems[k], &ps->tuple[k], ds);
+		return;
 	}
-	if (cc->slots[x->buf.slot].result_leaf >= 0 || !xrt_shape_equal(ps, want))
+	ds->d[ds->n] = (struct donor){ shape_key(ps), ds->n, x->buf.slot, 0, false, ps };
+	ds->n++;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct donor *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool is_donated(const struct cc *cc, const struct ir_instr *in)
+{
+	return in->op == XRT_OP_PARAMETER && in->parameter < 64 &&
+	       (cc->o.donated >> in->parameter & 1);
+}
+
+static int make_donors(struct cc *cc, struct donors *ds)
+{
+	const struct ir_comp *c = cc->c;
+	uint64_t total = 0;
+	uint32_t i;
+
+	ds->d = NULL;
+	ds->n = 0;
+	for (i = 0; cc->o.donated && i < c->num_instrs; i++) {
+		if (is_donated(cc, &c->instrs[i]))
+			total += xrt_shape_leaf_count(&c->instrs[i].shape);
+	}
+	if (!total)
+		return 0;
+	ds->d = xrt_mem_calloc(cc->a, total, sizeof(*ds->d));
+	if (!ds->d)
 		return -1;
-	return x->buf.slot;
+	for (i = 0; i < c->num_instrs; i++) {
+		if (is_donated(cc, &c->instrs[i]))
+			collect(cc, cc_iv(cc, i), &c->instrs[i].shape, ds);
+	}
+	qsort(ds->d, ds->n, sizeof(*ds->d), by_key);
+	for (i = 0; i < ds->n; i++)
+		ds->d[i].next = i + 1;
+	return 0;
+}
+
+/* The first donor at or after @j not taken, shortening the walk there. */
+static uint32_t first_free(struct donors *ds, uint32_t j)
+{
+	uint32_t end = j, t;
+
+	while (end < ds->n && ds->d[end].taken)
+		end = ds->d[end].next;
+	while (j < ds->n && ds->d[j].taken && ds->d[j].next != end) {
+		t = ds->d[j].next;
+		ds->d[j].next = end;
+		j = t;
+	}
+	return end;
 }
 
 /* The slot of a donated parameter's leaf that can hold @s, or -1. */
-static int64_t donor(struct cc *cc, const struct xrt_shape *s)
+static int64_t donor(struct donors *ds, const struct xrt_shape *s)
 {
-	const struct ir_comp *c = cc->c;
-	uint32_t i;
-	int64_t r;
+	uint64_t key = shape_key(s);
+	uint32_t lo = 0, hi = ds->n, j;
 
-	for (i = 0; cc->o.donated && i < c->num_instrs; i++) {
-		const struct ir_instr *in = &c->instrs[i];
+	while (lo < hi) {	/* the first entry of @key */
+		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (in->op != XRT_OP_PARAMETER || in->parameter >= 64 ||
-		    !(cc->o.donated >> in->parameter & 1))
-			continue;
-		r = find_donor(cc, cc_iv(cc, i), &in->shape, s);
-		if (r >= 0)
-			return r;
+		if (ds->d[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (j = first_free(ds, lo); j < ds->n && ds->d[j].key == key;
+	     j = first_free(ds, j + 1)) {
+		if (xrt_shape_equal(ds->d[j].shape, s)) {
+			ds->d[j].taken = true;
+			return ds->d[j].slot;
+		}
 	}
 	return -1;
 }
 
-static void plan(struct cc *cc, int64_t i, const struct xrt_shape *s)
+static void plan(struct cc *cc, struct donors *ds, int64_t i, const struct xrt_shape *s)
 {
 	const struct ir_comp *c = cc->c;
 	uint32_t k, slot;
@@ -65,10 +151,10 @@ static void plan(struct cc *cc, int64_t i, const struct xrt_shape *s)
 		bool direct = i >= 0 && c->instrs[i].op == XRT_OP_TUPLE;
 
 		for (k = 0; k < s->tuple_count && !cc->err; k++)
-			plan(cc, direct ? (int64_t)c->instrs[i].operands[k] : -1, &s->tuple[k]);
+			plan(cc, ds, direct ? (int64_t)c->instrs[i].operands[k] : -1, &s->tuple[k]);
 		return;
 	}
-	d = donor(cc, s);
+	d = donor(ds, s);
 	if (d >= 0) {
 		cc->slots[d].result_leaf = cc->num_results;
 		cc->b.slots[d].flags |= XRT_CS_SLOT_WRITE;
@@ -89,15 +175,17 @@ static void plan(struct cc *cc, int64_t i, const struct xrt_shape *s)
 void cc_plan_results(struct cc *cc)
 {
 	const struct ir_comp *c = cc->c;
+	struct donors ds;
 
 	cc->placed = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*cc->placed));
 	cc->result_slots = xrt_mem_calloc(cc->a, xrt_shape_leaf_count(&c->instrs[c->root].shape) + 1,
 					  sizeof(*cc->result_slots));
-	if (!cc->placed || !cc->result_slots) {
+	if (!cc->placed || !cc->result_slots || make_donors(cc, &ds)) {
 		cc_oom(cc);
 		return;
 	}
-	plan(cc, c->root, &c->instrs[c->root].shape);
+	plan(cc, &ds, c->root, &c->instrs[c->root].shape);
+	xrt_mem_free(cc->a, ds.d);
 }
 
 bool cc_same_buf(const struct cc_buf *a, const struct cc_buf *b)

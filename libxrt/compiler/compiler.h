@@ -36,6 +36,11 @@ struct cc_slot {
 	enum cc_slot_kind kind;
 	uint32_t param;		/* PARAM: the parameter number */
 	uint32_t leaf;		/* PARAM, RESULT: the leaf, in tuple order */
+	/*
+	 * PARAM, RESULT: that leaf's shape, in the executable's params or
+	 * result (so that binding a slot never walks a tuple for it)
+	 */
+	const struct xrt_shape *shape;
 	uint64_t size;		/* bytes */
 	/*
 	 * PARAM of a donated parameter: the result leaf its buffer also

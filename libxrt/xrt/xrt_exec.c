@@ -105,20 +105,17 @@ xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32
 	return st;
 }
 
-/* The @leaf-th array node under @n, depth first (@leaf counts down). */
-static struct xnode *nth_leaf(struct xnode *n, uint32_t *leaf)
+/* The array nodes under @n into @out from *@k, depth first. */
+static void flatten(struct xnode *n, struct xnode **out, size_t *k)
 {
-	struct xnode *r;
 	uint32_t i;
 
-	if (!n->kids)
-		return (*leaf)-- ? NULL : n;
-	for (i = 0; i < n->shape.tuple_count; i++) {
-		r = nth_leaf(n->kids[i], leaf);
-		if (r)
-			return r;
+	if (!n->kids) {
+		out[(*k)++] = n;
+		return;
 	}
-	return NULL;
+	for (i = 0; i < n->shape.tuple_count; i++)
+		flatten(n->kids[i], out, k);
 }
 
 struct run {
@@ -126,7 +123,46 @@ struct run {
 	const struct xrt_executable *exe;
 	struct xnode **args, *result;
 	struct xdev_buf *slots, *copies;	/* per slot: a relaid argument leaf to free */
+	/*
+	 * Every argument's array nodes, parameter p's from base[p], then the
+	 * result's from base[num_params]: found once, so that binding is
+	 * linear in the slots however wide the tuples.
+	 */
+	struct xnode **leaves;
+	size_t *base;
 };
+
+/* The leaves of the arguments and the result (r->result made). */
+static xrt_status *flatten_nodes(struct run *r)
+{
+	const struct xrt_executable *exe = r->exe;
+	size_t total = xrt_shape_leaf_count(&exe->result), k = 0;
+	uint32_t p;
+
+	for (p = 0; p < exe->num_params; p++)
+		total += xrt_shape_leaf_count(&exe->params[p]);
+	r->leaves = xrt_mem_calloc(r->s->a, total + 1, sizeof(*r->leaves));
+	r->base = xrt_mem_calloc(r->s->a, exe->num_params + 1, sizeof(*r->base));
+	if (!r->leaves || !r->base)
+		return xrt_status_oom(r->s->a, "an execution");
+	for (p = 0; p < exe->num_params; p++) {
+		r->base[p] = k;
+		flatten(r->args[p], r->leaves, &k);
+	}
+	r->base[exe->num_params] = k;
+	flatten(r->result, r->leaves, &k);
+	return NULL;
+}
+
+static struct xnode *arg_leaf(const struct run *r, const struct cc_slot *sl)
+{
+	return r->leaves[r->base[sl->param] + sl->leaf];
+}
+
+static struct xnode *result_leaf(const struct run *r, uint32_t leaf)
+{
+	return r->leaves[r->base[r->exe->num_params] + leaf];
+}
 
 /* The argument nodes against the program's parameters. */
 static xrt_status *check_shapes(struct run *r, uint32_t n)
@@ -177,24 +213,21 @@ static xrt_status *relaid(xrt_session *s, const struct xnode *n, const struct xr
 static xrt_status *bind(struct run *r)
 {
 	const struct xrt_executable *exe = r->exe;
-	uint32_t s, leaf, leaf2;
+	uint32_t s;
 
 	for (s = 0; s < exe->num_slots; s++) {
 		const struct cc_slot *sl = &exe->slots[s];
-		const struct xrt_shape *want;
+		const struct xrt_shape *want = sl->shape;
 		struct xnode *n;
 		xrt_status *st;
 
 		if (sl->kind == CC_SLOT_RESULT) {
-			leaf = sl->leaf;
-			r->slots[s] = nth_leaf(r->result, &leaf)->buf;
+			r->slots[s] = result_leaf(r, sl->leaf)->buf;
 			continue;
 		}
 		if (sl->kind != CC_SLOT_PARAM)
 			continue;
-		leaf = leaf2 = sl->leaf;
-		n = nth_leaf(r->args[sl->param], &leaf);
-		want = xrt_shape_nth_leaf(&exe->params[sl->param], &leaf2);
+		n = arg_leaf(r, sl);
 		/* the run computing it failed: so would this one */
 		if (n->job && xevent_failed(n->job))
 			return xrt_status_annotate(xnode_settle(r->s, n), "argument %u", sl->param);
@@ -312,16 +345,14 @@ static xrt_status *result_tree(struct run *r)
 static void take_donations(struct run *r)
 {
 	const struct xrt_executable *exe = r->exe;
-	uint32_t s, leaf, rleaf;
+	uint32_t s;
 
 	for (s = 0; s < exe->num_slots; s++) {
 		const struct cc_slot *sl = &exe->slots[s];
 
 		if (sl->kind != CC_SLOT_PARAM || sl->result_leaf < 0)
 			continue;
-		leaf = sl->leaf;
-		rleaf = (uint32_t)sl->result_leaf;
-		xnode_move_buffer(nth_leaf(r->result, &rleaf), nth_leaf(r->args[sl->param], &leaf));
+		xnode_move_buffer(result_leaf(r, (uint32_t)sl->result_leaf), arg_leaf(r, sl));
 	}
 }
 
@@ -329,7 +360,7 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 			uint32_t n, uint64_t seed, struct xnode **result,
 			struct xrt_event **event)
 {
-	struct run r = { s, exe, args, NULL, NULL, NULL };
+	struct run r = { s, exe, args, NULL, NULL, NULL, NULL, NULL };
 	xrt_status *st = check_shapes(&r, n);
 	struct xdev_buf small[2 * 8];	/* most programs: no allocation */
 	uint32_t i;
@@ -348,6 +379,8 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	r.copies = r.slots + exe->num_slots;
 	st = result_tree(&r);
 	if (!st)
+		st = flatten_nodes(&r);
+	if (!st)
 		st = bind(&r);
 	if (!st)
 		st = run_on_queue(&r, seed ? seed : fresh_seed(), event);
@@ -357,11 +390,14 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	}
 	if (r.slots != small)
 		xrt_mem_free(s->a, r.slots);
+	if (!st)
+		take_donations(&r);
+	xrt_mem_free(s->a, r.leaves);
+	xrt_mem_free(s->a, r.base);
 	if (st) {
 		xnode_unref(s, r.result);
 		return st;
 	}
-	take_donations(&r);
 	if (event)
 		mark_pending(r.result, *event);
 	*result = r.result;
@@ -407,7 +443,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 {
 	struct xnode **nodes, *result = NULL;
 	struct centry *e = NULL;
-	struct run r = { s, NULL, NULL, NULL, NULL, NULL };
+	struct run r = { s, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	xrt_status *st;
 	uint32_t i;
 

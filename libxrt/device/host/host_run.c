@@ -13,21 +13,18 @@
 #include "../../core/shape_internal.h"
 #include "host_device.h"
 
-/* The @leaf-th array of @lit, tuples walked depth first. */
-static const xrt_literal *nth_leaf(const xrt_literal *lit, uint32_t *leaf)
+/* The arrays of @lit into @out from *@n, tuples walked depth first. */
+static void flatten(const xrt_literal *lit, const xrt_literal **out, size_t *n)
 {
 	const struct xrt_shape *s = xrt_literal_shape(lit);
 	uint32_t i;
 
-	if (!xrt_shape_is_tuple(s))
-		return (*leaf)-- == 0 ? lit : NULL;
-	for (i = 0; i < s->tuple_count; i++) {
-		const xrt_literal *r = nth_leaf(xrt_literal_element(lit, i), leaf);
-
-		if (r)
-			return r;
+	if (!xrt_shape_is_tuple(s)) {
+		out[(*n)++] = lit;
+		return;
 	}
-	return NULL;
+	for (i = 0; i < s->tuple_count; i++)
+		flatten(xrt_literal_element(lit, i), out, n);
 }
 
 /* @src's elements in @dst's layout (same dims and type). */
@@ -86,15 +83,42 @@ struct run {
 	uint8_t **slots;
 	xrt_literal **owned;	/* per slot: a relaid-out parameter or a result leaf */
 	void *arena;
+	/* every argument's arrays, in order; parameter p's from base[p] */
+	const xrt_literal **arg_leaves;
+	size_t *base;
 };
 
-static xrt_status *bind_param(const struct xrt_executable *exe, const struct cc_slot *sl,
-			      const xrt_literal *const *args, const struct xrt_allocator *a,
-			      uint8_t **slot, xrt_literal **owned)
+/* Each argument's arrays, found once (a slot then finds its own in O(1)). */
+static xrt_status *flatten_args(const struct xrt_executable *exe,
+				const xrt_literal *const *args, const struct xrt_allocator *a,
+				struct run *r)
 {
-	uint32_t leaf = sl->leaf, leaf2 = sl->leaf;
-	const xrt_literal *p = nth_leaf(args[sl->param], &leaf);
-	const struct xrt_shape *want = xrt_shape_nth_leaf(&exe->params[sl->param], &leaf2);
+	size_t total = 0, n = 0;
+	uint32_t p;
+
+	for (p = 0; p < exe->num_params; p++)
+		total += xrt_shape_leaf_count(&exe->params[p]);
+	r->arg_leaves = xrt_mem_calloc(a, total + 1, sizeof(*r->arg_leaves));
+	r->base = xrt_mem_calloc(a, exe->num_params + 1, sizeof(*r->base));
+	if (!r->arg_leaves || !r->base)
+		return xrt_status_oom(a, "a run");
+	for (p = 0; p < exe->num_params; p++) {
+		r->base[p] = n;
+		flatten(args[p], r->arg_leaves, &n);
+	}
+	return NULL;
+}
+
+static const xrt_literal *arg_leaf(const struct run *r, const struct cc_slot *sl)
+{
+	return r->arg_leaves[r->base[sl->param] + sl->leaf];
+}
+
+static xrt_status *bind_param(const struct cc_slot *sl, const struct run *r,
+			      const struct xrt_allocator *a, uint8_t **slot, xrt_literal **owned)
+{
+	const xrt_literal *p = arg_leaf(r, sl);
+	const struct xrt_shape *want = sl->shape;
 	xrt_status *st;
 
 	if (xrt_shape_equal(xrt_literal_shape(p), want)) {
@@ -115,13 +139,12 @@ static xrt_status *bind_param(const struct xrt_executable *exe, const struct cc_
  * of it and the program works in that.  (Devices owning their buffers
  * use the donated buffer itself.)
  */
-static xrt_status *bind_donated(const struct xrt_executable *exe, const struct cc_slot *sl,
-				const xrt_literal *const *args, const struct xrt_allocator *a,
-				uint8_t **slot, xrt_literal **owned)
+static xrt_status *bind_donated(const struct cc_slot *sl, const struct run *r,
+				const struct xrt_allocator *a, uint8_t **slot, xrt_literal **owned)
 {
-	uint32_t leaf = sl->leaf, rleaf = (uint32_t)sl->result_leaf;
-	const xrt_literal *p = nth_leaf(args[sl->param], &leaf);
-	xrt_status *st = xrt_literal_create(a, xrt_shape_nth_leaf(&exe->result, &rleaf), owned);
+	const xrt_literal *p = arg_leaf(r, sl);
+	/* a donor's shape is its result leaf's: the compiler matched them */
+	xrt_status *st = xrt_literal_create(a, sl->shape, owned);
 
 	if (st)
 		return st;
@@ -134,8 +157,8 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 			      const struct host_run_options *o, const struct xrt_allocator *a,
 			      struct run *r)
 {
-	xrt_status *st = NULL;
-	uint32_t s, leaf;
+	xrt_status *st = flatten_args(exe, args, a, r);
+	uint32_t s;
 
 	for (s = 0; s < exe->num_slots && !st; s++) {
 		const struct cc_slot *sl = &exe->slots[s];
@@ -154,13 +177,12 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 			break;
 		case CC_SLOT_PARAM:
 			if (sl->result_leaf >= 0)
-				st = bind_donated(exe, sl, args, a, &r->slots[s], &r->owned[s]);
+				st = bind_donated(sl, r, a, &r->slots[s], &r->owned[s]);
 			else
-				st = bind_param(exe, sl, args, a, &r->slots[s], &r->owned[s]);
+				st = bind_param(sl, r, a, &r->slots[s], &r->owned[s]);
 			break;
 		case CC_SLOT_RESULT:
-			leaf = sl->leaf;
-			st = xrt_literal_create(a, xrt_shape_nth_leaf(&exe->result, &leaf), &r->owned[s]);
+			st = xrt_literal_create(a, sl->shape, &r->owned[s]);
 			if (!st)
 				r->slots[s] = xrt_literal_mutable_data(r->owned[s]);
 			break;
@@ -227,7 +249,7 @@ xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const 
 		     uint32_t num_args, const struct host_run_options *o,
 		     const struct xrt_allocator *a, xrt_literal **out)
 {
-	struct run r = { NULL, NULL, NULL };
+	struct run r = { NULL, NULL, NULL, NULL, NULL };
 	xrt_literal **leaves = NULL;
 	xrt_status *st;
 	uint32_t s, n = 0, next = 0;
@@ -264,5 +286,7 @@ xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const 
 	xrt_mem_free(a, r.owned);
 	xrt_mem_free(a, r.slots);
 	xrt_mem_free(a, r.arena);
+	xrt_mem_free(a, r.arg_leaves);
+	xrt_mem_free(a, r.base);
 	return st;
 }
