@@ -15,6 +15,7 @@
 #include "../core/mem.h"
 #include "../wire/wire_internal.h"
 #include "ir.h"
+#include "ir_names.h"
 
 /* Longest list an attribute other than a list of callees may hold. */
 #define IR_MAX_LIST 4096
@@ -235,22 +236,43 @@ static xrt_status *read_instr(struct reader *r, const Xrt__IrInstruction *msg,
 	return st;
 }
 
-static bool name_taken(const struct ir_instr *instrs, uint32_t n, const char *name)
+static const char *instr_name(const void *ctx, uint32_t i, size_t *len)
 {
-	uint32_t i;
+	const struct ir_comp *c = ctx;
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(instrs[i].name, name))
-			return true;
-	}
-	return false;
+	*len = strlen(c->instrs[i].name);
+	return c->instrs[i].name;
+}
+
+static const char *comp_name(const void *ctx, uint32_t i, size_t *len)
+{
+	const xrt_module *m = ctx;
+
+	*len = strlen(m->comps[i].name);
+	return m->comps[i].name;
+}
+
+/*
+ * Adds @name as index @i of @t unless it is there: 0, 1 if it is, -1
+ * out of memory.  (A table, not a scan: a message's size is the
+ * sender's choice.)
+ */
+static int add_name(struct ir_names *t, const char *name, uint32_t i)
+{
+	size_t n = strlen(name);
+
+	if (ir_names_find(t, name, n) != UINT32_MAX)
+		return 1;
+	return ir_names_add(t, name, n, i);
 }
 
 static xrt_status *read_comp(struct reader *r, const Xrt__IrComputation *msg,
 			     struct ir_comp *c)
 {
+	struct ir_names names;
 	xrt_status *st = NULL;
 	uint32_t i;
+	int taken = 0;
 
 	c->name = dup_name(r, msg->name, "the computation name", &st);
 	if (!c->name)
@@ -263,25 +285,33 @@ static xrt_status *read_comp(struct reader *r, const Xrt__IrComputation *msg,
 	c->instrs = xrt_mem_calloc(r->a, msg->n_instructions, sizeof(*c->instrs));
 	if (!c->instrs)
 		return xrt_status_oom(r->a, "a module");
-	for (i = 0; i < msg->n_instructions; i++) {
+	ir_names_init(&names, r->a, instr_name, c);
+	for (i = 0; i < msg->n_instructions && !st; i++) {
 		c->num_instrs = i + 1;
 		st = read_instr(r, msg->instructions[i], i, &c->instrs[i]);
-		if (!st && name_taken(c->instrs, i, c->instrs[i].name))
+		if (!st)
+			taken = add_name(&names, c->instrs[i].name, i);
+		if (taken < 0)
+			st = xrt_status_oom(r->a, "a module");
+		else if (taken)
 			st = bad(r, "instruction '%s' is defined twice", c->instrs[i].name);
 		if (st)
-			return xrt_status_annotate(st, "computation '%s', instruction %u",
-						   c->name, i);
-		if (c->instrs[i].op == XRT_OP_PARAMETER)
+			st = xrt_status_annotate(st, "computation '%s', instruction %u",
+						 c->name, i);
+		else if (c->instrs[i].op == XRT_OP_PARAMETER)
 			c->num_params++;
 	}
-	return ir_comp_check_params(r->a, c);
+	ir_names_deinit(&names);
+	return st ? st : ir_comp_check_params(r->a, c);
 }
 
 static xrt_status *read_module(struct reader *r, const Xrt__IrModule *msg)
 {
 	xrt_module *m = r->m;
+	struct ir_names names;
 	xrt_status *st = NULL;
-	uint32_t i, k;
+	uint32_t i;
+	int taken;
 
 	m->name = dup_name(r, msg->name, "the module name", &st);
 	if (!m->name)
@@ -294,19 +324,19 @@ static xrt_status *read_module(struct reader *r, const Xrt__IrModule *msg)
 	m->comps = xrt_mem_calloc(r->a, msg->n_computations, sizeof(*m->comps));
 	if (!m->comps)
 		return xrt_status_oom(r->a, "a module");
-	for (i = 0; i < msg->n_computations; i++) {
+	ir_names_init(&names, r->a, comp_name, m);
+	for (i = 0; i < msg->n_computations && !st; i++) {
 		r->comp = i;
 		m->num_comps = i + 1;
 		st = read_comp(r, msg->computations[i], &m->comps[i]);
-		if (st)
-			return st;
-		for (k = 0; k < i; k++) {
-			if (!strcmp(m->comps[k].name, m->comps[i].name))
-				return bad(r, "computation '%s' is defined twice",
-					   m->comps[i].name);
-		}
+		taken = st ? 0 : add_name(&names, m->comps[i].name, i);
+		if (taken < 0)
+			st = xrt_status_oom(r->a, "a module");
+		else if (taken)
+			st = bad(r, "computation '%s' is defined twice", m->comps[i].name);
 	}
-	return NULL;
+	ir_names_deinit(&names);
+	return st;
 }
 
 xrt_status *ir_module_from_msg(const struct xrt_allocator *alloc, const Xrt__IrModule *msg,

@@ -71,6 +71,8 @@ int bench_eager(struct result *r, bool quick);
 int bench_devices(struct result *r, bool quick);
 /* cuda:0 against cuBLAS and the driver called directly (room for 6); 0 without a GPU. */
 int bench_cuda(struct result *r, bool quick);
+/* Parse, compile and run at n against n / 10 (room for 2); how many. */
+int bench_scale(struct result *r, bool quick);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 

@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 	struct result res[40];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
-				    "[--only=engine|host|xrt|eager|python|devices|cuda]\n";
+				    "[--only=engine|host|xrt|eager|scale|python|devices|cuda]\n";
 	const char *only = NULL;
 	int json = 0, reps = 5, o;
 
@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 		case 'o':
 			only = optarg;
 			if (strcmp(only, "engine") && strcmp(only, "host") &&
-			    strcmp(only, "xrt") && strcmp(only, "eager") &&
+			    strcmp(only, "xrt") && strcmp(only, "eager") && strcmp(only, "scale") &&
 			    strcmp(only, "python") && strcmp(only, "devices") &&
 			    strcmp(only, "cuda")) {
 				fprintf(stderr, "xrt-bench: unknown group '%s'\n%s", only, usage);
@@ -273,6 +273,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_xrt(res + count, reps <= 2);
 	if (wanted(only, "eager"))
 		count += (size_t)bench_eager(res + count, reps <= 2);
+	if (wanted(only, "scale"))
+		count += (size_t)bench_scale(res + count, reps <= 2);
 	if (wanted(only, "devices"))
 		count += (size_t)bench_devices(res + count, reps <= 2);
 	if (wanted(only, "cuda"))
