@@ -348,6 +348,42 @@ TEST_F(xrt, one_column_stride_bounded_in_bytes)
 }
 
 /*
+ * The output may not overlap either input, in the same slot (read and
+ * write): out over lhs, out over rhs, and just apart (valid).
+ */
+TEST_F(xrt, out_overlapping_an_input_is_refused)
+{
+	struct mat m = { XRT_CS_F32, 0, 2, 1, 0 };	/* 2x2 f32: 16 bytes */
+	struct xrt_cs_matrix x[3];
+	const uint64_t mnk[3] = { 2, 2, 2 };
+	static const uint64_t outs[3] = { 12, 20, 32 };	/* over lhs, over rhs, apart */
+	struct cs_program prog;
+	struct cs_builder bld;
+	size_t size, k;
+	void *p;
+
+	for (k = 0; k < 3; k++) {
+		x[0] = matrix(0, &m);
+		x[1] = matrix(0, &m);
+		x[2] = matrix(0, &m);
+		x[1].offset = 16;
+		x[2].offset = outs[k];
+		cs_builder_init(&bld, NULL);
+		cs_add_slot(&bld, 48, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+		cs_dot(&bld, 0, 1, mnk[0], mnk[1], mnk[2], &x[0], &x[1], &x[2]);
+		ASSERT_OK(cs_finish(&bld, &p, &size));
+		if (k < 2) {
+			ASSERT_ERR(cs_program_load(&prog, NULL, p, size), XRT_INVALID_ARGUMENT,
+				   "DOT: out overlaps lhs or rhs");
+		} else {
+			ASSERT_OK(cs_program_load(&prog, NULL, p, size));
+			cs_program_release(&prog);
+		}
+		xrt_free(NULL, p);
+	}
+}
+
+/*
  * With k of 0 the operands are empty and any strides validate; the rows
  * of such an operand must not even be pointed at (found by fuzz_engine:
  * UBSan flagged the small path stepping its lhs pointer by the stride).

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <xrt/eager.h>
+#include <xrt/xrt.h>
 
 #include "xrt.pb-c.h"
 
@@ -570,6 +571,47 @@ TEST_F(xrt, reused_ops_hit_the_kernel_cache)
 	xrt_literal_destroy(lit);
 	xrt_tensor_unref(out);
 	xrt_op_destroy(op);
+	xrt_tensor_unref(m);
+	xrt_eager_context_destroy(c);
+}
+
+/*
+ * A kernel found in the cache is the finder's own reference: a second op
+ * finds the first one's kernel, the compile cache evicts it and the
+ * kernel cache is cleared, and the second op still runs it, without a
+ * compile (the kernel lived on in its hands).
+ */
+TEST_F(xrt, a_found_kernel_is_held_by_its_finder)
+{
+	struct xrt_compile_cache_stats st0, st1;
+	xrt_eager_context *c = NULL;
+	int64_t d2[2] = { 2, 2 };
+	xrt_tensor *m, *out;
+	xrt_literal *lit;
+	uint32_t nr = 1, k;
+	xrt_op *op[2];
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	m = F32(c, 2, d2, 1, 2, 3, 4);
+	for (k = 0; k < 2; k++) {
+		ASSERT_OK(xrt_op_create(c, "MatMul", &op[k]));
+		ASSERT_OK(xrt_op_add_input(op[k], m));
+		ASSERT_OK(xrt_op_add_input(op[k], m));
+		ASSERT_OK(xrt_op_execute(op[k], &out, &nr));	/* the second finds it */
+		xrt_tensor_unref(out);
+	}
+	xrt_op_destroy(op[0]);
+	xrt_compile_cache_stats(&st0);
+	xrt_compile_cache_limits(0, 0);
+	xrt_eager_clear_caches(c);
+	xrt_compile_cache_limits(1024, 256ull << 20);
+	ASSERT_OK(xrt_op_execute(op[1], &out, &nr));
+	EXPECT_EQ(22.0f, data_f32(_metadata, out, &lit)[3]);
+	xrt_literal_destroy(lit);
+	xrt_tensor_unref(out);
+	xrt_compile_cache_stats(&st1);
+	EXPECT_EQ(st0.compiles, st1.compiles);
+	xrt_op_destroy(op[1]);
 	xrt_tensor_unref(m);
 	xrt_eager_context_destroy(c);
 }

@@ -288,6 +288,84 @@ TEST_F(xrt, eviction_keeps_what_handles_hold)
 	xrt_session_destroy(s);
 }
 
+/*
+ * A compile that hits the cache takes a reference of its own: with two
+ * handles on one entry, releasing the first and evicting everything
+ * leaves the second's program running, and compiling the module again
+ * finds that entry (no compilation).
+ */
+TEST_F(xrt, a_cache_hit_holds_its_own_reference)
+{
+	struct xrt_compile_cache_stats st0, st1;
+	xrt_handle first, second, again, args[2], r;
+	xrt_session *s = NULL;
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &first));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &second));
+	ASSERT_OK(xrt_release_compilations(s, &first, 1));
+	xrt_compile_cache_stats(&st0);
+	xrt_compile_cache_limits(0, 0);
+	xrt_compile_cache_limits(1024, 256ull << 20);
+	args[0] = put(_metadata, s, 1, 2);
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute(s, second, args, 2, NULL, &r));
+	get2(_metadata, s, r, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &again));
+	xrt_compile_cache_stats(&st1);
+	EXPECT_EQ(st0.compiles, st1.compiles);
+	ASSERT_OK(xrt_release_allocations(s, args, 2));
+	xrt_session_destroy(s);
+}
+
+/* Modules that differ only in a constant: distinct cache entries. */
+static void compile_nth(struct __test_metadata *_metadata, xrt_session *s, int n)
+{
+	char text[256];
+	xrt_handle h;
+
+	snprintf(text, sizeof(text),
+		 "HloModule m%d\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		 "  c = f32[] constant(%d)\n  b = f32[2] broadcast(c), dimensions={}\n"
+		 "  ROOT r = f32[2] add(x, b)\n}\n", n, n);
+	ASSERT_OK(xrt_compile_hlo(s, text, strlen(text), &h));
+	ASSERT_OK(xrt_release_compilations(s, &h, 1));
+}
+
+/* The entry limit is the most kept: at it nothing goes, one past it the oldest. */
+TEST_F(xrt, eviction_starts_past_the_entry_limit)
+{
+	struct xrt_compile_cache_stats st0, st1, st2;
+	xrt_session *s = NULL;
+	int i;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	xrt_compile_cache_limits(0, 0);		/* empty */
+	xrt_compile_cache_limits(3, 256ull << 20);
+	xrt_compile_cache_stats(&st0);
+	EXPECT_EQ(0u, st0.entries);
+	for (i = 0; i < 3; i++)
+		compile_nth(_metadata, s, i);
+	xrt_compile_cache_stats(&st1);
+	EXPECT_EQ(3u, st1.entries);
+	EXPECT_EQ(st0.evictions, st1.evictions);
+	compile_nth(_metadata, s, 3);
+	xrt_compile_cache_stats(&st2);
+	EXPECT_EQ(3u, st2.entries);
+	EXPECT_EQ(st1.evictions + 1, st2.evictions);
+	/* the oldest went: compiling it again compiles; the newest is a hit */
+	compile_nth(_metadata, s, 3);
+	xrt_compile_cache_stats(&st1);
+	EXPECT_EQ(st2.compiles, st1.compiles);
+	compile_nth(_metadata, s, 0);
+	xrt_compile_cache_stats(&st2);
+	EXPECT_EQ(st1.compiles + 1, st2.compiles);
+	xrt_compile_cache_limits(1024, 256ull << 20);
+	xrt_session_destroy(s);
+}
+
 /* CompileAndExecute end to end; the first error ends it (returned). */
 static xrt_status *scenario(const struct xrt_allocator *a)
 {
@@ -550,6 +628,48 @@ TEST_F(xrt, released_inputs_are_donated_to_the_results)
 	EXPECT_EQ(1.0f, got[0]);
 	EXPECT_EQ(2.0f, got[1]);
 	EXPECT_EQ(0u, xrt_session_memory_in_use(s));
+	xrt_session_destroy(s);
+}
+
+/*
+ * A released tuple argument is donated only if no one else holds any of
+ * its elements: here x is also its own handle, so the run must not
+ * compute into x's buffer, and x still reads (1, 2).
+ */
+TEST_F(xrt, a_tuple_element_held_elsewhere_is_not_donated)
+{
+	static const char pairs[] =
+		"HloModule pairs\nENTRY e {\n  p = (f32[2], f32[2]) parameter(0)\n"
+		"  a = f32[2] get-tuple-element(p), index=0\n"
+		"  b = f32[2] get-tuple-element(p), index=1\n"
+		"  d = f32[2] add(a, a)\n  e = f32[2] add(b, a)\n"
+		"  ROOT r = (f32[2], f32[2]) tuple(d, e)\n}\n";
+	static const struct xrt_tuple_node two[] = { { 0, false, NULL, 0 },
+						     { 1, false, NULL, 0 } };
+	static const struct xrt_tuple_node pair = { 0, false, two, 2 };
+	static const int64_t i0[] = { 0 }, i1[] = { 1 };
+	const struct xrt_execution_config give = { 0, 0, true, false };
+	xrt_handle c, xy[2], tup, r, e;
+	xrt_session *s = NULL;
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, pairs, sizeof(pairs) - 1, &c));
+	xy[0] = put(_metadata, s, 1, 2);
+	xy[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_make_tuple(s, &pair, xy, 2, &tup));
+	ASSERT_OK(xrt_release_allocations(s, &xy[1], 1));	/* y: the tuple's alone */
+	ASSERT_OK(xrt_execute(s, c, &tup, 1, &give, &r));
+	ASSERT_OK(xrt_sub_tuple(s, r, i0, 1, false, &e));
+	ASSERT_OK(xrt_read_data(s, e, true, got, 8));
+	EXPECT_EQ(2.0f, got[0]);
+	EXPECT_EQ(4.0f, got[1]);
+	get2(_metadata, s, r, i1, 1, got);
+	EXPECT_EQ(9.0f, got[0]);
+	EXPECT_EQ(7.0f, got[1]);
+	get2(_metadata, s, xy[0], NULL, 0, got);	/* untouched */
+	EXPECT_EQ(1.0f, got[0]);
+	EXPECT_EQ(2.0f, got[1]);
 	xrt_session_destroy(s);
 }
 
