@@ -357,4 +357,34 @@ TEST_F(xrt, operands_come_before_their_instruction)
 	xrt_module_destroy(m);
 }
 
+/*
+ * Parameter numbers: the readers check them, and so does the verifier,
+ * for a module changed in memory: a number used twice, one past the
+ * count, a negative one.
+ */
+TEST_F(xrt, parameter_numbers_verified_in_memory)
+{
+	static const char text[] = "HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n"
+				   "  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n";
+	static const struct {
+		int64_t number;
+		const char *want;
+	} c[] = {
+		{ 0, "parameter number 0 used twice" },
+		{ 2, "parameter number 2, the computation has 2" },
+		{ -1, "parameter number -1, the computation has 2" },
+	};
+	xrt_module *m = NULL;
+	size_t k;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		m->comps[0].instrs[1].parameter = c[k].number;
+		ASSERT_ERR(xrt_module_verify(m), XRT_INVALID_ARGUMENT, c[k].want);
+	}
+	m->comps[0].instrs[1].parameter = 1;
+	ASSERT_OK(xrt_module_verify(m));
+	xrt_module_destroy(m);
+}
+
 TEST_HARNESS_MAIN

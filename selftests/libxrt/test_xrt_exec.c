@@ -632,6 +632,80 @@ TEST_F(xrt, released_inputs_are_donated_to_the_results)
 }
 
 /*
+ * A donated buffer holds only a result of its own shape: x (f32[2])
+ * becomes the f32[2] leaf, not the f32[4] one before it.  The session's
+ * limit fits the run with that donation only (24 bytes, not 32).
+ */
+TEST_F(xrt, a_donor_holds_a_result_of_its_shape_only)
+{
+	static const char text[] =
+		"HloModule shapes\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		"  w = f32[4] concatenate(x, x), dimensions={0}\n  y = f32[2] add(x, x)\n"
+		"  ROOT r = (f32[4], f32[2]) tuple(w, y)\n}\n";
+	static const int64_t i0[] = { 0 }, i1[] = { 1 };
+	const struct xrt_execution_config give = { 0, 0, true, false };
+	struct xrt_session_options o = { NULL, 24, false };
+	xrt_handle c, x, r, e;
+	xrt_session *s = NULL;
+	float got[4];
+
+	ASSERT_OK(xrt_session_create(&o, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, text, sizeof(text) - 1, &c));
+	x = put(_metadata, s, 1, 2);
+	ASSERT_OK(xrt_execute(s, c, &x, 1, &give, &r));
+	ASSERT_OK(xrt_sub_tuple(s, r, i0, 1, false, &e));
+	ASSERT_OK(xrt_read_data(s, e, true, got, 16));
+	EXPECT_EQ(1.0f, got[0]);
+	EXPECT_EQ(2.0f, got[3]);
+	get2(_metadata, s, r, i1, 1, got);
+	EXPECT_EQ(2.0f, got[0]);
+	EXPECT_EQ(4.0f, got[1]);
+	xrt_session_destroy(s);
+}
+
+/*
+ * A tuple parameter whose leaves differ in type and shape, the result
+ * its leaves the other way round: each slot binds its own leaf.
+ */
+TEST_F(xrt, tuple_leaves_of_different_shapes_bind_to_their_slots)
+{
+	static const char text[] =
+		"HloModule mixed\nENTRY e {\n  p = (f32[2], s32[3], f64[]) parameter(0)\n"
+		"  a = f32[2] get-tuple-element(p), index=0\n"
+		"  b = s32[3] get-tuple-element(p), index=1\n"
+		"  d = f64[] get-tuple-element(p), index=2\n"
+		"  nb = s32[3] negate(b)\n  na = f32[2] negate(a)\n"
+		"  ROOT r = (f64[], s32[3], f32[2]) tuple(d, nb, na)\n}\n";
+	static const char want[] = "(f64[] 0.25, s32[3] {-7, -8, -9}, f32[2] {-1.5, 2})";
+	static const float a[2] = { 1.5f, -2 };
+	static const int32_t b[3] = { 7, 8, 9 };
+	static const double d = 0.25;
+	xrt_literal *leaf[3], *in = NULL, *out = NULL;
+	struct xrt_shape sa, sb, sd;
+	xrt_handle c, h, r;
+	xrt_session *s = NULL;
+	char text_out[256];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_compile_hlo(s, text, sizeof(text) - 1, &c));
+	ASSERT_OK(xrt_shape_init_array(&sa, XRT_F32, 1, (int64_t[]){ 2 }));
+	ASSERT_OK(xrt_shape_init_array(&sb, XRT_S32, 1, (int64_t[]){ 3 }));
+	ASSERT_OK(xrt_shape_init_array(&sd, XRT_F64, 0, NULL));
+	ASSERT_OK(xrt_literal_create_from(self->a, &sa, a, sizeof(a), &leaf[0]));
+	ASSERT_OK(xrt_literal_create_from(self->a, &sb, b, sizeof(b), &leaf[1]));
+	ASSERT_OK(xrt_literal_create_from(self->a, &sd, &d, sizeof(d), &leaf[2]));
+	ASSERT_OK(xrt_literal_make_tuple(self->a, leaf, 3, &in));
+	ASSERT_OK(xrt_allocate(s, in, &h));
+	ASSERT_OK(xrt_execute(s, c, &h, 1, NULL, &r));
+	ASSERT_OK(xrt_read_literal(s, r, true, &out));
+	xrt_literal_format(out, text_out, sizeof(text_out));
+	EXPECT_STREQ(want, text_out);
+	xrt_literal_destroy(in);
+	xrt_literal_destroy(out);
+	xrt_session_destroy(s);
+}
+
+/*
  * A released tuple argument is donated only if no one else holds any of
  * its elements: here x is also its own handle, so the run must not
  * compute into x's buffer, and x still reads (1, 2).
