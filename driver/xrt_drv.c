@@ -29,6 +29,42 @@ static unsigned int memory_mb = 1024;
 module_param(memory_mb, uint, 0444);
 MODULE_PARM_DESC(memory_mb, "device memory of each device, MiB (all buffers together)");
 
+/*
+ * One open file's share, read when a file opens: an administrator may
+ * change it for the clients that come next.  Above memory_mb is refused.
+ */
+static unsigned int client_memory_mb;
+
+static int client_memory_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int mb;
+	int ret = kstrtouint(val, 0, &mb);
+
+	if (ret)
+		return ret;
+	if (mb > memory_mb)
+		return -EINVAL;
+	WRITE_ONCE(client_memory_mb, mb);
+	return 0;
+}
+
+static const struct kernel_param_ops client_memory_ops = {
+	.set = client_memory_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(client_memory_mb, &client_memory_ops, &client_memory_mb, 0644);
+MODULE_PARM_DESC(client_memory_mb,
+		 "device memory one open file may hold, MiB, for files opened next (0: half of memory_mb)");
+
+/* The share of a file opening now. */
+static u64 client_share(const struct xrt_device *xdev)
+{
+	unsigned int mb = READ_ONCE(client_memory_mb);
+
+	return mb ? (u64)mb << 20 : xdev->memory_size / 2;
+}
+
 unsigned int xrt_job_timeout_ms = 10000;
 module_param_named(job_timeout_ms, xrt_job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "a job running longer is stopped and its queue reset");
@@ -39,7 +75,7 @@ MODULE_PARM_DESC(chunk_items, "engine items (16 Ki elements each) per FPU sectio
 
 static struct platform_device *pdevs[XRT_MAX_DEVICES];
 
-static u64 param_value(struct xrt_device *xdev, u32 param)
+static u64 param_value(struct xrt_device *xdev, struct xrt_file *xfile, u32 param)
 {
 	switch (param) {
 	case DRM_XRT_PARAM_ABI_VERSION:
@@ -63,6 +99,10 @@ static u64 param_value(struct xrt_device *xdev, u32 param)
 		return DRM_XRT_CAP_PRIME | DRM_XRT_CAP_QUEUE_STATUS |
 		       (xdev->avx2 ? DRM_XRT_CAP_AVX2 : 0) |
 		       (xdev->avx512 ? DRM_XRT_CAP_AVX512 : 0);
+	case DRM_XRT_PARAM_CLIENT_MEMORY_SIZE:
+		return xfile->account->limit;
+	case DRM_XRT_PARAM_CLIENT_MEMORY_USED:
+		return atomic64_read(&xfile->account->used);
 	default: /* DRM_XRT_PARAM_JOB_TIMEOUT_MS */
 		return xrt_job_timeout_ms;
 	}
@@ -75,7 +115,7 @@ static int xrt_ioctl_get_param(struct drm_device *drm, void *data,
 
 	if (a->pad || a->value || a->param >= DRM_XRT_PARAM_COUNT)
 		return -EINVAL;
-	a->value = param_value(to_xrt_device(drm), a->param);
+	a->value = param_value(to_xrt_device(drm), file->driver_priv, a->param);
 	return 0;
 }
 
@@ -98,6 +138,11 @@ static int xrt_open(struct drm_device *drm, struct drm_file *file)
 	xfile = kzalloc(sizeof(*xfile), GFP_KERNEL);
 	if (!xfile)
 		return -ENOMEM;
+	xfile->account = xrt_account_new(client_share(xdev));
+	if (!xfile->account) {
+		kfree(xfile);
+		return -ENOMEM;
+	}
 	xfile->xdev = xdev;
 	xa_init_flags(&xfile->queues, XA_FLAGS_ALLOC1);
 	xfile->client_id = atomic64_inc_return(&xdev->next_client_id);
@@ -111,6 +156,7 @@ static void xrt_postclose(struct drm_device *drm, struct drm_file *file)
 	struct xrt_file *xfile = file->driver_priv;
 
 	xrt_queues_destroy_all(xfile);
+	xrt_account_put(xfile->account);	/* its live buffers keep it */
 	kfree(xfile);
 }
 
@@ -184,8 +230,9 @@ static int xrt_probe(struct platform_device *pdev)
 	ret = drm_dev_register(&xdev->drm, 0);
 	if (ret)
 		goto err_wq;
-	drm_info(&xdev->drm, "xrt_accel: %u MiB, engine %s, timeout %u ms\n",
-		 memory_mb, xrt_engine_name(xdev), xrt_job_timeout_ms);
+	drm_info(&xdev->drm, "xrt_accel: %u MiB (%llu MiB a client), engine %s, timeout %u ms\n",
+		 memory_mb, client_share(xdev) >> 20, xrt_engine_name(xdev),
+		 xrt_job_timeout_ms);
 	return 0;
 
 err_wq:
@@ -233,6 +280,11 @@ static int __init xrt_init(void)
 	if (!num_devices || num_devices > XRT_MAX_DEVICES || !memory_mb ||
 	    !xrt_job_timeout_ms)
 		return -EINVAL;
+	if (client_memory_mb > memory_mb) {
+		pr_err("xrt_accel: client_memory_mb %u is above memory_mb %u\n",
+		       client_memory_mb, memory_mb);
+		return -EINVAL;
+	}
 	xrt_engine_use_avx2 = cpu_has_avx2();
 	xrt_engine_use_avx512 = cpu_has_avx512();
 	ret = platform_driver_register(&xrt_platform_driver);

@@ -83,17 +83,33 @@ struct xrt_device {
 };
 
 /**
+ * struct xrt_account - one client's share of device memory
+ * @refs: the open file holds one, and each buffer charged to it one, so
+ *        that a buffer shared on (PRIME) stays charged to its exporter
+ *        after the exporter's file closed
+ * @used: bytes charged now
+ * @limit: the most it may hold
+ */
+struct xrt_account {
+	struct kref refs;
+	atomic64_t used;
+	u64 limit;
+};
+
+/**
  * struct xrt_file - one open file of the device
  * @xdev: the device
  * @queues: queues by id
  * @client_id: the drm-client-id of fdinfo
  * @busy_ns: nanoseconds the engine spent on this file's jobs
+ * @account: the memory it holds and may hold
  */
 struct xrt_file {
 	struct xrt_device *xdev;
 	struct xarray queues;
 	u64 client_id;
 	atomic64_t busy_ns;
+	struct xrt_account *account;
 };
 
 /**
@@ -145,8 +161,10 @@ static inline struct xrt_device *to_xrt_device(struct drm_device *drm)
 const char *xrt_engine_name(const struct xrt_device *xdev);
 
 /* xrt_gem.c */
-int xrt_memory_charge(struct xrt_device *xdev, u64 bytes);
-void xrt_memory_uncharge(struct xrt_device *xdev, u64 bytes);
+int xrt_memory_charge(struct xrt_device *xdev, struct xrt_account *acct, u64 bytes);
+void xrt_memory_uncharge(struct xrt_device *xdev, struct xrt_account *acct, u64 bytes);
+struct xrt_account *xrt_account_new(u64 limit);
+void xrt_account_put(struct xrt_account *acct);
 struct drm_gem_object *xrt_gem_create_object(struct drm_device *drm,
 					     size_t size);
 int xrt_ioctl_bo_create(struct drm_device *drm, void *data,

@@ -37,4 +37,8 @@ void xrt_show_fdinfo(struct seq_file *m, struct file *f)
 	seq_printf(m, "drm-engine-compute:\t%lld ns\n",
 		   atomic64_read(&xfile->busy_ns));
 	seq_printf(m, "drm-memory-device:\t%llu KiB\n", file_memory(file) >> 10);
+	/* what this client is charged (its buffers wherever they went) and may be */
+	seq_printf(m, "xrt-client-memory:\t%lld KiB\n",
+		   atomic64_read(&xfile->account->used) >> 10);
+	seq_printf(m, "xrt-client-memory-limit:\t%llu KiB\n", xfile->account->limit >> 10);
 }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Buffer objects: GEM shmem objects that count against the device's
- * memory size while they live.
+ * memory size, and against the share of the client that made them,
+ * while they live.  An imported buffer counts against nobody here: its
+ * exporter pays for it.
  */
+#include <linux/kref.h>
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -16,10 +19,12 @@
  * struct xrt_bo - a buffer object
  * @base: the shmem object
  * @charged: bytes counted in the device's memory use (0 for imports)
+ * @account: the client they count against (a reference), or NULL
  */
 struct xrt_bo {
 	struct drm_gem_shmem_object base;
 	u64 charged;
+	struct xrt_account *account;
 };
 
 static struct xrt_bo *to_xrt_bo(struct drm_gem_object *obj)
@@ -32,7 +37,8 @@ static void xrt_bo_free(struct drm_gem_object *obj)
 	struct xrt_device *xdev = to_xrt_device(obj->dev);
 	struct xrt_bo *bo = to_xrt_bo(obj);
 
-	xrt_memory_uncharge(xdev, bo->charged);
+	xrt_memory_uncharge(xdev, bo->account, bo->charged);
+	xrt_account_put(bo->account);
 	atomic_dec(&xdev->live_bos);
 	drm_gem_shmem_free(&bo->base);
 }
@@ -62,18 +68,56 @@ struct drm_gem_object *xrt_gem_create_object(struct drm_device *drm,
 	return &bo->base.base;
 }
 
-/* Device memory: buffers, and the program copies and workspace of jobs. */
-int xrt_memory_charge(struct xrt_device *xdev, u64 bytes)
+struct xrt_account *xrt_account_new(u64 limit)
 {
+	struct xrt_account *acct = kzalloc(sizeof(*acct), GFP_KERNEL);
+
+	if (!acct)
+		return NULL;
+	kref_init(&acct->refs);
+	atomic64_set(&acct->used, 0);
+	acct->limit = limit;
+	return acct;
+}
+
+static void account_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct xrt_account, refs));
+}
+
+void xrt_account_put(struct xrt_account *acct)
+{
+	if (acct)
+		kref_put(&acct->refs, account_free);
+}
+
+/*
+ * Device memory: buffers, and the program copies and workspace of jobs,
+ * counted against the client (@acct, when there is one: -EDQUOT past its
+ * share) and the device (-ENOSPC past its size).  @bytes is at most the
+ * device's size, itself below 2^53, so neither sum can wrap an s64.
+ */
+int xrt_memory_charge(struct xrt_device *xdev, struct xrt_account *acct, u64 bytes)
+{
+	if (bytes > xdev->memory_size)
+		return -ENOSPC;
+	if (acct && atomic64_add_return(bytes, &acct->used) > acct->limit) {
+		atomic64_sub(bytes, &acct->used);
+		return -EDQUOT;
+	}
 	if (atomic64_add_return(bytes, &xdev->memory_used) > xdev->memory_size) {
 		atomic64_sub(bytes, &xdev->memory_used);
+		if (acct)
+			atomic64_sub(bytes, &acct->used);
 		return -ENOSPC;
 	}
 	return 0;
 }
 
-void xrt_memory_uncharge(struct xrt_device *xdev, u64 bytes)
+void xrt_memory_uncharge(struct xrt_device *xdev, struct xrt_account *acct, u64 bytes)
 {
+	if (acct)
+		atomic64_sub(bytes, &acct->used);
 	atomic64_sub(bytes, &xdev->memory_used);
 }
 
@@ -81,8 +125,10 @@ int xrt_ioctl_bo_create(struct drm_device *drm, void *data,
 			struct drm_file *file)
 {
 	struct xrt_device *xdev = to_xrt_device(drm);
+	struct xrt_file *xfile = file->driver_priv;
 	struct drm_xrt_bo_create *a = data;
 	struct drm_gem_shmem_object *shmem;
+	struct xrt_bo *bo;
 	u64 size;
 	int ret;
 
@@ -91,15 +137,18 @@ int xrt_ioctl_bo_create(struct drm_device *drm, void *data,
 	size = PAGE_ALIGN(a->size);
 	if (atomic_add_unless(&xdev->fault.fail_alloc, -1, 0))
 		return -ENOMEM;
-	ret = xrt_memory_charge(xdev, size);
+	ret = xrt_memory_charge(xdev, xfile->account, size);
 	if (ret)
 		return ret;
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem)) {
-		xrt_memory_uncharge(xdev, size);
+		xrt_memory_uncharge(xdev, xfile->account, size);
 		return PTR_ERR(shmem);
 	}
-	to_xrt_bo(&shmem->base)->charged = size;
+	bo = to_xrt_bo(&shmem->base);
+	bo->charged = size;
+	bo->account = xfile->account;
+	kref_get(&bo->account->refs);
 	/* The handle last: nothing can fail after userspace may see it. */
 	ret = drm_gem_handle_create(file, &shmem->base, &a->handle);
 	drm_gem_object_put(&shmem->base);

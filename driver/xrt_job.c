@@ -49,7 +49,7 @@ void xrt_job_free(struct xrt_job *job)
 	kvfree(job->offsets);
 	kvfree(job->plans);
 	kvfree(job->workspace);
-	xrt_memory_uncharge(job->queue->xfile->xdev, job->charged);
+	xrt_memory_uncharge(job->queue->xfile->xdev, job->queue->xfile->account, job->charged);
 	if (job->hw_fence)
 		dma_fence_put(job->hw_fence);
 	else

@@ -39,7 +39,8 @@ static int check_args(const struct drm_xrt_submit *a)
 /* Counts @bytes more of the job's kernel memory as device memory. */
 static int charge(struct xrt_job *job, u64 bytes)
 {
-	int ret = xrt_memory_charge(job->queue->xfile->xdev, bytes);
+	struct xrt_file *xfile = job->queue->xfile;
+	int ret = xrt_memory_charge(xfile->xdev, xfile->account, bytes);
 
 	if (!ret)
 		job->charged += bytes;
@@ -87,14 +88,16 @@ out:
 
 /*
  * The engine objects may use vector registers anywhere, validation
- * included, so it runs inside an FPU section; the program size limit
- * bounds how long that section lasts.
+ * included, so it runs inside FPU sections: one for every
+ * VALIDATE_BUDGET commands, each bounded in size, with a chance to
+ * reschedule between them.
  */
+#define VALIDATE_BUDGET	64
 static int validate_program(struct xrt_job *job, struct drm_device *drm,
 			    u64 size)
 {
 	struct xrt_engine_error err = { 0 };
-	u32 count = 0;
+	u32 count = 0, next = 0;
 	int ret;
 
 	kernel_fpu_begin();
@@ -110,10 +113,15 @@ static int validate_program(struct xrt_job *job, struct drm_device *drm,
 		job->plans = kvmalloc(size, GFP_KERNEL);
 		if (!job->offsets || !job->plans)
 			return -ENOMEM;
-		kernel_fpu_begin();
-		ret = xrt_engine_validate(&job->prog, job->program, size,
-					  job->offsets, job->plans, &err);
-		kernel_fpu_end();
+		do {
+			kernel_fpu_begin();
+			ret = xrt_engine_validate_some(&job->prog, job->program, size,
+						       job->offsets, job->plans, &err,
+						       &next, VALIDATE_BUDGET);
+			kernel_fpu_end();
+			cond_resched();
+		} while (!ret);
+		ret = ret < 0 ? ret : 0;
 	}
 	if (ret) {
 		drm_dbg(drm, "SUBMIT: program rejected: command %d part %d: %s (%llu, %llu)\n",

@@ -113,6 +113,30 @@ int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
 			struct xrt_engine_error *err);
 
 /**
+ * xrt_engine_validate_some() - xrt_engine_validate(), a bounded piece at a
+ *                              time
+ * @prog: as xrt_engine_validate(), the same on every call
+ * @data: likewise
+ * @size: likewise
+ * @offsets: likewise
+ * @plans: likewise
+ * @err: likewise
+ * @next: 0 on the first call (the header and slots are checked then);
+ *        the next command to check, kept by the callee between calls
+ * @budget: the most commands this call checks
+ *
+ * Each command's check costs at most a bounded amount (its size is
+ * bounded), so a caller that must not hold the CPU for long (the kernel,
+ * in an FPU section) checks a program in pieces of @budget commands.
+ *
+ * Return: 1 when the program is valid, 0 when commands remain, -1 when
+ * it is malformed.
+ */
+int xrt_engine_validate_some(struct xrt_engine_prog *prog, const void *data,
+			     u64 size, u32 *offsets, u8 *plans,
+			     struct xrt_engine_error *err, u32 *next, u32 budget);
+
+/**
  * struct xrt_engine_ctx - one execution of a program
  * @prog: the validated program
  * @slots: base address of each slot's buffer, each at least the slot's

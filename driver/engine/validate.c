@@ -137,19 +137,17 @@ static int check_command(struct vctx *v, u64 at)
 	return ops->validate(v, c, c->size);
 }
 
-int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
-			u64 size, u32 *offsets, u8 *plans,
-			struct xrt_engine_error *err)
+/* The header and the slot table, and @prog set up for the commands. */
+static int validate_start(struct vctx *v, const void *data, u64 size, u32 *offsets,
+			  u8 *plans)
 {
+	struct xrt_engine_prog *prog = v->prog;
 	const struct xrt_cs_header *h = data;
-	struct vctx v = { prog, err, ~0u };
-	u64 at;
-	u32 i;
 
 	if (!offsets || !plans)
-		return engine_fail(&v, ~0u, "no room for command offsets or plans",
+		return engine_fail(v, ~0u, "no room for command offsets or plans",
 				   !offsets, !plans);
-	if (check_header(&v, data, size))
+	if (check_header(v, data, size))
 		return -1;
 	prog->base = data;
 	prog->size = size;
@@ -160,10 +158,31 @@ int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
 	prog->plans = plans;
 	prog->thread_ws_size = 0;
 	prog->shared_ws_size = 0;
-	if (check_slots(&v))
+	return check_slots(v);
+}
+
+/*
+ * The commands from *@next, @budget of them at most; where the next one
+ * starts follows from the last one checked, so nothing else is kept
+ * between calls.
+ */
+int xrt_engine_validate_some(struct xrt_engine_prog *prog, const void *data,
+			     u64 size, u32 *offsets, u8 *plans,
+			     struct xrt_engine_error *err, u32 *next, u32 budget)
+{
+	const struct xrt_cs_header *h = data;
+	struct vctx v = { prog, err, ~0u };
+	u32 i = *next, end;
+	u64 at;
+
+	if (!i && validate_start(&v, data, size, offsets, plans))
 		return -1;
-	at = h->commands_offset;
-	for (i = 0; i < h->num_commands; i++) {
+	if (i > prog->num_commands)
+		return engine_fail(&v, ~0u, "validation resumed past the last command", i, 0);
+	at = i ? offsets[i - 1] + ((const struct xrt_cs_cmd *)(prog->base + offsets[i - 1]))->size :
+		 h->commands_offset;
+	end = prog->num_commands - i > budget ? i + budget : prog->num_commands;
+	for (; i < end; i++) {
 		v.command = i;
 		offsets[i] = (u32)at;
 		if (at > 0xffffffffull)
@@ -172,8 +191,21 @@ int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
 			return -1;
 		at += ((const struct xrt_cs_cmd *)(prog->base + at))->size;
 	}
+	*next = i;
+	if (i < prog->num_commands)
+		return 0;
 	v.command = ~0u;
 	if (at != size)
 		return engine_fail(&v, ~0u, "bytes after the last command", at, size);
-	return 0;
+	return 1;
+}
+
+int xrt_engine_validate(struct xrt_engine_prog *prog, const void *data,
+			u64 size, u32 *offsets, u8 *plans,
+			struct xrt_engine_error *err)
+{
+	u32 next = 0;
+
+	return xrt_engine_validate_some(prog, data, size, offsets, plans, err, &next,
+					~0u) == 1 ? 0 : -1;
 }

@@ -201,6 +201,101 @@ TEST(handles_are_per_client_and_prime_shares_buffers)
 	close(a);
 }
 
+#define SHARE_PARAM "/sys/module/xrt_accel/parameters/client_memory_mb"
+
+/* Writes @value to the share parameter: 0, or -errno. */
+static int set_share(const char *value)
+{
+	int fd = open(SHARE_PARAM, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The value of @key in @fd's fdinfo, in KiB; -1 if absent. */
+static long long fdinfo_kib(int fd, const char *key)
+{
+	char path[64], line[256];
+	long long v = -1;
+	size_t n = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, n) && line[n] == ':')
+			v = strtoll(line + n + 1, NULL, 10);
+	}
+	fclose(f);
+	return v;
+}
+
+static uint64_t param(int fd, uint32_t p)
+{
+	uint64_t v = ~0ull;
+
+	accel_param(fd, p, &v);
+	return v;
+}
+
+/*
+ * One client cannot take every client's memory: with a 96 MiB share, A
+ * holds 60 MiB and is refused 60 more (EDQUOT) while B still gets 60;
+ * fdinfo and GET_PARAM report the share.  A buffer A exports and B
+ * imports stays charged to A, even after A closed its file, until the
+ * last handle goes.
+ */
+TEST(each_client_has_a_share_of_device_memory)
+{
+	char old[32] = "0";
+	uint32_t ha, ha2, hb, hi;
+	uint64_t dev0, dev1;
+	int fd, a, b, dmabuf;
+	ssize_t n;
+
+	fd = open(SHARE_PARAM, O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, old, sizeof(old) - 1);
+	close(fd);
+	ASSERT_LT(0, n);
+	old[n] = 0;
+	EXPECT_EQ(-EINVAL, set_share("257")) TH_LOG("above memory_mb=256: refused");
+	ASSERT_EQ(0, set_share("96"));
+	a = accel_open(0);
+	b = accel_open(0);
+	ASSERT_EQ(0, set_share(old));	/* for files opened later; a and b keep 96 */
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	EXPECT_EQ(96ull << 20, param(a, DRM_XRT_PARAM_CLIENT_MEMORY_SIZE));
+	EXPECT_EQ(98304, fdinfo_kib(a, "xrt-client-memory-limit"));
+	dev0 = param(a, DRM_XRT_PARAM_MEMORY_USED);
+	ASSERT_EQ(0, accel_bo_create(a, 60ull << 20, &ha));
+	EXPECT_EQ(-EDQUOT, accel_bo_create(a, 60ull << 20, &ha2));
+	ASSERT_EQ(0, accel_bo_create(b, 60ull << 20, &hb));
+	EXPECT_EQ(60ull << 20, param(a, DRM_XRT_PARAM_CLIENT_MEMORY_USED));
+	EXPECT_EQ(61440, fdinfo_kib(a, "xrt-client-memory"));
+	EXPECT_EQ(dev0 + (120ull << 20), param(a, DRM_XRT_PARAM_MEMORY_USED));
+	/* shared: B imports A's buffer and is not charged for it */
+	ASSERT_EQ(0, drmPrimeHandleToFD(a, ha, DRM_CLOEXEC | DRM_RDWR, &dmabuf));
+	ASSERT_EQ(0, drmPrimeFDToHandle(b, dmabuf, &hi));
+	close(dmabuf);
+	EXPECT_EQ(60ull << 20, param(b, DRM_XRT_PARAM_CLIENT_MEMORY_USED));
+	close(a);	/* the buffer lives on in B, still charged to A's share */
+	dev1 = param(b, DRM_XRT_PARAM_MEMORY_USED);
+	EXPECT_EQ(dev0 + (120ull << 20), dev1);
+	ASSERT_EQ(0, accel_bo_close(b, hi));
+	EXPECT_EQ(dev0 + (60ull << 20), param(b, DRM_XRT_PARAM_MEMORY_USED));
+	ASSERT_EQ(0, accel_bo_close(b, hb));
+	EXPECT_EQ(0, param(b, DRM_XRT_PARAM_CLIENT_MEMORY_USED));
+	close(b);
+}
+
 TEST(a_buffer_moves_between_devices_through_prime)
 {
 	int d0 = accel_open(0), d1 = accel_open(1), dmabuf;

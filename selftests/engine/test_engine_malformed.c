@@ -94,6 +94,51 @@ TEST_F(xrt, validation_needs_its_storage)
 	EXPECT_EQ(1, err.value[1]);
 }
 
+/*
+ * Validation in pieces (as the kernel runs it, a bounded FPU section
+ * each) gives what validation in one go gives: the same offsets and the
+ * same verdict on every malformed program, at the same command.
+ */
+TEST_F(xrt, validation_in_pieces_agrees_with_one_go)
+{
+	static uint8_t plans[BASE_SIZE] __attribute__((aligned(8)));
+	struct xrt_engine_error whole, piece;
+	struct xrt_engine_prog p1, p2;
+	uint32_t off1[8], off2[8], next, budget;	/* room for a header that says 4 */
+	struct base p;
+	size_t i;
+	int r1, r2;
+
+	for (i = 0; i <= sizeof(cases) / sizeof(cases[0]); i++) {
+		for (budget = 1; budget <= 3; budget++) {
+			int calls = 0;
+
+			make_base(&p);
+			if (i < sizeof(cases) / sizeof(cases[0]))
+				cases[i].mutate(&p);
+			memset(&whole, 0, sizeof(whole));
+			memset(&piece, 0, sizeof(piece));
+			r1 = xrt_engine_validate(&p1, &p, BASE_SIZE, off1, plans, &whole);
+			next = 0;
+			do {
+				r2 = xrt_engine_validate_some(&p2, &p, BASE_SIZE, off2, plans,
+							      &piece, &next, budget);
+				calls++;
+			} while (r2 == 0 && calls < 10);
+			ASSERT_EQ(r1 == 0 ? 1 : -1, r2) TH_LOG("case %zu, budget %u", i, budget);
+			if (r1) {
+				EXPECT_EQ(whole.command, piece.command) TH_LOG("case %zu", i);
+				EXPECT_STREQ(whole.reason, piece.reason);
+				continue;
+			}
+			EXPECT_EQ(3, next);
+			EXPECT_EQ((3 + budget - 1) / budget, calls);
+			EXPECT_EQ(0, memcmp(off1, off2, 3 * sizeof(off1[0])));
+			EXPECT_EQ(p1.thread_ws_size, p2.thread_ws_size);
+		}
+	}
+}
+
 /* An EWISE program c = a + b over f32[64], to be spoiled case by case. */
 struct ew_case {
 	struct xrt_cs_operand ops[4];

@@ -24,7 +24,7 @@ cpus=${XRT_VM_CPUS:-max default}
 boot_timeout=${XRT_VM_TIMEOUT:-900}
 fuzz_seconds=${XRT_FUZZ_SECONDS:-10}
 bench=${XRT_VM_BENCH:-0}
-modparams="num_devices=2 memory_mb=256 job_timeout_ms=2000"
+modparams="num_devices=2 memory_mb=256 client_memory_mb=256 job_timeout_ms=2000"
 
 say() { echo "vmtest: $*"; }
 die() { echo "vmtest: $*" >&2; exit 1; }

@@ -69,6 +69,12 @@ extern "C" {
  * @DRM_XRT_PARAM_CAPABILITIES: DRM_XRT_CAP_* bits
  * @DRM_XRT_PARAM_JOB_TIMEOUT_MS: how long a job may run before its queue
  *                                is reset
+ * @DRM_XRT_PARAM_CLIENT_MEMORY_SIZE: bytes of device memory one open file
+ *                                    may hold at most (its buffers and its
+ *                                    jobs' program copies and workspace)
+ * @DRM_XRT_PARAM_CLIENT_MEMORY_USED: bytes this open file holds now (its
+ *                                    buffers still alive count, wherever
+ *                                    they were shared to)
  * @DRM_XRT_PARAM_COUNT: number of parameters; not a parameter
  */
 enum drm_xrt_param {
@@ -83,6 +89,8 @@ enum drm_xrt_param {
 	DRM_XRT_PARAM_MAX_QUEUES = 8,
 	DRM_XRT_PARAM_CAPABILITIES = 9,
 	DRM_XRT_PARAM_JOB_TIMEOUT_MS = 10,
+	DRM_XRT_PARAM_CLIENT_MEMORY_SIZE = 11,
+	DRM_XRT_PARAM_CLIENT_MEMORY_USED = 12,
 	DRM_XRT_PARAM_COUNT
 };
 

@@ -42,6 +42,7 @@ static enum xrt_code errno_code(int err)
 		return XRT_NOT_FOUND;
 	case ENOMEM:
 	case ENOSPC:
+	case EDQUOT:
 		return XRT_RESOURCE_EXHAUSTED;
 	case ETIMEDOUT:
 	case ETIME:
@@ -62,6 +63,12 @@ static enum xrt_code errno_code(int err)
 xrt_status *adev_errno(const struct accel_dev *d, const struct xrt_allocator *a,
 			const char *what, int err)
 {
+	/* "Disk quota exceeded" says nothing here: the driver's share per client */
+	if (err == EDQUOT)
+		return xrt_status_new(a, XRT_RESOURCE_EXHAUSTED,
+				      "%s: %s: this client's share of device memory is used up "
+				      "(the driver's client_memory_mb; errno %d)", d->base.info.name,
+				      what, err);
 	return xrt_status_new(a, errno_code(err), "%s: %s: %s (errno %d)", d->base.info.name,
 			      what, strerror(err), err);
 }
