@@ -632,19 +632,21 @@ TEST_F(xrt, released_inputs_are_donated_to_the_results)
 }
 
 /*
- * A donated buffer holds only a result of its own shape: x (f32[2])
- * becomes the f32[2] leaf, not the f32[4] one before it.  The session's
- * limit fits the run with that donation only (24 bytes, not 32).
+ * A donated buffer holds one result, of its own shape: x (f32[2])
+ * becomes the first f32[2] leaf, not the f32[4] one before it nor the
+ * second f32[2] after it.  The session's limit fits the run with that
+ * donation only (32 bytes, not 40).
  */
 TEST_F(xrt, a_donor_holds_a_result_of_its_shape_only)
 {
 	static const char text[] =
 		"HloModule shapes\nENTRY e {\n  x = f32[2] parameter(0)\n"
 		"  w = f32[4] concatenate(x, x), dimensions={0}\n  y = f32[2] add(x, x)\n"
-		"  ROOT r = (f32[4], f32[2]) tuple(w, y)\n}\n";
-	static const int64_t i0[] = { 0 }, i1[] = { 1 };
+		"  z = f32[2] multiply(x, y)\n"
+		"  ROOT r = (f32[4], f32[2], f32[2]) tuple(w, y, z)\n}\n";
+	static const int64_t i0[] = { 0 }, i1[] = { 1 }, i2[] = { 2 };
 	const struct xrt_execution_config give = { 0, 0, true, false };
-	struct xrt_session_options o = { NULL, 24, false };
+	struct xrt_session_options o = { NULL, 32, false };
 	xrt_handle c, x, r, e;
 	xrt_session *s = NULL;
 	float got[4];
@@ -657,9 +659,13 @@ TEST_F(xrt, a_donor_holds_a_result_of_its_shape_only)
 	ASSERT_OK(xrt_read_data(s, e, true, got, 16));
 	EXPECT_EQ(1.0f, got[0]);
 	EXPECT_EQ(2.0f, got[3]);
-	get2(_metadata, s, r, i1, 1, got);
+	ASSERT_OK(xrt_sub_tuple(s, r, i1, 1, false, &e));
+	ASSERT_OK(xrt_read_data(s, e, true, got, 8));
 	EXPECT_EQ(2.0f, got[0]);
 	EXPECT_EQ(4.0f, got[1]);
+	get2(_metadata, s, r, i2, 1, got);
+	EXPECT_EQ(2.0f, got[0]);
+	EXPECT_EQ(8.0f, got[1]);
 	xrt_session_destroy(s);
 }
 
