@@ -93,23 +93,23 @@ void xrt_account_put(struct xrt_account *acct)
 
 /*
  * Device memory: buffers, and the program copies and workspace of jobs,
- * counted against the client (@acct, when there is one: -EDQUOT past its
- * share) and the device (-ENOSPC past its size).  @bytes is at most the
- * device's size, itself below 2^53, so neither sum can wrap an s64.
+ * counted against the device (-ENOSPC past its size, whoever holds it)
+ * and then the client (@acct, when there is one: -EDQUOT past its share
+ * while the device still has room).  @bytes is at most the device's
+ * size, itself below 2^53, so neither sum can wrap an s64.
  */
 int xrt_memory_charge(struct xrt_device *xdev, struct xrt_account *acct, u64 bytes)
 {
 	if (bytes > xdev->memory_size)
 		return -ENOSPC;
-	if (acct && atomic64_add_return(bytes, &acct->used) > acct->limit) {
-		atomic64_sub(bytes, &acct->used);
-		return -EDQUOT;
-	}
 	if (atomic64_add_return(bytes, &xdev->memory_used) > xdev->memory_size) {
 		atomic64_sub(bytes, &xdev->memory_used);
-		if (acct)
-			atomic64_sub(bytes, &acct->used);
 		return -ENOSPC;
+	}
+	if (acct && atomic64_add_return(bytes, &acct->used) > acct->limit) {
+		atomic64_sub(bytes, &acct->used);
+		atomic64_sub(bytes, &xdev->memory_used);
+		return -EDQUOT;
 	}
 	return 0;
 }
