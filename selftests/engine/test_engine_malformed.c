@@ -132,7 +132,7 @@ TEST_F(xrt, validation_in_pieces_agrees_with_one_go)
 				continue;
 			}
 			EXPECT_EQ(3, next);
-			EXPECT_EQ((3 + budget - 1) / budget, calls);
+			EXPECT_EQ((int)((3 + budget - 1) / budget), calls);
 			EXPECT_EQ(0, memcmp(off1, off2, 3 * sizeof(off1[0])));
 			EXPECT_EQ(p1.thread_ws_size, p2.thread_ws_size);
 		}
