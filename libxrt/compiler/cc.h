@@ -73,6 +73,8 @@ struct cc {
 	uint64_t rng_streams;		/* RNG commands so far */
 	uint32_t *result_slots;
 	uint32_t num_results;
+	struct cc_loop *loops;		/* the while loops lowered, for the executable */
+	uint32_t num_loops, loop_cap;
 	xrt_status *err;
 };
 

@@ -7,6 +7,7 @@
  * Computations are lowered once per use (an instance), so the arena
  * schedule inside a loop is the same on every iteration.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/mem.h"
@@ -132,23 +133,63 @@ static void branch_into(struct cc *cc, const struct ir_comp *f, uint32_t arg, ui
 		cc_consume(cc, r);
 }
 
+/* Records a while loop's commands and name for the executable. */
+static void note_loop(struct cc *cc, const struct ir_instr *in, uint32_t top, uint32_t exit,
+		      uint32_t back)
+{
+	struct cc_loop *l;
+	char where[256];
+
+	if (cc->err)
+		return;
+	if (cc->num_loops == cc->loop_cap) {
+		uint32_t cap = cc->loop_cap ? 2 * cc->loop_cap : 4;
+
+		l = xrt_mem_calloc(cc->a, cap, sizeof(*l));
+		if (!l) {
+			cc_oom(cc);
+			return;
+		}
+		if (cc->num_loops)
+			memcpy(l, cc->loops, cc->num_loops * sizeof(*l));
+		xrt_mem_free(cc->a, cc->loops);
+		cc->loops = l;
+		cc->loop_cap = cap;
+	}
+	snprintf(where, sizeof(where), "computation '%s', instruction '%s' (while)", cc->c->name,
+		 in->name);
+	l = &cc->loops[cc->num_loops];
+	l->where = xrt_mem_strdup(cc->a, where);
+	if (!l->where) {
+		cc_oom(cc);
+		return;
+	}
+	l->top = top;
+	l->exit = exit;
+	l->back = back;
+	cc->num_loops++;
+}
+
 static void lower_while(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
 	const struct ir_comp *cond = called(cc, in, IR_ATTR_CONDITION, 0);
 	const struct ir_comp *body = called(cc, in, IR_ATTR_BODY, 0);
-	uint32_t state = fresh(cc, &in->shape), top, p;
+	uint32_t state = fresh(cc, &in->shape), top, p, exit, back;
 	size_t out;
 
 	assign(cc, state, cc_opnd(cc, in, 0));
 	cc->branch_depth++;
 	top = cc->b.num_commands;
 	p = cc_lower_comp(cc, cond, &state);
+	exit = cc->b.num_commands;
 	out = cc_jump(cc, XRT_CS_JUMP_IF_FALSE, 0, p);
 	cc_consume(cc, p);
 	branch_into(cc, body, state, state);
+	back = cc->b.num_commands;
 	cc_jump(cc, XRT_CS_JUMP_ALWAYS, top, 0);
 	land(cc, out);
+	note_loop(cc, in, top, exit, back);
 	cc->branch_depth--;
 	cc_alias(cc, cc_iv(cc, i), state);
 	cc_release(cc, state);	/* the loop's value holds the state now */

@@ -172,6 +172,9 @@ void cc_executable_destroy(struct xrt_executable *exe)
 		xrt_shape_deinit(&exe->params[i]);
 	xrt_mem_free(exe->alloc, exe->params);
 	xrt_shape_deinit(&exe->result);
+	for (i = 0; i < exe->num_loops; i++)
+		xrt_mem_free(exe->alloc, exe->loops[i].where);
+	xrt_mem_free(exe->alloc, exe->loops);
 	xrt_mem_free(exe->alloc, exe);
 }
 
@@ -241,6 +244,10 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	exe->slots = cc->slots;
 	exe->num_slots = cc->num_slots;
 	cc->slots = NULL;
+	exe->loops = cc->loops;
+	exe->num_loops = cc->num_loops;
+	cc->loops = NULL;
+	cc->num_loops = 0;
 	exe->constants = cc->consts ? cc->consts : xrt_mem_alloc_aligned(cc->a, CC_ALIGN, CC_ALIGN);
 	exe->constants_size = cc->consts_size;
 	cc->consts = NULL;
@@ -314,6 +321,9 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	xrt_mem_free(alloc, cc.free);
 	xrt_mem_free(alloc, cc.placed);
 	xrt_mem_free(alloc, cc.result_slots);
+	for (i = 0; i < cc.num_loops; i++)
+		xrt_mem_free(alloc, cc.loops[i].where);
+	xrt_mem_free(alloc, cc.loops);
 	xrt_mem_free(alloc, cc.slots);
 	xrt_mem_free(alloc, cc.consts);
 	xrt_status_free(cc.err);

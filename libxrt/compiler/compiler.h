@@ -66,6 +66,18 @@ struct cc_options {
 	uint64_t dot_max_k;
 };
 
+/*
+ * A while loop of the program: its condition starts at command @top,
+ * the JUMP_IF_FALSE at @exit leaves it (not taken: one more iteration),
+ * the jump back is at @back.  @where names it as the evaluator does:
+ * "computation 'c', instruction 'w' (while)".  Executors count and stop
+ * loops with these (a deadline, a cancel, an iteration bound).
+ */
+struct cc_loop {
+	uint32_t top, exit, back;
+	char *where;
+};
+
 struct xrt_executable {
 	const struct xrt_allocator *alloc;
 	uint64_t id;		/* unique in the process: devices key uploads by it */
@@ -80,6 +92,8 @@ struct xrt_executable {
 	struct xrt_shape *params;	/* their shapes, layouts included */
 	struct xrt_shape result;
 	uint32_t num_commands;
+	struct cc_loop *loops;	/* in the order their tops come */
+	uint32_t num_loops;
 };
 
 /*

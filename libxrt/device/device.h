@@ -11,6 +11,7 @@
 #ifndef XRT_DEVICE_DEVICE_H
 #define XRT_DEVICE_DEVICE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -40,6 +41,18 @@ struct xdev_buf {
 
 /* The host computes DOT with the engine, never OpenBLAS. */
 #define XDEV_QUEUE_NO_BLAS	0x1u
+
+/*
+ * What may stop a run before its end (struct xrt_execution_config's
+ * limits): a flag anyone may raise, a CLOCK_MONOTONIC deadline (0:
+ * none), an iteration bound for every execution of every while loop (0:
+ * none).  NULL: none of them.
+ */
+struct xdev_watch {
+	const atomic_bool *cancel;
+	uint64_t deadline_ns;
+	uint64_t max_iterations;
+};
 
 struct xdev_ops {
 	/* A buffer of at least @bytes; RESOURCE_EXHAUSTED when it does not fit. */
@@ -79,7 +92,7 @@ struct xdev_ops {
 	 * stopped the job (the queue then takes no more: make a new one).
 	 */
 	xrt_status *(*run)(struct xdev_queue *q, const struct xrt_executable *exe,
-			   struct xdev_buf *slots, uint64_t seed);
+			   struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w);
 	/*
 	 * Like run, but returns once the job is queued, with an event that
 	 * tells when it is done (*@out NULL: done already, well).  The
@@ -87,7 +100,8 @@ struct xdev_ops {
 	 * may go at once (the driver holds them).
 	 */
 	xrt_status *(*submit)(struct xdev_queue *q, const struct xrt_executable *exe,
-			      struct xdev_buf *slots, uint64_t seed, struct xdev_event **out);
+			      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+			      struct xdev_event **out);
 	/*
 	 * Waits up to @timeout_ns (negative: as long as it takes; 0: just
 	 * looks): NULL when the job completed, DEADLINE_EXCEEDED while it

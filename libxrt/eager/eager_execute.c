@@ -186,7 +186,7 @@ static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_exec
 	}
 	st = eager_queue(c, dev, &q);
 	if (!st)
-		st = c->dev[dev]->ops->run(q, exe, slots, seed);
+		st = c->dev[dev]->ops->run(q, exe, slots, seed, NULL);
 	if (slots != small)
 		xrt_mem_free(c->a, slots);
 	return st;

@@ -205,7 +205,7 @@ xrt_status *xrt_ir_evaluate(const xrt_module *m, const xrt_literal *const *args,
 			    uint32_t num_args, const struct xrt_eval_options *options,
 			    const struct xrt_allocator *alloc, xrt_literal **out)
 {
-	struct ev ev = { m, alloc, NULL, NULL, 0, 0, 0, NULL };
+	struct ev ev = { .m = m, .a = alloc };
 	struct ev_val **vals = NULL, *r = NULL;
 	const struct ir_comp *entry;
 	xrt_status *st;
@@ -223,6 +223,8 @@ xrt_status *xrt_ir_evaluate(const xrt_module *m, const xrt_literal *const *args,
 	if (options) {
 		ev.seed = options->rng_seed;
 		ev.max_iterations = options->max_iterations;
+		if (options->timeout_ns)
+			ev.deadline_ns = ev_now_ns() + options->timeout_ns;
 	}
 	entry = &m->comps[m->entry];
 	vals = xrt_mem_calloc(alloc, num_args + 1, sizeof(*vals));

@@ -46,6 +46,7 @@ struct ev {
 	const struct ir_comp *c;	/* where we are, for messages */
 	const struct ir_instr *in;
 	uint64_t seed, rng_count, max_iterations;
+	uint64_t deadline_ns;		/* CLOCK_MONOTONIC; 0: none */
 	xrt_status *err;
 };
 
@@ -59,6 +60,9 @@ static inline double _Complex ev_cplx(double re, double im)
 
 	return u.z;
 }
+
+/* The CLOCK_MONOTONIC time, in nanoseconds. */
+uint64_t ev_now_ns(void);
 
 /* Records the first error, naming the computation and instruction. */
 void ev_fail(struct ev *ev, enum xrt_code code, const char *fmt, ...)

@@ -3,7 +3,17 @@
  * while, conditional (a predicate picks one of two computations, an
  * index one of n, the last for an index out of range) and call.
  */
+#include <time.h>
+
 #include "eval.h"
+
+uint64_t ev_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static struct ev_val *while_loop(struct ev *ev, struct ev_val *const *ops)
 {
@@ -19,9 +29,14 @@ static struct ev_val *while_loop(struct ev *ev, struct ev_val *const *ops)
 		ev_free(ev, p);
 		if (!go)
 			break;
-		if (ev->max_iterations && ++iterations > ev->max_iterations) {
+		if (++iterations > ev->max_iterations && ev->max_iterations) {
 			ev_fail(ev, XRT_DEADLINE_EXCEEDED, "more than %llu iterations",
 				(unsigned long long)ev->max_iterations);
+			break;
+		}
+		if (ev->deadline_ns && ev_now_ns() >= ev->deadline_ns) {
+			ev_fail(ev, XRT_DEADLINE_EXCEEDED, "deadline passed after %llu iterations",
+				(unsigned long long)iterations - 1);
 			break;
 		}
 		next = ev_call(ev, body, &state, 1);

@@ -9,6 +9,7 @@
  */
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../compiler/compiler.h"
@@ -297,7 +298,8 @@ static void mark_pending(struct xnode *n, struct xrt_event *e)
 }
 
 /* Runs on the session's queue; with @event, starts the run only. */
-static xrt_status *run_on_queue(struct run *r, uint64_t seed, struct xrt_event **event)
+static xrt_status *run_on_queue(struct run *r, uint64_t seed, const struct xdev_watch *w,
+				struct xrt_event **event)
 {
 	xrt_session *s = r->s;
 	struct xdev_event *ev = NULL;
@@ -307,8 +309,8 @@ static xrt_status *run_on_queue(struct run *r, uint64_t seed, struct xrt_event *
 	if (st)
 		return st;
 	if (!event)
-		return s->dev->ops->run(q, r->exe, r->slots, seed);
-	st = s->dev->ops->submit(q, r->exe, r->slots, seed, &ev);
+		return s->dev->ops->run(q, r->exe, r->slots, seed, w);
+	st = s->dev->ops->submit(q, r->exe, r->slots, seed, w, &ev);
 	if (!st)
 		st = xevent_new(s->a, s->dev, ev, event);
 	if (st && ev) {
@@ -357,8 +359,8 @@ static void take_donations(struct run *r)
 }
 
 xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
-			uint32_t n, uint64_t seed, struct xnode **result,
-			struct xrt_event **event)
+			uint32_t n, uint64_t seed, const struct xdev_watch *w,
+			struct xnode **result, struct xrt_event **event)
 {
 	struct run r = { s, exe, args, NULL, NULL, NULL, NULL, NULL };
 	xrt_status *st = check_shapes(&r, n);
@@ -383,7 +385,7 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 	if (!st)
 		st = bind(&r);
 	if (!st)
-		st = run_on_queue(&r, seed ? seed : fresh_seed(), event);
+		st = run_on_queue(&r, seed ? seed : fresh_seed(), w, event);
 	for (i = 0; i < exe->num_slots; i++) {
 		if (xdev_buf_live(&r.copies[i]))
 			s->dev->ops->free(s->dev, &r.copies[i], s->a);
@@ -437,11 +439,65 @@ static void donate(xrt_session *s, struct centry **e, const xrt_handle *args,
 	*e = variant;
 }
 
+struct xrt_cancel {
+	atomic_bool raised;
+};
+
+xrt_status *xrt_cancel_create(xrt_cancel **out)
+{
+	if (!out)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "cancel: out is NULL");
+	*out = xrt_mem_calloc(NULL, 1, sizeof(**out));
+	if (!*out)
+		return xrt_status_oom(NULL, "a cancel flag");
+	atomic_init(&(*out)->raised, false);
+	return NULL;
+}
+
+void xrt_cancel_request(xrt_cancel *c)
+{
+	if (c)
+		atomic_store(&c->raised, true);
+}
+
+void xrt_cancel_reset(xrt_cancel *c)
+{
+	if (c)
+		atomic_store(&c->raised, false);
+}
+
+void xrt_cancel_destroy(xrt_cancel *c)
+{
+	xrt_mem_free(NULL, c);
+}
+
+/* The limits of @c as the devices take them (NULL: none); @w is the storage. */
+static const struct xdev_watch *watch_of(const struct xrt_execution_config *c,
+					 struct xdev_watch *w)
+{
+	struct timespec t;
+
+	if (!c || (!c->timeout_ns && !c->max_iterations && !c->cancel))
+		return NULL;
+	memset(w, 0, sizeof(*w));
+	w->cancel = c->cancel ? &c->cancel->raised : NULL;
+	w->max_iterations = c->max_iterations;
+	if (c->timeout_ns) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		w->deadline_ns = (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec +
+				 c->timeout_ns;
+		if (w->deadline_ns < c->timeout_ns)	/* past 2^64 ns: never */
+			w->deadline_ns = UINT64_MAX;
+	}
+	return w;
+}
+
 static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
 			      uint32_t n, const struct xrt_execution_config *c, xrt_handle *out,
 			      struct xrt_event **event)
 {
 	struct xnode **nodes, *result = NULL;
+	struct xdev_watch w;
 	struct centry *e = NULL;
 	struct run r = { s, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	xrt_status *st;
@@ -472,7 +528,8 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 			donate(s, &e, args, nodes, n);
 	}
 	if (!st)
-		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0, &result, event);
+		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0,
+				 watch_of(c, &w), &result, event);
 	if (!st)
 		st = xalloc_add(s, result, out);	/* the handle takes the result */
 	if (!st && c && c->release_compilation)

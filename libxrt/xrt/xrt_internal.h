@@ -91,8 +91,8 @@ const struct xrt_executable *centry_exe(const struct centry *e);
  * and the result's leaves hold it until they are read.
  */
 xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
-			uint32_t n, uint64_t seed, struct xnode **result,
-			struct xrt_event **event);
+			uint32_t n, uint64_t seed, const struct xdev_watch *w,
+			struct xnode **result, struct xrt_event **event);
 
 /* The session's queue, made at its first use (xrt_session.c). */
 xrt_status *xsession_queue(xrt_session *s, struct xdev_queue **out);

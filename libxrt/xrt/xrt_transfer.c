@@ -56,7 +56,7 @@ static xrt_status *copy_on_device(struct xdev *to, struct xdev_queue *q,
 			   (struct xdev_buf){ 0 };
 	}
 	if (!st)
-		st = to->ops->run(q, exe, slots, 1);
+		st = to->ops->run(q, exe, slots, 1, NULL);
 	centry_unref(e);
 	return st;
 }

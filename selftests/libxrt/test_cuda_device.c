@@ -182,7 +182,7 @@ static xrt_status *leaves_on(struct xdev *d, const struct xrt_executable *exe,
 	if (!st)
 		st = d->ops->queue_create(d, a, XDEV_QUEUE_NO_BLAS, &q);
 	if (!st)
-		st = d->ops->run(q, exe, slots, 42);
+		st = d->ops->run(q, exe, slots, 42, NULL);
 	for (s = 0; !st && s < exe->num_slots; s++) {
 		uint32_t leaf = exe->slots[s].leaf;
 		const struct xrt_shape *ls;

@@ -8,10 +8,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xrt_test.h"
 
+#include <xrt/evaluate.h>
+#include <xrt/ir.h>
 #include <xrt/wire.h>
 #include <xrt/xrt.h>
 
@@ -750,6 +754,159 @@ TEST_F(xrt, a_tuple_element_held_elsewhere_is_not_donated)
 	get2(_metadata, s, xy[0], NULL, 0, got);	/* untouched */
 	EXPECT_EQ(1.0f, got[0]);
 	EXPECT_EQ(2.0f, got[1]);
+	xrt_session_destroy(s);
+}
+
+/* The endless loop: its condition is a constant true. */
+static const char endless[] =
+	"HloModule endless\ncond {\n  p = (s32[], f32[2]) parameter(0)\n"
+	"  ROOT t = pred[] constant(true)\n}\nbody {\n  p = (s32[], f32[2]) parameter(0)\n"
+	"  i = s32[] get-tuple-element(p), index=0\n  x = f32[2] get-tuple-element(p), index=1\n"
+	"  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  y = f32[2] negate(x)\n"
+	"  ROOT t = (s32[], f32[2]) tuple(j, y)\n}\nENTRY main {\n  x = f32[2] parameter(0)\n"
+	"  zero = s32[] constant(0)\n  t = (s32[], f32[2]) tuple(zero, x)\n"
+	"  w = (s32[], f32[2]) while(t), condition=cond, body=body\n"
+	"  ROOT r = f32[2] get-tuple-element(w), index=1\n}\n";
+
+/* accel and cuda do not keep the limits yet: an endless loop would not end. */
+static bool keeps_limits(xrt_session *s)
+{
+	const char *d = xrt_session_device(s);
+
+	return strncmp(d, "accel", 5) && strncmp(d, "cuda", 4);
+}
+
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/*
+ * An endless while with a 1 s timeout fails with DEADLINE_EXCEEDED
+ * naming the loop, and the same session then runs another program.
+ */
+TEST_F(xrt, a_deadline_stops_an_endless_loop)
+{
+	const struct xrt_execution_config cfg = { 0, 0, false, false, 1000000000ull, 0, NULL };
+	xrt_handle c, add, args[2], r;
+	xrt_session *s = NULL;
+	float got[2];
+	double t0;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	if (!keeps_limits(s)) {
+		xrt_session_destroy(s);
+		SKIP(return, "this device does not keep run limits yet");
+	}
+	ASSERT_OK(xrt_compile_hlo(s, endless, sizeof(endless) - 1, &c));
+	args[0] = put(_metadata, s, 1, 2);
+	t0 = seconds();
+	ASSERT_ERR(xrt_execute(s, c, args, 1, &cfg, &r), XRT_DEADLINE_EXCEEDED,
+		   "in computation 'main', instruction 'w' (while)");
+	TH_LOG("stopped after %.3f s (a 1 s deadline)", seconds() - t0);
+	EXPECT_LT(seconds() - t0, 60.0);	/* it ends: the figure is in the log */
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &add));
+	args[1] = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute(s, add, args, 2, NULL, &r));
+	get2(_metadata, s, r, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	xrt_session_destroy(s);
+}
+
+static void *cancel_soon(void *arg)
+{
+	usleep(100000);
+	xrt_cancel_request(arg);
+	return NULL;
+}
+
+/* A cancel raised from another thread stops the run (CANCELLED); reset, the flag lets runs be. */
+TEST_F(xrt, a_cancel_from_another_thread_stops_the_run)
+{
+	struct xrt_execution_config cfg = { 0 };
+	xrt_cancel *cancel = NULL;
+	xrt_handle c, x, r;
+	xrt_session *s = NULL;
+	pthread_t t;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	if (!keeps_limits(s)) {
+		xrt_session_destroy(s);
+		SKIP(return, "this device does not keep run limits yet");
+	}
+	ASSERT_OK(xrt_cancel_create(&cancel));
+	cfg.cancel = cancel;
+	ASSERT_OK(xrt_compile_hlo(s, endless, sizeof(endless) - 1, &c));
+	x = put(_metadata, s, 1, 2);
+	ASSERT_EQ(0, pthread_create(&t, NULL, cancel_soon, cancel));
+	ASSERT_ERR(xrt_execute(s, c, &x, 1, &cfg, &r), XRT_CANCELLED,
+		   "in computation 'main', instruction 'w' (while)");
+	pthread_join(t, NULL);
+	/* raised stays raised until reset: the next run stops at its first command */
+	ASSERT_ERR(xrt_execute(s, c, &x, 1, &cfg, &r), XRT_CANCELLED, "cancelled at command 0");
+	xrt_cancel_reset(cancel);
+	cfg.max_iterations = 3;
+	ASSERT_ERR(xrt_execute(s, c, &x, 1, &cfg, &r), XRT_DEADLINE_EXCEEDED,
+		   "more than 3 iterations");
+	xrt_cancel_destroy(cancel);
+	xrt_session_destroy(s);
+}
+
+/*
+ * max_iterations bounds every execution of every loop, as the evaluator
+ * counts: an outer loop of 3 iterations around an inner one of 5 runs
+ * with a bound of 5 (the inner count starts again each time) and fails
+ * with 4, in the evaluator's words.
+ */
+TEST_F(xrt, max_iterations_count_as_the_evaluator_counts)
+{
+	static const char nested[] =
+		"HloModule nested\n"
+		"icond {\n  p = (s32[], s32[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+		"  n = s32[] constant(5)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+		"ibody {\n  p = (s32[], s32[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+		"  a = s32[] get-tuple-element(p), index=1\n  one = s32[] constant(1)\n"
+		"  j = s32[] add(i, one)\n  b = s32[] add(a, one)\n"
+		"  ROOT t = (s32[], s32[]) tuple(j, b)\n}\n"
+		"ocond {\n  p = (s32[], s32[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+		"  n = s32[] constant(3)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+		"obody {\n  p = (s32[], s32[]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+		"  a = s32[] get-tuple-element(p), index=1\n  zero = s32[] constant(0)\n"
+		"  s = (s32[], s32[]) tuple(zero, a)\n"
+		"  inner = (s32[], s32[]) while(s), condition=icond, body=ibody\n"
+		"  b = s32[] get-tuple-element(inner), index=1\n  one = s32[] constant(1)\n"
+		"  j = s32[] add(i, one)\n  ROOT t = (s32[], s32[]) tuple(j, b)\n}\n"
+		"ENTRY main {\n  zero = s32[] constant(0)\n  s = (s32[], s32[]) tuple(zero, zero)\n"
+		"  outer = (s32[], s32[]) while(s), condition=ocond, body=obody\n"
+		"  ROOT r = s32[] get-tuple-element(outer), index=1\n}\n";
+	struct xrt_execution_config cfg = { 0 };
+	struct xrt_eval_options eo = { 0, 4, 0 };
+	xrt_literal *lit = NULL;
+	xrt_module *m = NULL;
+	xrt_session *s = NULL;
+	xrt_handle c, r;
+	int32_t got = 0;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	if (!keeps_limits(s)) {
+		xrt_session_destroy(s);
+		SKIP(return, "this device does not keep run limits yet");
+	}
+	ASSERT_OK(xrt_compile_hlo(s, nested, sizeof(nested) - 1, &c));
+	cfg.max_iterations = 5;
+	ASSERT_OK(xrt_execute(s, c, NULL, 0, &cfg, &r));
+	ASSERT_OK(xrt_read_data(s, r, true, &got, 4));
+	EXPECT_EQ(15, got);
+	cfg.max_iterations = 4;
+	ASSERT_ERR(xrt_execute(s, c, NULL, 0, &cfg, &r), XRT_DEADLINE_EXCEEDED,
+		   "computation 'obody', instruction 'inner' (while): more than 4 iterations");
+	ASSERT_OK(xrt_hlo_parse(self->a, nested, sizeof(nested) - 1, &m));
+	ASSERT_ERR(xrt_ir_evaluate(m, NULL, 0, &eo, self->a, &lit), XRT_DEADLINE_EXCEEDED,
+		   "computation 'obody', instruction 'inner' (while): more than 4 iterations");
+	xrt_module_destroy(m);
 	xrt_session_destroy(s);
 }
 

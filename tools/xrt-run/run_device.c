@@ -23,7 +23,8 @@ static double seconds(void)
 static xrt_status *repeat(const struct run_options *o, xrt_session *s, xrt_handle c,
 			  const xrt_handle *h, uint32_t n)
 {
-	const struct xrt_execution_config cfg = { 0, (uint32_t)o->seed, false, false };
+	const struct xrt_execution_config cfg = { 0, (uint32_t)o->seed, false, false, o->timeout_ns,
+						   o->max_iterations, NULL };
 	double *t = calloc(o->repeat, sizeof(*t));
 	xrt_status *st = NULL;
 	xrt_handle r;
@@ -49,7 +50,8 @@ xrt_status *run_on_device(const struct run_options *o, const xrt_module *m,
 			  xrt_literal *const *args, uint32_t n, xrt_literal **out)
 {
 	const struct xrt_session_options so = { o->device, 0, false };
-	const struct xrt_execution_config cfg = { 0, (uint32_t)o->seed, false, false };
+	const struct xrt_execution_config cfg = { 0, (uint32_t)o->seed, false, false, o->timeout_ns,
+						   o->max_iterations, NULL };
 	xrt_handle c = 0, r = 0, *h = calloc(n + 1, sizeof(*h));
 	xrt_session *s = NULL;
 	xrt_status *st;

@@ -18,6 +18,7 @@
 #include <xrt/ir.h>
 
 #include "compiler/compiler.h"
+#include "device/device.h"
 #include "device/host/host_device.h"
 #include "xrt.pb-c.h"
 #include "xrt_run.h"
@@ -205,6 +206,12 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* CLOCK_MONOTONIC nanoseconds @ns from now (0 for 0: no deadline). */
+static uint64_t deadline(uint64_t ns)
+{
+	return ns ? (uint64_t)(now() * 1e9) + ns : 0;
+}
+
 /* A progress bar on stderr, when it is a terminal. */
 static void progress(uint64_t done, uint64_t n)
 {
@@ -240,6 +247,7 @@ struct one_run {
 	const struct xrt_eval_options *eo;
 	xrt_literal *const *args;
 	uint32_t n;
+	struct xdev_watch *w;		/* the compiled run's limits */
 };
 
 /* --repeat: o->repeat more runs, each timed; the result dropped. */
@@ -256,6 +264,8 @@ static xrt_status *repeat(const struct run_options *o, const struct one_run *r)
 	for (i = 0; !st && i < o->repeat; i++) {
 		double t0 = now();
 
+		if (r->w)	/* each run its own time */
+			r->w->deadline_ns = deadline(o->timeout_ns);
 		st = r->exe ? host_run(r->exe, args, r->n, r->ro, NULL, &out) :
 			      xrt_ir_evaluate(r->m, args, r->n, r->eo, NULL, &out);
 		t[i] = now() - t0;
@@ -274,7 +284,8 @@ static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 			    xrt_literal *const *args, uint32_t n, xrt_literal **out)
 {
 	struct cc_options co = { o->no_fusion };
-	struct host_run_options ro = { o->seed, NULL };
+	struct xdev_watch w = { NULL, 0, o->max_iterations };
+	struct host_run_options ro = { o->seed, NULL, false, &w };
 	struct xrt_executable *exe = NULL;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	xrt_status *st = cc_compile(m, &co, NULL, &exe);
@@ -284,10 +295,12 @@ static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 	if (!st)
 		st = host_pool_create(o->threads ? o->threads : (uint32_t)(cores > 0 ? cores : 1),
 				      &ro.pool);
-	if (!st)
+	if (!st) {
+		w.deadline_ns = deadline(o->timeout_ns);
 		st = host_run(exe, (const xrt_literal *const *)args, n, &ro, NULL, out);
+	}
 	if (!st && o->repeat) {
-		struct one_run r = { exe, &ro, NULL, NULL, args, n };
+		struct one_run r = { exe, &ro, NULL, NULL, args, n, &w };
 
 		st = repeat(o, &r);
 	}
@@ -353,7 +366,7 @@ static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
 
 int run_module(const struct run_options *o)
 {
-	struct xrt_eval_options eo = { o->seed, o->max_iterations };
+	struct xrt_eval_options eo = { o->seed, o->max_iterations, o->timeout_ns };
 	xrt_literal **args = NULL, *out = NULL;
 	xrt_module *m = NULL;
 	xrt_status *st;
@@ -378,7 +391,7 @@ int run_module(const struct run_options *o)
 	if (!st && !strcmp(o->device, "reference")) {
 		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);
 		if (!st && o->repeat) {
-			struct one_run r = { NULL, NULL, m, &eo, args, n };
+			struct one_run r = { NULL, NULL, m, &eo, args, n, NULL };
 
 			st = repeat(o, &r);
 		}

@@ -9,6 +9,7 @@
  * Exit status: 0 done, 1 the module failed (read, verify or run), 2 a
  * usage error.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,7 +290,11 @@ static void usage(FILE *f)
 		   "                        per element, FILE.0.npy, FILE.1.npy, ...)\n"
 		   "  --repeat=N            run N more times and print min/median/max\n"
 		   "  --seed=N              seed of the random parameters and of rng (default 0)\n"
-		   "  --max-iterations=N    fail a while loop running longer (default: no limit)\n"
+		   "  --max-iterations=N    fail when any execution of a while loop runs more\n"
+		   "                        than N iterations, on every device but accel and\n"
+		   "                        cuda (default: no limit)\n"
+		   "  --timeout=SECONDS     fail an execution running longer (not the compile;\n"
+		   "                        every device but accel and cuda; default: none)\n"
 		   "  --show-inputs         print the parameters too\n"
 		   "  --demo                list devices, round-trip a literal through the wire\n"
 		   "  --help                this text\n"
@@ -307,6 +312,20 @@ static bool parse_u64(const char *s, uint64_t *v)
 }
 
 /* Parses the options into @o and runs; the exit status. */
+/* Seconds (a decimal number above 0, at most 10^9) as nanoseconds. */
+static bool parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !(v > 0) || v > 1e9)
+		return false;
+	*ns = (uint64_t)(v * 1e9);
+	return *ns > 0;
+}
+
 /*
  * --output names a file to write (or, for a tuple, the stem of its files):
  * not empty, not a directory, not ending in '/'.  Checked before the run,
@@ -336,6 +355,7 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 		{ "device", required_argument, NULL, 'D' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "max-iterations", required_argument, NULL, 'm' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "show-inputs", no_argument, NULL, 'i' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "dump-ir", no_argument, NULL, 'I' },
@@ -370,6 +390,13 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 			break;
 		case 'i':
 			o->show_inputs = true;
+			break;
+		case 'T':
+			if (!parse_seconds(optarg, &o->timeout_ns)) {
+				fprintf(stderr, "xrt-run: --timeout wants seconds above 0 (at most "
+					"10^9), not '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 't':
 			if (!parse_u64(optarg, &threads) || !threads || threads > 1024) {

@@ -16,7 +16,7 @@ struct run_options {
 	const char *path;		/* the HLO file */
 	const char *device;		/* "host", "reference", or a device's name */
 	uint64_t seed;			/* random parameters and rng */
-	uint64_t max_iterations;	/* while loops (reference); 0: no limit */
+	uint64_t max_iterations;	/* every execution of every while loop; 0: no limit */
 	uint32_t threads;		/* host: 0 for every core */
 	bool show_inputs;
 	bool dump_ir;			/* print the module as read */
@@ -26,6 +26,7 @@ struct run_options {
 	uint32_t num_inputs;
 	const char *output;		/* --output: a .npy file for the result */
 	uint64_t repeat;		/* --repeat: timed runs after the first (0: none) */
+	uint64_t timeout_ns;		/* --timeout: each execution; 0: no limit */
 };
 
 /* Prints "xrt-run: WHAT: CODE: message", frees @st; returns exit status 1. */

@@ -57,9 +57,10 @@ xrt_status *adev_queue_create(struct xdev *d, const struct xrt_allocator *a, uin
 			       struct xdev_queue **out);
 void adev_queue_destroy(struct xdev_queue *q);
 xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
-		      struct xdev_buf *slots, uint64_t seed);
+		      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w);
 xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
-			struct xdev_buf *slots, uint64_t seed, struct xdev_event **out);
+			struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+			struct xdev_event **out);
 xrt_status *adev_event_wait(struct xdev_event *e, int64_t timeout_ns,
 			    const struct xrt_allocator *a);
 void adev_event_free(struct xdev_event *e);

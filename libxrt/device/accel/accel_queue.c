@@ -283,12 +283,14 @@ static xrt_status *ensure_arena(struct xdev_queue *q, uint64_t size)
 	return adev_buf_new(q->d, size, q->a, &q->arena);
 }
 
+/* @w is not kept yet: the driver's job timeout stops a runaway job. */
 xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
-		      struct xdev_buf *slots, uint64_t seed)
+		      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
 	uint32_t small[32], *bo = small;
 	xrt_status *st;
 
+	(void)w;
 	if (exe->num_slots > 32) {
 		bo = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*bo));
 		if (!bo)
@@ -320,13 +322,15 @@ static void event_free(struct xdev_event *e)
 }
 
 xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
-			struct xdev_buf *slots, uint64_t seed, struct xdev_event **out)
+			struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+			struct xdev_event **out)
 {
 	struct accel_dev *d = q->d;
 	struct xdev_event *e = xrt_mem_calloc(q->a, 1, sizeof(*e));
 	uint32_t small[32], *bo = small;
 	xrt_status *st = NULL;
 
+	(void)w;
 	*out = NULL;
 	if (!e)
 		return xrt_status_oom(q->a, "an event");

@@ -61,9 +61,9 @@ static void host_queue_destroy(struct xdev_queue *q)
 }
 
 static xrt_status *host_dev_run(struct xdev_queue *q, const struct xrt_executable *exe,
-				struct xdev_buf *slots, uint64_t seed)
+				struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
-	struct host_run_options o = { seed, NULL, q->no_blas };
+	struct host_run_options o = { seed, NULL, q->no_blas, w };
 	uint8_t *small[16], **ptrs = small;
 	xrt_status *st = NULL;
 	uint32_t s;
@@ -92,10 +92,11 @@ static xrt_status *host_dev_run(struct xdev_queue *q, const struct xrt_executabl
 
 /* The host runs a program to its end before it returns: no event. */
 static xrt_status *host_dev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
-				   struct xdev_buf *slots, uint64_t seed, struct xdev_event **out)
+				   struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+				   struct xdev_event **out)
 {
 	*out = NULL;
-	return host_dev_run(q, exe, slots, seed);
+	return host_dev_run(q, exe, slots, seed, w);
 }
 
 static void host_destroy(struct xdev *d)

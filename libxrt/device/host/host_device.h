@@ -25,7 +25,28 @@ uint32_t host_pool_threads(const struct host_pool *p);
  * DOT commands by the host's own AVX-512 kernel or OpenBLAS when
  * @use_blas and they can.
  */
-xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas);
+/*
+ * A run's watch on the host (host_watch.c): asked after every command,
+ * it says when to stop (cancelled, past the deadline, a loop past its
+ * iterations), naming where.
+ */
+struct host_watcher {
+	const struct xdev_watch *w;
+	const struct xrt_executable *exe;
+	const struct xrt_allocator *a;
+	uint64_t *counts;	/* per loop of exe: iterations of its current execution */
+	uint32_t since_clock;
+};
+
+xrt_status *host_watch_init(struct host_watcher *hw, const struct xrt_executable *exe,
+			    const struct xdev_watch *w, const struct xrt_allocator *a);
+void host_watch_deinit(struct host_watcher *hw);
+/* Command @pc ran and @next comes: NULL, or the status that stops the run. */
+xrt_status *host_watch_step(struct host_watcher *hw, uint32_t pc, uint32_t next);
+
+/* The program on the pool (or this thread); @hw NULL: to its end. */
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas,
+			  struct host_watcher *hw);
 /*
  * The pool's arena, at least @size bytes, kept from run to run so big
  * programs do not fault their scratch in every time (NULL: no memory).
@@ -40,10 +61,13 @@ bool host_gemm_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 /* The DOT at @pc through OpenBLAS, if it can; else false. */
 bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc);
 
+struct xdev_watch;
+
 struct host_run_options {
 	uint64_t seed;		/* of the program's rng */
 	struct host_pool *pool;	/* NULL: this thread alone */
 	bool no_blas;		/* the engine's DOT even where OpenBLAS would do */
+	const struct xdev_watch *watch;	/* NULL: nothing stops the run early */
 };
 
 /*

@@ -339,8 +339,10 @@ static void engine_items(void *ctx, uint64_t first, uint64_t count, void *ws)
 	xrt_engine_run_items(ph->x, ph->pc, ph->phase, first, count, ws);
 }
 
-xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas)
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas,
+			  struct host_watcher *hw)
 {
+	uint32_t next;
 	uint32_t pc = 0, n = x->prog->num_commands;
 	struct phase ph = { x, 0, 0 };
 	void *own = NULL, *ws;
@@ -366,8 +368,12 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 			else
 				run_job(p, &j, ws, 2);
 		}
-		pc = xrt_engine_next(x, pc);
+		next = xrt_engine_next(x, pc);
+		st = hw ? host_watch_step(hw, pc, next) : NULL;
+		if (st)
+			break;
+		pc = next;
 	}
 	xrt_mem_free(NULL, own);
-	return NULL;
+	return st;
 }

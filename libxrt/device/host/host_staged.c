@@ -88,14 +88,14 @@ static struct xdev_buf *mapped(const struct xrt_executable *exe, const struct xd
 }
 
 static xrt_status *staged_run(struct xdev_queue *q, const struct xrt_executable *exe,
-			      struct xdev_buf *slots, uint64_t seed)
+			      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
 	struct xdev_buf small[16], *m = mapped(exe, slots, small, 16);
 	xrt_status *st;
 
 	if (!m)
 		return xrt_status_oom(NULL, "slots");
-	st = host()->ops->run(q, exe, m, seed);
+	st = host()->ops->run(q, exe, m, seed, w);
 	if (m != small)
 		xrt_mem_free(NULL, m);
 	return st;
@@ -103,10 +103,11 @@ static xrt_status *staged_run(struct xdev_queue *q, const struct xrt_executable 
 
 /* host:0 finishes a job before it returns: no event. */
 static xrt_status *staged_submit(struct xdev_queue *q, const struct xrt_executable *exe,
-				 struct xdev_buf *slots, uint64_t seed, struct xdev_event **out)
+				 struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+				 struct xdev_event **out)
 {
 	*out = NULL;
-	return staged_run(q, exe, slots, seed);
+	return staged_run(q, exe, slots, seed, w);
 }
 
 static void staged_destroy(struct xdev *d)

@@ -24,10 +24,13 @@ extern "C" {
  * @rng_seed: seed of rng (see Documentation/evaluator.rst for the generator)
  * @max_iterations: a while loop running more iterations than this fails
  *                  with DEADLINE_EXCEEDED; 0 means no limit
+ * @timeout_ns: the evaluation fails with DEADLINE_EXCEEDED once it has
+ *              run this long, checked at every loop iteration (0: no limit)
  */
 struct xrt_eval_options {
 	uint64_t rng_seed;
 	uint64_t max_iterations;
+	uint64_t timeout_ns;
 };
 
 /**

@@ -337,19 +337,54 @@ XRT_API xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h,
 XRT_API xrt_status *xrt_release_compilations(xrt_session *s, const xrt_handle *h, uint32_t n);
 
 /**
+ * typedef xrt_cancel - a flag that stops the runs watching it
+ *
+ * Made with xrt_cancel_create(), raised from any thread with
+ * xrt_cancel_request() (a signal handler included: it only stores), put
+ * in the execution config of the runs it should stop.  A run sees it at
+ * its next check (between commands, at every loop iteration) and fails
+ * with CANCELLED naming where it was; the session goes on.  It stays
+ * raised until xrt_cancel_reset().
+ */
+typedef struct xrt_cancel xrt_cancel;
+
+/** xrt_cancel_create() - a new flag, not raised: NULL or RESOURCE_EXHAUSTED */
+XRT_API xrt_status *xrt_cancel_create(xrt_cancel **out);
+/** xrt_cancel_request() - raise the flag (NULL: nothing) */
+XRT_API void xrt_cancel_request(xrt_cancel *c);
+/** xrt_cancel_reset() - lower it again, for the next runs */
+XRT_API void xrt_cancel_reset(xrt_cancel *c);
+/** xrt_cancel_destroy() - free it (NULL: nothing); no run may still watch it */
+XRT_API void xrt_cancel_destroy(xrt_cancel *c);
+
+/**
  * struct xrt_execution_config - how one execution runs (the seed's
- *                               ExecutionConfig)
+ *                               ExecutionConfig, and how long it may)
  * @device_ordinal: must be the session device's ordinal (0)
  * @rng_seed: the seed of the program's random numbers; 0 picks a fresh
  *            odd seed for each run
  * @release_inputs: release the argument handles after a successful run
  * @release_compilation: release the compilation handle after it
+ * @timeout_ns: the run fails with DEADLINE_EXCEEDED once it has run this
+ *              long (0: no limit); checked between commands and at every
+ *              loop iteration, so a command already running finishes
+ * @max_iterations: every execution of every while loop may run this many
+ *                  iterations (0: no limit); one more fails the run with
+ *                  DEADLINE_EXCEEDED naming the loop, as the reference
+ *                  evaluator counts
+ * @cancel: NULL, or a flag that cancels the run when raised (CANCELLED)
+ *
+ * The limits are kept by the host and staged devices; accel and cuda do
+ * not keep them yet (their own job timeout still stops a runaway job).
  */
 struct xrt_execution_config {
 	int32_t device_ordinal;
 	uint32_t rng_seed;
 	bool release_inputs;
 	bool release_compilation;
+	uint64_t timeout_ns;
+	uint64_t max_iterations;
+	xrt_cancel *cancel;
 };
 
 /**

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What stops a run on the host before its end (struct xdev_watch): after
+ * each command the executor asks here.  The cancel flag is read every
+ * time (an atomic load), the clock at every jump and every 16 commands
+ * (a command runs to its end first); a loop's exit jump not taken is one
+ * more iteration of that execution of the loop, taken it ends that
+ * execution, as the evaluator counts.  A stop names the loop it was in
+ * (the innermost) and the command.
+ */
+#include <stdio.h>
+#include <time.h>
+
+#include "../../core/mem.h"
+#include "../../cstream/cs_builder.h"
+#include "../device.h"
+#include "host_device.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+xrt_status *host_watch_init(struct host_watcher *hw, const struct xrt_executable *exe,
+			    const struct xdev_watch *w, const struct xrt_allocator *a)
+{
+	hw->w = w;
+	hw->exe = exe;
+	hw->a = a;
+	hw->since_clock = 0;
+	hw->counts = NULL;
+	if (!w || !w->max_iterations || !exe->num_loops)
+		return NULL;
+	hw->counts = xrt_mem_calloc(a, exe->num_loops, sizeof(*hw->counts));
+	return hw->counts ? NULL : xrt_status_oom(a, "loop counters");
+}
+
+void host_watch_deinit(struct host_watcher *hw)
+{
+	xrt_mem_free(hw->a, hw->counts);
+	hw->counts = NULL;
+}
+
+/* The innermost loop holding command @pc, or -1. */
+static int64_t loop_at(const struct xrt_executable *exe, uint32_t pc)
+{
+	int64_t best = -1;
+	uint32_t i;
+
+	for (i = 0; i < exe->num_loops; i++) {
+		const struct cc_loop *l = &exe->loops[i];
+
+		if (l->top <= pc && pc <= l->back &&
+		    (best < 0 || l->back - l->top < exe->loops[best].back - exe->loops[best].top))
+			best = i;
+	}
+	return best;
+}
+
+static xrt_status *stopped(const struct host_watcher *hw, enum xrt_code code, const char *why,
+			   uint32_t pc)
+{
+	const struct xrt_cs_cmd *c = (const void *)(hw->exe->loaded.prog.base +
+						    hw->exe->loaded.prog.offsets[pc]);
+	int64_t l = loop_at(hw->exe, pc);
+
+	return xrt_status_new(hw->a, code, "run: %s at command %u (%s)%s%s", why, pc,
+			      cs_op_name(c->op), l >= 0 ? ", in " : "",
+			      l >= 0 ? hw->exe->loops[l].where : "");
+}
+
+/* An exit jump: one more iteration (not taken), or the loop's end. */
+static xrt_status *count(struct host_watcher *hw, uint32_t pc, uint32_t next)
+{
+	const struct xrt_executable *exe = hw->exe;
+	uint32_t i;
+
+	for (i = 0; i < exe->num_loops; i++) {
+		if (exe->loops[i].exit != pc)
+			continue;
+		if (next != pc + 1) {
+			hw->counts[i] = 0;
+		} else if (++hw->counts[i] > hw->w->max_iterations) {
+			return xrt_status_new(hw->a, XRT_DEADLINE_EXCEEDED,
+					      "run: %s: more than %llu iterations",
+					      exe->loops[i].where,
+					      (unsigned long long)hw->w->max_iterations);
+		}
+		break;
+	}
+	return NULL;
+}
+
+xrt_status *host_watch_step(struct host_watcher *hw, uint32_t pc, uint32_t next)
+{
+	const struct xdev_watch *w = hw->w;
+	bool jump = next != pc + 1;
+	const struct xrt_cs_cmd *c;
+	xrt_status *st;
+
+	if (w->cancel && atomic_load_explicit(w->cancel, memory_order_relaxed))
+		return stopped(hw, XRT_CANCELLED, "cancelled", pc);
+	if (hw->counts) {
+		c = (const void *)(hw->exe->loaded.prog.base + hw->exe->loaded.prog.offsets[pc]);
+		if (c->op == XRT_CS_OP_JUMP) {
+			st = count(hw, pc, next);
+			if (st)
+				return st;
+			jump = true;
+		}
+	}
+	if (w->deadline_ns && (jump || ++hw->since_clock >= 16)) {
+		hw->since_clock = 0;
+		if (now_ns() >= w->deadline_ns)
+			return stopped(hw, XRT_DEADLINE_EXCEEDED, "deadline passed", pc);
+	}
+	return NULL;
+}
