@@ -8,6 +8,7 @@ session run at the same time (no global lock).  Run in the ASan build
 too, where a use after free is a report, not a chance.
 """
 import os
+import signal
 import threading
 import time
 import unittest
@@ -44,6 +45,9 @@ ENTRY main {
   ROOT r = f32[64,64] get-tuple-element(w), index=1
 }
 '''
+
+ENDLESS = open(os.path.join(os.path.dirname(__file__), '..', '..', 'selftests', 'xrt-run',
+                            'endless.hlo')).read()
 
 # About a second and a half of steps (the sanitizer's dot is 200x slower).
 LONG = 1500 if os.environ.get('XRT_SANITIZED') else 300000
@@ -145,13 +149,17 @@ class Threads(unittest.TestCase):
         s, other = xrt.Session('host:0'), xrt.Session('host:0')
         self.addCleanup(s.close)
         self.addCleanup(other.close)
-        long_ = s.compile(LOOP % LONG)
+        long_ = s.compile(ENDLESS)
         x = s.allocate(np.full((64, 64), 0.5, np.float32))
-        started = threading.Event()
+        e = s.allocate(np.ones(4, np.float32))
+        started, ended = threading.Event(), []
 
         def run_long():
             started.set()
-            s.execute(long_, [x]).release()
+            try:
+                s.execute(long_, [e], timeout=3)
+            except xrt.DeadlineExceededError:
+                ended.append(True)
 
         t = threading.Thread(target=run_long)
         t.start()
@@ -166,7 +174,8 @@ class Threads(unittest.TestCase):
         alive = t.is_alive()
         t.join(300)
         np.testing.assert_allclose(got, np.full((64, 64), 0.5 * 0.5 * 64 * 0.001), rtol=1e-6)
-        self.assertTrue(alive, 'the long execute ended first: make it longer')
+        self.assertTrue(alive, 'the endless execute ended before its 3 s')
+        self.assertEqual(ended, [True])
         short.release()
 
 
@@ -219,6 +228,39 @@ class Threads(unittest.TestCase):
         del e                       # the event goes while nobody waits
         self.assertEqual(done, [True] * 4)
         self.assertEqual(s.read(r, release=True).shape, (64, 64))
+
+
+class Limits(unittest.TestCase):
+    def setUp(self):
+        self.s = xrt.Session('host:0')
+        self.addCleanup(self.s.close)
+        self.c = self.s.compile(ENDLESS)
+        self.x = self.s.allocate(np.ones(4, np.float32))
+
+    def still_works(self):
+        r = self.s.execute(self.s.compile(LOOP % 1), [self.s.allocate(
+            np.full((64, 64), 0.5, np.float32))])
+        self.assertEqual(self.s.read(r, release=True).shape, (64, 64))
+
+    def test_timeout_and_max_iterations(self):
+        with self.assertRaisesRegex(xrt.DeadlineExceededError, "instruction 'w' .while."):
+            self.s.execute(self.c, [self.x], timeout=0.3)
+        with self.assertRaisesRegex(xrt.DeadlineExceededError, 'more than 5 iterations'):
+            self.s.execute(self.c, [self.x], max_iterations=5)
+        with self.assertRaises(ValueError):
+            self.s.execute(self.c, [self.x], timeout=0)
+        self.still_works()
+
+    def test_ctrl_c_cancels_a_run(self):
+        # SIGINT, as Ctrl-C sends it, while the main thread is inside execute
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        t0 = time.monotonic()
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            self.s.execute(self.c, [self.x])
+        timer.join()
+        print('\n# Ctrl-C: execute raised %.3f s after the signal' % (time.monotonic() - t0 - 0.3))
+        self.still_works()
 
 
 if __name__ == '__main__':

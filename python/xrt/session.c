@@ -15,6 +15,8 @@
 #include "pyxrt.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include <xrt/literal.h>
@@ -408,21 +410,45 @@ struct exec_args {
 	struct xrt_execution_config cfg;
 };
 
+/* timeout=None or seconds (above 0) into @ns; -1 with ValueError. */
+static int timeout_ns(PyObject *timeout, uint64_t *ns)
+{
+	double t;
+
+	*ns = 0;
+	if (!timeout || timeout == Py_None)
+		return 0;
+	t = PyFloat_AsDouble(timeout);
+	if (t == -1.0 && PyErr_Occurred())
+		return -1;
+	if (!(t > 0) || t > 1e9) {
+		PyErr_SetString(PyExc_ValueError, "xrt: timeout is seconds, above 0 up to 1e9");
+		return -1;
+	}
+	*ns = (uint64_t)(t * 1e9);
+	return 0;
+}
+
 static int parse_execute(PyXrtSession *self, PyObject *args, PyObject *kw, const char *fmt,
 			 struct exec_args *x)
 {
 	static char *names[] = { "compilation", "inputs", "release_inputs",
-				 "release_compilation", "seed", NULL };
+				 "release_compilation", "seed", "timeout", "max_iterations",
+				 NULL };
 	int release_inputs = 0, release_compilation = 0;
-	PyObject *inputs = NULL;
+	PyObject *inputs = NULL, *timeout = NULL;
+	unsigned long long max_iterations = 0;
 	unsigned int seed = 0;
 	Py_ssize_t i;
 
 	memset(x, 0, sizeof(*x));
 	if (!PyArg_ParseTupleAndKeywords(args, kw, fmt, names, &x->comp, &inputs,
-					 &release_inputs, &release_compilation, &seed) ||
+					 &release_inputs, &release_compilation, &seed, &timeout,
+					 &max_iterations) ||
+	    timeout_ns(timeout, &x->cfg.timeout_ns) < 0 ||
 	    handle_id(self, x->comp, 1, &x->c) < 0)
 		return -1;
+	x->cfg.max_iterations = max_iterations;
 	x->seq = inputs ? PySequence_Fast(inputs, "xrt: inputs is a sequence of handles") :
 			  PyTuple_New(0);
 	if (!x->seq)
@@ -456,20 +482,78 @@ static void executed(struct exec_args *x)
 		((PyXrtHandle *)x->comp)->released = 1;
 }
 
+/*
+ * Ctrl-C during execute (_PyOS_IsMainThread: the stable API has no
+ * other way to ask).  Python's own SIGINT handler only notes the
+ * signal for the main thread to act on once it holds the GIL again,
+ * which a long run would delay until it ends.  While the main thread
+ * executes, a handler of ours raises the run's cancel flag (a store:
+ * safe in a signal handler) and then calls Python's, so the run stops
+ * at its next check and KeyboardInterrupt is raised as usual.
+ */
+static _Atomic(xrt_cancel *) interrupting;
+static struct sigaction python_sigint;
+
+static void on_sigint(int sig, siginfo_t *info, void *ctx)
+{
+	xrt_cancel_request(atomic_load(&interrupting));
+	if (python_sigint.sa_flags & SA_SIGINFO)
+		python_sigint.sa_sigaction(sig, info, ctx);
+	else
+		python_sigint.sa_handler(sig);
+}
+
+/* Whether Ctrl-C now cancels @c: the main thread, and Python handles SIGINT. */
+static bool interrupt_begin(xrt_cancel *c)
+{
+	struct sigaction ours = { 0 };
+
+	if (!c || !_PyOS_IsMainThread() || sigaction(SIGINT, NULL, &python_sigint) ||
+	    (!(python_sigint.sa_flags & SA_SIGINFO) &&
+	     (python_sigint.sa_handler == SIG_DFL || python_sigint.sa_handler == SIG_IGN)))
+		return false;
+	atomic_store(&interrupting, c);
+	ours.sa_sigaction = on_sigint;
+	ours.sa_flags = SA_SIGINFO | (python_sigint.sa_flags & SA_RESTART);
+	sigemptyset(&ours.sa_mask);
+	if (sigaction(SIGINT, &ours, NULL)) {
+		atomic_store(&interrupting, NULL);
+		return false;
+	}
+	return true;
+}
+
+static void interrupt_end(void)
+{
+	sigaction(SIGINT, &python_sigint, NULL);
+	atomic_store(&interrupting, NULL);
+}
+
 static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *kw)
 {
+	static xrt_cancel *main_cancel;		/* the main thread's, kept */
 	struct exec_args x;
 	xrt_session *s;
 	xrt_handle out;
 	xrt_status *st = NULL;
+	bool hooked = false;
 
-	if (parse_execute(self, args, kw, "O|O$ppI:execute", &x) < 0)
+	if (parse_execute(self, args, kw, "O|O$ppIOK:execute", &x) < 0)
 		return NULL;
 	s = begin_call(self);
 	if (s) {
+		if (!main_cancel && _PyOS_IsMainThread())
+			xrt_status_free(xrt_cancel_create(&main_cancel));
+		if (_PyOS_IsMainThread() && main_cancel) {
+			xrt_cancel_reset(main_cancel);
+			x.cfg.cancel = main_cancel;
+			hooked = interrupt_begin(main_cancel);
+		}
 		Py_BEGIN_ALLOW_THREADS
 		st = xrt_execute(s, x.c, x.ids, (uint32_t)x.n, &x.cfg, &out);
 		Py_END_ALLOW_THREADS
+		if (hooked)
+			interrupt_end();
 		end_call(self);
 		if (!st)
 			executed(&x);
@@ -478,6 +562,11 @@ static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *k
 	Py_DECREF(x.seq);
 	if (!s)
 		return NULL;
+	/* a run Ctrl-C cancelled: KeyboardInterrupt, as Python would raise */
+	if (st && xrt_status_code(st) == XRT_CANCELLED && PyErr_CheckSignals()) {
+		xrt_status_free(st);
+		return NULL;
+	}
 	return st ? pyxrt_raise(st) : handle_new(self, out, 0);
 }
 
@@ -491,7 +580,7 @@ static PyObject *session_execute_async(PyXrtSession *self, PyObject *args, PyObj
 	xrt_handle out;
 	xrt_status *st = NULL;
 
-	if (parse_execute(self, args, kw, "O|O$ppI:execute_async", &x) < 0)
+	if (parse_execute(self, args, kw, "O|O$ppIOK:execute_async", &x) < 0)
 		return NULL;
 	s = begin_call(self);
 	if (s) {
@@ -744,7 +833,10 @@ static PyMethodDef session_methods[] = {
 	  "allocate(array or nested tuple of arrays): an allocation handle." },
 	{ "execute", (PyCFunction)(void (*)(void))session_execute, METH_VARARGS | METH_KEYWORDS,
 	  "execute(compilation, inputs=(), *, release_inputs=False,\n"
-	  "        release_compilation=False, seed=0): the result's handle." },
+	  "        release_compilation=False, seed=0, timeout=None, max_iterations=0):\n"
+	  "the result's handle.  timeout (seconds) and max_iterations (every\n"
+	  "execution of every while loop) fail the run with DeadlineExceededError;\n"
+	  "Ctrl-C cancels it and raises KeyboardInterrupt." },
 	{ "transfer", (PyCFunction)session_transfer, METH_VARARGS,
 	  "transfer(handle, session): a copy of the allocation in another session\n"
 	  "(any device; between two accel devices through PRIME)." },
