@@ -96,7 +96,7 @@ static u64 param_value(struct xrt_device *xdev, struct xrt_file *xfile, u32 para
 	case DRM_XRT_PARAM_MAX_QUEUES:
 		return XRT_MAX_QUEUES;
 	case DRM_XRT_PARAM_CAPABILITIES:
-		return DRM_XRT_CAP_PRIME | DRM_XRT_CAP_QUEUE_STATUS |
+		return DRM_XRT_CAP_PRIME | DRM_XRT_CAP_QUEUE_STATUS | DRM_XRT_CAP_RUN_LIMITS |
 		       (xdev->avx2 ? DRM_XRT_CAP_AVX2 : 0) |
 		       (xdev->avx512 ? DRM_XRT_CAP_AVX512 : 0);
 	case DRM_XRT_PARAM_CLIENT_MEMORY_SIZE:
@@ -128,6 +128,7 @@ static const struct drm_ioctl_desc xrt_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(XRT_QUEUE_DESTROY, xrt_ioctl_queue_destroy, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(XRT_SUBMIT, xrt_ioctl_submit, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(XRT_QUEUE_STATUS, xrt_ioctl_queue_status, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(XRT_QUEUE_CANCEL, xrt_ioctl_queue_cancel, DRM_RENDER_ALLOW),
 };
 
 static int xrt_open(struct drm_device *drm, struct drm_file *file)

@@ -129,6 +129,7 @@ struct xrt_file {
  * @resets: number of such jobs
  * @last_error: negative errno of the last failed job
  * @submitted: jobs submitted
+ * @cancel_below: jobs numbered below it (by @submitted at push) stop
  * @completed: jobs that ran to the end without error
  * @name: the scheduler's name
  */
@@ -148,6 +149,7 @@ struct xrt_queue {
 	atomic_t resets;
 	atomic_t last_error;
 	atomic64_t submitted;
+	atomic64_t cancel_below;
 	atomic64_t completed;
 	char name[32];
 };
@@ -179,6 +181,8 @@ int xrt_ioctl_queue_create(struct drm_device *drm, void *data,
 			   struct drm_file *file);
 int xrt_ioctl_queue_destroy(struct drm_device *drm, void *data,
 			    struct drm_file *file);
+int xrt_ioctl_queue_cancel(struct drm_device *drm, void *data,
+			   struct drm_file *file);
 int xrt_ioctl_queue_status(struct drm_device *drm, void *data,
 			   struct drm_file *file);
 struct xrt_queue *xrt_queue_get(struct xrt_file *xfile, u32 id);

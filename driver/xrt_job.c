@@ -58,12 +58,19 @@ void xrt_job_free(struct xrt_job *job)
 }
 
 /* Why the job must stop now, or 0. */
+/*
+ * Why the job must stop now, or 0: stopped by the timeout, its queue
+ * going away or cancelled (QUEUE_CANCEL), its deadline passed.
+ */
 static int stop_reason(struct xrt_job *job)
 {
 	int why = atomic_read(&job->stop);
 
-	if (!why && atomic_read(&job->queue->dying))
+	if (!why && (atomic_read(&job->queue->dying) ||
+		     job->number < (u64)atomic64_read(&job->queue->cancel_below)))
 		why = -ECANCELED;
+	if (!why && job->deadline_ns && ktime_get_ns() >= job->deadline_ns)
+		why = -ETIME;
 	return why;
 }
 
@@ -159,6 +166,11 @@ static struct dma_fence *xrt_run_job(struct drm_sched_job *sj)
 	if (atomic_read(&q->guilty) || atomic_read(&q->dying)) {
 		atomic_set(&q->last_error, -ECANCELED);
 		return ERR_PTR(-ECANCELED);
+	}
+	/* cancelled while it waited, or out of time before it began */
+	if (stop_reason(job)) {
+		atomic_set(&q->last_error, stop_reason(job));
+		return ERR_PTR(stop_reason(job));
 	}
 	spin_lock_init(&f->lock);
 	dma_fence_init(&f->base, &xrt_fence_ops, &f->lock, q->fence_context,

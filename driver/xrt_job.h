@@ -44,6 +44,8 @@ struct xrt_hw_fence {
  * @hw_fence: @fence_mem once initialized by run_job; referenced
  * @work: runs the program on the queue's workers
  * @stop: 0, or the negative errno to stop the job with
+ * @number: its place among the queue's submitted jobs, from 0
+ * @deadline_ns: CLOCK_MONOTONIC time it stops at (ETIME), or 0
  * @charged: device memory counted for the program copy and workspace
  */
 struct xrt_job {
@@ -65,6 +67,8 @@ struct xrt_job {
 	struct dma_fence *hw_fence;
 	struct work_struct work;
 	atomic_t stop;
+	u64 number;
+	u64 deadline_ns;
 	u64 charged;
 };
 

@@ -161,6 +161,25 @@ int xrt_ioctl_queue_destroy(struct drm_device *drm, void *data,
 	return 0;
 }
 
+int xrt_ioctl_queue_cancel(struct drm_device *drm, void *data,
+			   struct drm_file *file)
+{
+	struct drm_xrt_queue_cancel *a = data;
+	struct xrt_queue *q;
+
+	if (a->pad)
+		return -EINVAL;
+	q = xrt_queue_get(file->driver_priv, a->queue_id);
+	if (!q)
+		return -ENOENT;
+	/* under push_lock: no job is between numbering and pushing */
+	mutex_lock(&q->push_lock);
+	atomic64_set(&q->cancel_below, atomic64_read(&q->submitted));
+	mutex_unlock(&q->push_lock);
+	xrt_queue_put(q);
+	return 0;
+}
+
 int xrt_ioctl_queue_status(struct drm_device *drm, void *data,
 			   struct drm_file *file)
 {

@@ -290,7 +290,7 @@ static void push(struct xrt_job *job, struct xrt_use *uses,
 	done = dma_fence_get(&job->base.s_fence->finished);
 	atomic_inc(&q->live_jobs);
 	atomic_inc(&xdev->live_jobs);
-	atomic64_inc(&q->submitted);
+	job->number = atomic64_inc_return(&q->submitted) - 1;
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&q->push_lock);
 
@@ -360,6 +360,7 @@ static int prepare(struct xrt_job *job, struct drm_device *drm,
 	if (!job->fence_mem)
 		return -ENOMEM;
 	job->rng_seed = a->rng_seed;
+	job->deadline_ns = a->deadline_ns;
 	INIT_WORK(&job->work, xrt_job_work);
 	return 0;
 }

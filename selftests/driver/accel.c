@@ -165,6 +165,7 @@ int accel_submit(int fd, const struct accel_job *job)
 		.num_in_syncs = job->num_in_syncs,
 		.out_sync = job->out_sync,
 		.rng_seed = job->rng_seed,
+		.deadline_ns = job->deadline_ns,
 	};
 
 	return accel_ioctl(fd, DRM_IOCTL_XRT_SUBMIT, &a);

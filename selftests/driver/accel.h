@@ -57,6 +57,7 @@ struct accel_job {
 	uint32_t out_sync;
 	uint32_t queue;
 	uint64_t rng_seed;
+	uint64_t deadline_ns;	/* CLOCK_MONOTONIC; 0: none */
 };
 
 int accel_submit(int fd, const struct accel_job *job);

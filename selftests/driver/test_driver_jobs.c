@@ -92,6 +92,106 @@ TEST_F_TIMEOUT(dev, a_job_that_never_ends_resets_only_its_queue, 120)
 	prog_free(self->fd, &fill);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * A job with a deadline stops at it (ETIME), well before the driver's
+ * timeout, and its queue is not reset: the next job on it runs.
+ */
+TEST_F_TIMEOUT(dev, a_deadline_stops_a_job_and_keeps_its_queue, 120)
+{
+	uint32_t q, out, pred, buf, got[64];
+	struct prog spin = { 0 }, fill = { 0 };
+	struct drm_xrt_queue_status st;
+	uint8_t one = 1;
+	uint64_t t0, v;
+	int i;
+
+	ASSERT_EQ(0, accel_param(self->fd, DRM_XRT_PARAM_CAPABILITIES, &v));
+	ASSERT_TRUE(v & DRM_XRT_CAP_RUN_LIMITS);
+	ASSERT_EQ(0, prog_spin(self->fd, &spin));
+	ASSERT_EQ(0, accel_bo_from(self->fd, &one, 1, &pred));
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out));
+	t0 = mono_ns();
+	{
+		struct accel_job j = { .prog = spin.bo, .slots = &pred, .num_slots = 1,
+				       .prog_size = spin.size, .out_sync = out, .queue = q,
+				       .deadline_ns = t0 + 300000000ull };
+
+		ASSERT_EQ(0, accel_submit(self->fd, &j));
+	}
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
+	TH_LOG("stopped %.3f s after a 0.3 s deadline", (mono_ns() - t0) / 1e9);
+	EXPECT_EQ(-ETIME, accel_syncobj_error(self->fd, out));
+	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
+	EXPECT_EQ(0, st.flags);		/* not guilty */
+	EXPECT_EQ(0, st.resets);
+	EXPECT_EQ(-ETIME, st.last_error);
+	ASSERT_EQ(0, prog_fill(self->fd, 64, 9, 1, &fill));
+	ASSERT_EQ(0, accel_bo_create(self->fd, 256, &buf));
+	ASSERT_EQ(0, submit(self->fd, q, &fill, &buf, 1, out));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
+	EXPECT_EQ(0, accel_syncobj_error(self->fd, out));
+	ASSERT_EQ(0, accel_bo_read(self->fd, buf, got, sizeof(got)));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(9, got[i]);
+	prog_free(self->fd, &spin);
+	prog_free(self->fd, &fill);
+}
+
+/*
+ * QUEUE_CANCEL stops the running job and the one waiting behind it
+ * (ECANCELED, the second without running), and the queue takes the
+ * next job as usual.
+ */
+TEST_F_TIMEOUT(dev, queue_cancel_stops_its_jobs_not_the_queue, 120)
+{
+	uint32_t q, out1, out2, pred, buf, got[64];
+	struct prog spin = { 0 }, fill = { 0 };
+	struct drm_xrt_queue_cancel c = { 0 };
+	struct drm_xrt_queue_status st;
+	int i;
+
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out1));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out2));
+	ASSERT_EQ(0, submit_spin(self->fd, q, out1, &pred, &spin));
+	ASSERT_EQ(0, prog_fill(self->fd, 64, 4, 1, &fill));
+	ASSERT_EQ(0, accel_bo_create(self->fd, 256, &buf));
+	ASSERT_EQ(0, submit(self->fd, q, &fill, &buf, 1, out2));	/* waits behind */
+	usleep(100000);
+	c.queue_id = q;
+	ASSERT_EQ(0, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_CANCEL, &c));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out1, 30000));
+	EXPECT_EQ(-ECANCELED, accel_syncobj_error(self->fd, out1));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out2, 30000));
+	EXPECT_EQ(-ECANCELED, accel_syncobj_error(self->fd, out2));
+	ASSERT_EQ(0, accel_bo_read(self->fd, buf, got, sizeof(got)));
+	EXPECT_EQ(0, got[0]);		/* it never ran */
+	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
+	EXPECT_EQ(0, st.flags);
+	EXPECT_EQ(0, st.resets);
+	ASSERT_EQ(0, submit(self->fd, q, &fill, &buf, 1, out2));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out2, 30000));
+	EXPECT_EQ(0, accel_syncobj_error(self->fd, out2));
+	ASSERT_EQ(0, accel_bo_read(self->fd, buf, got, sizeof(got)));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(4, got[i]);
+	c.pad = 1;
+	EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_CANCEL, &c));
+	c = (struct drm_xrt_queue_cancel){ .queue_id = 999 };
+	EXPECT_EQ(-ENOENT, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_CANCEL, &c));
+	prog_free(self->fd, &spin);
+	prog_free(self->fd, &fill);
+}
+
 TEST_F_TIMEOUT(dev, an_injected_hang_times_out, 120)
 {
 	uint32_t q, out, buf;

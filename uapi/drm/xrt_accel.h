@@ -33,6 +33,7 @@ extern "C" {
 #define DRM_XRT_QUEUE_DESTROY	0x05
 #define DRM_XRT_SUBMIT		0x06
 #define DRM_XRT_QUEUE_STATUS	0x07
+#define DRM_XRT_QUEUE_CANCEL	0x08
 
 #define DRM_IOCTL_XRT_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_GET_PARAM, struct drm_xrt_get_param)
@@ -50,6 +51,8 @@ extern "C" {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_XRT_SUBMIT, struct drm_xrt_submit)
 #define DRM_IOCTL_XRT_QUEUE_STATUS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_XRT_QUEUE_STATUS, struct drm_xrt_queue_status)
+#define DRM_IOCTL_XRT_QUEUE_CANCEL \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_XRT_QUEUE_CANCEL, struct drm_xrt_queue_cancel)
 
 /* The interface version GET_PARAM reports; bumped when ioctls are added. */
 #define DRM_XRT_ABI_VERSION	1
@@ -102,6 +105,8 @@ enum drm_xrt_param {
 #define DRM_XRT_CAP_QUEUE_STATUS	0x4ull
 /* The engine uses AVX-512 vectors too (the same bits without). */
 #define DRM_XRT_CAP_AVX512		0x8ull
+/* SUBMIT takes deadline_ns, and DRM_XRT_QUEUE_CANCEL is there. */
+#define DRM_XRT_CAP_RUN_LIMITS		0x10ull
 
 /**
  * struct drm_xrt_get_param - read one device parameter
@@ -207,6 +212,10 @@ struct drm_xrt_queue_destroy {
  * @num_in_syncs: in, entries of @in_syncs_ptr
  * @out_sync: in, a syncobj to receive the job's fence, or 0
  * @rng_seed: in, seed of the program's random numbers
+ * @deadline_ns: in, CLOCK_MONOTONIC nanoseconds past which the job stops
+ *               with ETIME, checked between chunks (its queue goes on);
+ *               0 for none (DRM_XRT_CAP_RUN_LIMITS; an older caller's
+ *               shorter struct reads as 0)
  *
  * The program is copied and validated before the ioctl returns (EINVAL
  * when malformed); later writes to its buffer do not affect the job.
@@ -227,6 +236,22 @@ struct drm_xrt_submit {
 	__u32 num_in_syncs;
 	__u32 out_sync;
 	__u64 rng_seed;
+	__u64 deadline_ns;
+};
+
+/**
+ * struct drm_xrt_queue_cancel - stop the jobs of a queue, not the queue
+ * @queue_id: in, the queue
+ * @pad: 0
+ *
+ * Every job submitted to the queue before this call and not yet done
+ * stops with ECANCELED: a waiting one without running, a running one at
+ * its next chunk.  Jobs submitted later run as usual.
+ * (DRM_XRT_CAP_RUN_LIMITS)
+ */
+struct drm_xrt_queue_cancel {
+	__u32 queue_id;
+	__u32 pad;
 };
 
 /**

@@ -27,6 +27,7 @@ struct accel_dev {
 	struct xdev base;
 	int fd;
 	uint64_t max_bo_size;
+	bool run_limits;		/* DRM_XRT_CAP_RUN_LIMITS: deadlines, cancel */
 	pthread_mutex_t lock;		/* the programs, and submitting with them */
 	uint64_t clock;
 	struct accel_program programs[ACCEL_PROGRAMS];

@@ -276,6 +276,7 @@ xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct 
 	describe(fd, ordinal, &d->base.info);
 	d->fd = fd;
 	d->max_bo_size = param(fd, DRM_XRT_PARAM_MAX_BO_SIZE);
+	d->run_limits = param(fd, DRM_XRT_PARAM_CAPABILITIES) & DRM_XRT_CAP_RUN_LIMITS;
 	*out = &d->base;
 	return NULL;
 }

@@ -185,7 +185,8 @@ static xrt_status *queue_reset(struct xdev_queue *q)
 
 /* Uploads what is missing and submits the job. */
 static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe,
-			  const struct xdev_buf *slots, uint64_t seed, uint32_t *bo, uint32_t sync)
+			  const struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+			  uint32_t *bo, uint32_t sync)
 {
 	struct accel_dev *d = q->d;
 	struct drm_xrt_submit sub = { 0 };
@@ -204,6 +205,8 @@ static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe
 		sub.slots_ptr = (uintptr_t)bo;
 		sub.out_sync = sync;
 		sub.rng_seed = seed;
+		/* the deadline travels with the job; an iteration bound does not yet */
+		sub.deadline_ns = w && d->run_limits ? w->deadline_ns : 0;
 		err = adev_ioctl(d->fd, DRM_IOCTL_XRT_SUBMIT, &sub);
 		if (err == ECANCELED)	/* an asynchronous job was stopped */
 			q->reset = true;
@@ -239,24 +242,80 @@ static xrt_status *fence_error(struct accel_dev *d, uint32_t sync, const struct 
 		return NULL;
 	if (info.status == -ETIMEDOUT)
 		return stopped(d, a);
+	if (info.status == -ETIME)
+		return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "%s: run: deadline passed (the "
+				      "driver stopped the job; the queue goes on)", d->base.info.name);
 	if (info.status == -ECANCELED)
 		return xrt_status_new(a, XRT_ABORTED, "%s: the job was cancelled: its queue was "
 				      "reset or destroyed first", d->base.info.name);
 	return adev_errno(d, a, "the job", -info.status);
 }
 
+/*
+ * Waits for the job; with a cancel flag to watch, in slices of 10 ms,
+ * and cancels the queue's jobs (not the queue) once it is raised.
+ * Whether it did, in *@cancelled.
+ */
+static xrt_status *wait_job(struct xdev_queue *q, const struct xdev_watch *w, bool *cancelled)
+{
+	struct accel_dev *d = q->d;
+	struct drm_xrt_queue_cancel qc = { .queue_id = q->id };
+	struct timespec t;
+	int64_t until;
+	int err;
+
+	*cancelled = false;
+	if (!w || !w->cancel || !d->run_limits) {
+		if (drmSyncobjWait(d->fd, &q->sync, 1, INT64_MAX, 0, NULL))
+			return adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+		return NULL;
+	}
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		until = t.tv_sec * 1000000000ll + t.tv_nsec + 10000000;
+		if (!drmSyncobjWait(d->fd, &q->sync, 1, until, 0, NULL))
+			return NULL;
+		if (errno != ETIME && errno != ETIMEDOUT)
+			return adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+		if (!*cancelled && atomic_load(w->cancel)) {
+			err = adev_ioctl(d->fd, DRM_IOCTL_XRT_QUEUE_CANCEL, &qc);
+			if (err)
+				return adev_errno(d, q->a, "DRM_IOCTL_XRT_QUEUE_CANCEL", err);
+			*cancelled = true;
+		}
+	}
+}
+
+/* What a job that ended with @err (positive) was stopped by, if by a limit. */
+static xrt_status *limit_error(struct xdev_queue *q, int err, bool cancelled)
+{
+	if (err == ECANCELED && cancelled)
+		return xrt_status_new(q->a, XRT_CANCELLED, "%s: run: cancelled (the driver stopped "
+				      "the job; the queue goes on)", q->d->base.info.name);
+	if (err == ETIME)
+		return xrt_status_new(q->a, XRT_DEADLINE_EXCEEDED, "%s: run: deadline passed (the "
+				      "driver stopped the job; the queue goes on)",
+				      q->d->base.info.name);
+	return NULL;
+}
+
 /* Waits for the job and tells how it ended. */
-static xrt_status *finish(struct xdev_queue *q)
+static xrt_status *finish(struct xdev_queue *q, const struct xdev_watch *w)
 {
 	struct accel_dev *d = q->d;
 	struct drm_xrt_queue_status qs = { .queue_id = q->id };
-	xrt_status *st;
+	bool cancelled;
+	xrt_status *st = wait_job(q, w, &cancelled);
 	int err = 0;
 
-	if (drmSyncobjWait(d->fd, &q->sync, 1, INT64_MAX, 0, NULL))
-		return adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+	if (st)
+		return st;
 	if (q->had_async) {
 		st = fence_error(d, q->sync, q->a);
+		if (st && cancelled && xrt_status_code(st) == XRT_ABORTED) {
+			xrt_status_free(st);	/* ours, not a reset */
+			return limit_error(q, ECANCELED, true);
+		}
 		if (st && xrt_status_code(st) == XRT_ABORTED)
 			q->reset = true;
 		return st;
@@ -272,6 +331,9 @@ static xrt_status *finish(struct xdev_queue *q)
 		q->reset = true;
 		return stopped(d, q->a);
 	}
+	st = limit_error(q, -qs.last_error, cancelled);
+	if (st)
+		return st;
 	return adev_errno(d, q->a, "the job", qs.last_error < 0 ? -qs.last_error : EIO);
 }
 
@@ -283,14 +345,13 @@ static xrt_status *ensure_arena(struct xdev_queue *q, uint64_t size)
 	return adev_buf_new(q->d, size, q->a, &q->arena);
 }
 
-/* @w is not kept yet: the driver's job timeout stops a runaway job. */
+/* @w: its deadline and cancel flag are kept; an iteration bound not yet. */
 xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 		      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
 	uint32_t small[32], *bo = small;
 	xrt_status *st;
 
-	(void)w;
 	if (exe->num_slots > 32) {
 		bo = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*bo));
 		if (!bo)
@@ -302,9 +363,9 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 	else
 		st = ensure_arena(q, cc_slot_size(exe, CC_SLOT_ARENA));
 	if (!st)
-		st = submit(q, exe, slots, seed, bo, q->sync);
+		st = submit(q, exe, slots, seed, w, bo, q->sync);
 	if (!st)
-		st = finish(q);
+		st = finish(q, w);
 	pthread_mutex_unlock(&q->lock);
 	if (bo != small)
 		xrt_mem_free(q->a, bo);
@@ -330,7 +391,6 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 	uint32_t small[32], *bo = small;
 	xrt_status *st = NULL;
 
-	(void)w;
 	*out = NULL;
 	if (!e)
 		return xrt_status_oom(q->a, "an event");
@@ -347,7 +407,7 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 		pthread_mutex_lock(&q->lock);
 		st = q->reset ? queue_reset(q) : ensure_arena(q, cc_slot_size(exe, CC_SLOT_ARENA));
 		if (!st)
-			st = submit(q, exe, slots, seed, bo, e->sync);
+			st = submit(q, exe, slots, seed, w, bo, e->sync);
 		q->had_async = true;
 		pthread_mutex_unlock(&q->lock);
 	}

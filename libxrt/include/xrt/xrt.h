@@ -374,8 +374,9 @@ XRT_API void xrt_cancel_destroy(xrt_cancel *c);
  *                  evaluator counts
  * @cancel: NULL, or a flag that cancels the run when raised (CANCELLED)
  *
- * The limits are kept by the host and staged devices; accel and cuda do
- * not keep them yet (their own job timeout still stops a runaway job).
+ * The host and staged devices keep all three; accel keeps the deadline
+ * and the cancel flag (in the driver, between chunks), not yet the
+ * iteration bound; cuda none yet.
  */
 struct xrt_execution_config {
 	int32_t device_ordinal;
