@@ -54,6 +54,28 @@ struct xdev_watch {
 	uint64_t max_iterations;
 };
 
+/*
+ * A run's watch, for executors that step through a program on the host
+ * (device_watch.c): asked after a command, it says when to stop
+ * (cancelled, past the deadline, a loop past its iterations), naming the
+ * command and the innermost loop.
+ */
+struct xrt_executable;
+
+struct xdev_watcher {
+	const struct xdev_watch *w;
+	const struct xrt_executable *exe;
+	const struct xrt_allocator *a;
+	uint64_t *counts;	/* per loop of exe: iterations of its current execution */
+	uint32_t since_clock;
+};
+
+xrt_status *xdev_watch_init(struct xdev_watcher *hw, const struct xrt_executable *exe,
+			    const struct xdev_watch *w, const struct xrt_allocator *a);
+void xdev_watch_deinit(struct xdev_watcher *hw);
+/* Command @pc ran and @next comes: NULL, or the status that stops the run. */
+xrt_status *xdev_watch_step(struct xdev_watcher *hw, uint32_t pc, uint32_t next);
+
 struct xdev_ops {
 	/* A buffer of at least @bytes; RESOURCE_EXHAUSTED when it does not fit. */
 	xrt_status *(*alloc)(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,

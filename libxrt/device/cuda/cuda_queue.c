@@ -286,9 +286,16 @@ static CUresult predicate(struct xdev_queue *q, const struct xrt_cs_jump *j,
 }
 
 /* Enqueues the program's steps; the queue's lock is held. */
+/*
+ * The program's steps, kernels launched in order; jumps decided here on
+ * the host (reading the predicate waits for what computed it), which is
+ * where @hw, when given, is asked whether to stop.
+ */
 static xrt_status *enqueue(struct xdev_queue *q, const struct cuda_module *m,
-			   const CUdeviceptr *addr, uint64_t seed)
+			   const CUdeviceptr *addr, uint64_t seed, struct xdev_watcher *hw)
 {
+	uint32_t next;
+	xrt_status *err;
 	const struct cuda_plan *p = &m->plan;
 	uint64_t start = now_ns();
 	CUresult r = CUDA_SUCCESS;
@@ -308,7 +315,11 @@ static xrt_status *enqueue(struct xdev_queue *q, const struct cuda_module *m,
 						      "cuda:%u: the program looped past %llu s",
 						      q->d->base.info.ordinal,
 						      LOOP_LIMIT_NS / 1000000000ull);
-			pc = taken ? st->jump->target : pc + 1;
+			next = taken ? st->jump->target : pc + 1;
+			err = hw ? xdev_watch_step(hw, pc, next) : NULL;
+			if (err)
+				return err;
+			pc = next;
 			continue;
 		}
 		if (st->dot && blas_dot(q, st->dot, addr, &r)) {
@@ -332,10 +343,11 @@ static xrt_status *enqueue(struct xdev_queue *q, const struct cuda_module *m,
 
 /* Everything up to the enqueued program: module, workspace, addresses. */
 static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
-			 struct xdev_buf *slots, uint64_t seed)
+			 struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
 	CUdeviceptr small[32], *addr = small;
 	struct cuda_module *m = NULL;
+	struct xdev_watcher hw;
 	xrt_status *st = cudev_enter(q->d);
 
 	if (!st && exe->num_slots > 32) {
@@ -349,9 +361,12 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 		st = ensure(q, &q->arena, &q->arena_size, cc_slot_size(exe, CC_SLOT_ARENA));
 	if (!st && m->plan.scratch_bytes)
 		st = ensure(q, &q->scratch, &q->scratch_size, m->plan.scratch_bytes);
+	if (!st)
+		st = xdev_watch_init(&hw, exe, w, q->a);
 	if (!st) {
 		addresses(q, exe, slots, m, addr);
-		st = enqueue(q, m, addr, seed);
+		st = enqueue(q, m, addr, seed, w ? &hw : NULL);
+		xdev_watch_deinit(&hw);
 	}
 	if (m)
 		cudev_module_put(q->d, m);
@@ -360,16 +375,14 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 	return st;
 }
 
-/* @w is not kept yet (the host-side jump is where it will be). */
 xrt_status *cuda_run(struct xdev_queue *q, const struct xrt_executable *exe,
 		     struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
 	xrt_status *st;
 	CUresult r;
 
-	(void)w;
 	pthread_mutex_lock(&q->lock);
-	st = start(q, exe, slots, seed);
+	st = start(q, exe, slots, seed, w);
 	if (!st) {
 		r = q->d->cu->cuStreamSynchronize(q->stream);
 		if (r != CUDA_SUCCESS)
@@ -387,7 +400,6 @@ xrt_status *cuda_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 	xrt_status *st;
 	CUresult r;
 
-	(void)w;
 	*out = NULL;
 	e = xrt_mem_calloc(q->a, 1, sizeof(*e));
 	if (!e)
@@ -395,7 +407,7 @@ xrt_status *cuda_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 	e->d = q->d;
 	e->a = q->a;
 	pthread_mutex_lock(&q->lock);
-	st = start(q, exe, slots, seed);
+	st = start(q, exe, slots, seed, w);
 	if (!st) {
 		r = q->d->cu->cuEventCreate(&e->ev, CU_EVENT_DISABLE_TIMING);
 		if (r == CUDA_SUCCESS)

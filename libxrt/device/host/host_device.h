@@ -20,33 +20,16 @@ struct host_pool;
 xrt_status *host_pool_create(uint32_t threads, struct host_pool **out);
 void host_pool_destroy(struct host_pool *p);
 uint32_t host_pool_threads(const struct host_pool *p);
+struct xdev_watcher;
+
 /*
  * Runs a whole program (jumps included) on the pool (NULL: this thread);
  * DOT commands by the host's own AVX-512 kernel or OpenBLAS when
- * @use_blas and they can.
+ * @use_blas and they can.  @hw, when given, is asked after every
+ * command whether to stop.
  */
-/*
- * A run's watch on the host (host_watch.c): asked after every command,
- * it says when to stop (cancelled, past the deadline, a loop past its
- * iterations), naming where.
- */
-struct host_watcher {
-	const struct xdev_watch *w;
-	const struct xrt_executable *exe;
-	const struct xrt_allocator *a;
-	uint64_t *counts;	/* per loop of exe: iterations of its current execution */
-	uint32_t since_clock;
-};
-
-xrt_status *host_watch_init(struct host_watcher *hw, const struct xrt_executable *exe,
-			    const struct xdev_watch *w, const struct xrt_allocator *a);
-void host_watch_deinit(struct host_watcher *hw);
-/* Command @pc ran and @next comes: NULL, or the status that stops the run. */
-xrt_status *host_watch_step(struct host_watcher *hw, uint32_t pc, uint32_t next);
-
-/* The program on the pool (or this thread); @hw NULL: to its end. */
 xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas,
-			  struct host_watcher *hw);
+			  struct xdev_watcher *hw);
 /*
  * The pool's arena, at least @size bytes, kept from run to run so big
  * programs do not fault their scratch in every time (NULL: no memory).

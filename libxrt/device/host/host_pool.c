@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "../../core/mem.h"
+#include "../device.h"
 #include "host_device.h"
 
 /* Phases with fewer items run inline, waking threads costs more (but see threaded()). */
@@ -340,7 +341,7 @@ static void engine_items(void *ctx, uint64_t first, uint64_t count, void *ws)
 }
 
 xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas,
-			  struct host_watcher *hw)
+			  struct xdev_watcher *hw)
 {
 	uint32_t next;
 	uint32_t pc = 0, n = x->prog->num_commands;
@@ -369,7 +370,7 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 				run_job(p, &j, ws, 2);
 		}
 		next = xrt_engine_next(x, pc);
-		st = hw ? host_watch_step(hw, pc, next) : NULL;
+		st = hw ? xdev_watch_step(hw, pc, next) : NULL;
 		if (st)
 			break;
 		pc = next;

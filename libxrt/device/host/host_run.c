@@ -11,6 +11,7 @@
 #include "../../core/literal_internal.h"
 #include "../../core/mem.h"
 #include "../../core/shape_internal.h"
+#include "../device.h"
 #include "host_device.h"
 
 /* The arrays of @lit into @out from *@n, tuples walked depth first. */
@@ -218,16 +219,16 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	struct host_watcher hw;
+	struct xdev_watcher hw;
 
 	if (p->shared_ws_size && !shared)
 		return xrt_status_oom(a, "engine workspace");
 	pthread_once(&once, host_detect_cpu);
-	st = host_watch_init(&hw, exe, o ? o->watch : NULL, a);
+	st = xdev_watch_init(&hw, exe, o ? o->watch : NULL, a);
 	if (!st)
 		st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas),
 				   o && o->watch ? &hw : NULL);
-	host_watch_deinit(&hw);
+	xdev_watch_deinit(&hw);
 	xrt_mem_free(a, shared);
 	return st;
 }

@@ -374,9 +374,9 @@ XRT_API void xrt_cancel_destroy(xrt_cancel *c);
  *                  evaluator counts
  * @cancel: NULL, or a flag that cancels the run when raised (CANCELLED)
  *
- * The host and staged devices keep all three; accel keeps the deadline
- * and the cancel flag (in the driver, between chunks), not yet the
- * iteration bound; cuda none yet.
+ * The host, staged and cuda devices keep all three (cuda at its
+ * host-side jumps); accel keeps the deadline and the cancel flag (in
+ * the driver, between chunks), not yet the iteration bound.
  */
 struct xrt_execution_config {
 	int32_t device_ordinal;

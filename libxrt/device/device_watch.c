@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * What stops a run on the host before its end (struct xdev_watch): after
- * each command the executor asks here.  The cancel flag is read every
+ * What stops a run before its end (struct xdev_watch), for the executors
+ * that step through a program on the host (the host device after every
+ * command, cuda at its host-side jumps): they ask here.  The cancel flag is read every
  * time (an atomic load), the clock at every jump and every 16 commands
  * (a command runs to its end first); a loop's exit jump not taken is one
  * more iteration of that execution of the loop, taken it ends that
@@ -11,10 +12,10 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../../core/mem.h"
-#include "../../cstream/cs_builder.h"
-#include "../device.h"
-#include "host_device.h"
+#include "../compiler/compiler.h"
+#include "../core/mem.h"
+#include "../cstream/cs_builder.h"
+#include "device.h"
 
 static uint64_t now_ns(void)
 {
@@ -24,7 +25,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
-xrt_status *host_watch_init(struct host_watcher *hw, const struct xrt_executable *exe,
+xrt_status *xdev_watch_init(struct xdev_watcher *hw, const struct xrt_executable *exe,
 			    const struct xdev_watch *w, const struct xrt_allocator *a)
 {
 	hw->w = w;
@@ -38,7 +39,7 @@ xrt_status *host_watch_init(struct host_watcher *hw, const struct xrt_executable
 	return hw->counts ? NULL : xrt_status_oom(a, "loop counters");
 }
 
-void host_watch_deinit(struct host_watcher *hw)
+void xdev_watch_deinit(struct xdev_watcher *hw)
 {
 	xrt_mem_free(hw->a, hw->counts);
 	hw->counts = NULL;
@@ -60,7 +61,7 @@ static int64_t loop_at(const struct xrt_executable *exe, uint32_t pc)
 	return best;
 }
 
-static xrt_status *stopped(const struct host_watcher *hw, enum xrt_code code, const char *why,
+static xrt_status *stopped(const struct xdev_watcher *hw, enum xrt_code code, const char *why,
 			   uint32_t pc)
 {
 	const struct xrt_cs_cmd *c = (const void *)(hw->exe->loaded.prog.base +
@@ -73,7 +74,7 @@ static xrt_status *stopped(const struct host_watcher *hw, enum xrt_code code, co
 }
 
 /* An exit jump: one more iteration (not taken), or the loop's end. */
-static xrt_status *count(struct host_watcher *hw, uint32_t pc, uint32_t next)
+static xrt_status *count(struct xdev_watcher *hw, uint32_t pc, uint32_t next)
 {
 	const struct xrt_executable *exe = hw->exe;
 	uint32_t i;
@@ -94,7 +95,7 @@ static xrt_status *count(struct host_watcher *hw, uint32_t pc, uint32_t next)
 	return NULL;
 }
 
-xrt_status *host_watch_step(struct host_watcher *hw, uint32_t pc, uint32_t next)
+xrt_status *xdev_watch_step(struct xdev_watcher *hw, uint32_t pc, uint32_t next)
 {
 	const struct xdev_watch *w = hw->w;
 	bool jump = next != pc + 1;
