@@ -131,6 +131,8 @@ struct xrt_file {
  * @submitted: jobs submitted
  * @cancel_below: jobs numbered below it (by @submitted at push) stop
  * @completed: jobs that ran to the end without error
+ * @last_loop: the loop index that stopped the last job stopped by
+ *             max_iterations, or ~0
  * @name: the scheduler's name
  */
 struct xrt_queue {
@@ -151,6 +153,7 @@ struct xrt_queue {
 	atomic64_t submitted;
 	atomic64_t cancel_below;
 	atomic64_t completed;
+	atomic_t last_loop;
 	char name[32];
 };
 

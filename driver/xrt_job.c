@@ -49,6 +49,8 @@ void xrt_job_free(struct xrt_job *job)
 	kvfree(job->offsets);
 	kvfree(job->plans);
 	kvfree(job->workspace);
+	kvfree(job->loops);
+	kvfree(job->counts);
 	xrt_memory_uncharge(job->queue->xfile->xdev, job->queue->xfile->account, job->charged);
 	if (job->hw_fence)
 		dma_fence_put(job->hw_fence);
@@ -99,6 +101,35 @@ static int job_yield(void *arg)
 	return stop_reason(job) != 0;
 }
 
+/*
+ * Called by the engine after each JUMP (struct xrt_engine_ctx.jumped):
+ * a loop's exit jump not taken is one more iteration of that execution
+ * of the loop, taken it ends it.  Past max_iterations the job stops.
+ */
+static int job_jumped(void *arg, u32 pc, u32 next)
+{
+	struct xrt_job *job = arg;
+	u32 lo = 0, hi = job->num_loops, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (job->loops[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == job->num_loops || job->loops[lo] != pc)
+		return 0;
+	if (next != pc + 1) {
+		job->counts[lo] = 0;
+		return 0;
+	}
+	if (++job->counts[lo] <= job->max_iterations)
+		return 0;
+	atomic_set(&job->queue->last_loop, lo);
+	return 1;
+}
+
 static int execute(struct xrt_job *job)
 {
 	struct xrt_engine_ctx ctx = {
@@ -108,6 +139,8 @@ static int execute(struct xrt_job *job)
 		.rng_seed = job->rng_seed,
 		.yield = job_yield,
 		.yield_arg = job,
+		.jumped = job->max_iterations ? job_jumped : NULL,
+		.jumped_arg = job,
 	};
 	struct xrt_engine_cursor cur = { 0 };
 	u64 budget = max(READ_ONCE(xrt_chunk_items), 1u);
@@ -120,6 +153,8 @@ static int execute(struct xrt_job *job)
 		kernel_fpu_begin();
 		done = xrt_engine_step(&ctx, &cur, budget, job->thread_ws);
 		kernel_fpu_end();
+		if (done < 0)
+			return -ELOOP;	/* job_jumped: a loop ran past its bound */
 		if (done)
 			return 0;
 		cond_resched();

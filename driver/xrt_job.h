@@ -46,6 +46,10 @@ struct xrt_hw_fence {
  * @stop: 0, or the negative errno to stop the job with
  * @number: its place among the queue's submitted jobs, from 0
  * @deadline_ns: CLOCK_MONOTONIC time it stops at (ETIME), or 0
+ * @loops: the exit jumps of the program's loops, ascending (SUBMIT's)
+ * @counts: per loop, the iterations of its current execution
+ * @num_loops: entries of @loops and @counts
+ * @max_iterations: one more iteration stops the job (ELOOP); 0: none
  * @charged: device memory counted for the program copy and workspace
  */
 struct xrt_job {
@@ -69,6 +73,10 @@ struct xrt_job {
 	atomic_t stop;
 	u64 number;
 	u64 deadline_ns;
+	u32 *loops;
+	u64 *counts;
+	u32 num_loops;
+	u64 max_iterations;
 	u64 charged;
 };
 

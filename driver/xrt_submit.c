@@ -26,7 +26,7 @@ struct xrt_use {
 
 static int check_args(const struct drm_xrt_submit *a)
 {
-	if (a->flags)
+	if (a->flags || a->pad || a->num_loops > DRM_XRT_MAX_LOOPS)
 		return -EINVAL;
 	if (a->num_slots > XRT_MAX_SLOTS || a->num_in_syncs > XRT_MAX_IN_SYNCS)
 		return -EINVAL;
@@ -342,6 +342,38 @@ out:
 	return ret;
 }
 
+/*
+ * The loops' exit jumps, with max_iterations: each a conditional JUMP of
+ * the validated program, strictly ascending (so the engine's hook finds
+ * one by bisection); their counters.
+ */
+static int copy_loops(struct xrt_job *job, const struct drm_xrt_submit *a)
+{
+	const struct xrt_cs_jump *j;
+	u32 i;
+
+	job->max_iterations = a->max_iterations;
+	if (!a->max_iterations || !a->num_loops)
+		return 0;
+	job->loops = kvmalloc_array(a->num_loops, sizeof(u32), GFP_KERNEL);
+	job->counts = kvcalloc(a->num_loops, sizeof(u64), GFP_KERNEL);
+	if (!job->loops || !job->counts)
+		return -ENOMEM;
+	if (copy_from_user(job->loops, u64_to_user_ptr(a->loops_ptr),
+			   a->num_loops * sizeof(u32)))
+		return -EFAULT;
+	job->num_loops = a->num_loops;
+	for (i = 0; i < a->num_loops; i++) {
+		if (job->loops[i] >= job->prog.num_commands ||
+		    (i && job->loops[i] <= job->loops[i - 1]))
+			return -EINVAL;
+		j = (const void *)(job->program + job->offsets[job->loops[i]]);
+		if (j->cmd.op != XRT_CS_OP_JUMP || j->mode == XRT_CS_JUMP_ALWAYS)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int prepare(struct xrt_job *job, struct drm_device *drm,
 		   struct drm_file *file, const struct drm_xrt_submit *a)
 {
@@ -350,6 +382,8 @@ static int prepare(struct xrt_job *job, struct drm_device *drm,
 	ret = copy_program(job, file, a);
 	if (!ret)
 		ret = validate_program(job, drm, a->program_size);
+	if (!ret)
+		ret = copy_loops(job, a);
 	if (!ret)
 		ret = bind_slots(job, file, a);
 	if (!ret)

@@ -149,6 +149,10 @@ int xrt_engine_validate_some(struct xrt_engine_prog *prog, const void *data,
  *         off) can let others run.  Nonzero asks the item to stop
  *         early; what it leaves in its outputs is then undefined.
  * @yield_arg: passed to @yield
+ * @jumped: NULL, or called by xrt_engine_step() after each JUMP with its
+ *          index and the command that comes next; nonzero stops the run
+ *          there (an executor counting a loop's iterations)
+ * @jumped_arg: passed to @jumped
  */
 struct xrt_engine_ctx {
 	const struct xrt_engine_prog *prog;
@@ -157,6 +161,8 @@ struct xrt_engine_ctx {
 	u64 rng_seed;
 	int (*yield)(void *arg);
 	void *yield_arg;
+	int (*jumped)(void *arg, u32 pc, u32 next);
+	void *jumped_arg;
 };
 
 /** xrt_engine_phases() - number of phases of command @pc (0 for JUMP) */
@@ -219,7 +225,8 @@ struct xrt_engine_cursor {
  * @budget: the most items to run in this call (at least 1)
  * @thread_ws: the thread's workspace
  *
- * Return: 1 when the program has finished, 0 when more remains.
+ * Return: 1 when the program has finished, 0 when more remains, -1 when
+ * x->jumped asked to stop (the cursor stays on the jump).
  */
 int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 		    u64 budget, void *thread_ws);

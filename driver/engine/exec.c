@@ -55,7 +55,7 @@ u32 xrt_engine_next(const struct xrt_engine_ctx *x, u32 pc)
 int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 		    u64 budget, void *thread_ws)
 {
-	u32 n = x->prog->num_commands;
+	u32 n = x->prog->num_commands, next;
 
 	while (c->pc < n) {
 		u32 phases = xrt_engine_phases(x, c->pc);
@@ -74,7 +74,11 @@ int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 			c->phase++;
 		}
 		c->phase = 0;
-		c->pc = xrt_engine_next(x, c->pc);
+		next = xrt_engine_next(x, c->pc);
+		/* only a JUMP has no phases */
+		if (!phases && x->jumped && x->jumped(x->jumped_arg, c->pc, next))
+			return -1;
+		c->pc = next;
 		/* A loop of empty commands must still yield. */
 		if (!budget--)
 			return 0;

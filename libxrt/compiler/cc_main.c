@@ -8,6 +8,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "../core/mem.h"
 #include "cc.h"
 
@@ -178,6 +180,13 @@ void cc_executable_destroy(struct xrt_executable *exe)
 	xrt_mem_free(exe->alloc, exe);
 }
 
+static int by_exit(const void *a, const void *b)
+{
+	const struct cc_loop *x = a, *y = b;
+
+	return x->exit < y->exit ? -1 : x->exit > y->exit;
+}
+
 /* The leaves of @s into @out from *@n, in tuple order. */
 static void flatten(const struct xrt_shape *s, const struct xrt_shape **out, size_t *n)
 {
@@ -248,6 +257,8 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	exe->num_loops = cc->num_loops;
 	cc->loops = NULL;
 	cc->num_loops = 0;
+	if (exe->num_loops)	/* by exit jump: the driver wants them so */
+		qsort(exe->loops, exe->num_loops, sizeof(*exe->loops), by_exit);
 	exe->constants = cc->consts ? cc->consts : xrt_mem_alloc_aligned(cc->a, CC_ALIGN, CC_ALIGN);
 	exe->constants_size = cc->consts_size;
 	cc->consts = NULL;

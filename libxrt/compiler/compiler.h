@@ -92,7 +92,7 @@ struct xrt_executable {
 	struct xrt_shape *params;	/* their shapes, layouts included */
 	struct xrt_shape result;
 	uint32_t num_commands;
-	struct cc_loop *loops;	/* in the order their tops come */
+	struct cc_loop *loops;	/* by their exit jumps, ascending */
 	uint32_t num_loops;
 };
 

@@ -166,6 +166,9 @@ int accel_submit(int fd, const struct accel_job *job)
 		.out_sync = job->out_sync,
 		.rng_seed = job->rng_seed,
 		.deadline_ns = job->deadline_ns,
+		.loops_ptr = (uintptr_t)job->loops,
+		.num_loops = job->num_loops,
+		.max_iterations = job->max_iterations,
 	};
 
 	return accel_ioctl(fd, DRM_IOCTL_XRT_SUBMIT, &a);

@@ -58,6 +58,9 @@ struct accel_job {
 	uint32_t queue;
 	uint64_t rng_seed;
 	uint64_t deadline_ns;	/* CLOCK_MONOTONIC; 0: none */
+	const uint32_t *loops;	/* exit jumps, ascending */
+	uint32_t num_loops;
+	uint64_t max_iterations;
 };
 
 int accel_submit(int fd, const struct accel_job *job);

@@ -147,6 +147,58 @@ TEST_F_TIMEOUT(dev, a_deadline_stops_a_job_and_keeps_its_queue, 120)
 }
 
 /*
+ * A loop whose exit jump is 0 (not taken while slot 0 is 1) and whose
+ * back jump is 1: with max_iterations 5 the job stops with ELOOP after
+ * five iterations, QUEUE_STATUS names loop 0, the queue goes on; loops
+ * that are not conditional jumps, out of order or past the program are
+ * refused.
+ */
+TEST_F_TIMEOUT(dev, max_iterations_stop_a_loop_and_name_it, 120)
+{
+	struct xrt_cs_scalar pred = { .slot = 0, .dtype = XRT_CS_PRED };
+	static const uint32_t bad[][2] = { { 1, 0 }, { 0, 0 }, { 0, 5 } };
+	uint32_t q, out, flag, loop0 = 0;
+	struct drm_xrt_queue_status st;
+	struct prog p = { 0 };
+	struct cs_builder b;
+	uint8_t one = 1;
+	int k;
+
+	cs_builder_init(&b, NULL);
+	cs_add_slot(&b, 1, XRT_CS_SLOT_READ);
+	cs_jump(&b, XRT_CS_JUMP_IF_FALSE, 2, &pred);
+	cs_jump(&b, XRT_CS_JUMP_ALWAYS, 0, NULL);
+	ASSERT_EQ(0, prog_upload(self->fd, &b, &p));
+	ASSERT_EQ(0, accel_bo_from(self->fd, &one, 1, &flag));
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out));
+	{
+		struct accel_job j = { .prog = p.bo, .slots = &flag, .num_slots = 1,
+				       .prog_size = p.size, .out_sync = out, .queue = q,
+				       .loops = &loop0, .num_loops = 1, .max_iterations = 5 };
+
+		ASSERT_EQ(0, accel_submit(self->fd, &j));
+		ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
+		EXPECT_EQ(-ELOOP, accel_syncobj_error(self->fd, out));
+		ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
+		EXPECT_EQ(0, st.flags);
+		EXPECT_EQ(0, st.last_loop);
+		EXPECT_EQ(-ELOOP, st.last_error);
+		for (k = 0; k < 3; k++) {
+			j.loops = bad[k];
+			j.num_loops = k == 2 ? 1 : 2;
+			if (k == 2)
+				j.loops = &bad[2][1];
+			EXPECT_EQ(-EINVAL, accel_submit(self->fd, &j)) TH_LOG("bad loops %d", k);
+		}
+		j.loops = &loop0;
+		j.num_loops = DRM_XRT_MAX_LOOPS + 1;
+		EXPECT_EQ(-EINVAL, accel_submit(self->fd, &j));
+	}
+	prog_free(self->fd, &p);
+}
+
+/*
  * QUEUE_CANCEL stops the running job and the one waiting behind it
  * (ECANCELED, the second without running), and the queue takes the
  * next job as usual.

@@ -216,6 +216,14 @@ struct drm_xrt_queue_destroy {
  *               with ETIME, checked between chunks (its queue goes on);
  *               0 for none (DRM_XRT_CAP_RUN_LIMITS; an older caller's
  *               shorter struct reads as 0)
+ * @loops_ptr: in, user pointer to __u32 command indices, ascending: the
+ *             conditional jumps that leave the program's while loops
+ *             (not taken: one more iteration; taken: the loop's end)
+ * @num_loops: in, entries of @loops_ptr, at most DRM_XRT_MAX_LOOPS
+ * @pad: 0
+ * @max_iterations: in, 0, or the most iterations any execution of any of
+ *                  those loops may run: one more stops the job with ELOOP
+ *                  and QUEUE_STATUS reports the loop (DRM_XRT_CAP_RUN_LIMITS)
  *
  * The program is copied and validated before the ioctl returns (EINVAL
  * when malformed); later writes to its buffer do not affect the job.
@@ -237,7 +245,13 @@ struct drm_xrt_submit {
 	__u32 out_sync;
 	__u64 rng_seed;
 	__u64 deadline_ns;
+	__u64 loops_ptr;
+	__u32 num_loops;
+	__u32 pad;
+	__u64 max_iterations;
 };
+
+#define DRM_XRT_MAX_LOOPS	4096
 
 /**
  * struct drm_xrt_queue_cancel - stop the jobs of a queue, not the queue
@@ -262,6 +276,8 @@ struct drm_xrt_queue_cancel {
  * @last_error: out, the negative errno of the last failed job, or 0
  * @submitted: out, jobs submitted to this queue
  * @completed: out, jobs that ran to the end without error
+ * @last_loop: out, the @loops_ptr index of the loop that stopped the last
+ *             job stopped by max_iterations, or ~0
  *
  * After a reset the queue refuses new jobs (ECANCELED): destroy it and
  * create another.
@@ -273,6 +289,8 @@ struct drm_xrt_queue_status {
 	__s32 last_error;
 	__u64 submitted;
 	__u64 completed;
+	__u32 last_loop;
+	__u32 pad;
 };
 
 /* The queue had a job stopped by a timeout and takes no more jobs. */

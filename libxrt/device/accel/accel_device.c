@@ -46,6 +46,7 @@ static enum xrt_code errno_code(int err)
 		return XRT_RESOURCE_EXHAUSTED;
 	case ETIMEDOUT:
 	case ETIME:
+	case ELOOP:
 		return XRT_DEADLINE_EXCEEDED;
 	case ECANCELED:
 		return XRT_ABORTED;

@@ -191,9 +191,22 @@ static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe
 	struct accel_dev *d = q->d;
 	struct drm_xrt_submit sub = { 0 };
 	struct accel_program *p;
+	uint32_t *exits = NULL, i;
 	xrt_status *st;
 	int err;
 
+	/* the loops' exit jumps, ascending (the compiler keeps them so) */
+	if (w && w->max_iterations && d->run_limits && exe->num_loops &&
+	    exe->num_loops <= DRM_XRT_MAX_LOOPS) {
+		exits = xrt_mem_calloc(q->a, exe->num_loops, sizeof(*exits));
+		if (!exits)
+			return xrt_status_oom(q->a, "the loops of a job");
+		for (i = 0; i < exe->num_loops; i++)
+			exits[i] = exe->loops[i].exit;
+		sub.loops_ptr = (uintptr_t)exits;
+		sub.num_loops = exe->num_loops;
+		sub.max_iterations = w->max_iterations;
+	}
 	pthread_mutex_lock(&d->lock);
 	st = program_of(d, exe, q->a, &p);
 	if (!st) {
@@ -215,6 +228,7 @@ static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe
 					adev_errno(d, q->a, "DRM_IOCTL_XRT_SUBMIT", err);
 	}
 	pthread_mutex_unlock(&d->lock);
+	xrt_mem_free(q->a, exits);
 	return st;
 }
 
@@ -242,6 +256,9 @@ static xrt_status *fence_error(struct accel_dev *d, uint32_t sync, const struct 
 		return NULL;
 	if (info.status == -ETIMEDOUT)
 		return stopped(d, a);
+	if (info.status == -ELOOP)
+		return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "%s: run: a while loop ran past "
+				      "max_iterations", d->base.info.name);
 	if (info.status == -ETIME)
 		return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "%s: run: deadline passed (the "
 				      "driver stopped the job; the queue goes on)", d->base.info.name);
@@ -287,8 +304,15 @@ static xrt_status *wait_job(struct xdev_queue *q, const struct xdev_watch *w, bo
 }
 
 /* What a job that ended with @err (positive) was stopped by, if by a limit. */
-static xrt_status *limit_error(struct xdev_queue *q, int err, bool cancelled)
+static xrt_status *limit_error(struct xdev_queue *q, int err, bool cancelled,
+			       const struct xrt_executable *exe, const struct xdev_watch *w,
+			       uint32_t loop)
 {
+	if (err == ELOOP && exe && w && loop < exe->num_loops)
+		return xrt_status_new(q->a, XRT_DEADLINE_EXCEEDED,
+				      "%s: run: %s: more than %llu iterations",
+				      q->d->base.info.name, exe->loops[loop].where,
+				      (unsigned long long)w->max_iterations);
 	if (err == ECANCELED && cancelled)
 		return xrt_status_new(q->a, XRT_CANCELLED, "%s: run: cancelled (the driver stopped "
 				      "the job; the queue goes on)", q->d->base.info.name);
@@ -300,7 +324,8 @@ static xrt_status *limit_error(struct xdev_queue *q, int err, bool cancelled)
 }
 
 /* Waits for the job and tells how it ended. */
-static xrt_status *finish(struct xdev_queue *q, const struct xdev_watch *w)
+static xrt_status *finish(struct xdev_queue *q, const struct xrt_executable *exe,
+			  const struct xdev_watch *w)
 {
 	struct accel_dev *d = q->d;
 	struct drm_xrt_queue_status qs = { .queue_id = q->id };
@@ -314,7 +339,7 @@ static xrt_status *finish(struct xdev_queue *q, const struct xdev_watch *w)
 		st = fence_error(d, q->sync, q->a);
 		if (st && cancelled && xrt_status_code(st) == XRT_ABORTED) {
 			xrt_status_free(st);	/* ours, not a reset */
-			return limit_error(q, ECANCELED, true);
+			return limit_error(q, ECANCELED, true, NULL, NULL, 0);
 		}
 		if (st && xrt_status_code(st) == XRT_ABORTED)
 			q->reset = true;
@@ -331,7 +356,7 @@ static xrt_status *finish(struct xdev_queue *q, const struct xdev_watch *w)
 		q->reset = true;
 		return stopped(d, q->a);
 	}
-	st = limit_error(q, -qs.last_error, cancelled);
+	st = limit_error(q, -qs.last_error, cancelled, exe, w, qs.last_loop);
 	if (st)
 		return st;
 	return adev_errno(d, q->a, "the job", qs.last_error < 0 ? -qs.last_error : EIO);
@@ -365,7 +390,7 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 	if (!st)
 		st = submit(q, exe, slots, seed, w, bo, q->sync);
 	if (!st)
-		st = finish(q, w);
+		st = finish(q, exe, w);
 	pthread_mutex_unlock(&q->lock);
 	if (bo != small)
 		xrt_mem_free(q->a, bo);

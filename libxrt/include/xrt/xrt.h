@@ -374,9 +374,10 @@ XRT_API void xrt_cancel_destroy(xrt_cancel *c);
  *                  evaluator counts
  * @cancel: NULL, or a flag that cancels the run when raised (CANCELLED)
  *
- * The host, staged and cuda devices keep all three (cuda at its
- * host-side jumps); accel keeps the deadline and the cancel flag (in
- * the driver, between chunks), not yet the iteration bound.
+ * Every device keeps all three: the host and staged after every
+ * command, cuda at its host-side jumps, accel in the driver (the
+ * deadline and the loops travel with the job; the cancel stops the
+ * session queue's jobs, the queue kept).
  */
 struct xrt_execution_config {
 	int32_t device_ordinal;
