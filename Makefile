@@ -38,7 +38,7 @@ ASAN_OPTS  := $(MESON_OPTS) -Db_sanitize=address,undefined -Db_lundef=false \
 	      -Dbuildtype=debug -Dfuzz=true -Dfuzz_seconds=$(FUZZ_SECONDS)
 TSAN_OPTS  := $(MESON_OPTS) -Db_sanitize=thread -Db_lundef=false
 
-.PHONY: all deps build run test check asan tsan bench install clean driver driver-clean \
+.PHONY: all deps build run test check check-long asan tsan bench install clean driver driver-clean \
 	vmtest vmbench checkpatch examples docs
 
 all: build
@@ -83,6 +83,18 @@ ifeq ($(XRT_SKIP_VM),)
 else
 	@echo "check: the VM stage was SKIPPED (XRT_SKIP_VM is set): the driver is untested"
 endif
+
+# Long campaigns, run (and reported) before an issue is resolved: every
+# fuzzer for FUZZ_LONG_SECONDS from the seeds and the corpus kept in
+# build-long/ (an hour each by default), then every planted mutant.
+FUZZ_LONG_SECONDS ?= 3600
+LONG_BUILD ?= build-long
+check-long: deps
+	test -f $(LONG_BUILD)/build.ninja || CC=clang meson setup $(LONG_BUILD) $(ASAN_OPTS)
+	meson configure $(LONG_BUILD) -Dfuzz_seconds=$(FUZZ_LONG_SECONDS)
+	ninja -C $(LONG_BUILD)
+	meson test -C $(LONG_BUILD) --suite fuzz --num-processes 2 --print-errorlogs
+	tools/mutate/mutate
 
 vmtest: build
 	tools/vm/vmtest.sh $(BUILD)
