@@ -160,6 +160,7 @@ TEST_F_TIMEOUT(dev, max_iterations_stop_a_loop_and_name_it, 120)
 	uint32_t q, out, flag, loop0 = 0;
 	struct drm_xrt_queue_status st;
 	struct prog p = { 0 };
+	struct accel_job j;
 	struct cs_builder b;
 	uint8_t one = 1;
 	int k;
@@ -172,29 +173,24 @@ TEST_F_TIMEOUT(dev, max_iterations_stop_a_loop_and_name_it, 120)
 	ASSERT_EQ(0, accel_bo_from(self->fd, &one, 1, &flag));
 	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
 	ASSERT_EQ(0, accel_syncobj_create(self->fd, &out));
-	{
-		struct accel_job j = { .prog = p.bo, .slots = &flag, .num_slots = 1,
-				       .prog_size = p.size, .out_sync = out, .queue = q,
-				       .loops = &loop0, .num_loops = 1, .max_iterations = 5 };
-
-		ASSERT_EQ(0, accel_submit(self->fd, &j));
-		ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
-		EXPECT_EQ(-ELOOP, accel_syncobj_error(self->fd, out));
-		ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
-		EXPECT_EQ(0, st.flags);
-		EXPECT_EQ(0, st.last_loop);
-		EXPECT_EQ(-ELOOP, st.last_error);
-		for (k = 0; k < 3; k++) {
-			j.loops = bad[k];
-			j.num_loops = k == 2 ? 1 : 2;
-			if (k == 2)
-				j.loops = &bad[2][1];
-			EXPECT_EQ(-EINVAL, accel_submit(self->fd, &j)) TH_LOG("bad loops %d", k);
-		}
-		j.loops = &loop0;
-		j.num_loops = DRM_XRT_MAX_LOOPS + 1;
-		EXPECT_EQ(-EINVAL, accel_submit(self->fd, &j));
+	j = (struct accel_job){ .prog = p.bo, .slots = &flag, .num_slots = 1,
+				.prog_size = p.size, .out_sync = out, .queue = q,
+				.loops = &loop0, .num_loops = 1, .max_iterations = 5 };
+	ASSERT_EQ(0, accel_submit(self->fd, &j));
+	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out, 30000));
+	EXPECT_EQ(-ELOOP, accel_syncobj_error(self->fd, out));
+	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
+	EXPECT_EQ(0, st.flags);
+	EXPECT_EQ(0, st.last_loop);
+	EXPECT_EQ(-ELOOP, st.last_error);
+	for (k = 0; k < 3; k++) {
+		j.loops = k == 2 ? &bad[2][1] : bad[k];
+		j.num_loops = k == 2 ? 1 : 2;
+		EXPECT_EQ(-EINVAL, accel_submit(self->fd, &j)) TH_LOG("bad loops %d", k);
 	}
+	j.loops = &loop0;
+	j.num_loops = DRM_XRT_MAX_LOOPS + 1;
+	EXPECT_EQ(-EINVAL, accel_submit(self->fd, &j));
 	prog_free(self->fd, &p);
 }
 
