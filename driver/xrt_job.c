@@ -194,6 +194,7 @@ static struct dma_fence *xrt_run_job(struct drm_sched_job *sj)
 	struct xrt_job *job = to_xrt_job(sj);
 	struct xrt_queue *q = job->queue;
 	struct xrt_hw_fence *f = job->fence_mem;
+	int why;
 
 	if (sj->s_fence->finished.error)
 		return NULL;
@@ -203,9 +204,10 @@ static struct dma_fence *xrt_run_job(struct drm_sched_job *sj)
 		return ERR_PTR(-ECANCELED);
 	}
 	/* cancelled while it waited, or out of time before it began */
-	if (stop_reason(job)) {
-		atomic_set(&q->last_error, stop_reason(job));
-		return ERR_PTR(stop_reason(job));
+	why = stop_reason(job);
+	if (why) {
+		atomic_set(&q->last_error, why);
+		return ERR_PTR(why);
 	}
 	spin_lock_init(&f->lock);
 	dma_fence_init(&f->base, &xrt_fence_ops, &f->lock, q->fence_context,

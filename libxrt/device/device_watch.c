@@ -73,25 +73,30 @@ static xrt_status *stopped(const struct xdev_watcher *hw, enum xrt_code code, co
 			      l >= 0 ? hw->exe->loops[l].where : "");
 }
 
-/* An exit jump: one more iteration (not taken), or the loop's end. */
+/*
+ * A jump at @pc: if it is a loop's exit, one more iteration (not taken)
+ * or the loop's end.  The loops are sorted by exit: found by bisection.
+ */
 static xrt_status *count(struct xdev_watcher *hw, uint32_t pc, uint32_t next)
 {
 	const struct xrt_executable *exe = hw->exe;
-	uint32_t i;
+	uint32_t lo = 0, hi = exe->num_loops, mid;
 
-	for (i = 0; i < exe->num_loops; i++) {
-		if (exe->loops[i].exit != pc)
-			continue;
-		if (next != pc + 1) {
-			hw->counts[i] = 0;
-		} else if (++hw->counts[i] > hw->w->max_iterations) {
-			return xrt_status_new(hw->a, XRT_DEADLINE_EXCEEDED,
-					      "run: %s: more than %llu iterations",
-					      exe->loops[i].where,
-					      (unsigned long long)hw->w->max_iterations);
-		}
-		break;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (exe->loops[mid].exit < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	if (lo == exe->num_loops || exe->loops[lo].exit != pc)
+		return NULL;
+	if (next != pc + 1)
+		hw->counts[lo] = 0;
+	else if (++hw->counts[lo] > hw->w->max_iterations)
+		return xrt_status_new(hw->a, XRT_DEADLINE_EXCEEDED,
+				      "run: %s: more than %llu iterations", exe->loops[lo].where,
+				      (unsigned long long)hw->w->max_iterations);
 	return NULL;
 }
 

@@ -131,6 +131,9 @@ struct run {
 	 */
 	struct xnode **leaves;
 	size_t *base;
+	/* most programs: room enough here, no allocation */
+	struct xnode *small_leaves[16];
+	size_t small_base[8];
 };
 
 /* The leaves of the arguments and the result (r->result made). */
@@ -142,8 +145,10 @@ static xrt_status *flatten_nodes(struct run *r)
 
 	for (p = 0; p < exe->num_params; p++)
 		total += xrt_shape_leaf_count(&exe->params[p]);
-	r->leaves = xrt_mem_calloc(r->s->a, total + 1, sizeof(*r->leaves));
-	r->base = xrt_mem_calloc(r->s->a, exe->num_params + 1, sizeof(*r->base));
+	r->leaves = total <= 16 ? r->small_leaves :
+		    xrt_mem_calloc(r->s->a, total, sizeof(*r->leaves));
+	r->base = exe->num_params < 8 ? r->small_base :
+		  xrt_mem_calloc(r->s->a, exe->num_params + 1, sizeof(*r->base));
 	if (!r->leaves || !r->base)
 		return xrt_status_oom(r->s->a, "an execution");
 	for (p = 0; p < exe->num_params; p++) {
@@ -362,7 +367,7 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 			uint32_t n, uint64_t seed, const struct xdev_watch *w,
 			struct xnode **result, struct xrt_event **event)
 {
-	struct run r = { s, exe, args, NULL, NULL, NULL, NULL, NULL };
+	struct run r = { .s = s, .exe = exe, .args = args };
 	xrt_status *st = check_shapes(&r, n);
 	struct xdev_buf small[2 * 8];	/* most programs: no allocation */
 	uint32_t i;
@@ -394,8 +399,10 @@ xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct
 		xrt_mem_free(s->a, r.slots);
 	if (!st)
 		take_donations(&r);
-	xrt_mem_free(s->a, r.leaves);
-	xrt_mem_free(s->a, r.base);
+	if (r.leaves != r.small_leaves)
+		xrt_mem_free(s->a, r.leaves);
+	if (r.base != r.small_base)
+		xrt_mem_free(s->a, r.base);
 	if (st) {
 		xnode_unref(s, r.result);
 		return st;
@@ -499,7 +506,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 	struct xnode **nodes, *result = NULL;
 	struct xdev_watch w;
 	struct centry *e = NULL;
-	struct run r = { s, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct run r = { .s = s };
 	xrt_status *st;
 	uint32_t i;
 

@@ -249,6 +249,10 @@ class Limits(unittest.TestCase):
             self.s.execute(self.c, [self.x], max_iterations=5)
         with self.assertRaises(ValueError):
             self.s.execute(self.c, [self.x], timeout=0)
+        with self.assertRaises(OverflowError):
+            self.s.execute(self.c, [self.x], max_iterations=-1)
+        with self.assertRaises(TypeError):
+            self.s.execute(self.c, [self.x], max_iterations=2.5)
         self.still_works()
 
     def test_ctrl_c_cancels_a_run(self):

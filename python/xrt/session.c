@@ -429,6 +429,21 @@ static int timeout_ns(PyObject *timeout, uint64_t *ns)
 	return 0;
 }
 
+/* max_iterations=0 or a count: an int from 0 up (OverflowError below 0). */
+static int iteration_bound(PyObject *v, uint64_t *n)
+{
+	*n = 0;
+	if (!v)
+		return 0;
+	if (!PyLong_Check(v)) {
+		PyErr_Format(PyExc_TypeError, "xrt: max_iterations is an int, not %.80s",
+			     Py_TYPE(v)->tp_name);
+		return -1;
+	}
+	*n = PyLong_AsUnsignedLongLong(v);
+	return PyErr_Occurred() ? -1 : 0;
+}
+
 static int parse_execute(PyXrtSession *self, PyObject *args, PyObject *kw, const char *fmt,
 			 struct exec_args *x)
 {
@@ -436,8 +451,7 @@ static int parse_execute(PyXrtSession *self, PyObject *args, PyObject *kw, const
 				 "release_compilation", "seed", "timeout", "max_iterations",
 				 NULL };
 	int release_inputs = 0, release_compilation = 0;
-	PyObject *inputs = NULL, *timeout = NULL;
-	unsigned long long max_iterations = 0;
+	PyObject *inputs = NULL, *timeout = NULL, *max_iterations = NULL;
 	unsigned int seed = 0;
 	Py_ssize_t i;
 
@@ -446,9 +460,9 @@ static int parse_execute(PyXrtSession *self, PyObject *args, PyObject *kw, const
 					 &release_inputs, &release_compilation, &seed, &timeout,
 					 &max_iterations) ||
 	    timeout_ns(timeout, &x->cfg.timeout_ns) < 0 ||
+	    iteration_bound(max_iterations, &x->cfg.max_iterations) < 0 ||
 	    handle_id(self, x->comp, 1, &x->c) < 0)
 		return -1;
-	x->cfg.max_iterations = max_iterations;
 	x->seq = inputs ? PySequence_Fast(inputs, "xrt: inputs is a sequence of handles") :
 			  PyTuple_New(0);
 	if (!x->seq)
@@ -538,7 +552,7 @@ static PyObject *session_execute(PyXrtSession *self, PyObject *args, PyObject *k
 	xrt_status *st = NULL;
 	bool hooked = false;
 
-	if (parse_execute(self, args, kw, "O|O$ppIOK:execute", &x) < 0)
+	if (parse_execute(self, args, kw, "O|O$ppIOO:execute", &x) < 0)
 		return NULL;
 	s = begin_call(self);
 	if (s) {
@@ -580,7 +594,7 @@ static PyObject *session_execute_async(PyXrtSession *self, PyObject *args, PyObj
 	xrt_handle out;
 	xrt_status *st = NULL;
 
-	if (parse_execute(self, args, kw, "O|O$ppIOK:execute_async", &x) < 0)
+	if (parse_execute(self, args, kw, "O|O$ppIOO:execute_async", &x) < 0)
 		return NULL;
 	s = begin_call(self);
 	if (s) {
