@@ -133,6 +133,8 @@ struct xrt_file {
  * @completed: jobs that ran to the end without error
  * @last_loop: the loop index that stopped the last job stopped by
  *             max_iterations, or ~0
+ * @last_pc: the command at which the last job stopped by a limit stopped,
+ *           or ~0 (it had not started)
  * @name: the scheduler's name
  */
 struct xrt_queue {
@@ -154,6 +156,7 @@ struct xrt_queue {
 	atomic64_t cancel_below;
 	atomic64_t completed;
 	atomic_t last_loop;
+	atomic_t last_pc;
 	char name[32];
 };
 

@@ -59,7 +59,6 @@ void xrt_job_free(struct xrt_job *job)
 	kfree(job);
 }
 
-/* Why the job must stop now, or 0. */
 /*
  * Why the job must stop now, or 0: stopped by the timeout, its queue
  * going away or cancelled (QUEUE_CANCEL), its deadline passed.
@@ -144,21 +143,28 @@ static int execute(struct xrt_job *job)
 	};
 	struct xrt_engine_cursor cur = { 0 };
 	u64 budget = max(READ_ONCE(xrt_chunk_items), 1u);
+	bool started = false;
 	int done, why;
 
 	for (;;) {
 		why = stop_reason(job);
 		if (why)
-			return why;
+			break;
 		kernel_fpu_begin();
 		done = xrt_engine_step(&ctx, &cur, budget, job->thread_ws);
 		kernel_fpu_end();
-		if (done < 0)
-			return -ELOOP;	/* job_jumped: a loop ran past its bound */
+		started = true;
+		if (done < 0) {
+			why = -ELOOP;	/* job_jumped: a loop ran past its bound */
+			break;
+		}
 		if (done)
 			return 0;
 		cond_resched();
 	}
+	/* Where it stopped: the command it was in or about to run. */
+	atomic_set(&job->queue->last_pc, started ? (int)cur.pc : -1);
+	return why;
 }
 
 void xrt_job_work(struct work_struct *work)
@@ -201,12 +207,14 @@ static struct dma_fence *xrt_run_job(struct drm_sched_job *sj)
 	/* A queue that was reset or is going away runs nothing more. */
 	if (atomic_read(&q->guilty) || atomic_read(&q->dying)) {
 		atomic_set(&q->last_error, -ECANCELED);
+		atomic_set(&q->last_pc, -1);
 		return ERR_PTR(-ECANCELED);
 	}
 	/* cancelled while it waited, or out of time before it began */
 	why = stop_reason(job);
 	if (why) {
 		atomic_set(&q->last_error, why);
+		atomic_set(&q->last_pc, -1);
 		return ERR_PTR(why);
 	}
 	spin_lock_init(&f->lock);

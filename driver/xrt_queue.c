@@ -51,6 +51,7 @@ static struct xrt_queue *queue_new(struct xrt_file *xfile, u32 priority)
 	mutex_init(&q->push_lock);
 	q->fence_context = dma_fence_context_alloc(1);
 	atomic_set(&q->last_loop, -1);
+	atomic_set(&q->last_pc, -1);
 	snprintf(q->name, sizeof(q->name), "xrt-q%d",
 		 atomic_inc_return(&queue_names));
 	ret = init_sched(q, xdev->drm.dev);
@@ -188,7 +189,7 @@ int xrt_ioctl_queue_status(struct drm_device *drm, void *data,
 	struct xrt_queue *q;
 
 	if (a->flags || a->resets || a->last_error || a->submitted ||
-	    a->completed || a->last_loop || a->pad)
+	    a->completed || a->last_loop || a->last_pc)
 		return -EINVAL;
 	q = xrt_queue_get(file->driver_priv, a->queue_id);
 	if (!q)
@@ -199,6 +200,7 @@ int xrt_ioctl_queue_status(struct drm_device *drm, void *data,
 	a->submitted = atomic64_read(&q->submitted);
 	a->completed = atomic64_read(&q->completed);
 	a->last_loop = (u32)atomic_read(&q->last_loop);
+	a->last_pc = (u32)atomic_read(&q->last_pc);
 	xrt_queue_put(q);
 	return 0;
 }

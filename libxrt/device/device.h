@@ -75,6 +75,12 @@ xrt_status *xdev_watch_init(struct xdev_watcher *hw, const struct xrt_executable
 void xdev_watch_deinit(struct xdev_watcher *hw);
 /* Command @pc ran and @next comes: NULL, or the status that stops the run. */
 xrt_status *xdev_watch_step(struct xdev_watcher *hw, uint32_t pc, uint32_t next);
+/*
+ * Where a run of @exe stopped at command @pc, as the watcher says it
+ * ("at command 7 (dot), in while loop 'w'"): "before its first command"
+ * when @pc is past the program.
+ */
+void xdev_watch_where(const struct xrt_executable *exe, uint32_t pc, char *buf, size_t size);
 
 struct xdev_ops {
 	/* A buffer of at least @bytes; RESOURCE_EXHAUSTED when it does not fit. */

@@ -61,16 +61,28 @@ static int64_t loop_at(const struct xrt_executable *exe, uint32_t pc)
 	return best;
 }
 
+void xdev_watch_where(const struct xrt_executable *exe, uint32_t pc, char *buf, size_t size)
+{
+	const struct xrt_cs_cmd *c;
+	int64_t l;
+
+	if (pc >= exe->loaded.prog.num_commands) {
+		snprintf(buf, size, "before its first command");
+		return;
+	}
+	c = (const void *)(exe->loaded.prog.base + exe->loaded.prog.offsets[pc]);
+	l = loop_at(exe, pc);
+	snprintf(buf, size, "at command %u (%s)%s%s", pc, cs_op_name(c->op), l >= 0 ? ", in " : "",
+		 l >= 0 ? exe->loops[l].where : "");
+}
+
 static xrt_status *stopped(const struct xdev_watcher *hw, enum xrt_code code, const char *why,
 			   uint32_t pc)
 {
-	const struct xrt_cs_cmd *c = (const void *)(hw->exe->loaded.prog.base +
-						    hw->exe->loaded.prog.offsets[pc]);
-	int64_t l = loop_at(hw->exe, pc);
+	char where[256];
 
-	return xrt_status_new(hw->a, code, "run: %s at command %u (%s)%s%s", why, pc,
-			      cs_op_name(c->op), l >= 0 ? ", in " : "",
-			      l >= 0 ? hw->exe->loops[l].where : "");
+	xdev_watch_where(hw->exe, pc, where, sizeof(where));
+	return xrt_status_new(hw->a, code, "run: %s %s", why, where);
 }
 
 /*

@@ -134,6 +134,7 @@ TEST_F_TIMEOUT(dev, a_deadline_stops_a_job_and_keeps_its_queue, 120)
 	EXPECT_EQ(0, st.flags);		/* not guilty */
 	EXPECT_EQ(0, st.resets);
 	EXPECT_EQ(-ETIME, st.last_error);
+	EXPECT_EQ(0, st.last_pc);	/* the spinner's only command */
 	ASSERT_EQ(0, prog_fill(self->fd, 64, 9, 1, &fill));
 	ASSERT_EQ(0, accel_bo_create(self->fd, 256, &buf));
 	ASSERT_EQ(0, submit(self->fd, q, &fill, &buf, 1, out));
@@ -149,9 +150,9 @@ TEST_F_TIMEOUT(dev, a_deadline_stops_a_job_and_keeps_its_queue, 120)
 /*
  * A loop whose exit jump is 0 (not taken while slot 0 is 1) and whose
  * back jump is 1: with max_iterations 5 the job stops with ELOOP after
- * five iterations, QUEUE_STATUS names loop 0, the queue goes on; loops
- * that are not conditional jumps, out of order or past the program are
- * refused.
+ * five iterations, QUEUE_STATUS names loop 0 and command 0, the queue
+ * goes on; loops that are not conditional jumps, out of order or past the
+ * program are refused.
  */
 TEST_F_TIMEOUT(dev, max_iterations_stop_a_loop_and_name_it, 120)
 {
@@ -182,6 +183,7 @@ TEST_F_TIMEOUT(dev, max_iterations_stop_a_loop_and_name_it, 120)
 	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
 	EXPECT_EQ(0, st.flags);
 	EXPECT_EQ(0, st.last_loop);
+	EXPECT_EQ(0, st.last_pc);	/* the loop's exit jump */
 	EXPECT_EQ(-ELOOP, st.last_error);
 	for (k = 0; k < 3; k++) {
 		j.loops = k == 2 ? &bad[2][1] : bad[k];
@@ -226,6 +228,7 @@ TEST_F_TIMEOUT(dev, queue_cancel_stops_its_jobs_not_the_queue, 120)
 	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
 	EXPECT_EQ(0, st.flags);
 	EXPECT_EQ(0, st.resets);
+	EXPECT_EQ(~0u, st.last_pc);	/* the last one stopped never started */
 	ASSERT_EQ(0, submit(self->fd, q, &fill, &buf, 1, out2));
 	ASSERT_EQ(0, accel_syncobj_wait(self->fd, out2, 30000));
 	EXPECT_EQ(0, accel_syncobj_error(self->fd, out2));

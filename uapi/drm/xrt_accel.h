@@ -278,6 +278,9 @@ struct drm_xrt_queue_cancel {
  * @completed: out, jobs that ran to the end without error
  * @last_loop: out, the @loops_ptr index of the loop that stopped the last
  *             job stopped by max_iterations, or ~0
+ * @last_pc: out, the command at which the last job stopped before its end
+ *           (deadline, cancel, max_iterations, the driver's timeout)
+ *           stopped, or ~0 when it stopped before its first command
  *
  * After a reset the queue refuses new jobs (ECANCELED): destroy it and
  * create another.
@@ -290,7 +293,7 @@ struct drm_xrt_queue_status {
 	__u64 submitted;
 	__u64 completed;
 	__u32 last_loop;
-	__u32 pad;
+	__u32 last_pc;
 };
 
 /* The queue had a job stopped by a timeout and takes no more jobs. */

@@ -303,23 +303,32 @@ static xrt_status *wait_job(struct xdev_queue *q, const struct xdev_watch *w, bo
 	}
 }
 
-/* What a job that ended with @err (positive) was stopped by, if by a limit. */
+/*
+ * What a job that ended with @err (positive) was stopped by, if by a
+ * limit, and where (QUEUE_STATUS: the loop @loop, the command @pc).
+ */
 static xrt_status *limit_error(struct xdev_queue *q, int err, bool cancelled,
 			       const struct xrt_executable *exe, const struct xdev_watch *w,
-			       uint32_t loop)
+			       const struct drm_xrt_queue_status *qs)
 {
-	if (err == ELOOP && exe && w && loop < exe->num_loops)
+	const char *dev = q->d->base.info.name;
+	char where[256] = "";
+
+	if (exe && qs)
+		xdev_watch_where(exe, qs->last_pc, where, sizeof(where));
+	if (err == ELOOP && exe && w && qs && qs->last_loop < exe->num_loops)
 		return xrt_status_new(q->a, XRT_DEADLINE_EXCEEDED,
-				      "%s: run: %s: more than %llu iterations",
-				      q->d->base.info.name, exe->loops[loop].where,
+				      "%s: run: %s: more than %llu iterations", dev,
+				      exe->loops[qs->last_loop].where,
 				      (unsigned long long)w->max_iterations);
 	if (err == ECANCELED && cancelled)
-		return xrt_status_new(q->a, XRT_CANCELLED, "%s: run: cancelled (the driver stopped "
-				      "the job; the queue goes on)", q->d->base.info.name);
+		return xrt_status_new(q->a, XRT_CANCELLED, "%s: run: cancelled%s%s (the driver "
+				      "stopped the job; the queue goes on)", dev, *where ? " " : "",
+				      where);
 	if (err == ETIME)
-		return xrt_status_new(q->a, XRT_DEADLINE_EXCEEDED, "%s: run: deadline passed (the "
-				      "driver stopped the job; the queue goes on)",
-				      q->d->base.info.name);
+		return xrt_status_new(q->a, XRT_DEADLINE_EXCEEDED, "%s: run: deadline passed%s%s "
+				      "(the driver stopped the job; the queue goes on)", dev,
+				      *where ? " " : "", where);
 	return NULL;
 }
 
@@ -339,7 +348,7 @@ static xrt_status *finish(struct xdev_queue *q, const struct xrt_executable *exe
 		st = fence_error(d, q->sync, q->a);
 		if (st && cancelled && xrt_status_code(st) == XRT_ABORTED) {
 			xrt_status_free(st);	/* ours, not a reset */
-			return limit_error(q, ECANCELED, true, NULL, NULL, 0);
+			return limit_error(q, ECANCELED, true, NULL, NULL, NULL);
 		}
 		if (st && xrt_status_code(st) == XRT_ABORTED)
 			q->reset = true;
@@ -356,7 +365,7 @@ static xrt_status *finish(struct xdev_queue *q, const struct xrt_executable *exe
 		q->reset = true;
 		return stopped(d, q->a);
 	}
-	st = limit_error(q, -qs.last_error, cancelled, exe, w, qs.last_loop);
+	st = limit_error(q, -qs.last_error, cancelled, exe, w, &qs);
 	if (st)
 		return st;
 	return adev_errno(d, q->a, "the job", qs.last_error < 0 ? -qs.last_error : EIO);
