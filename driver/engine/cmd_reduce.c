@@ -427,8 +427,13 @@ static void read_value(u32 t, const void *reg, u32 e, struct acc *a)
 	}
 }
 
-/* Offset of output @o's element {kept index, reduced 0} per operand. */
-static void output_base(const struct red *r, u64 o, s64 *base)
+/*
+ * Offset of output @o's element {kept index, reduced 0} per operand, the
+ * inputs' only with @inputs: when a reduced dimension is 0 an input's
+ * view is empty, so its strides were never checked and may be anything
+ * (finish() asks for the outputs' alone).
+ */
+static void output_base(const struct red *r, u64 o, int inputs, s64 *base)
 {
 	u64 idx[XRT_CS_MAX_RANK];
 	u32 i, d;
@@ -440,6 +445,8 @@ static void output_base(const struct red *r, u64 o, s64 *base)
 	}
 	for (i = 0; i < r->c->num_operands; i++) {
 		base[i] = 0;
+		if (!inputs && r->ops[i].flags != XRT_CS_OPERAND_OUT)
+			continue;
 		for (d = 0; d < r->kr; d++)
 			base[i] += (s64)idx[d] * r->ops[i].strides[r->kaxis[d]];
 	}
@@ -579,7 +586,7 @@ static void segment(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 		if (pick)
 			fl[i] = (float)lane[i].re;
 	}
-	output_base(r, o, base);
+	output_base(r, o, 1, base);
 	for (i = 0; i < c->num_operands; i++)
 		for (d = 0; d < r->rr; d++)
 			rstr[i][d] = r->ops[i].strides[r->raxis[d]];
@@ -638,7 +645,7 @@ static void finish(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 	}
 	for (s = 0; s < nseg; s++)
 		combine(c->op, r->vtype, &a, &segs[s]);
-	output_base(r, o, base);
+	output_base(r, o, 0, base);
 	switch (ew_class_of(r->vtype)) {
 	case EW_INT:
 		memcpy(reg, &a.i, 8);
