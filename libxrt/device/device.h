@@ -82,6 +82,15 @@ xrt_status *xdev_watch_step(struct xdev_watcher *hw, uint32_t pc, uint32_t next)
  */
 void xdev_watch_where(const struct xrt_executable *exe, uint32_t pc, char *buf, size_t size);
 
+/*
+ * What keeps a submitted job's executable and buffers alive (the
+ * caller's references), released by the device once the job is done
+ * with them, on any thread.
+ */
+struct xdev_hold {
+	void (*release)(struct xdev_hold *h);
+};
+
 struct xdev_ops {
 	/* A buffer of at least @bytes; RESOURCE_EXHAUSTED when it does not fit. */
 	xrt_status *(*alloc)(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
@@ -123,20 +132,22 @@ struct xdev_ops {
 			   struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w);
 	/*
 	 * Like run, but returns once the job is queued, with an event that
-	 * tells when it is done (*@out NULL: done already, well).  The
-	 * caller's buffers must stay until then; the ones only the job uses
-	 * may go at once (the driver holds them).
+	 * tells when it is done (*@out NULL: done already, well).  @w is
+	 * copied.  On success the device owns @hold and releases it once
+	 * the job needs neither @exe nor the buffers of @slots any more (at
+	 * once when the device holds its own references: the driver's GEM
+	 * objects, a stream); on failure the caller keeps it.
 	 */
 	xrt_status *(*submit)(struct xdev_queue *q, const struct xrt_executable *exe,
 			      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-			      struct xdev_event **out);
+			      struct xdev_hold *hold, struct xdev_event **out);
 	/*
 	 * Waits up to @timeout_ns (negative: as long as it takes; 0: just
-	 * looks): NULL when the job completed, DEADLINE_EXCEEDED while it
-	 * runs, or what stopped it (allocated with @a).
+	 * looks): *@running true (and NULL) while the job runs; else NULL
+	 * when it completed, or what stopped it (allocated with @a).
 	 */
 	xrt_status *(*event_wait)(struct xdev_event *e, int64_t timeout_ns,
-				  const struct xrt_allocator *a);
+				  const struct xrt_allocator *a, bool *running);
 	void (*event_free)(struct xdev_event *e);
 	/* Frees the device when its last user is gone. */
 	void (*destroy)(struct xdev *d);

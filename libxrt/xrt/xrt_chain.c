@@ -68,7 +68,7 @@ static xrt_status *run_step(struct chain *c, uint32_t i)
 	for (k = 0; !err && k < st->num_inputs; k++)
 		err = resolve(c, i, &st->inputs[k], &args[k]);
 	if (!err)
-		err = xexec_nodes(c->s, centry_exe(e), args, st->num_inputs, st->rng_seed, NULL,
+		err = xexec_nodes(c->s, e, args, st->num_inputs, st->rng_seed, NULL,
 				  &c->node[i], NULL);
 	for (k = 0; k < st->num_inputs; k++)
 		xnode_unref(c->s, args[k]);

@@ -63,8 +63,8 @@ static xrt_status *outcome(struct xrt_event *e, const struct xrt_allocator *a)
 
 xrt_status *xevent_wait(struct xrt_event *e, int64_t timeout_ns, const struct xrt_allocator *a)
 {
+	bool ended, running;
 	xrt_status *st;
-	bool ended;
 
 	pthread_mutex_lock(&e->lock);
 	ended = e->ended;
@@ -73,9 +73,10 @@ xrt_status *xevent_wait(struct xrt_event *e, int64_t timeout_ns, const struct xr
 	if (ended)
 		return st;
 	/* not under the lock: a poll must not wait behind a long wait */
-	st = e->dev->ops->event_wait(e->ev, timeout_ns, e->a);
-	if (st && xrt_status_code(st) == XRT_DEADLINE_EXCEEDED)
-		return st;
+	st = e->dev->ops->event_wait(e->ev, timeout_ns, e->a, &running);
+	if (running)
+		return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "%s: the run still runs",
+				      e->dev->info.name);
 	pthread_mutex_lock(&e->lock);
 	if (!e->ended) {
 		e->ended = true;
@@ -103,6 +104,19 @@ xrt_status *xrt_event_wait(xrt_event *e, int64_t timeout_ns)
 	if (!e)
 		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "event wait: the event is NULL");
 	return xevent_wait(e, timeout_ns, e->a);
+}
+
+bool xrt_event_ended(xrt_event *e)
+{
+	bool ended;
+
+	if (!e)
+		return false;
+	xrt_status_free(xevent_wait(e, 0, e->a));
+	pthread_mutex_lock(&e->lock);
+	ended = e->ended;
+	pthread_mutex_unlock(&e->lock);
+	return ended;
 }
 
 void xrt_event_release(xrt_event *e)

@@ -121,8 +121,10 @@ static void flatten(struct xnode *n, struct xnode **out, size_t *k)
 
 struct run {
 	xrt_session *s;
+	struct centry *entry;
 	const struct xrt_executable *exe;
 	struct xnode **args, *result;
+	uint32_t num_args;
 	struct xdev_buf *slots, *copies;	/* per slot: a relaid argument leaf to free */
 	/*
 	 * Every argument's array nodes, parameter p's from base[p], then the
@@ -302,25 +304,116 @@ static void mark_pending(struct xnode *n, struct xrt_event *e)
 	}
 }
 
+/*
+ * What a submitted run keeps until its device is done with it: the
+ * program's cache entry, the argument and result trees, the relaid
+ * copies (freed then) and the cancel flag.
+ */
+struct run_hold {
+	struct xdev_hold base;
+	xrt_session *s;
+	struct centry *entry;
+	struct xnode **args, *result;
+	uint32_t num_args, num_slots;
+	struct xdev_buf *copies;
+	xrt_cancel *cancel;
+};
+
+static void cancel_unref(xrt_cancel *c);
+
+static void hold_release(struct xdev_hold *h)
+{
+	struct run_hold *rh = (struct run_hold *)h;	/* the first member */
+	xrt_session *s = rh->s;
+	uint32_t i;
+
+	for (i = 0; i < rh->num_slots; i++) {
+		if (xdev_buf_live(&rh->copies[i]))
+			s->dev->ops->free(s->dev, &rh->copies[i], s->a);
+	}
+	for (i = 0; i < rh->num_args; i++)
+		xnode_unref(s, rh->args[i]);
+	xnode_unref(s, rh->result);
+	centry_unref(rh->entry);
+	cancel_unref(rh->cancel);
+	xrt_mem_free(s->a, rh->copies);
+	xrt_mem_free(s->a, rh->args);
+	xrt_mem_free(s->a, rh);
+}
+
+/* The xrt_cancel whose flag @w watches (all come from watch_of()), a reference; or NULL. */
+static xrt_cancel *cancel_of(const struct xdev_watch *w);
+
+/* The hold of @r's submission: references on all it uses; the copies move into it. */
+static struct run_hold *hold_new(struct run *r, const struct xdev_watch *w)
+{
+	const struct xrt_allocator *a = r->s->a;
+	struct run_hold *h = xrt_mem_calloc(a, 1, sizeof(*h));
+	uint32_t i;
+
+	if (!h)
+		return NULL;
+	h->args = xrt_mem_calloc(a, r->num_args + 1, sizeof(*h->args));
+	h->copies = xrt_mem_calloc(a, r->exe->num_slots + 1, sizeof(*h->copies));
+	if (!h->args || !h->copies) {
+		xrt_mem_free(a, h->args);
+		xrt_mem_free(a, h->copies);
+		xrt_mem_free(a, h);
+		return NULL;
+	}
+	h->base.release = hold_release;
+	h->s = r->s;
+	h->entry = r->entry;
+	centry_ref(r->entry);
+	for (i = 0; i < r->num_args; i++) {
+		h->args[i] = r->args[i];
+		xnode_ref(r->args[i]);
+	}
+	h->num_args = r->num_args;
+	h->result = r->result;
+	xnode_ref(r->result);
+	memcpy(h->copies, r->copies, r->exe->num_slots * sizeof(*h->copies));
+	h->num_slots = r->exe->num_slots;
+	h->cancel = cancel_of(w);
+	return h;
+}
+
+/* The device did not take the hold: the copies stay the caller's. */
+static void hold_undo(struct run_hold *h)
+{
+	h->num_slots = 0;
+	hold_release(&h->base);
+}
+
 /* Runs on the session's queue; with @event, starts the run only. */
 static xrt_status *run_on_queue(struct run *r, uint64_t seed, const struct xdev_watch *w,
 				struct xrt_event **event)
 {
 	xrt_session *s = r->s;
 	struct xdev_event *ev = NULL;
+	struct run_hold *h;
 	struct xdev_queue *q;
 	xrt_status *st = xsession_queue(s, &q);
+	bool running;
 
 	if (st)
 		return st;
 	if (!event)
 		return s->dev->ops->run(q, r->exe, r->slots, seed, w);
-	st = s->dev->ops->submit(q, r->exe, r->slots, seed, w, &ev);
-	if (!st)
-		st = xevent_new(s->a, s->dev, ev, event);
-	if (st && ev) {
-		/* no event to wait with: wait here, the buffers must outlive it */
-		xrt_status_free(s->dev->ops->event_wait(ev, -1, s->a));
+	h = hold_new(r, w);
+	if (!h)
+		return xrt_status_oom(s->a, "an execution");
+	st = s->dev->ops->submit(q, r->exe, r->slots, seed, w, &h->base, &ev);
+	if (st) {
+		hold_undo(h);
+		return st;
+	}
+	/* the hold frees the copies once the run is done */
+	memset(r->copies, 0, r->exe->num_slots * sizeof(*r->copies));
+	st = xevent_new(s->a, s->dev, ev, event);
+	if (st) {
+		/* no event to wait with: wait here, as a run would */
+		xrt_status_free(s->dev->ops->event_wait(ev, -1, s->a, &running));
 		s->dev->ops->event_free(ev);
 	}
 	return st;
@@ -363,11 +456,12 @@ static void take_donations(struct run *r)
 	}
 }
 
-xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
+xrt_status *xexec_nodes(xrt_session *s, struct centry *entry, struct xnode **args,
 			uint32_t n, uint64_t seed, const struct xdev_watch *w,
 			struct xnode **result, struct xrt_event **event)
 {
-	struct run r = { .s = s, .exe = exe, .args = args };
+	const struct xrt_executable *exe = centry_exe(entry);
+	struct run r = { .s = s, .entry = entry, .exe = exe, .args = args, .num_args = n };
 	xrt_status *st = check_shapes(&r, n);
 	struct xdev_buf small[2 * 8];	/* most programs: no allocation */
 	uint32_t i;
@@ -446,9 +540,28 @@ static void donate(xrt_session *s, struct centry **e, const xrt_handle *args,
 	*e = variant;
 }
 
+/* Counted: a run submitted with it holds a reference until it ends. */
 struct xrt_cancel {
 	atomic_bool raised;
+	atomic_uint refs;
 };
+
+static xrt_cancel *cancel_of(const struct xdev_watch *w)
+{
+	xrt_cancel *c;
+
+	if (!w || !w->cancel)
+		return NULL;
+	c = (xrt_cancel *)((const char *)w->cancel - offsetof(struct xrt_cancel, raised));
+	atomic_fetch_add(&c->refs, 1);
+	return c;
+}
+
+static void cancel_unref(xrt_cancel *c)
+{
+	if (c && atomic_fetch_sub(&c->refs, 1) == 1)
+		xrt_mem_free(NULL, c);
+}
 
 xrt_status *xrt_cancel_create(xrt_cancel **out)
 {
@@ -458,6 +571,7 @@ xrt_status *xrt_cancel_create(xrt_cancel **out)
 	if (!*out)
 		return xrt_status_oom(NULL, "a cancel flag");
 	atomic_init(&(*out)->raised, false);
+	atomic_init(&(*out)->refs, 1);
 	return NULL;
 }
 
@@ -475,7 +589,7 @@ void xrt_cancel_reset(xrt_cancel *c)
 
 void xrt_cancel_destroy(xrt_cancel *c)
 {
-	xrt_mem_free(NULL, c);
+	cancel_unref(c);
 }
 
 /* The limits of @c as the devices take them (NULL: none); @w is the storage. */
@@ -535,7 +649,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 			donate(s, &e, args, nodes, n);
 	}
 	if (!st)
-		st = xexec_nodes(s, centry_exe(e), nodes, n, c ? c->rng_seed : 0,
+		st = xexec_nodes(s, e, nodes, n, c ? c->rng_seed : 0,
 				 watch_of(c, &w), &result, event);
 	if (!st)
 		st = xalloc_add(s, result, out);	/* the handle takes the result */

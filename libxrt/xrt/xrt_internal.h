@@ -85,12 +85,14 @@ xrt_status *ccache_variant(const struct centry *e, uint64_t donated,
 const struct xrt_executable *centry_exe(const struct centry *e);
 
 /*
- * Runs @exe on argument nodes (checked against its parameters) with the
- * rng @seed (0: a fresh one); the result node, one reference (xrt_exec.c).
- * With @event, only starts the run: *@event is its event (a reference),
- * and the result's leaves hold it until they are read.
+ * Runs @entry's program on argument nodes (checked against its
+ * parameters) with the rng @seed (0: a fresh one); the result node, one
+ * reference (xrt_exec.c).  With @event, only starts the run: *@event is
+ * its event (a reference), the result's leaves hold it until they are
+ * read, and the run holds the entry, the arguments, the result and the
+ * cancel flag until it ends.
  */
-xrt_status *xexec_nodes(xrt_session *s, const struct xrt_executable *exe, struct xnode **args,
+xrt_status *xexec_nodes(xrt_session *s, struct centry *entry, struct xnode **args,
 			uint32_t n, uint64_t seed, const struct xdev_watch *w,
 			struct xnode **result, struct xrt_event **event);
 

@@ -162,18 +162,20 @@ xrt_status *xnode_put(xrt_session *s, struct xnode *n, const void *src,
 	return st;
 }
 
-static xrt_status *write_leaves(xrt_session *s, struct xnode *n, const xrt_literal *lit)
+/* @fresh: the buffers are new, no run can be reading them */
+static xrt_status *write_leaves(xrt_session *s, struct xnode *n, const xrt_literal *lit,
+				bool fresh)
 {
 	xrt_status *st = NULL;
 	uint32_t i;
 
 	if (n->kids) {
 		for (i = 0; i < n->shape.tuple_count && !st; i++)
-			st = write_leaves(s, n->kids[i], xrt_literal_element(lit, i));
+			st = write_leaves(s, n->kids[i], xrt_literal_element(lit, i), fresh);
 		return st;
 	}
 	/* a run still reading the buffer must finish first */
-	if (s->dev->ops->wait_idle)
+	if (!fresh && s->dev->ops->wait_idle)
 		s->dev->ops->wait_idle(s->dev, &n->buf);
 	return xnode_put(s, n, xrt_literal_data(lit), xrt_literal_shape(lit));
 }
@@ -182,7 +184,7 @@ xrt_status *xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit)
 {
 	/* a failed run's values are overwritten: its error does not matter */
 	xrt_status_free(xnode_settle(s, n));
-	return write_leaves(s, n, lit);
+	return write_leaves(s, n, lit, false);
 }
 
 xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xnode **out)
@@ -190,7 +192,7 @@ xrt_status *xnode_from_literal(xrt_session *s, const xrt_literal *lit, struct xn
 	xrt_status *st = xnode_from_shape(s, xrt_literal_shape(lit), out);
 
 	if (!st)
-		st = write_leaves(s, *out, lit);
+		st = write_leaves(s, *out, lit, true);
 	if (st && *out) {
 		xnode_unref(s, *out);
 		*out = NULL;

@@ -266,6 +266,25 @@ class Limits(unittest.TestCase):
         print('\n# Ctrl-C: execute raised %.3f s after the signal' % (time.monotonic() - t0 - 0.3))
         self.still_works()
 
+    def test_an_async_run_returns_at_once_and_ctrl_c_interrupts_its_wait(self):
+        give_up = time.monotonic() + 60
+        r, e = self.s.execute_async(self.c, [self.x], timeout=3)
+        self.assertFalse(e.wait(0.1))           # the endless loop runs on
+        timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT))
+        t0 = time.monotonic()
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            e.wait()
+        timer.join()
+        print('\n# Ctrl-C: Event.wait raised %.3f s after the signal' %
+              (time.monotonic() - t0 - 0.2))
+        with self.assertRaisesRegex(xrt.DeadlineExceededError, 'deadline passed'):
+            e.wait()
+        self.assertLess(time.monotonic(), give_up)
+        with self.assertRaises(xrt.DeadlineExceededError):
+            self.s.read(r)
+        self.still_works()
+
 
 if __name__ == '__main__':
     unittest.main()

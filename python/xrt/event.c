@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * xrt.Event: the completion of Session.execute_async().  wait(timeout)
- * says whether the run ended (raising its error if it failed); the
- * event is released with the object.
+ * says whether the run ended (raising its error if it failed); Ctrl-C
+ * interrupts the wait, not the run.  The event is released with the
+ * object.
  */
 #include "pyxrt.h"
 
@@ -16,6 +17,9 @@ typedef struct {
 } PyXrtEvent;
 
 static PyTypeObject PyXrtEvent_Type;
+
+/* How long a wait goes without looking at Python's signals. */
+#define WAIT_SLICE_NS 50000000ll
 
 PyObject *pyxrt_event_new(xrt_event *e)
 {
@@ -56,16 +60,23 @@ static PyObject *event_wait(PyXrtEvent *self, PyObject *args, PyObject *kw)
 		}
 		ns = (int64_t)llround(t * 1e9);
 	}
-	Py_BEGIN_ALLOW_THREADS
-	st = xrt_event_wait(self->e, ns);
-	Py_END_ALLOW_THREADS
-	if (st && xrt_status_code(st) == XRT_DEADLINE_EXCEEDED) {
+	/* in slices, so that Ctrl-C raises KeyboardInterrupt (the run goes on) */
+	for (;;) {
+		int64_t slice = ns < 0 || ns > WAIT_SLICE_NS ? WAIT_SLICE_NS : ns;
+
+		Py_BEGIN_ALLOW_THREADS
+		st = xrt_event_wait(self->e, slice);
+		Py_END_ALLOW_THREADS
+		if (!st)
+			Py_RETURN_TRUE;
+		if (xrt_status_code(st) != XRT_DEADLINE_EXCEEDED || xrt_event_ended(self->e))
+			return pyxrt_raise(st);
 		xrt_status_free(st);
-		Py_RETURN_FALSE;
+		if (ns >= 0 && (ns -= slice) <= 0)
+			Py_RETURN_FALSE;
+		if (PyErr_CheckSignals() < 0)
+			return NULL;
 	}
-	if (st)
-		return pyxrt_raise(st);
-	Py_RETURN_TRUE;
 }
 
 static PyMethodDef event_methods[] = {

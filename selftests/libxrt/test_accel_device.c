@@ -408,7 +408,7 @@ TEST_F(xrt, an_asynchronous_run_past_the_timeout_fails_what_it_computes)
 	ASSERT_OK(xrt_compile_hlo(s, inc, sizeof(inc) - 1, &c2));
 	ASSERT_OK(xrt_execute_async(s, c, NULL, 0, NULL, &r, &e));
 	/* the driver gives it two seconds */
-	ASSERT_ERR(xrt_event_wait(e, 0), XRT_DEADLINE_EXCEEDED, "accel:0: the job still runs");
+	ASSERT_ERR(xrt_event_wait(e, 0), XRT_DEADLINE_EXCEEDED, "accel:0: the run still runs");
 	ASSERT_ERR(xrt_event_wait(e, -1), XRT_ABORTED, "ran past the device's time limit");
 	ASSERT_ERR(xrt_event_wait(e, 0), XRT_ABORTED, "ran past the device's time limit");
 	/* what it computes says so too */

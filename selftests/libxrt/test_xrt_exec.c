@@ -77,9 +77,8 @@ TEST_F(xrt, compile_and_execute)
 
 /*
  * Asynchronous runs: results usable at once (as arguments of the next
- * run, in order), read when ready, events that say so.  On host:0 the
- * runs finish before they return; in the VM stage this runs on accel:0,
- * where they do not.
+ * run, in order), read when ready, events that say so, on every device
+ * (the VM stage runs it on accel:0).
  */
 TEST_F(xrt, asynchronous_runs_chain_and_complete)
 {
@@ -837,6 +836,111 @@ TEST_F(xrt, a_cancel_from_another_thread_stops_the_run)
 		   "more than 3 iterations");
 	xrt_cancel_destroy(cancel);
 	xrt_session_destroy(s);
+}
+
+/* cuda decides a loop's jumps on the host while it submits: its submit runs the loop. */
+static bool async_loops(xrt_session *s)
+{
+	return strncmp(xrt_session_device(s), "cuda", 4) != 0;
+}
+
+/*
+ * An endless loop run asynchronously returns at once and runs on while
+ * its compilation and argument handles are released (the run holds what
+ * it uses); a run queued behind it waits; the deadline stops the first,
+ * the second then completes, and reading the first's result gives its
+ * error.
+ */
+TEST_F(xrt, an_async_run_returns_at_once_and_holds_what_it_uses)
+{
+	const struct xrt_execution_config cfg = { 0, 0, false, false, 1000000000ull, 0, NULL };
+	xrt_handle c, add, x, a, b, r, r2;
+	xrt_event *e = NULL, *e2 = NULL;
+	xrt_session *s = NULL;
+	float got[2];
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	if (!async_loops(s))
+		SKIP(xrt_session_destroy(s); return, "%s runs a loop's jumps as it submits",
+		     xrt_session_device(s));
+	ASSERT_OK(xrt_compile_hlo(s, endless, sizeof(endless) - 1, &c));
+	ASSERT_OK(xrt_compile_hlo(s, add_and_scale, sizeof(add_and_scale) - 1, &add));
+	x = put(_metadata, s, 1, 2);
+	a = put(_metadata, s, 1, 2);
+	b = put(_metadata, s, 8, 5);
+	ASSERT_OK(xrt_execute_async(s, c, &x, 1, &cfg, &r, &e));
+	ASSERT_OK(xrt_release_compilations(s, &c, 1));
+	ASSERT_OK(xrt_release_allocations(s, &x, 1));
+	ASSERT_OK(xrt_execute_async(s, add, (xrt_handle[]){ a, b }, 2, NULL, &r2, &e2));
+	ASSERT_ERR(xrt_event_wait(e, 100000000), XRT_DEADLINE_EXCEEDED, "still runs");
+	ASSERT_ERR(xrt_event_wait(e2, 0), XRT_DEADLINE_EXCEEDED, "still runs");
+	EXPECT_FALSE(xrt_event_ended(e));
+	/* the same code, a run that ended: xrt_event_ended() tells them apart */
+	ASSERT_ERR(xrt_event_wait(e, -1), XRT_DEADLINE_EXCEEDED, "deadline passed");
+	EXPECT_TRUE(xrt_event_ended(e));
+	EXPECT_FALSE(xrt_event_ended(NULL));
+	ASSERT_OK(xrt_event_wait(e2, -1));
+	get2(_metadata, s, r2, NULL, 0, got);
+	EXPECT_EQ(27.0f, got[0]);
+	EXPECT_EQ(21.0f, got[1]);
+	ASSERT_ERR(xrt_read_data(s, r, false, got, sizeof(got)), XRT_DEADLINE_EXCEEDED,
+		   "the run computing this allocation failed");
+	xrt_event_release(e);
+	xrt_event_release(e2);
+	xrt_session_destroy(s);
+}
+
+/* The devices whose asynchronous runs watch the cancel flag (the host's worker does). */
+static bool async_cancels(xrt_session *s)
+{
+	return !strcmp(xrt_session_device(s), "host:0") ||
+	       !strcmp(xrt_session_device(s), "staged:0");
+}
+
+/*
+ * A cancel stops an asynchronous run even with its flag destroyed at
+ * once (the run holds it); destroying a session cancels the run queued
+ * behind a running one, and its event outlives the session.
+ */
+TEST_F(xrt, an_async_run_is_cancelled_and_a_session_waits_for_its_runs)
+{
+	struct xrt_execution_config cfg = { 0 };
+	xrt_handle c, x, r, r2;
+	xrt_event *e = NULL, *e2 = NULL;
+	xrt_cancel *cancel = NULL;
+	xrt_session *s = NULL;
+	xrt_status *st;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	if (!async_cancels(s))
+		SKIP(xrt_session_destroy(s); return, "%s: an asynchronous run's cancel flag is "
+		     "not watched", xrt_session_device(s));
+	ASSERT_OK(xrt_cancel_create(&cancel));
+	cfg.cancel = cancel;
+	ASSERT_OK(xrt_compile_hlo(s, endless, sizeof(endless) - 1, &c));
+	x = put(_metadata, s, 1, 2);
+	ASSERT_OK(xrt_execute_async(s, c, &x, 1, &cfg, &r, &e));
+	ASSERT_ERR(xrt_event_wait(e, 50000000), XRT_DEADLINE_EXCEEDED, "still runs");
+	xrt_cancel_request(cancel);
+	xrt_cancel_destroy(cancel);
+	ASSERT_ERR(xrt_event_wait(e, -1), XRT_CANCELLED,
+		   "in computation 'main', instruction 'w' (while)");
+	xrt_event_release(e);
+	/* a second run, stopped by its deadline, and one queued behind it */
+	cfg.cancel = NULL;
+	cfg.timeout_ns = 500000000ull;
+	ASSERT_OK(xrt_execute_async(s, c, &x, 1, &cfg, &r, &e));
+	ASSERT_OK(xrt_execute_async(s, c, &x, 1, &cfg, &r2, &e2));
+	ASSERT_ERR(xrt_event_wait(e, 50000000), XRT_DEADLINE_EXCEEDED, "still runs");
+	xrt_session_destroy(s);		/* waits for the first, cancels the second */
+	ASSERT_ERR(xrt_event_wait(e, 0), XRT_DEADLINE_EXCEEDED, "deadline passed");
+	st = xrt_event_wait(e2, 0);
+	ASSERT_NE(NULL, st);
+	EXPECT_EQ(XRT_CANCELLED, xrt_status_code(st));
+	EXPECT_NE(NULL, strstr(xrt_status_message(st), "destroyed before it began"));
+	xrt_status_free(st);
+	xrt_event_release(e);
+	xrt_event_release(e2);
 }
 
 /*

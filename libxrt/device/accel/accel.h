@@ -61,9 +61,9 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 		      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w);
 xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 			struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-			struct xdev_event **out);
+			struct xdev_hold *hold, struct xdev_event **out);
 xrt_status *adev_event_wait(struct xdev_event *e, int64_t timeout_ns,
-			    const struct xrt_allocator *a);
+			    const struct xrt_allocator *a, bool *running);
 void adev_event_free(struct xdev_event *e);
 /* Closes every uploaded program: under d->lock, or with the device unused. */
 void adev_programs_free(struct accel_dev *d);

@@ -418,7 +418,7 @@ static void event_free(struct xdev_event *e)
 
 xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 			struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-			struct xdev_event **out)
+			struct xdev_hold *hold, struct xdev_event **out)
 {
 	struct accel_dev *d = q->d;
 	struct xdev_event *e = xrt_mem_calloc(q->a, 1, sizeof(*e));
@@ -451,26 +451,28 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 		event_free(e);
 		return st;
 	}
+	hold->release(hold);	/* the driver holds the program copy and the buffers */
 	*out = e;
 	return NULL;
 }
 
 xrt_status *adev_event_wait(struct xdev_event *e, int64_t timeout_ns,
-			    const struct xrt_allocator *a)
+			    const struct xrt_allocator *a, bool *running)
 {
 	struct timespec now;
 	int64_t until = INT64_MAX;
 
+	*running = false;
 	if (timeout_ns >= 0) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		until = now.tv_sec * 1000000000ll + now.tv_nsec;
 		until = timeout_ns > INT64_MAX - until ? INT64_MAX : until + timeout_ns;
 	}
 	if (drmSyncobjWait(e->d->fd, &e->sync, 1, until, 0, NULL)) {
-		if (errno == ETIME || errno == ETIMEDOUT)
-			return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "%s: the job still runs",
-					      e->d->base.info.name);
-		return adev_errno(e->d, a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+		if (errno != ETIME && errno != ETIMEDOUT)
+			return adev_errno(e->d, a, "DRM_IOCTL_SYNCOBJ_WAIT", errno);
+		*running = true;
+		return NULL;
 	}
 	return fence_error(e->d, e->sync, a);
 }

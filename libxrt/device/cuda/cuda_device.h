@@ -63,9 +63,9 @@ xrt_status *cuda_run(struct xdev_queue *q, const struct xrt_executable *exe,
 		     struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w);
 xrt_status *cuda_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 			struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-			struct xdev_event **out);
+			struct xdev_hold *hold, struct xdev_event **out);
 xrt_status *cuda_event_wait(struct xdev_event *e, int64_t timeout_ns,
-			    const struct xrt_allocator *a);
+			    const struct xrt_allocator *a, bool *running);
 void cuda_event_free(struct xdev_event *e);
 
 #endif /* XRT_DEVICE_CUDA_DEVICE_H */

@@ -394,7 +394,7 @@ xrt_status *cuda_run(struct xdev_queue *q, const struct xrt_executable *exe,
 
 xrt_status *cuda_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 			struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-			struct xdev_event **out)
+			struct xdev_hold *hold, struct xdev_event **out)
 {
 	struct xdev_event *e;
 	xrt_status *st;
@@ -420,18 +420,20 @@ xrt_status *cuda_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 		cuda_event_free(e);
 		return st;
 	}
+	hold->release(hold);	/* cuMemFree waits for the work in flight */
 	*out = e;
 	return NULL;
 }
 
 xrt_status *cuda_event_wait(struct xdev_event *e, int64_t timeout_ns,
-			    const struct xrt_allocator *a)
+			    const struct xrt_allocator *a, bool *running)
 {
 	const struct cuda_api *cu = e->d->cu;
 	uint64_t until = timeout_ns > 0 ? now_ns() + (uint64_t)timeout_ns : 0;
 	xrt_status *st = cudev_enter(e->d);
 	CUresult r;
 
+	*running = false;
 	if (st)
 		return st;
 	if (timeout_ns < 0) {
@@ -445,9 +447,9 @@ xrt_status *cuda_event_wait(struct xdev_event *e, int64_t timeout_ns,
 	}
 	if (r == CUDA_SUCCESS)
 		return NULL;
-	if (r == CUDA_ERROR_NOT_READY)
-		return xrt_status_new(a, XRT_DEADLINE_EXCEEDED, "cuda:%u: the job is still running",
-				      e->d->base.info.ordinal);
+	*running = r == CUDA_ERROR_NOT_READY;
+	if (*running)
+		return NULL;
 	return cuda_error(a, cu, r, "a job", (int)e->d->base.info.ordinal);
 }
 

@@ -44,7 +44,27 @@ bool host_gemm_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t
 /* The DOT at @pc through OpenBLAS, if it can; else false. */
 bool host_blas_dot(struct host_pool *p, const struct xrt_engine_ctx *x, uint32_t pc);
 
+struct xdev;
+struct xdev_buf;
+struct xdev_event;
+struct xdev_hold;
+struct xdev_queue;
 struct xdev_watch;
+
+/* host:0's queues (host_queue.c), as struct xdev_ops has them. */
+xrt_status *host_queue_create(struct xdev *d, const struct xrt_allocator *a, uint32_t flags,
+			      struct xdev_queue **out);
+void host_queue_destroy(struct xdev_queue *q);
+xrt_status *host_queue_run(struct xdev_queue *q, const struct xrt_executable *exe,
+			   struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w);
+xrt_status *host_queue_submit(struct xdev_queue *q, const struct xrt_executable *exe,
+			      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+			      struct xdev_hold *hold, struct xdev_event **out);
+xrt_status *host_event_wait(struct xdev_event *e, int64_t timeout_ns,
+			    const struct xrt_allocator *a, bool *running);
+void host_event_free(struct xdev_event *e);
+/* Every job of the host device (host:0 and staged:0) has ended. */
+void host_wait_idle(struct xdev *d, const struct xdev_buf *b);
 
 struct host_run_options {
 	uint64_t seed;		/* of the program's rng */

@@ -12,6 +12,7 @@
 #include "../../compiler/compiler.h"
 #include "../../core/mem.h"
 #include "../device.h"
+#include "host_device.h"
 
 static struct xdev *host(void)
 {
@@ -101,13 +102,20 @@ static xrt_status *staged_run(struct xdev_queue *q, const struct xrt_executable 
 	return st;
 }
 
-/* host:0 finishes a job before it returns: no event. */
 static xrt_status *staged_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 				 struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-				 struct xdev_event **out)
+				 struct xdev_hold *hold, struct xdev_event **out)
 {
+	struct xdev_buf small[16], *m = mapped(exe, slots, small, 16);
+	xrt_status *st;
+
 	*out = NULL;
-	return staged_run(q, exe, slots, seed, w);
+	if (!m)
+		return xrt_status_oom(NULL, "slots");
+	st = host()->ops->submit(q, exe, m, seed, w, hold, out);	/* the job copies @m */
+	if (m != small)
+		xrt_mem_free(NULL, m);
+	return st;
 }
 
 static void staged_destroy(struct xdev *d)
@@ -120,10 +128,13 @@ static const struct xdev_ops staged_ops = {
 	.free = staged_free,
 	.write = staged_write,
 	.read = staged_read,
+	.wait_idle = host_wait_idle,
 	.queue_create = staged_queue_create,
 	.queue_destroy = staged_queue_destroy,
 	.run = staged_run,
 	.submit = staged_submit,
+	.event_wait = host_event_wait,
+	.event_free = host_event_free,
 	.destroy = staged_destroy,
 };
 

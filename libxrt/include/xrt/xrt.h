@@ -354,7 +354,7 @@ XRT_API xrt_status *xrt_cancel_create(xrt_cancel **out);
 XRT_API void xrt_cancel_request(xrt_cancel *c);
 /** xrt_cancel_reset() - lower it again, for the next runs */
 XRT_API void xrt_cancel_reset(xrt_cancel *c);
-/** xrt_cancel_destroy() - free it (NULL: nothing); no run may still watch it */
+/** xrt_cancel_destroy() - drop it (NULL: nothing); an asynchronous run watching it keeps it */
 XRT_API void xrt_cancel_destroy(xrt_cancel *c);
 
 /**
@@ -425,10 +425,12 @@ typedef struct xrt_event xrt_event;
  * @event: receives the run's event (release it with xrt_event_release()),
  *         or NULL when the caller does not want one
  *
- * Checks as xrt_execute() does.  Devices that compute in the calling
- * thread (host:0) finish before they return; their event is complete.
- * When the run fails, xrt_event_wait() and every read of the result
- * return its error (ABORTED when the device stopped it).
+ * Checks as xrt_execute() does.  The run holds what it uses (the
+ * compilation, the arguments, @config's cancel flag) until it ends: the
+ * caller may release them at once.  On cuda a program's while loops are
+ * decided on the host as it is submitted.  When the run fails,
+ * xrt_event_wait() and every read of the result return its error
+ * (ABORTED when the device stopped it).
  *
  * Return: NULL when the run was started, or the error that kept it from
  * starting.
@@ -443,10 +445,23 @@ XRT_API xrt_status *xrt_execute_async(xrt_session *s, xrt_handle compilation,
  * @e: an event
  * @timeout_ns: how long to wait; 0 only looks; negative waits until done
  *
+ * A run stopped by its own timeout ends with DEADLINE_EXCEEDED too:
+ * xrt_event_ended() tells the two apart.
+ *
  * Return: NULL when the run completed, DEADLINE_EXCEEDED while it still
  * runs, or the run's error (a copy: free it).
  */
 XRT_API xrt_status *xrt_event_wait(xrt_event *e, int64_t timeout_ns);
+
+/**
+ * xrt_event_ended() - whether an asynchronous execution has ended
+ * @e: an event (NULL: false)
+ *
+ * Looks without waiting.
+ *
+ * Return: true once the run ended, well or not.
+ */
+XRT_API bool xrt_event_ended(xrt_event *e);
 
 /** xrt_event_release() - drop an event (NULL: nothing); the run goes on */
 XRT_API void xrt_event_release(xrt_event *e);

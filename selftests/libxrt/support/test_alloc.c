@@ -14,15 +14,15 @@ static void *ta_alloc(void *self, size_t size, size_t align)
 	struct test_alloc *t = self;
 	void *p = NULL;
 
-	if (++t->count == t->fail_at) {
-		t->failed = true;
+	if (__atomic_add_fetch(&t->count, 1, __ATOMIC_RELAXED) == t->fail_at) {
+		__atomic_store_n(&t->failed, true, __ATOMIC_RELAXED);
 		return NULL;
 	}
 	if (align < sizeof(void *))
 		align = sizeof(void *);
 	if (posix_memalign(&p, align, size))
 		return NULL;
-	t->live++;
+	__atomic_add_fetch(&t->live, 1, __ATOMIC_RELAXED);
 	return p;
 }
 
@@ -30,7 +30,7 @@ static void ta_free(void *self, void *ptr)
 {
 	struct test_alloc *t = self;
 
-	t->live--;
+	__atomic_sub_fetch(&t->live, 1, __ATOMIC_RELAXED);
 	free(ptr);
 }
 

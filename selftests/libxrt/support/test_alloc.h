@@ -12,6 +12,10 @@
 
 #include <xrt/alloc.h>
 
+/*
+ * As any allocator it may be called from several threads (a host job's
+ * worker frees what the job held): the counters change atomically.
+ */
 struct test_alloc {
 	struct xrt_allocator base;
 	long live;		/* allocations not yet freed */
