@@ -67,9 +67,17 @@ static PyObject *event_wait(PyXrtEvent *self, PyObject *args, PyObject *kw)
 		Py_BEGIN_ALLOW_THREADS
 		st = xrt_event_wait(self->e, slice);
 		Py_END_ALLOW_THREADS
+		if (st && xrt_status_code(st) == XRT_DEADLINE_EXCEEDED && xrt_event_ended(self->e)) {
+			/* stopped by its timeout, or it ended just after the wait: ask again */
+			xrt_status_free(st);
+			st = xrt_event_wait(self->e, 0);
+			if (!st)
+				Py_RETURN_TRUE;
+			return pyxrt_raise(st);
+		}
 		if (!st)
 			Py_RETURN_TRUE;
-		if (xrt_status_code(st) != XRT_DEADLINE_EXCEEDED || xrt_event_ended(self->e))
+		if (xrt_status_code(st) != XRT_DEADLINE_EXCEEDED)
 			return pyxrt_raise(st);
 		xrt_status_free(st);
 		if (ns >= 0 && (ns -= slice) <= 0)
