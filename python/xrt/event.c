@@ -60,26 +60,23 @@ static PyObject *event_wait(PyXrtEvent *self, PyObject *args, PyObject *kw)
 		}
 		ns = (int64_t)llround(t * 1e9);
 	}
-	/* in slices, so that Ctrl-C raises KeyboardInterrupt (the run goes on) */
+	/*
+	 * In slices, so that Ctrl-C raises KeyboardInterrupt (the run goes
+	 * on).  Whether it ended is asked apart: a run stopped by its own
+	 * timeout answers DEADLINE_EXCEEDED as a running one does.
+	 */
 	for (;;) {
 		int64_t slice = ns < 0 || ns > WAIT_SLICE_NS ? WAIT_SLICE_NS : ns;
 
 		Py_BEGIN_ALLOW_THREADS
-		st = xrt_event_wait(self->e, slice);
+		xrt_status_free(xrt_event_wait(self->e, slice));
 		Py_END_ALLOW_THREADS
-		if (st && xrt_status_code(st) == XRT_DEADLINE_EXCEEDED && xrt_event_ended(self->e)) {
-			/* stopped by its timeout, or it ended just after the wait: ask again */
-			xrt_status_free(st);
-			st = xrt_event_wait(self->e, 0);
-			if (!st)
-				Py_RETURN_TRUE;
-			return pyxrt_raise(st);
-		}
-		if (!st)
+		if (xrt_event_ended(self->e)) {
+			st = xrt_event_wait(self->e, 0);	/* its outcome, kept */
+			if (st)
+				return pyxrt_raise(st);
 			Py_RETURN_TRUE;
-		if (xrt_status_code(st) != XRT_DEADLINE_EXCEEDED)
-			return pyxrt_raise(st);
-		xrt_status_free(st);
+		}
 		if (ns >= 0 && (ns -= slice) <= 0)
 			Py_RETURN_FALSE;
 		if (PyErr_CheckSignals() < 0)
