@@ -59,7 +59,7 @@ struct cc {
 	uint64_t arena_top;		/* bytes of arena in use at most */
 	uint8_t *consts;		/* the constants blob */
 	size_t consts_size, consts_cap;
-	struct cc_slot *slots;		/* the plan, parallel to b's slots */
+	struct xexe_slot *slots;		/* the plan, parallel to b's slots */
 	uint32_t num_slots, slot_cap;
 	const struct ir_instr *in;	/* the instruction being lowered */
 	uint32_t base;			/* value of instruction 0 of cc->c */
@@ -73,7 +73,7 @@ struct cc {
 	uint64_t rng_streams;		/* RNG commands so far */
 	uint32_t *result_slots;
 	uint32_t num_results;
-	struct cc_loop *loops;		/* the while loops lowered, for the executable */
+	struct xexe_loop *loops;		/* the while loops lowered, for the executable */
 	uint32_t num_loops, loop_cap;
 	xrt_status *err;
 };
@@ -88,7 +88,7 @@ void cc_oom(struct cc *cc);
 	cc_fail(cc, XRT_UNIMPLEMENTED, "%s is not compiled yet", what)
 
 /* Slots: adds one to the program and the plan; its index. */
-uint32_t cc_add_slot(struct cc *cc, enum cc_slot_kind kind, uint64_t size, uint32_t flags);
+uint32_t cc_add_slot(struct cc *cc, enum xexe_slot_kind kind, uint64_t size, uint32_t flags);
 
 /* Values. */
 uint32_t cc_new_val(struct cc *cc);	/* an extra value; its index */

@@ -137,7 +137,7 @@ static void branch_into(struct cc *cc, const struct ir_comp *f, uint32_t arg, ui
 static void note_loop(struct cc *cc, const struct ir_instr *in, uint32_t top, uint32_t exit,
 		      uint32_t back)
 {
-	struct cc_loop *l;
+	struct xexe_loop *l;
 	char where[256];
 
 	if (cc->err)

@@ -42,7 +42,7 @@ static void bind_param(struct cc *cc, uint32_t v, const struct xrt_shape *s, uin
 	uint32_t i, e;
 
 	if (!xrt_shape_is_tuple(s)) {
-		uint32_t slot = cc_add_slot(cc, CC_SLOT_PARAM, xrt_shape_byte_size(s),
+		uint32_t slot = cc_add_slot(cc, XEXE_SLOT_PARAM, xrt_shape_byte_size(s),
 					    XRT_CS_SLOT_READ);
 
 		if (cc->err)
@@ -160,29 +160,9 @@ static void lower_entry(struct cc *cc)
 	cc_bind_results(cc);
 }
 
-void cc_executable_destroy(struct xrt_executable *exe)
-{
-	uint32_t i;
-
-	if (!exe)
-		return;
-	cs_program_release(&exe->loaded);
-	xrt_free(exe->alloc, exe->program);
-	xrt_mem_free(exe->alloc, exe->slots);
-	xrt_mem_free(exe->alloc, exe->constants);
-	for (i = 0; exe->params && i < exe->num_params; i++)
-		xrt_shape_deinit(&exe->params[i]);
-	xrt_mem_free(exe->alloc, exe->params);
-	xrt_shape_deinit(&exe->result);
-	for (i = 0; i < exe->num_loops; i++)
-		xrt_mem_free(exe->alloc, exe->loops[i].where);
-	xrt_mem_free(exe->alloc, exe->loops);
-	xrt_mem_free(exe->alloc, exe);
-}
-
 static int by_exit(const void *a, const void *b)
 {
-	const struct cc_loop *x = a, *y = b;
+	const struct xexe_loop *x = a, *y = b;
 
 	return x->exit < y->exit ? -1 : x->exit > y->exit;
 }
@@ -224,11 +204,11 @@ static xrt_status *point_slots(struct xrt_executable *exe, const struct xrt_allo
 	r = n;
 	flatten(&exe->result, leaves, &n);
 	for (s = 0; s < exe->num_slots; s++) {
-		struct cc_slot *sl = &exe->slots[s];
+		struct xexe_slot *sl = &exe->slots[s];
 
-		if (sl->kind == CC_SLOT_PARAM)
+		if (sl->kind == XEXE_SLOT_PARAM)
 			sl->shape = leaves[base[sl->param] + sl->leaf];
-		else if (sl->kind == CC_SLOT_RESULT)
+		else if (sl->kind == XEXE_SLOT_RESULT)
 			sl->shape = leaves[r + sl->leaf];
 	}
 	xrt_mem_free(a, leaves);
@@ -245,9 +225,8 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	/* The arena and the constants are sized now that all is placed. */
 	cc->b.slots[0].size = cc->slots[0].size = cc->arena_top ? cc->arena_top : CC_ALIGN;
 	cc->b.slots[1].size = cc->slots[1].size = cc->consts_size ? cc->consts_size : CC_ALIGN;
+	exe->num_commands = cc->b.num_commands;
 	st = cs_finish(&cc->b, &exe->program, &exe->program_size);
-	if (!st)
-		st = cs_program_load(&exe->loaded, cc->a, exe->program, exe->program_size);
 	if (st)
 		return st;
 	exe->slots = cc->slots;
@@ -275,7 +254,6 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 		st = xrt_shape_copy(&exe->result, cc->a, &c->instrs[c->root].shape);
 	if (!st)
 		st = point_slots(exe, cc->a);
-	exe->num_commands = exe->loaded.prog.num_commands;
 	return st;
 }
 
@@ -301,24 +279,20 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	if (o)
 		cc.o = *o;
 	cs_builder_init(&cc.b, alloc);
-	/* at CC_ARENA_SLOT and CC_CONSTANTS_SLOT */
-	cc_add_slot(&cc, CC_SLOT_ARENA, CC_ALIGN, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
-	cc_add_slot(&cc, CC_SLOT_CONSTANTS, CC_ALIGN, XRT_CS_SLOT_READ);
+	/* at XEXE_ARENA_SLOT and XEXE_CONSTANTS_SLOT */
+	cc_add_slot(&cc, XEXE_SLOT_ARENA, CC_ALIGN, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	cc_add_slot(&cc, XEXE_SLOT_CONSTANTS, CC_ALIGN, XRT_CS_SLOT_READ);
 	for (i = 0; i < cc.c->num_instrs && !cc.err; i++)
 		cc_new_val(&cc);
 	if (!cc.err)
 		lower_entry(&cc);
-	exe = cc.err ? NULL : xrt_mem_calloc(alloc, 1, sizeof(*exe));
+	exe = cc.err ? NULL : xexe_new(alloc);
 	if (!cc.err && !exe)
 		cc_oom(&cc);
 	if (exe) {
-		static atomic_uint_fast64_t next_id;
-
-		exe->alloc = alloc;
-		exe->id = atomic_fetch_add(&next_id, 1) + 1;
 		st = finish(&cc, exe);
 		if (st) {
-			cc_executable_destroy(exe);
+			xexe_destroy(exe);
 			exe = NULL;
 		}
 	} else {
@@ -340,15 +314,4 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	xrt_status_free(cc.err);
 	*out = exe;
 	return st;
-}
-
-uint64_t cc_slot_size(const struct xrt_executable *exe, enum cc_slot_kind kind)
-{
-	uint32_t s;
-
-	for (s = 0; s < exe->num_slots; s++) {
-		if (exe->slots[s].kind == kind)
-			return exe->slots[s].size;
-	}
-	return 0;
 }

@@ -161,7 +161,7 @@ static void plan(struct cc *cc, struct donors *ds, int64_t i, const struct xrt_s
 		cc->result_slots[cc->num_results++] = (uint32_t)d;
 		return;
 	}
-	slot = cc_add_slot(cc, CC_SLOT_RESULT, xrt_shape_byte_size(s),
+	slot = cc_add_slot(cc, XEXE_SLOT_RESULT, xrt_shape_byte_size(s),
 			   XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
 	if (cc->err)
 		return;
@@ -219,7 +219,7 @@ static void leaves(const struct cc *cc, uint32_t v, const struct xrt_shape *s, u
 
 static bool donated_slot(const struct cc *cc, uint32_t slot)
 {
-	return cc->slots[slot].kind == CC_SLOT_PARAM && cc->slots[slot].result_leaf >= 0;
+	return cc->slots[slot].kind == XEXE_SLOT_PARAM && cc->slots[slot].result_leaf >= 0;
 }
 
 void cc_bind_results(struct cc *cc)

@@ -58,7 +58,7 @@ static int grow(struct cc *cc, void **p, uint32_t *cap, uint32_t need, size_t si
 	return 0;
 }
 
-uint32_t cc_add_slot(struct cc *cc, enum cc_slot_kind kind, uint64_t size, uint32_t flags)
+uint32_t cc_add_slot(struct cc *cc, enum xexe_slot_kind kind, uint64_t size, uint32_t flags)
 {
 	uint32_t s = cs_add_slot(&cc->b, size, flags);
 

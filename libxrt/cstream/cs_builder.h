@@ -15,7 +15,7 @@
 #include <xrt/alloc.h>
 #include <xrt/status.h>
 
-#include "../../driver/engine/engine.h"
+#include "../../uapi/drm/xrt_accel_cs.h"
 
 struct cs_builder {
 	const struct xrt_allocator *alloc;
@@ -110,26 +110,6 @@ void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
  * first error of the build instead, if any.  The builder is released.
  */
 xrt_status *cs_finish(struct cs_builder *b, void **prog, size_t *size);
-
-/*
- * A program checked by the engine's validator, with the command offsets
- * and plans it needs (free with cs_program_release()).
- */
-struct cs_program {
-	const struct xrt_allocator *alloc;
-	struct xrt_engine_prog prog;
-	uint32_t *offsets;
-	uint8_t *plans;
-};
-
-/*
- * Validates @data; errors are INVALID_ARGUMENT naming the command, its
- * opcode and the part at fault.
- */
-xrt_status *cs_program_load(struct cs_program *p,
-			    const struct xrt_allocator *alloc,
-			    const void *data, size_t size);
-void cs_program_release(struct cs_program *p);
 
 /* The name of an opcode, "UNKNOWN" for others. */
 const char *cs_op_name(uint32_t op);

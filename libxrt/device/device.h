@@ -60,18 +60,20 @@ struct xdev_watch {
  * (cancelled, past the deadline, a loop past its iterations), naming the
  * command and the innermost loop.
  */
-struct xrt_executable;
+struct xrt_engine_prog;
 
 struct xdev_watcher {
 	const struct xdev_watch *w;
 	const struct xrt_executable *exe;
+	const struct xrt_engine_prog *prog;	/* exe's program, as the engine validated it */
 	const struct xrt_allocator *a;
 	uint64_t *counts;	/* per loop of exe: iterations of its current execution */
 	uint32_t since_clock;
 };
 
 xrt_status *xdev_watch_init(struct xdev_watcher *hw, const struct xrt_executable *exe,
-			    const struct xdev_watch *w, const struct xrt_allocator *a);
+			    const struct xrt_engine_prog *prog, const struct xdev_watch *w,
+			    const struct xrt_allocator *a);
 void xdev_watch_deinit(struct xdev_watcher *hw);
 /* Command @pc ran and @next comes: NULL, or the status that stops the run. */
 xrt_status *xdev_watch_step(struct xdev_watcher *hw, uint32_t pc, uint32_t next);

@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../compiler/compiler.h"
+#include "../../driver/engine/engine.h"
+#include "../cstream/executable.h"
 #include "../core/mem.h"
 #include "../cstream/cs_builder.h"
 #include "device.h"
@@ -26,10 +27,12 @@ static uint64_t now_ns(void)
 }
 
 xrt_status *xdev_watch_init(struct xdev_watcher *hw, const struct xrt_executable *exe,
-			    const struct xdev_watch *w, const struct xrt_allocator *a)
+			    const struct xrt_engine_prog *prog, const struct xdev_watch *w,
+			    const struct xrt_allocator *a)
 {
 	hw->w = w;
 	hw->exe = exe;
+	hw->prog = prog;
 	hw->a = a;
 	hw->since_clock = 0;
 	hw->counts = NULL;
@@ -52,7 +55,7 @@ static int64_t loop_at(const struct xrt_executable *exe, uint32_t pc)
 	uint32_t i;
 
 	for (i = 0; i < exe->num_loops; i++) {
-		const struct cc_loop *l = &exe->loops[i];
+		const struct xexe_loop *l = &exe->loops[i];
 
 		if (l->top <= pc && pc <= l->back &&
 		    (best < 0 || l->back - l->top < exe->loops[best].back - exe->loops[best].top))
@@ -61,16 +64,43 @@ static int64_t loop_at(const struct xrt_executable *exe, uint32_t pc)
 	return best;
 }
 
+/*
+ * Command @pc of @exe's program, walked to from the first (error paths
+ * only); NULL past the end, or where the bytes do not hold it.
+ */
+static const struct xrt_cs_cmd *command_at(const struct xrt_executable *exe, uint32_t pc)
+{
+	const struct xrt_cs_header *h = exe->program;
+	const uint8_t *p = exe->program;
+	const struct xrt_cs_cmd *c;
+	uint64_t at;
+	uint32_t i;
+
+	if (pc >= exe->num_commands || exe->program_size < sizeof(*h))
+		return NULL;
+	at = h->commands_offset;
+	for (i = 0;; i++) {
+		if (at > exe->program_size || exe->program_size - at < sizeof(*c))
+			return NULL;
+		c = (const void *)(p + at);
+		if (i == pc)
+			return c;
+		if (!c->size)
+			return NULL;
+		at += c->size;
+	}
+}
+
 void xdev_watch_where(const struct xrt_executable *exe, uint32_t pc, char *buf, size_t size)
 {
 	const struct xrt_cs_cmd *c;
 	int64_t l;
 
-	if (pc >= exe->loaded.prog.num_commands) {
+	c = command_at(exe, pc);
+	if (!c) {
 		snprintf(buf, size, "before its first command");
 		return;
 	}
-	c = (const void *)(exe->loaded.prog.base + exe->loaded.prog.offsets[pc]);
 	l = loop_at(exe, pc);
 	snprintf(buf, size, "at command %u (%s)%s%s", pc, cs_op_name(c->op), l >= 0 ? ", in " : "",
 		 l >= 0 ? exe->loops[l].where : "");
@@ -122,7 +152,7 @@ xrt_status *xdev_watch_step(struct xdev_watcher *hw, uint32_t pc, uint32_t next)
 	if (w->cancel && atomic_load_explicit(w->cancel, memory_order_relaxed))
 		return stopped(hw, XRT_CANCELLED, "cancelled", pc);
 	if (hw->counts) {
-		c = (const void *)(hw->exe->loaded.prog.base + hw->exe->loaded.prog.offsets[pc]);
+		c = (const void *)(hw->prog->base + hw->prog->offsets[pc]);
 		if (c->op == XRT_CS_OP_JUMP) {
 			st = count(hw, pc, next);
 			if (st)

@@ -178,10 +178,10 @@ static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_exec
 			return xrt_status_oom(c->a, "slots");
 	}
 	for (s = 0; s < exe->num_slots; s++) {
-		const struct cc_slot *cs = &exe->slots[s];
+		const struct xexe_slot *cs = &exe->slots[s];
 
-		slots[s] = cs->kind == CC_SLOT_PARAM ? param_tensor(op, param[cs->param])->buf :
-			   cs->kind == CC_SLOT_RESULT ? outs[cs->leaf]->buf :
+		slots[s] = cs->kind == XEXE_SLOT_PARAM ? param_tensor(op, param[cs->param])->buf :
+			   cs->kind == XEXE_SLOT_RESULT ? outs[cs->leaf]->buf :
 			   (struct xdev_buf){ 0 };
 	}
 	st = eager_queue(c, dev, &q);
@@ -215,10 +215,10 @@ static xrt_status *run(xrt_op *op, uint32_t dev, const struct xrt_executable *ex
 			return xrt_status_oom(op->c->a, "slots");
 	}
 	/* the arena and the constants are the host device's to bind */
-	for (s = CC_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
-		const struct cc_slot *cs = &exe->slots[s];
+	for (s = XEXE_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
+		const struct xexe_slot *cs = &exe->slots[s];
 
-		slots[s] = cs->kind == CC_SLOT_PARAM ? param_tensor(op, param[cs->param])->data :
+		slots[s] = cs->kind == XEXE_SLOT_PARAM ? param_tensor(op, param[cs->param])->data :
 			   outs[cs->leaf]->data;
 	}
 	pthread_mutex_lock(&op->c->run_lock);

@@ -111,7 +111,7 @@ static void destroy(struct centry *e)
 {
 	if (e->hashed)
 		unhash(e);
-	cc_executable_destroy(e->exe);
+	xexe_destroy(e->exe);
 	xrt_free(NULL, e->module);
 	xrt_mem_free(NULL, e->msg);
 	xrt_mem_free(NULL, e);

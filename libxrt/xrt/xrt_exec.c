@@ -162,7 +162,7 @@ static xrt_status *flatten_nodes(struct run *r)
 	return NULL;
 }
 
-static struct xnode *arg_leaf(const struct run *r, const struct cc_slot *sl)
+static struct xnode *arg_leaf(const struct run *r, const struct xexe_slot *sl)
 {
 	return r->leaves[r->base[sl->param] + sl->leaf];
 }
@@ -224,16 +224,16 @@ static xrt_status *bind(struct run *r)
 	uint32_t s;
 
 	for (s = 0; s < exe->num_slots; s++) {
-		const struct cc_slot *sl = &exe->slots[s];
+		const struct xexe_slot *sl = &exe->slots[s];
 		const struct xrt_shape *want = sl->shape;
 		struct xnode *n;
 		xrt_status *st;
 
-		if (sl->kind == CC_SLOT_RESULT) {
+		if (sl->kind == XEXE_SLOT_RESULT) {
 			r->slots[s] = result_leaf(r, sl->leaf)->buf;
 			continue;
 		}
-		if (sl->kind != CC_SLOT_PARAM)
+		if (sl->kind != XEXE_SLOT_PARAM)
 			continue;
 		n = arg_leaf(r, sl);
 		/* the run computing it failed: so would this one */
@@ -433,7 +433,7 @@ static xrt_status *result_tree(struct run *r)
 	if (!skip)
 		return xrt_status_oom(r->s->a, "an execution");
 	for (s = 0; s < exe->num_slots; s++) {
-		if (exe->slots[s].kind == CC_SLOT_PARAM && exe->slots[s].result_leaf >= 0)
+		if (exe->slots[s].kind == XEXE_SLOT_PARAM && exe->slots[s].result_leaf >= 0)
 			skip[exe->slots[s].result_leaf] = true;
 	}
 	st = xnode_from_shape_skip(r->s, &exe->result, skip, &leaf, &r->result);
@@ -448,9 +448,9 @@ static void take_donations(struct run *r)
 	uint32_t s;
 
 	for (s = 0; s < exe->num_slots; s++) {
-		const struct cc_slot *sl = &exe->slots[s];
+		const struct xexe_slot *sl = &exe->slots[s];
 
-		if (sl->kind != CC_SLOT_PARAM || sl->result_leaf < 0)
+		if (sl->kind != XEXE_SLOT_PARAM || sl->result_leaf < 0)
 			continue;
 		xnode_move_buffer(result_leaf(r, (uint32_t)sl->result_leaf), arg_leaf(r, sl));
 	}

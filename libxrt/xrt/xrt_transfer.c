@@ -50,9 +50,9 @@ static xrt_status *copy_on_device(struct xdev *to, struct xdev_queue *q,
 	st = exe->num_slots <= 8 ? NULL :
 	     xrt_status_new(a, XRT_INTERNAL, "a copy program of %u slots", exe->num_slots);
 	for (s = 0; !st && s < exe->num_slots; s++) {
-		enum cc_slot_kind k = exe->slots[s].kind;
+		enum xexe_slot_kind k = exe->slots[s].kind;
 
-		slots[s] = k == CC_SLOT_PARAM ? *src : k == CC_SLOT_RESULT ? *dst :
+		slots[s] = k == XEXE_SLOT_PARAM ? *src : k == XEXE_SLOT_RESULT ? *dst :
 			   (struct xdev_buf){ 0 };
 	}
 	if (!st)

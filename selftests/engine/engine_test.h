@@ -17,6 +17,7 @@
 #include "accel.h"
 
 #include "cstream/cs_builder.h"
+#include "device/device_program.h"
 #include "device/host/host_device.h"
 #include "../../driver/engine/engine_internal.h"
 
@@ -117,13 +118,13 @@ static inline int test_accel_fd(void)
  */
 #define RUN_PROGRAM(b, r)                                                     \
 	do {                                                                  \
-		struct cs_program _p;                                         \
+		struct xdev_program _p;                                         \
 		uint8_t *_copy[MAX_SLOTS], *_kin[MAX_SLOTS];                  \
 		void *_prog, *_ws, *_sh;                                      \
 		size_t _size;                                                 \
 		uint32_t _i;                                                  \
 		ASSERT_OK(cs_finish((b), &_prog, &_size));                    \
-		ASSERT_OK(cs_program_load(&_p, NULL, _prog, _size));          \
+		ASSERT_OK(xdev_program_load(&_p, NULL, _prog, _size));          \
 		_ws = aligned_buf(_p.prog.thread_ws_size);                    \
 		_sh = aligned_buf(_p.prog.shared_ws_size);                    \
 		for (_i = 0; _i < (r)->n; _i++) {                             \
@@ -144,7 +145,7 @@ static inline int test_accel_fd(void)
 		}                                                             \
 		free(_ws);                                                    \
 		free(_sh);                                                    \
-		cs_program_release(&_p);                                      \
+		xdev_program_release(&_p);                                      \
 		xrt_free(NULL, _prog);                                        \
 	} while (0)
 

@@ -75,7 +75,7 @@ static int accepted(const struct xrt_allocator *a, const struct xrt_cs_view *vie
 {
 	static const uint8_t zero[16];
 	struct cs_builder b;
-	struct cs_program prog;
+	struct xdev_program prog;
 	xrt_status *st;
 	size_t size;
 	void *p;
@@ -89,10 +89,10 @@ static int accepted(const struct xrt_allocator *a, const struct xrt_cs_view *vie
 		xrt_status_free(st);
 		return -1;
 	}
-	st = cs_program_load(&prog, a, p, size);
+	st = xdev_program_load(&prog, a, p, size);
 	xrt_free(a, p);
 	if (!st) {
-		cs_program_release(&prog);
+		xdev_program_release(&prog);
 		return 1;
 	}
 	snprintf(why, why_size, "%s", xrt_status_message(st));
@@ -262,7 +262,7 @@ TEST_F(xrt, strides_bounded_in_bytes)
 	uint64_t one[] = { 1 };
 	int64_t big[] = { 1ll << 61 };
 	struct xrt_cs_operand op;
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct xrt_cs_view v;
 	struct cs_builder b;
 	char why[256];
@@ -284,7 +284,7 @@ TEST_F(xrt, strides_bounded_in_bytes)
 	op = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, big);
 	cs_sort(&b, 0, 1, one, 0, &op, 1, 1);
 	ASSERT_OK(cs_finish(&b, &p, &size));
-	ASSERT_ERR(cs_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
+	ASSERT_ERR(xdev_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
 		   "stride too large");
 	xrt_free(self->a, p);
 }

@@ -661,7 +661,7 @@ TEST_F(xrt, sort_ieee_merge_and_by_value_are_refused_together)
 	uint64_t dims[1] = { 4 };
 	int64_t st[1] = { 1 };
 	struct xrt_cs_operand op;
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder b;
 	struct run r = { .n = 0 };
 	void *bytes;
@@ -672,7 +672,7 @@ TEST_F(xrt, sort_ieee_merge_and_by_value_are_refused_together)
 	op = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, st);
 	cs_sort(&b, XRT_CS_SORT_IEEE_MERGE | XRT_CS_SORT_BY_VALUE, 1, dims, 0, &op, 1, 1);
 	ASSERT_OK(cs_finish(&b, &bytes, &size));
-	ASSERT_ERR(cs_program_load(&prog, NULL, bytes, size), XRT_INVALID_ARGUMENT,
+	ASSERT_ERR(xdev_program_load(&prog, NULL, bytes, size), XRT_INVALID_ARGUMENT,
 		   "SORT: BY_VALUE and IEEE_MERGE together");
 	xrt_free(NULL, bytes);
 	run_free(&r);
@@ -764,7 +764,7 @@ TEST(sort_yields_and_stops)
 	float *x = aligned_buf(N * 4), *orig = aligned_buf(N * 4);
 	struct xrt_engine_cursor cur = { 0, 0, 0 };
 	struct cs_builder b;
-	struct cs_program p;
+	struct xdev_program p;
 	uint8_t *slots[1] = { (uint8_t *)x };
 	struct xrt_engine_ctx ctx;
 	void *prog, *ws;
@@ -775,7 +775,7 @@ TEST(sort_yields_and_stops)
 	cs_add_slot(&b, N * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
 	cs_sort(&b, 0, 1, dims, 0, &op, 1, 1);
 	ASSERT_OK(cs_finish(&b, &prog, &size));
-	ASSERT_OK(cs_program_load(&p, NULL, prog, size));
+	ASSERT_OK(xdev_program_load(&p, NULL, prog, size));
 	ws = aligned_buf(p.prog.thread_ws_size);
 	for (i = 0; i < N; i++)
 		x[i] = (float)((i * 2654435761u) % 100003) - 50000;
@@ -797,7 +797,7 @@ TEST(sort_yields_and_stops)
 	free(ws);
 	free(x);
 	free(orig);
-	cs_program_release(&p);
+	xdev_program_release(&p);
 	xrt_free(NULL, prog);
 }
 
@@ -911,7 +911,7 @@ TEST_F(xrt, malformed_data_commands)
 					       { .slot = 2, .dtype = XRT_CS_S32, .offset = 4 } };
 		struct xrt_cs_operand so = cs_operand(0, XRT_CS_F32, 3, 0, 2, (int64_t[]){ 4, 1 });
 		struct xrt_cs_view small = cs_view_dense(2, XRT_CS_F32, 0, 2, (uint64_t[]){ 2, 2 });
-		struct cs_program prog;
+		struct xdev_program prog;
 		struct cs_builder b;
 		size_t size;
 		void *p;
@@ -942,7 +942,7 @@ TEST_F(xrt, malformed_data_commands)
 			break;
 		}
 		ASSERT_OK(cs_finish(&b, &p, &size));
-		ASSERT_ERR(cs_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
+		ASSERT_ERR(xdev_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
 			   cases[i].needle);
 		xrt_free(NULL, p);
 	}

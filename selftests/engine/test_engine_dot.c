@@ -289,7 +289,7 @@ static uint64_t dot_items_of(struct __test_metadata *_metadata, const struct xrt
 			     const struct xrt_cs_matrix x[3])
 {
 	struct xrt_engine_ctx ctx;
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder bld;
 	uint64_t items = 0;
 	size_t size;
@@ -301,10 +301,10 @@ static uint64_t dot_items_of(struct __test_metadata *_metadata, const struct xrt
 	cs_add_slot(&bld, bytes[2], XRT_CS_SLOT_WRITE);
 	cs_dot(&bld, 0, 1, mnk[0], mnk[1], mnk[2], &x[0], &x[1], &x[2]);
 	ASSERT_OK(cs_finish(&bld, &p, &size));
-	if (cs_program_load(&prog, al, p, size) == NULL) {
+	if (xdev_program_load(&prog, al, p, size) == NULL) {
 		ctx = (struct xrt_engine_ctx){ &prog.prog, NULL, NULL, 0 };
 		items = xrt_engine_items(&ctx, 0, 0);
-		cs_program_release(&prog);
+		xdev_program_release(&prog);
 	}
 	xrt_free(NULL, p);
 	return items;
@@ -326,7 +326,7 @@ TEST_F(xrt, one_column_stride_bounded_in_bytes)
 	static const float a[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 	static const float b[5] = { 1, 10, 100, 1000, 10000 };
 	const uint64_t mnk[3] = { 2, 1, 5 };
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder bld;
 	float got[2];
 	size_t size;
@@ -342,7 +342,7 @@ TEST_F(xrt, one_column_stride_bounded_in_bytes)
 	cs_add_slot(&bld, 8, XRT_CS_SLOT_WRITE);
 	cs_dot(&bld, 0, 1, mnk[0], mnk[1], mnk[2], &x[0], &x[1], &x[2]);
 	ASSERT_OK(cs_finish(&bld, &p, &size));
-	ASSERT_ERR(cs_program_load(&prog, NULL, p, size), XRT_INVALID_ARGUMENT,
+	ASSERT_ERR(xdev_program_load(&prog, NULL, p, size), XRT_INVALID_ARGUMENT,
 		   "part 1: stride too large");
 	xrt_free(NULL, p);
 }
@@ -357,7 +357,7 @@ TEST_F(xrt, out_overlapping_an_input_is_refused)
 	struct xrt_cs_matrix x[3];
 	const uint64_t mnk[3] = { 2, 2, 2 };
 	static const uint64_t outs[3] = { 12, 20, 32 };	/* over lhs, over rhs, apart */
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder bld;
 	size_t size, k;
 	void *p;
@@ -373,11 +373,11 @@ TEST_F(xrt, out_overlapping_an_input_is_refused)
 		cs_dot(&bld, 0, 1, mnk[0], mnk[1], mnk[2], &x[0], &x[1], &x[2]);
 		ASSERT_OK(cs_finish(&bld, &p, &size));
 		if (k < 2) {
-			ASSERT_ERR(cs_program_load(&prog, NULL, p, size), XRT_INVALID_ARGUMENT,
+			ASSERT_ERR(xdev_program_load(&prog, NULL, p, size), XRT_INVALID_ARGUMENT,
 				   "DOT: out overlaps lhs or rhs");
 		} else {
-			ASSERT_OK(cs_program_load(&prog, NULL, p, size));
-			cs_program_release(&prog);
+			ASSERT_OK(xdev_program_load(&prog, NULL, p, size));
+			xdev_program_release(&prog);
 		}
 		xrt_free(NULL, p);
 	}
@@ -446,7 +446,7 @@ TEST_F(xrt, k_above_the_limit)
 	struct mat ma = { XRT_CS_F32, 0, 1, 0, 0 }, mb = { XRT_CS_F32, 0, 0, 1, 0 };
 	struct mat mo = { XRT_CS_F32, 0, 1, 1, 0 };
 	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(0, &mb), xo = matrix(1, &mo);
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder bld;
 	uint64_t k;
 	size_t size;
@@ -459,10 +459,10 @@ TEST_F(xrt, k_above_the_limit)
 		cs_dot(&bld, 0, 1, 1, 1, k, &xa, &xb, &xo);
 		ASSERT_OK(cs_finish(&bld, &p, &size));
 		if (k == XRT_CS_DOT_MAX_K) {
-			ASSERT_OK(cs_program_load(&prog, self->a, p, size));
-			cs_program_release(&prog);
+			ASSERT_OK(xdev_program_load(&prog, self->a, p, size));
+			xdev_program_release(&prog);
 		} else {
-			ASSERT_ERR(cs_program_load(&prog, self->a, p, size),
+			ASSERT_ERR(xdev_program_load(&prog, self->a, p, size),
 				   XRT_INVALID_ARGUMENT, "k above XRT_CS_DOT_MAX_K");
 		}
 		xrt_free(NULL, p);
@@ -533,7 +533,7 @@ TEST_F(xrt, malformed_dots)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct xrt_cs_matrix xa, xb, xo;
-		struct cs_program prog;
+		struct xdev_program prog;
 		struct cs_builder bld;
 		size_t size;
 		void *p;
@@ -548,7 +548,7 @@ TEST_F(xrt, malformed_dots)
 		cs_add_slot(&bld, 256, XRT_CS_SLOT_WRITE);
 		cs_dot(&bld, bad[i].flags, 1, 4, 4, 4, &xa, &xb, &xo);
 		ASSERT_OK(cs_finish(&bld, &p, &size));
-		ASSERT_ERR(cs_program_load(&prog, self->a, p, size),
+		ASSERT_ERR(xdev_program_load(&prog, self->a, p, size),
 			   XRT_INVALID_ARGUMENT, bad[i].needle);
 		xrt_free(NULL, p);
 	}

@@ -9,13 +9,13 @@
 
 TEST_F(xrt, base_program_is_valid)
 {
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct base p;
 
 	make_base(&p);
-	ASSERT_OK(cs_program_load(&prog, self->a, &p, BASE_SIZE));
+	ASSERT_OK(xdev_program_load(&prog, self->a, &p, BASE_SIZE));
 	ASSERT_EQ(3, prog.prog.num_commands);
-	cs_program_release(&prog);
+	xdev_program_release(&prog);
 }
 
 TEST_F(xrt, dump_reads_as_a_listing)
@@ -41,14 +41,14 @@ TEST_F(xrt, dump_reads_as_a_listing)
 
 TEST_F(xrt, each_malformed_program_is_rejected)
 {
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct base p;
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		make_base(&p);
 		cases[i].mutate(&p);
-		ASSERT_ERR(cs_program_load(&prog, self->a, &p, BASE_SIZE),
+		ASSERT_ERR(xdev_program_load(&prog, self->a, &p, BASE_SIZE),
 			   XRT_INVALID_ARGUMENT, cases[i].needle);
 	}
 	ASSERT_GE(sizeof(cases) / sizeof(cases[0]), 30);
@@ -56,7 +56,7 @@ TEST_F(xrt, each_malformed_program_is_rejected)
 
 TEST_F(xrt, truncated_and_misaligned_buffers)
 {
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct base p;
 	size_t n;
 
@@ -65,14 +65,14 @@ TEST_F(xrt, truncated_and_misaligned_buffers)
 
 		make_base(&p);
 		p.h.size = n;
-		st = cs_program_load(&prog, self->a, &p, n);
+		st = xdev_program_load(&prog, self->a, &p, n);
 		ASSERT_EQ(XRT_INVALID_ARGUMENT, xrt_status_code(st)) TH_LOG("%zu bytes", n);
 		xrt_status_free(st);
 	}
 	make_base(&p);
-	ASSERT_ERR(cs_program_load(&prog, self->a, (uint8_t *)&p + 4, 64),
+	ASSERT_ERR(xdev_program_load(&prog, self->a, (uint8_t *)&p + 4, 64),
 		   XRT_INVALID_ARGUMENT, "not 8-byte aligned");
-	ASSERT_ERR(cs_program_load(&prog, self->a, &p, 8), XRT_INVALID_ARGUMENT,
+	ASSERT_ERR(xdev_program_load(&prog, self->a, &p, 8), XRT_INVALID_ARGUMENT,
 		   "program shorter than its header");
 }
 
@@ -169,7 +169,7 @@ static void ew_base(struct ew_case *c)
 
 static xrt_status *ew_load_case(const struct ew_case *c, int64_t size_delta)
 {
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder b;
 	struct xrt_cs_ewise *cmd;
 	xrt_status *st;
@@ -189,9 +189,9 @@ static xrt_status *ew_load_case(const struct ew_case *c, int64_t size_delta)
 	st = cs_finish(&b, &p, &n);
 	if (st)
 		return st;
-	st = cs_program_load(&prog, NULL, p, n);
+	st = xdev_program_load(&prog, NULL, p, n);
 	if (!st)
-		cs_program_release(&prog);
+		xdev_program_release(&prog);
 	xrt_free(NULL, p);
 	return st;
 }

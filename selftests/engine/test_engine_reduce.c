@@ -404,7 +404,7 @@ static xrt_status *load_bad(uint32_t op, uint32_t mask, int64_t out_stride1,
 	int64_t in_st[2] = { 8, 1 }, out_st[2] = { 1, out_stride1 };
 	struct xrt_cs_operand ops[3];
 	struct xrt_cs_ew_inst p[1];
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder b;
 	xrt_status *st;
 	size_t size;
@@ -422,9 +422,9 @@ static xrt_status *load_bad(uint32_t op, uint32_t mask, int64_t out_stride1,
 		  &init, 8);
 	st = cs_finish(&b, &bytes, &size);
 	if (!st)
-		st = cs_program_load(&prog, NULL, bytes, size);
+		st = xdev_program_load(&prog, NULL, bytes, size);
 	if (!st)
-		cs_program_release(&prog);
+		xdev_program_release(&prog);
 	xrt_free(NULL, bytes);
 	return st;
 }
@@ -467,7 +467,7 @@ TEST_F(xrt, empty_reduction_outputs_are_bounds_checked)
 	int64_t in_st[2] = { 0, 1 }, out_st[2] = { 1, 0 };
 	struct xrt_cs_operand ops[2];
 	struct xrt_cs_ew_inst p[1] = { inst(XRT_CS_EW_LOAD, 0, XRT_CS_F32, 0, 0, 0) };
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder b;
 	size_t size;
 	void *bytes;
@@ -479,7 +479,7 @@ TEST_F(xrt, empty_reduction_outputs_are_bounds_checked)
 	ops[1] = cs_operand(1, XRT_CS_F32, XRT_CS_OPERAND_OUT, 0, 2, out_st);
 	cs_reduce(&b, XRT_CS_RED_SUM, 2, dims, 2, ops, 2, p, 1, 1, 0, NULL, 0);
 	ASSERT_OK(cs_finish(&b, &bytes, &size));
-	ASSERT_ERR(cs_program_load(&prog, self->a, bytes, size), XRT_INVALID_ARGUMENT,
+	ASSERT_ERR(xdev_program_load(&prog, self->a, bytes, size), XRT_INVALID_ARGUMENT,
 		   "view reaches past the end of its slot");
 	xrt_free(NULL, bytes);
 }

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "cstream/cs_builder.h"
+#include "device/device_program.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -772,7 +773,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		0, 1, 2, 8, 16, 24, 64, 100, 256, 1000, 4096, 65536,
 	};
 	struct gen g = { data, size, 0, { 0 }, 0 };
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct cs_builder b;
 	xrt_status *st;
 	size_t psize;
@@ -796,7 +797,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		xrt_status_free(st);
 		return 0;
 	}
-	st = cs_program_load(&prog, NULL, p, psize);
+	st = xdev_program_load(&prog, NULL, p, psize);
 	if (st) {
 		if (xrt_status_code(st) != XRT_INVALID_ARGUMENT)
 			abort();
@@ -805,7 +806,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; reach_checked() && i < prog.prog.num_commands; i++)
 			check_command(&prog.prog, i);
 		run_guarded(&g, &prog.prog);
-		cs_program_release(&prog);
+		xdev_program_release(&prog);
 	}
 	xrt_free(NULL, p);
 	return 0;

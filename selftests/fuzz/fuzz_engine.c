@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cstream/cs_builder.h"
+#include "device/device_program.h"
 
 static double now(void)
 {
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xrt_engine_cursor cur = { 0, 0, 0 };
-	struct cs_program prog;
+	struct xdev_program prog;
 	struct xrt_engine_ctx x;
 	uint8_t **slots = NULL;
 	void *copy, *ws = NULL, *shared = NULL;
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		cs_dump(copy, size, text, sizeof(text));
 	}
-	st = cs_program_load(&prog, NULL, copy, size);
+	st = xdev_program_load(&prog, NULL, copy, size);
 	if (st) {
 		if (xrt_status_code(st) != XRT_INVALID_ARGUMENT &&
 		    xrt_status_code(st) != XRT_RESOURCE_EXHAUSTED)
@@ -91,7 +92,7 @@ out:
 	free(slots);
 	free(ws);
 	free(shared);
-	cs_program_release(&prog);
+	xdev_program_release(&prog);
 	free(copy);
 	return 0;
 }

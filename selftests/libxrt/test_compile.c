@@ -34,12 +34,12 @@ static bool fixed_slots_hold(const struct xrt_executable *exe)
 {
 	uint32_t s;
 
-	if (exe->num_slots < CC_FIRST_LEAF_SLOT ||
-	    exe->slots[CC_ARENA_SLOT].kind != CC_SLOT_ARENA ||
-	    exe->slots[CC_CONSTANTS_SLOT].kind != CC_SLOT_CONSTANTS)
+	if (exe->num_slots < XEXE_FIRST_LEAF_SLOT ||
+	    exe->slots[XEXE_ARENA_SLOT].kind != XEXE_SLOT_ARENA ||
+	    exe->slots[XEXE_CONSTANTS_SLOT].kind != XEXE_SLOT_CONSTANTS)
 		return false;
-	for (s = CC_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
-		if (exe->slots[s].kind != CC_SLOT_PARAM && exe->slots[s].kind != CC_SLOT_RESULT)
+	for (s = XEXE_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
+		if (exe->slots[s].kind != XEXE_SLOT_PARAM && exe->slots[s].kind != XEXE_SLOT_RESULT)
 			return false;
 	}
 	return true;
@@ -97,8 +97,8 @@ static void differential(struct __test_metadata *_metadata, const struct xrt_all
 	xrt_literal_destroy(want);
 	xrt_literal_destroy(got);
 	xrt_literal_destroy(got2);
-	cc_executable_destroy(exe);
-	cc_executable_destroy(exe2);
+	xexe_destroy(exe);
+	xexe_destroy(exe2);
 }
 
 TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
@@ -167,7 +167,7 @@ static void compiled_cases(struct __test_metadata *_metadata, const struct xrt_a
 		}
 		xrt_literal_destroy(want);
 		xrt_literal_destroy(got);
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		xrt_module_destroy(m);
 		(*ran)++;
 	}
@@ -258,7 +258,7 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 		xrt_literal_destroy(args[i]);
 	xrt_literal_destroy(one);
 	xrt_literal_destroy(want);
-	cc_executable_destroy(exe);
+	xexe_destroy(exe);
 	xrt_module_destroy(m);
 }
 
@@ -327,8 +327,8 @@ TEST_F(xrt, long_products_split_with_the_same_bits)
 		xrt_literal_destroy(want);
 		xrt_literal_destroy(g1);
 		xrt_literal_destroy(g2);
-		cc_executable_destroy(e1);
-		cc_executable_destroy(e2);
+		xexe_destroy(e1);
+		xexe_destroy(e2);
 		xrt_module_destroy(m);
 	}
 }
@@ -424,7 +424,7 @@ TEST_F(xrt, results_are_computed_in_place)
 		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
 		EXPECT_EQ(t[i].commands, exe->num_commands) TH_LOG("module %zu", i);
 		differential(_metadata, self->a, "in place", m, &oc, pool);
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		xrt_module_destroy(m);
 	}
 	host_pool_destroy(pool);
@@ -466,6 +466,7 @@ TEST_F(xrt, elementwise_dims_merge_where_every_operand_allows)
 	ASSERT_OK(host_pool_create(2, &pool));
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		const struct xrt_cs_ewise *c;
+		const struct xdev_program *lp;
 		struct xrt_executable *exe = NULL;
 		xrt_module *m = NULL;
 		uint32_t d;
@@ -473,7 +474,8 @@ TEST_F(xrt, elementwise_dims_merge_where_every_operand_allows)
 		ASSERT_OK(xrt_hlo_parse(self->a, t[i].text, strlen(t[i].text), &m));
 		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
 		ASSERT_EQ(1, exe->num_commands) TH_LOG("module %zu", i);
-		c = (const void *)(exe->loaded.prog.base + exe->loaded.prog.offsets[0]);
+		ASSERT_OK(xdev_program_of(exe, &lp));
+		c = (const void *)(lp->prog.base + lp->prog.offsets[0]);
 		ASSERT_EQ(XRT_CS_OP_EWISE, c->cmd.op) TH_LOG("module %zu", i);
 		EXPECT_EQ(t[i].rank, c->rank) TH_LOG("module %zu", i);
 		for (d = 0; d < XRT_CS_MAX_RANK; d++) {
@@ -481,7 +483,7 @@ TEST_F(xrt, elementwise_dims_merge_where_every_operand_allows)
 				TH_LOG("module %zu, dim %u", i, d);
 		}
 		differential(_metadata, self->a, "merged dims", m, &oc, pool);
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		xrt_module_destroy(m);
 	}
 	host_pool_destroy(pool);
@@ -539,8 +541,8 @@ TEST_F(xrt, simplifier_folds_constants_and_drops_identities)
 		EXPECT_EQ(t[i].commands, exe->num_commands) TH_LOG("module %zu", i);
 		EXPECT_LE(exe->num_commands, all->num_commands) TH_LOG("module %zu", i);
 		differential(_metadata, self->a, "simplified", m, &oc, pool);
-		cc_executable_destroy(exe);
-		cc_executable_destroy(all);
+		xexe_destroy(exe);
+		xexe_destroy(all);
 		xrt_module_destroy(m);
 	}
 	host_pool_destroy(pool);
@@ -589,7 +591,7 @@ TEST_F(xrt, donated_parameters_hold_results)
 		ASSERT_OK(xrt_hlo_parse(self->a, t[i].text, strlen(t[i].text), &m));
 		ASSERT_OK(cc_compile(m, &o, self->a, &exe));
 		for (s = 0; s < exe->num_slots; s++)
-			results += exe->slots[s].kind == CC_SLOT_RESULT;
+			results += exe->slots[s].kind == XEXE_SLOT_RESULT;
 		EXPECT_EQ(t[i].result_slots, results) TH_LOG("module %zu", i);
 		n = xrt_module_num_params(m);
 		for (k = 0; k < n; k++) {
@@ -606,7 +608,7 @@ TEST_F(xrt, donated_parameters_hold_results)
 			xrt_literal_destroy(args[k]);
 		xrt_literal_destroy(want);
 		xrt_literal_destroy(got);
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		differential(_metadata, self->a, "donation", m, &oc, pool);
 		xrt_module_destroy(m);
 	}

@@ -75,13 +75,16 @@ static void flush(struct __test_metadata *_metadata, const struct xrt_allocator 
 static void add(struct __test_metadata *_metadata, const struct xrt_allocator *a,
 		struct batch *b, const char *name, const struct xrt_executable *exe)
 {
+	const struct xdev_program *lp;
 	struct cuda_plan plan;
 	char prefix[32];
 	xrt_status *st;
 	uint32_t i;
 
 	snprintf(prefix, sizeof(prefix), "p%d_", b->programs);
-	st = cuda_plan_build(&exe->loaded.prog, prefix, a, &plan);
+	st = xdev_program_of(exe, &lp);
+	if (!st)
+		st = cuda_plan_build(&lp->prog, prefix, a, &plan);
 	if (st)
 		TH_LOG("%s: %s", name, xrt_status_message(st));
 	ASSERT_EQ(NULL, st);
@@ -126,7 +129,7 @@ TEST_F_TIMEOUT(xrt, corpus_programs_compile_for_sm_90, 300)
 			}
 			snprintf(name, sizeof(name), "%s%s", c.name, pass ? " (unfused)" : "");
 			add(_metadata, self->a, &b, name, exe);
-			cc_executable_destroy(exe);
+			xexe_destroy(exe);
 		}
 		xrt_module_destroy(m);
 	}
@@ -156,7 +159,7 @@ TEST_F_TIMEOUT(xrt, evaluator_case_programs_compile_for_sm_90, 300)
 		st = cc_compile(m, &o, self->a, &exe);
 		if (!st) {
 			add(_metadata, self->a, &b, c.name, exe);
-			cc_executable_destroy(exe);
+			xexe_destroy(exe);
 		}
 		xrt_status_free(st);
 		xrt_module_destroy(m);

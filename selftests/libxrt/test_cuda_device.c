@@ -177,7 +177,7 @@ static xrt_status *leaves_on(struct xdev *d, const struct xrt_executable *exe,
 	if (exe->num_slots > 64)
 		return xrt_status_new(a, XRT_UNIMPLEMENTED, "more than 64 slots");
 	for (s = 0; !st && s < exe->num_slots; s++)
-		if (exe->slots[s].kind == CC_SLOT_RESULT)
+		if (exe->slots[s].kind == XEXE_SLOT_RESULT)
 			st = d->ops->alloc(d, exe->slots[s].size, a, &slots[s]);
 	if (!st)
 		st = d->ops->queue_create(d, a, XDEV_QUEUE_NO_BLAS, &q);
@@ -187,7 +187,7 @@ static xrt_status *leaves_on(struct xdev *d, const struct xrt_executable *exe,
 		uint32_t leaf = exe->slots[s].leaf;
 		const struct xrt_shape *ls;
 
-		if (exe->slots[s].kind != CC_SLOT_RESULT)
+		if (exe->slots[s].kind != XEXE_SLOT_RESULT)
 			continue;
 		ls = xrt_shape_nth_leaf(&exe->result, &leaf);
 		st = xrt_literal_create_uninit(a, ls, &leaves[exe->slots[s].leaf]);
@@ -256,7 +256,7 @@ TEST_F_TIMEOUT(xrt, evaluator_case_programs_give_the_hosts_values, 300)
 			xrt_literal_destroy(want[i]);
 			xrt_literal_destroy(got[i]);
 		}
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		xrt_module_destroy(m);
 		ran++;
 	}

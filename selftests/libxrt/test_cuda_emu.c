@@ -209,8 +209,16 @@ static bool expr_uses_libm(const struct xrt_cs_ew_inst *in, uint32_t n)
  */
 static bool uses_libm(const struct xrt_executable *exe)
 {
-	const struct xrt_engine_prog *p = &exe->loaded.prog;
+	const struct xdev_program *lp;
+	const struct xrt_engine_prog *p;
+	xrt_status *st = xdev_program_of(exe, &lp);
 	uint32_t pc;
+
+	if (st) {	/* run_batch reports it: here, be safe */
+		xrt_status_free(st);
+		return true;
+	}
+	p = &lp->prog;
 
 	for (pc = 0; pc < p->num_commands; pc++) {
 		const struct xrt_cs_cmd *c = (const void *)(p->base + p->offsets[pc]);
@@ -271,15 +279,15 @@ static void check(struct __test_metadata *_metadata, const struct xrt_allocator 
 	ASSERT_OK(host_run(exe, (const xrt_literal *const *)p->args, p->num_args, &ho, a, &want));
 	flatten(want, wl, &nw);
 	for (s = 0; s < exe->num_slots; s++) {
-		const struct cc_slot *sl = &exe->slots[s];
+		const struct xexe_slot *sl = &exe->slots[s];
 
-		if (sl->kind == CC_SLOT_CONSTANTS) {
+		if (sl->kind == XEXE_SLOT_CONSTANTS) {
 			slots[s] = exe->constants;
 			continue;
 		}
 		slots[s] = aligned_alloc(64, (sl->size + 64) / 64 * 64);
 		memset(slots[s], 0xab, sl->size);
-		if (sl->kind == CC_SLOT_PARAM) {
+		if (sl->kind == XEXE_SLOT_PARAM) {
 			xrt_literal *pl[MAX_LEAVES];
 			uint32_t np = 0;
 
@@ -290,12 +298,12 @@ static void check(struct __test_metadata *_metadata, const struct xrt_allocator 
 	}
 	EXPECT_EQ(0, emulate(so, pi, &p->plan, slots, scratch, 42)) TH_LOG("%s", p->name);
 	for (s = 0; s < exe->num_slots; s++) {
-		const struct cc_slot *sl = &exe->slots[s];
+		const struct xexe_slot *sl = &exe->slots[s];
 		xrt_literal *got = NULL;
 		char why[512] = "";
 		bool ok;
 
-		if (sl->kind != CC_SLOT_RESULT || sl->leaf >= nw)
+		if (sl->kind != XEXE_SLOT_RESULT || sl->leaf >= nw)
 			continue;
 		l = sl->leaf;
 		ASSERT_OK(xrt_literal_create(a, xrt_literal_shape(wl[l]), &got));
@@ -317,7 +325,7 @@ static void check(struct __test_metadata *_metadata, const struct xrt_allocator 
 	}
 	b->ran++;
 	for (s = 0; s < exe->num_slots; s++)
-		if (exe->slots[s].kind != CC_SLOT_CONSTANTS)
+		if (exe->slots[s].kind != XEXE_SLOT_CONSTANTS)
 			free(slots[s]);
 	free(slots);
 	free(scratch);
@@ -342,7 +350,7 @@ static void flush(struct __test_metadata *_metadata, const struct xrt_allocator 
 		for (k = 0; k < b->p[i].num_args; k++)
 			xrt_literal_destroy(b->p[i].args[k]);
 		cuda_plan_release(&b->p[i].plan);
-		cc_executable_destroy(b->p[i].exe);
+		xexe_destroy(b->p[i].exe);
 	}
 	b->n = 0;
 }
@@ -352,6 +360,7 @@ static void add(struct __test_metadata *_metadata, const struct xrt_allocator *a
 		struct batch *b, const char *name, struct xrt_executable *exe,
 		xrt_literal *const *args, uint32_t n, bool exact, struct xrt_tolerance tol)
 {
+	const struct xdev_program *lp;
 	struct prog *p = &b->p[b->n];
 	char prefix[16];
 
@@ -363,7 +372,8 @@ static void add(struct __test_metadata *_metadata, const struct xrt_allocator *a
 	p->num_args = n;
 	p->exact = exact;
 	p->tol = tol;
-	ASSERT_OK(cuda_plan_build(&exe->loaded.prog, prefix, a, &p->plan));
+	ASSERT_OK(xdev_program_of(exe, &lp));
+	ASSERT_OK(cuda_plan_build(&lp->prog, prefix, a, &p->plan));
 	if (++b->n == BATCH)
 		flush(_metadata, a, b);
 }

@@ -68,7 +68,7 @@ static void product_close(struct product *p)
 
 	for (i = 0; i < 2; i++)
 		xrt_literal_destroy(p->args[i]);
-	cc_executable_destroy(p->exe);
+	xexe_destroy(p->exe);
 	xrt_module_destroy(p->m);
 }
 

@@ -16,6 +16,7 @@
 #include "xrt_test.h"
 
 #include "cstream/cs_builder.h"
+#include "device/device_program.h"
 #include "device/host/host_device.h"
 
 struct shape {
@@ -28,7 +29,7 @@ struct shape {
 
 /* One DOT over three slots, loaded through the validator. */
 struct dot_prog {
-	struct cs_program p;
+	struct xdev_program p;
 	void *data;
 	uint64_t bytes[3];
 };
@@ -66,12 +67,12 @@ static void prog_open(struct __test_metadata *_metadata, const struct shape *s, 
 	cs_dot(&b, s->accumulate ? XRT_CS_DOT_ACCUMULATE : 0, s->batch, s->m, s->n, s->k, &mx[0],
 	       &mx[1], &mx[2]);
 	ASSERT_OK(cs_finish(&b, &d->data, &size));
-	ASSERT_OK(cs_program_load(&d->p, NULL, d->data, size));
+	ASSERT_OK(xdev_program_load(&d->p, NULL, d->data, size));
 }
 
 static void prog_close(struct dot_prog *d)
 {
-	cs_program_release(&d->p);
+	xdev_program_release(&d->p);
 	xrt_free(NULL, d->data);
 }
 

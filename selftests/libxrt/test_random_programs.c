@@ -445,7 +445,7 @@ out:
 		xrt_literal_destroy(args[i]);
 	xrt_literal_destroy(want);
 	xrt_literal_destroy(got);
-	cc_executable_destroy(exe);
+	xexe_destroy(exe);
 	xrt_module_destroy(m);
 	return ok;
 }

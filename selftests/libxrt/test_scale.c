@@ -142,7 +142,7 @@ TEST_F(xrt, a_chain_of_200000_parses_serializes_compiles_and_runs)
 	xrt_literal_destroy(arg);
 	xrt_literal_destroy(want);
 	xrt_literal_destroy(got);
-	cc_executable_destroy(exe);
+	xexe_destroy(exe);
 	xrt_module_destroy(m);
 	xrt_module_destroy(m2);
 }
@@ -167,7 +167,7 @@ TEST_F(xrt, a_tuple_of_100000_leaves_compiles_and_runs)
 			  *(const float *)xrt_literal_data(xrt_literal_element(got, i)));
 	xrt_literal_destroy(arg);
 	xrt_literal_destroy(got);
-	cc_executable_destroy(exe);
+	xexe_destroy(exe);
 	xrt_module_destroy(m);
 }
 

@@ -101,11 +101,11 @@ static double run_in_place(struct job *j, int reps)
 	int r;
 
 	for (s = 0; s < j->exe->num_slots && s < 8; s++) {
-		const struct cc_slot *cs = &j->exe->slots[s];
+		const struct xexe_slot *cs = &j->exe->slots[s];
 
-		if (cs->kind == CC_SLOT_PARAM) {
+		if (cs->kind == XEXE_SLOT_PARAM) {
 			slots[s] = xrt_literal_mutable_data(j->args[cs->param]);
-		} else if (cs->kind == CC_SLOT_RESULT) {
+		} else if (cs->kind == XEXE_SLOT_RESULT) {
 			/* libxrt's allocator, as the triad's arrays: the same pages for both */
 			out[s] = bench_mem(xrt_mem_alloc_aligned(NULL, cs->size, 64), "a result");
 			memset(out[s], 0, cs->size);
@@ -133,7 +133,7 @@ static void finish(struct job *j)
 
 	for (i = 0; i < j->n; i++)
 		xrt_literal_destroy(j->args[i]);
-	cc_executable_destroy(j->exe);
+	xexe_destroy(j->exe);
 }
 
 double bench_peer(const char *name, int reps, uint32_t threads)
@@ -371,7 +371,7 @@ static void compile_time(int reps, struct result *r, int *k)
 		t = bench_now() - t;
 		if (st)
 			die(st, "compiling 1000 instructions");
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		if (rep && t < best)
 			best = t;
 	}

@@ -89,7 +89,7 @@ static double once(const struct text *t, int reps)
 		best = dt < best ? dt : best;
 		xrt_literal_destroy(arg);
 		xrt_literal_destroy(out);
-		cc_executable_destroy(exe);
+		xexe_destroy(exe);
 		xrt_module_destroy(m);
 	}
 	return best;

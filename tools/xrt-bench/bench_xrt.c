@@ -31,9 +31,9 @@ static double bare_run(const struct xrt_executable *exe, int reps)
 	int i;
 
 	for (s = 0; s < exe->num_slots; s++) {
-		if (exe->slots[s].kind == CC_SLOT_PARAM)
+		if (exe->slots[s].kind == XEXE_SLOT_PARAM)
 			slots[s] = (uint8_t *)(exe->slots[s].param ? b : a);
-		else if (exe->slots[s].kind == CC_SLOT_RESULT)
+		else if (exe->slots[s].kind == XEXE_SLOT_RESULT)
 			slots[s] = (uint8_t *)out;
 	}
 	t0 = bench_now();
@@ -71,7 +71,7 @@ int bench_xrt(struct result *r, bool quick)
 	t_exec = (bench_now() - t0) / reps;
 	bench_check(cc_compile(m, NULL, NULL, &exe), "compile");
 	t_bare = bare_run(exe, reps);
-	cc_executable_destroy(exe);
+	xexe_destroy(exe);
 	/* the difference of two timings: never below a nanosecond */
 	r[k++] = (struct result){ "xrt execute overhead", "1/us",
 				  1e-6 / (t_exec - t_bare > 1e-9 ? t_exec - t_bare : 1e-9), 1.0,

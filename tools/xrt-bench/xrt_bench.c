@@ -32,6 +32,7 @@
 
 #include "bench.h"
 #include "cstream/cs_builder.h"
+#include "device/device_program.h"
 #include "device/host/host_device.h"
 
 char *openblas_get_corename(void);
@@ -47,7 +48,7 @@ static void *buffer(size_t bytes)
 
 /* A loaded program and what running it needs. */
 struct prog {
-	struct cs_program p;
+	struct xdev_program p;
 	void *bytes, *ws, *shared;
 };
 
@@ -57,7 +58,7 @@ static void load(struct cs_builder *b, struct prog *pr)
 	xrt_status *st = cs_finish(b, &pr->bytes, &size);
 
 	if (!st)
-		st = cs_program_load(&pr->p, NULL, pr->bytes, size);
+		st = xdev_program_load(&pr->p, NULL, pr->bytes, size);
 	if (st) {
 		fprintf(stderr, "xrt-bench: %s\n", xrt_status_message(st));
 		exit(1);
@@ -79,7 +80,7 @@ static double run(struct prog *pr, uint8_t **slots)
 
 static void unload(struct prog *pr)
 {
-	cs_program_release(&pr->p);
+	xdev_program_release(&pr->p);
 	xrt_free(NULL, pr->bytes);
 	free(pr->ws);
 	free(pr->shared);

@@ -18,6 +18,7 @@
 #include <xrt/ir.h>
 
 #include "compiler/compiler.h"
+#include "cstream/cs_builder.h"
 #include "device/device.h"
 #include "device/host/host_device.h"
 #include "xrt.pb-c.h"
@@ -305,7 +306,7 @@ static xrt_status *run_host(const struct run_options *o, const xrt_module *m,
 		st = repeat(o, &r);
 	}
 	host_pool_destroy(ro.pool);
-	cc_executable_destroy(exe);
+	xexe_destroy(exe);
 	return st;
 }
 

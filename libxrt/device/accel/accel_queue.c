@@ -24,7 +24,7 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
-#include "../../compiler/compiler.h"
+#include "../../cstream/executable.h"
 #include "../../core/mem.h"
 #include "accel.h"
 
@@ -141,7 +141,7 @@ static xrt_status *program_of(struct accel_dev *d, const struct xrt_executable *
 	victim->exe_id = 0;
 	st = adev_buf_new(d, exe->program_size, a, &victim->prog);
 	if (!st)
-		st = adev_buf_new(d, cc_slot_size(exe, CC_SLOT_CONSTANTS), a, &victim->consts);
+		st = adev_buf_new(d, xexe_slot_size(exe, XEXE_SLOT_CONSTANTS), a, &victim->consts);
 	if (st) {
 		adev_buf_free(d, &victim->prog);
 		return st;
@@ -163,10 +163,10 @@ static void slot_handles(struct xdev_queue *q, const struct xrt_executable *exe,
 
 	for (s = 0; s < exe->num_slots; s++) {
 		switch (exe->slots[s].kind) {
-		case CC_SLOT_ARENA:
+		case XEXE_SLOT_ARENA:
 			bo[s] = q->arena.bo;
 			break;
-		case CC_SLOT_CONSTANTS:
+		case XEXE_SLOT_CONSTANTS:
 			bo[s] = p->consts.bo;
 			break;
 		default:
@@ -395,7 +395,7 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 	if (q->reset)
 		st = queue_reset(q);
 	else
-		st = ensure_arena(q, cc_slot_size(exe, CC_SLOT_ARENA));
+		st = ensure_arena(q, xexe_slot_size(exe, XEXE_SLOT_ARENA));
 	if (!st)
 		st = submit(q, exe, slots, seed, w, bo, q->sync);
 	if (!st)
@@ -439,7 +439,7 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 		st = adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_CREATE", errno);
 	if (!st) {
 		pthread_mutex_lock(&q->lock);
-		st = q->reset ? queue_reset(q) : ensure_arena(q, cc_slot_size(exe, CC_SLOT_ARENA));
+		st = q->reset ? queue_reset(q) : ensure_arena(q, xexe_slot_size(exe, XEXE_SLOT_ARENA));
 		if (!st)
 			st = submit(q, exe, slots, seed, w, bo, e->sync);
 		q->had_async = true;

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../compiler/compiler.h"
+#include "../../cstream/executable.h"
+#include "../device_program.h"
 #include "../../core/mem.h"
 #include "cuda_compile.h"
 #include "cuda_device.h"
@@ -218,12 +219,15 @@ static xrt_status *load(struct cuda_dev *d, const struct xrt_executable *exe,
 {
 	void *image = NULL;
 	size_t size = 0;
+	const struct xdev_program *loaded;
 	char name[32];
 	xrt_status *st;
 	CUresult r;
 	uint32_t i, k;
 
-	st = cuda_plan_build(&exe->loaded.prog, "", d->a, &m->plan);
+	st = xdev_program_of(exe, &loaded);
+	if (!st)
+		st = cuda_plan_build(&loaded->prog, "", d->a, &m->plan);
 	if (st)
 		return st;
 	m->num_fn = kernel_count(&m->plan);

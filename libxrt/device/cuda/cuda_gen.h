@@ -19,6 +19,7 @@
 #include <xrt/status.h>
 
 #include "../../cstream/cs_builder.h"
+#include "../device_program.h"
 
 /* The block size of every kernel but SCATTER's. */
 #define CG_BLOCK	256

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../compiler/compiler.h"
+#include "../../cstream/executable.h"
+#include "../device_program.h"
 #include "../../core/mem.h"
 #include "cuda_device.h"
 
@@ -125,10 +126,10 @@ static void addresses(struct xdev_queue *q, const struct xrt_executable *exe,
 
 	for (s = 0; s < exe->num_slots; s++) {
 		switch (exe->slots[s].kind) {
-		case CC_SLOT_ARENA:
+		case XEXE_SLOT_ARENA:
 			out[s] = q->arena;
 			break;
-		case CC_SLOT_CONSTANTS:
+		case XEXE_SLOT_CONSTANTS:
 			out[s] = m->consts;
 			break;
 		default:
@@ -347,6 +348,7 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 {
 	CUdeviceptr small[32], *addr = small;
 	struct cuda_module *m = NULL;
+	const struct xdev_program *loaded;
 	struct xdev_watcher hw;
 	xrt_status *st = cudev_enter(q->d);
 
@@ -358,11 +360,13 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 	if (!st)
 		st = cudev_module(q->d, exe, &m);
 	if (!st)
-		st = ensure(q, &q->arena, &q->arena_size, cc_slot_size(exe, CC_SLOT_ARENA));
+		st = ensure(q, &q->arena, &q->arena_size, xexe_slot_size(exe, XEXE_SLOT_ARENA));
 	if (!st && m->plan.scratch_bytes)
 		st = ensure(q, &q->scratch, &q->scratch_size, m->plan.scratch_bytes);
 	if (!st)
-		st = xdev_watch_init(&hw, exe, w, q->a);
+		st = xdev_program_of(exe, &loaded);
+	if (!st)
+		st = xdev_watch_init(&hw, exe, &loaded->prog, w, q->a);
 	if (!st) {
 		addresses(q, exe, slots, m, addr);
 		st = enqueue(q, m, addr, seed, w ? &hw : NULL);

@@ -8,7 +8,7 @@
 #include <xrt/device.h>
 #include <xrt/literal.h>
 
-#include "../../compiler/compiler.h"
+#include "../device_program.h"
 
 /* Describes host:0 from what the operating system reports. */
 void xrt_host_device_info(struct xrt_device_info *info);

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../compiler/compiler.h"
+#include "../../cstream/executable.h"
 #include "../../core/mem.h"
 #include "../device.h"
 #include "host_device.h"

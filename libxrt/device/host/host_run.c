@@ -12,6 +12,7 @@
 #include "../../core/mem.h"
 #include "../../core/shape_internal.h"
 #include "../device.h"
+#include "../device_program.h"
 #include "host_device.h"
 
 /* The arrays of @lit into @out from *@n, tuples walked depth first. */
@@ -110,12 +111,12 @@ static xrt_status *flatten_args(const struct xrt_executable *exe,
 	return NULL;
 }
 
-static const xrt_literal *arg_leaf(const struct run *r, const struct cc_slot *sl)
+static const xrt_literal *arg_leaf(const struct run *r, const struct xexe_slot *sl)
 {
 	return r->arg_leaves[r->base[sl->param] + sl->leaf];
 }
 
-static xrt_status *bind_param(const struct cc_slot *sl, const struct run *r,
+static xrt_status *bind_param(const struct xexe_slot *sl, const struct run *r,
 			      const struct xrt_allocator *a, uint8_t **slot, xrt_literal **owned)
 {
 	const xrt_literal *p = arg_leaf(r, sl);
@@ -140,7 +141,7 @@ static xrt_status *bind_param(const struct cc_slot *sl, const struct run *r,
  * of it and the program works in that.  (Devices owning their buffers
  * use the donated buffer itself.)
  */
-static xrt_status *bind_donated(const struct cc_slot *sl, const struct run *r,
+static xrt_status *bind_donated(const struct xexe_slot *sl, const struct run *r,
 				const struct xrt_allocator *a, uint8_t **slot, xrt_literal **owned)
 {
 	const xrt_literal *p = arg_leaf(r, sl);
@@ -162,10 +163,10 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 	uint32_t s;
 
 	for (s = 0; s < exe->num_slots && !st; s++) {
-		const struct cc_slot *sl = &exe->slots[s];
+		const struct xexe_slot *sl = &exe->slots[s];
 
 		switch (sl->kind) {
-		case CC_SLOT_ARENA:
+		case XEXE_SLOT_ARENA:
 			if (o && o->pool)
 				r->slots[s] = host_pool_arena(o->pool, sl->size);
 			else
@@ -173,16 +174,16 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
 			if (!r->slots[s])
 				st = xrt_status_oom(a, "the arena");
 			break;
-		case CC_SLOT_CONSTANTS:
+		case XEXE_SLOT_CONSTANTS:
 			r->slots[s] = exe->constants;
 			break;
-		case CC_SLOT_PARAM:
+		case XEXE_SLOT_PARAM:
 			if (sl->result_leaf >= 0)
 				st = bind_donated(sl, r, a, &r->slots[s], &r->owned[s]);
 			else
 				st = bind_param(sl, r, a, &r->slots[s], &r->owned[s]);
 			break;
-		case CC_SLOT_RESULT:
+		case XEXE_SLOT_RESULT:
 			st = xrt_literal_create(a, sl->shape, &r->owned[s]);
 			if (!st)
 				r->slots[s] = xrt_literal_mutable_data(r->owned[s]);
@@ -210,21 +211,24 @@ void host_detect_cpu(void)
 static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 			   const struct host_run_options *o, const struct xrt_allocator *a)
 {
-	const struct xrt_engine_prog *p = &exe->loaded.prog;
-	/* Most programs share nothing: no allocation for them. */
-	void *shared = p->shared_ws_size ? xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64) :
-					   NULL;
-	struct xrt_engine_ctx x = { p, slots, shared, o ? o->seed : 0 };
-	xrt_status *st;
-
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
+	const struct xdev_program *loaded;
+	const struct xrt_engine_prog *p;
 	struct xdev_watcher hw;
+	struct xrt_engine_ctx x;
+	xrt_status *st = xdev_program_of(exe, &loaded);
+	void *shared;
 
+	if (st)
+		return st;
+	p = &loaded->prog;
+	/* Most programs share nothing: no allocation for them. */
+	shared = p->shared_ws_size ? xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64) : NULL;
+	x = (struct xrt_engine_ctx){ p, slots, shared, o ? o->seed : 0 };
 	if (p->shared_ws_size && !shared)
 		return xrt_status_oom(a, "engine workspace");
 	pthread_once(&once, host_detect_cpu);
-	st = xdev_watch_init(&hw, exe, o ? o->watch : NULL, a);
+	st = xdev_watch_init(&hw, exe, p, o ? o->watch : NULL, a);
 	if (!st)
 		st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas),
 				   o && o->watch ? &hw : NULL);
@@ -236,16 +240,16 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 xrt_status *host_run_bound(const struct xrt_executable *exe, uint8_t **slots,
 			   const struct host_run_options *o, const struct xrt_allocator *a)
 {
-	uint64_t size = exe->slots[CC_ARENA_SLOT].size;
+	uint64_t size = exe->slots[XEXE_ARENA_SLOT].size;
 	void *arena = NULL;
 	xrt_status *st;
 
-	slots[CC_CONSTANTS_SLOT] = exe->constants;
+	slots[XEXE_CONSTANTS_SLOT] = exe->constants;
 	if (o && o->pool)
-		slots[CC_ARENA_SLOT] = host_pool_arena(o->pool, size);
+		slots[XEXE_ARENA_SLOT] = host_pool_arena(o->pool, size);
 	else
-		slots[CC_ARENA_SLOT] = arena = xrt_mem_alloc_aligned(a, size, 64);
-	if (!slots[CC_ARENA_SLOT])
+		slots[XEXE_ARENA_SLOT] = arena = xrt_mem_alloc_aligned(a, size, 64);
+	if (!slots[XEXE_ARENA_SLOT])
 		return xrt_status_oom(a, "the arena");
 	st = execute(exe, slots, o, a);
 	xrt_mem_free(a, arena);
@@ -275,10 +279,10 @@ xrt_status *host_run(const struct xrt_executable *exe, const xrt_literal *const 
 	if (!st)
 		st = execute(exe, r.slots, o, a);
 	for (s = 0; !st && s < exe->num_slots; s++) {
-		const struct cc_slot *sl = &exe->slots[s];
+		const struct xexe_slot *sl = &exe->slots[s];
 
-		if (sl->kind == CC_SLOT_RESULT || sl->result_leaf >= 0) {
-			leaves[sl->kind == CC_SLOT_RESULT ? sl->leaf : sl->result_leaf] = r.owned[s];
+		if (sl->kind == XEXE_SLOT_RESULT || sl->result_leaf >= 0) {
+			leaves[sl->kind == XEXE_SLOT_RESULT ? sl->leaf : sl->result_leaf] = r.owned[s];
 			r.owned[s] = NULL;
 			n++;
 		}

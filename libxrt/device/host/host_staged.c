@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "../../compiler/compiler.h"
+#include "../../cstream/executable.h"
 #include "../../core/mem.h"
 #include "../device.h"
 #include "host_device.h"

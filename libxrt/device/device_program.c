@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "../core/mem.h"
-#include "cs_builder.h"
+#include "../cstream/cs_builder.h"
+#include "device_program.h"
 
 static xrt_status *invalid(const struct xrt_allocator *a, const void *data,
 			   size_t size, const struct xrt_engine_error *e)
@@ -37,9 +38,8 @@ static xrt_status *invalid(const struct xrt_allocator *a, const void *data,
 			      (unsigned long long)e->value[1]);
 }
 
-xrt_status *cs_program_load(struct cs_program *p,
-			    const struct xrt_allocator *alloc,
-			    const void *data, size_t size)
+xrt_status *xdev_program_load(struct xdev_program *p, const struct xrt_allocator *alloc,
+			      const void *data, size_t size)
 {
 	struct xrt_engine_error e;
 	uint32_t n;
@@ -51,21 +51,61 @@ xrt_status *cs_program_load(struct cs_program *p,
 	p->offsets = xrt_mem_calloc(alloc, n ? n : 1, sizeof(*p->offsets));
 	p->plans = xrt_mem_alloc_aligned(alloc, size ? size : 1, 64);
 	if (!p->offsets || !p->plans) {
-		cs_program_release(p);
+		xdev_program_release(p);
 		return xrt_status_oom(alloc, "command offsets and plans");
 	}
 	if (xrt_engine_validate(&p->prog, data, size, p->offsets, p->plans, &e)) {
 		xrt_status *st = invalid(alloc, data, size, &e);
 
-		cs_program_release(p);
+		xdev_program_release(p);
 		return st;
 	}
 	return NULL;
 }
 
-void cs_program_release(struct cs_program *p)
+void xdev_program_release(struct xdev_program *p)
 {
 	xrt_mem_free(p->alloc, p->offsets);
 	xrt_mem_free(p->alloc, p->plans);
 	memset(p, 0, sizeof(*p));
+}
+
+/* The executable's allocator frees its forms: they live as long as it does. */
+static void form_destroy(struct xexe_form *f)
+{
+	struct xdev_program *p = (struct xdev_program *)((char *)f - offsetof(struct xdev_program, form));
+	const struct xrt_allocator *a = p->alloc;
+
+	xdev_program_release(p);
+	xrt_mem_free(a, p);
+}
+
+/* The maker of the engine's forms. */
+static const char engine_form;
+
+xrt_status *xdev_program_of(const struct xrt_executable *exe,
+			    const struct xdev_program **out)
+{
+	struct xexe_form *f = xexe_form_find(exe, &engine_form);
+	struct xdev_program *p;
+	xrt_status *st;
+
+	if (f) {
+		*out = (const void *)((char *)f - offsetof(struct xdev_program, form));
+		return NULL;
+	}
+	p = xrt_mem_alloc(exe->alloc, sizeof(*p));
+	if (!p)
+		return xrt_status_oom(exe->alloc, "a loaded program");
+	/* held by the executable: its allocator, errors with the caller's */
+	st = xdev_program_load(p, exe->alloc, exe->program, exe->program_size);
+	if (st) {
+		xrt_mem_free(exe->alloc, p);
+		return st;
+	}
+	p->form.maker = &engine_form;
+	p->form.destroy = form_destroy;
+	f = xexe_form_add(exe, &p->form);
+	*out = (const void *)((char *)f - offsetof(struct xdev_program, form));
+	return NULL;
 }
