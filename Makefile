@@ -108,7 +108,8 @@ examples: build
 docs: deps
 	sphinx-build -q -W --keep-going -b html Documentation $(BUILD)/docs
 
-KERNEL_SOURCES := $(wildcard driver/*.[ch] driver/engine/*.[ch] uapi/drm/*.h)
+KERNEL_SOURCES := $(wildcard driver/*.[ch] driver/engine/*.[ch] driver/engine/include/engine/*.h \
+	uapi/drm/*.h)
 checkpatch: deps
 	perl $(CACHE)/linux/scripts/checkpatch.pl --strict --no-tree --quiet --terse --no-summary \
 		-f $(filter-out %.mod.c,$(KERNEL_SOURCES))

@@ -19,7 +19,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/gpu_scheduler.h>
 
-#include "../uapi/drm/xrt_accel.h"
+#include <drm/xrt_accel.h>
 
 #define XRT_DRIVER_NAME		"xrt_accel"
 #define XRT_MAX_SLOTS		4096

@@ -6,7 +6,8 @@
 #ifndef XRT_ENGINE_INTERNAL_H
 #define XRT_ENGINE_INTERNAL_H
 
-#include "engine.h"
+#include "engine/engine.h"
+#include "engine/scalar.h"
 
 /* Elements per item: bounds one FPU section (see the kernel FPU notes). */
 #define ENGINE_ITEM_ELEMS	16384u
@@ -69,20 +70,6 @@ extern const struct cmd_ops engine_jump_ops;
 /* Validation helpers; each returns 0 or -1 with v->err filled. */
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b);
 int engine_zero(const void *p, size_t n);
-
-/* Bytes of an element of @dtype; 0 for an unknown type.  Inline: it is on every path. */
-static inline u32 engine_dtype_size(u32 dtype)
-{
-	static const u8 sizes[] = {
-		[XRT_CS_PRED] = 1, [XRT_CS_S8] = 1, [XRT_CS_S16] = 2,
-		[XRT_CS_S32] = 4, [XRT_CS_S64] = 8, [XRT_CS_U8] = 1,
-		[XRT_CS_U16] = 2, [XRT_CS_U32] = 4, [XRT_CS_U64] = 8,
-		[XRT_CS_F16] = 2, [XRT_CS_BF16] = 2, [XRT_CS_F32] = 4,
-		[XRT_CS_F64] = 8, [XRT_CS_C64] = 8, [XRT_CS_C128] = 16,
-	};
-
-	return dtype < sizeof(sizes) ? sizes[dtype] : 0;
-}
 
 int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		      u64 offset, u32 rank, const u64 *dims,
@@ -167,14 +154,6 @@ static inline u8 *engine_ptr(const struct xrt_engine_ctx *x, u32 slot,
 {
 	return x->slots[slot] + offset;
 }
-
-/* 16-bit float conversions (round to nearest even), on bit patterns. */
-u16 engine_f32_to_f16(float f);
-u16 engine_f64_to_f16(double d);
-float engine_f16_to_f32(u16 h);
-u16 engine_f32_to_bf16(float f);
-u16 engine_f64_to_bf16(double d);
-float engine_bf16_to_f32(u16 b);
 
 /* Copies @n elements of @esize bytes between strided places. */
 void engine_copy_strided(u8 *dst, s64 dstride, const u8 *src, s64 sstride,

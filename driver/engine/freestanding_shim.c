@@ -3,7 +3,7 @@
  * memcpy and memset for the freestanding link check only: the kernel and
  * libc provide the real ones.
  */
-#include "shim.h"
+#include "engine/shim.h"
 
 #undef memcpy
 #undef memset

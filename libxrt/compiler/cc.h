@@ -8,9 +8,9 @@
 #ifndef XRT_COMPILER_CC_H
 #define XRT_COMPILER_CC_H
 
-#include "../cstream/cs_builder.h"
-#include "../ir/ir.h"
-#include "compiler.h"
+#include "cstream/cs_builder.h"
+#include "ir/ir.h"
+#include "compiler/compiler.h"
 
 /* An array in a slot: a strided view (elements), offset in bytes. */
 struct cc_buf {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 /* Fresh arena buffers for every leaf of @s; the value holding them. */

@@ -19,7 +19,7 @@
 
 #include <xrt/evaluate.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 #define FOLD_MAX_ELEMS	1024	/* result elements of a folded instruction */

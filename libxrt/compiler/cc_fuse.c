@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 /* The value of instruction @i of the computation being lowered. */

@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
+#include "core/literal.h"
+#include "core/mem.h"
 #include "cc.h"
 
 void cc_fill_value(struct cc *cc, const struct cc_buf *dst, const void *value)

@@ -10,7 +10,7 @@
 
 #include <stdlib.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 /* Marks what the root needs and counts each value's reads. */

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 #define OP(e, op, fn, t, d, a, b) cc_ew_put(e, XRT_CS_EW_##op, fn, t, d, a, b, 0)

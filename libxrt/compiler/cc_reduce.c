@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 #define MAX_INPUTS	8

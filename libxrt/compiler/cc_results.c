@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 /*

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "cc.h"
 
 void cc_fail(struct cc *cc, enum xrt_code code, const char *fmt, ...)

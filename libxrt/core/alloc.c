@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mem.h"
+#include "core/mem.h"
 
 #define HUGE_PAGE	((uintptr_t)2 << 20)
 #define HUGE_FROM	((size_t)4 << 20)

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "fingerprint.h"
+#include "core/fingerprint.h"
 
 static uint64_t rotl(uint64_t x, int r)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fmtbuf.h"
+#include "core/fmtbuf.h"
 
 void fmtbuf_init(struct fmtbuf *f, char *buf, size_t size)
 {

@@ -11,8 +11,8 @@
 
 #include <xrt/literal.h>
 
-#include "literal_internal.h"
-#include "mem.h"
+#include "core/literal.h"
+#include "core/mem.h"
 
 static xrt_literal *node_new(const struct xrt_allocator *alloc)
 {

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "literal_internal.h"
-#include "shape_format.h"
+#include "core/literal.h"
+#include "core/shape_format.h"
 
 struct compare {
 	const struct xrt_tolerance *tol;	/* NULL: exact */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "literal_internal.h"
+#include "core/literal.h"
 
 void elem_iter_init(struct elem_iter *it, const struct xrt_shape *shape)
 {

@@ -2,8 +2,8 @@
 /*
  * Printing literals: "f32[2,2] {{1, 2}, {3, 4}}", "(f32[] 1, pred[] true)".
  */
-#include "literal_internal.h"
-#include "shape_format.h"
+#include "core/literal.h"
+#include "core/shape_format.h"
 
 static void print_array_values(struct fmtbuf *f, const xrt_literal *lit)
 {

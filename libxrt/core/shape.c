@@ -13,8 +13,8 @@
 
 #include <xrt/shape.h>
 
-#include "mem.h"
-#include "shape_internal.h"
+#include "core/mem.h"
+#include "core/shape.h"
 
 /* The product of non-zero dims times @elem_size, or 0 if over the limit. */
 static uint64_t bounded_extent(uint32_t rank, const int64_t *dims,

@@ -4,8 +4,8 @@
  */
 #include <xrt/shape.h>
 
-#include "fmtbuf.h"
-#include "shape_format.h"
+#include "core/fmtbuf.h"
+#include "core/shape_format.h"
 
 static bool default_layout(const struct xrt_shape *shape)
 {

@@ -14,8 +14,8 @@
 
 #include <xrt/shape.h>
 
-#include "mem.h"
-#include "shape_internal.h"
+#include "core/mem.h"
+#include "core/shape.h"
 
 struct parser {
 	const char *text;

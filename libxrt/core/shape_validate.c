@@ -7,7 +7,7 @@
 
 #include <xrt/shape.h>
 
-#include "shape_internal.h"
+#include "core/shape.h"
 
 /* Records the tuple index path for messages, e.g. "{1,0}". */
 struct path {

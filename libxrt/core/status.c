@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
+#include "core/mem.h"
 
 struct xrt_status {
 	enum xrt_code code;

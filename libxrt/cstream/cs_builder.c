@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "../core/mem.h"
-#include "cs_builder.h"
+#include "core/mem.h"
+#include "cstream/cs_builder.h"
 
 void cs_builder_init(struct cs_builder *b, const struct xrt_allocator *alloc)
 {

@@ -9,8 +9,8 @@
  */
 #include <stdio.h>
 
-#include "../core/fmtbuf.h"
-#include "cs_builder.h"
+#include "core/fmtbuf.h"
+#include "cstream/cs_builder.h"
 
 static const char *const dtype_names[] = {
 	[XRT_CS_PRED] = "pred", [XRT_CS_S8] = "s8", [XRT_CS_S16] = "s16",

@@ -3,8 +3,8 @@
  * Executables: their lifetime, their slot plan, and the forms devices
  * keep on them (cstream/executable.h).
  */
-#include "../core/mem.h"
-#include "executable.h"
+#include "core/mem.h"
+#include "cstream/executable.h"
 
 struct xrt_executable *xexe_new(const struct xrt_allocator *a)
 {

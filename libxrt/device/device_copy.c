@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "device.h"
+#include "device/device.h"
 
 xrt_status *xdev_write(struct xdev *d, struct xdev_buf *b, uint64_t off, const void *src,
 		       uint64_t n, const struct xrt_allocator *a)

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/mem.h"
-#include "../cstream/cs_builder.h"
-#include "device_program.h"
+#include "core/mem.h"
+#include "cstream/cs_builder.h"
+#include "device/device_program.h"
 
 static xrt_status *invalid(const struct xrt_allocator *a, const void *data,
 			   size_t size, const struct xrt_engine_error *e)

@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../../driver/engine/engine.h"
-#include "../cstream/executable.h"
-#include "../core/mem.h"
-#include "../cstream/cs_builder.h"
-#include "device.h"
+#include "engine/engine.h"
+#include "cstream/executable.h"
+#include "core/mem.h"
+#include "cstream/cs_builder.h"
+#include "device/device.h"
 
 static uint64_t now_ns(void)
 {

@@ -10,7 +10,8 @@
 
 #include <xrt/device.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
+#include "registry/open.h"
 #include "eager_internal.h"
 
 int eager_find_device(const xrt_eager_context *c, const char *name)

@@ -6,9 +6,9 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
-#include "../core/shape_internal.h"
-#include "../xrt/xrt_internal.h"
+#include "core/mem.h"
+#include "core/shape.h"
+#include "xrt_internal.h"
 #include "eager_internal.h"
 
 /* Resource handles have no element type. */

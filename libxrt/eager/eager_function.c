@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/mem.h"
-#include "../wire/wire_internal.h"
+#include "core/mem.h"
+#include "wire/wire.h"
 #include "eager_internal.h"
 #include "xrt.pb-c.h"
 

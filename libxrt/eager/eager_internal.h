@@ -13,8 +13,8 @@
 #include <xrt/eager.h>
 #include <xrt/shape.h>
 
-#include "../device/device.h"
-#include "../device/host/host_device.h"
+#include "device/device.h"
+#include "host_device.h"
 
 #define EAGER_MAX_DEVICES	8
 #define EAGER_MAX_INPUTS	64	/* inputs of one op, lists included */

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
-#include "../xrt/xrt_internal.h"
+#include "core/mem.h"
+#include "xrt_internal.h"
 #include "eager_internal.h"
 
 #define KC_CAP	8192	/* slots; at most 3/4 used */

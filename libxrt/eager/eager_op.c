@@ -8,9 +8,9 @@
 
 #include <xrt/dtype.h>
 
-#include "../core/fingerprint.h"
-#include "../core/mem.h"
-#include "../xrt/xrt_internal.h"
+#include "core/fingerprint.h"
+#include "core/mem.h"
+#include "xrt_internal.h"
 #include "eager_internal.h"
 
 static const char *const attr_type_names[] = {

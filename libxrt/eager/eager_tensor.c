@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../core/mem.h"
-#include "../xrt/xrt_transfer.h"
+#include "core/mem.h"
+#include "xrt_transfer.h"
 #include "eager_internal.h"
 
 /* Pred elements are 0 or 1: the engine relies on it. */

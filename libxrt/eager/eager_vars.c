@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "eager_internal.h"
 
 struct eager_var {

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
-#include "eval.h"
+#include "core/mem.h"
+#include "eval/eval.h"
 
 const int64_t *ev_ints(const struct ev *ev, enum ir_attr_key key, uint32_t *n)
 {

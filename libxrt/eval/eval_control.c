@@ -5,7 +5,7 @@
  */
 #include <time.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 uint64_t ev_now_ns(void)
 {

@@ -7,7 +7,7 @@
 #include <complex.h>
 #include <string.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 /* A running sum in the result type. */
 struct acc {

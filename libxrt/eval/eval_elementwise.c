@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
-#include "eval.h"
+#include "core/mem.h"
+#include "eval/eval.h"
 
 static const struct xrt_shape *result_shape(const struct ev *ev)
 {

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
 {

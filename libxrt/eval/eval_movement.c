@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 /* Walks every index of result @r; @body uses idx and k. */
 #define FOR_EACH_INDEX(r, idx, k)                                             \

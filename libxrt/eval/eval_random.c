@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 void ev_philox4x32(const uint32_t key[2], const uint32_t ctr[4], uint32_t out[4])
 {

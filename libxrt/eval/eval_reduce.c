@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
-#include "eval.h"
+#include "core/mem.h"
+#include "eval/eval.h"
 
 /* Output @i of a one-array-or-tuple result. */
 static struct ev_val *part(struct ev_val *r, uint32_t n, uint32_t i)

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 static bool is_sint(enum xrt_dtype t)
 {

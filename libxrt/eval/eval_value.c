@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
-#include "eval.h"
+#include "core/literal.h"
+#include "core/mem.h"
+#include "eval/eval.h"
 
 void ev_fail(struct ev *ev, enum xrt_code code, const char *fmt, ...)
 {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "eval.h"
+#include "eval/eval.h"
 
 struct window {
 	uint32_t rank;

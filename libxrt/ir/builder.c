@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "builder_internal.h"
 #include "verify.h"
 

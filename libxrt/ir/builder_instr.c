@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "builder_internal.h"
 #include "verify.h"
 

@@ -10,7 +10,7 @@
 
 #include <xrt/builder.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /* An open computation. */
 struct bld_frame {

@@ -3,7 +3,7 @@
  * Builder functions for parameters, constants and the opcodes that work
  * element by element or move data around.
  */
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "builder_internal.h"
 
 static const xrt_value none = { 0, -1 };

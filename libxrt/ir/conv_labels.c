@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 static int parse_part(const char *s, size_t n, char c1, char c2, int *p1, int *p2,
 		      int *sp, uint32_t *nsp)

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "hlo_parse.h"
 
 /* Appends one value to a growing int array. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/literal_internal.h"
+#include "core/literal.h"
 #include "hlo_parse.h"
 
 /* The text of one number or word: sign, digits, letters, '.', '+', '-'. */

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
-#include "../core/shape_internal.h"
+#include "core/literal.h"
+#include "core/mem.h"
+#include "core/shape.h"
 #include "hlo_parse.h"
-#include "ir.h"
+#include "ir/ir.h"
 
 __attribute__((format(printf, 2, 3)))
 int hp_fail(struct hp *p, const char *fmt, ...)

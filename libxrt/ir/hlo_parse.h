@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 #include "ir_names.h"
 
 struct hp {

@@ -6,10 +6,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
-#include "../core/shape_format.h"
-#include "ir.h"
+#include "core/literal.h"
+#include "core/mem.h"
+#include "core/shape_format.h"
+#include "ir/ir.h"
 
 static void print_ints(struct fmtbuf *f, const int64_t *v, uint32_t n,
 		       uint32_t step, const char *sep)

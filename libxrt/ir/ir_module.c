@@ -4,8 +4,8 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
-#include "ir.h"
+#include "core/mem.h"
+#include "ir/ir.h"
 
 static const struct {
 	const char *name;

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "ir_names.h"
 
 static uint32_t hash(const char *s, size_t n)

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/fingerprint.h"
-#include "../core/mem.h"
-#include "../wire/wire_internal.h"
-#include "ir.h"
+#include "core/fingerprint.h"
+#include "core/mem.h"
+#include "wire/wire.h"
+#include "ir/ir.h"
 
 static void comp_msg_free(const struct xrt_allocator *a, Xrt__IrComputation *c)
 {

@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/mem.h"
-#include "../wire/wire_internal.h"
-#include "ir.h"
+#include "core/mem.h"
+#include "wire/wire.h"
+#include "ir/ir.h"
 #include "ir_names.h"
 
 /* Longest list an attribute other than a list of callees may hold. */

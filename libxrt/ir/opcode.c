@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "opcode.h"
+#include "ir/opcode.h"
 
 static const char *const names[XRT_OP_COUNT] = {
 #define X(e, s) [XRT_OP_##e] = s,

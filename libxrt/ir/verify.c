@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/fmtbuf.h"
-#include "../core/shape_format.h"
-#include "../core/mem.h"
+#include "core/fmtbuf.h"
+#include "core/shape_format.h"
+#include "core/mem.h"
 #include "verify.h"
 
 int vfy_fail(struct vfy *v, const char *fmt, ...)

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "ir.h"
+#include "ir/ir.h"
 
 /*
  * @infer: NULL to check the declared shape; else the shape the checks

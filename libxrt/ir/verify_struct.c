@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "verify.h"
 
 static int check_tuple(struct vfy *v)

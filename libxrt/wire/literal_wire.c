@@ -11,9 +11,9 @@
 
 #include <xrt/wire.h>
 
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
-#include "wire_internal.h"
+#include "core/literal.h"
+#include "core/mem.h"
+#include "wire/wire.h"
 
 #define PATH_MAX_LEN 160
 

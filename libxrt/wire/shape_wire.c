@@ -11,9 +11,9 @@
 
 #include <xrt/wire.h>
 
-#include "../core/mem.h"
-#include "../core/shape_internal.h"
-#include "wire_internal.h"
+#include "core/mem.h"
+#include "core/shape.h"
+#include "wire/wire.h"
 
 /* Room for a path like "literal.tuple_elements[12].shape.tuple_shapes[3]". */
 #define PATH_MAX_LEN 160

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../core/mem.h"
-#include "wire_internal.h"
+#include "core/mem.h"
+#include "wire/wire.h"
 
 /* The protobuf spec's limit on one message. */
 #define WIRE_MAX_MESSAGE (((size_t)1 << 31) - 1)

@@ -6,7 +6,7 @@
  * stack; this pass bounds the nesting (guided by the message
  * descriptors) and checks every tag, varint and length on the way.
  */
-#include "wire_internal.h"
+#include "wire/wire.h"
 
 struct scan {
 	const struct xrt_allocator *alloc;

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 
 #define MAX_DEPTH 64	/* of a make-tuple description */

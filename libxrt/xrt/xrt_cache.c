@@ -20,8 +20,8 @@
 
 #include <xrt/device.h>
 
-#include "../compiler/compiler.h"
-#include "../core/mem.h"
+#include "compiler/compiler.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 
 #define BUCKETS 1024

@@ -6,7 +6,7 @@
  * intermediate is freed right after its last use, and only the results
  * asked for become handles.  An error leaves no handle behind.
  */
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 
 struct chain {

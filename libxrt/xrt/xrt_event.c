@@ -6,7 +6,7 @@
  * every later wait (and every read of the result) answers the same
  * without asking the device again.
  */
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 
 struct xrt_event {

@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../compiler/compiler.h"
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
-#include "../core/shape_internal.h"
+#include "compiler/compiler.h"
+#include "core/literal.h"
+#include "core/mem.h"
+#include "core/shape.h"
 #include "xrt_internal.h"
 
 void xrt_program_shape_deinit(struct xrt_program_shape *ps)

@@ -6,7 +6,7 @@
  * until the table is rebuilt, which happens when live and deleted slots
  * fill half of it.
  */
-#include "../core/mem.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 
 #define DELETED (-1)

@@ -19,7 +19,7 @@
 
 #include <xrt/xrt.h>
 
-#include "../device/device.h"
+#include "device/device.h"
 
 struct xnode {
 	atomic_uint refs;

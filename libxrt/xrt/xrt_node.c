@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "../core/literal_internal.h"
-#include "../core/mem.h"
+#include "core/literal.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 
 /* Counts @bytes against the session's limit; false if they do not fit. */

@@ -10,8 +10,8 @@
 
 #include <xrt/wire.h>
 
-#include "../core/mem.h"
-#include "../wire/wire_internal.h"
+#include "core/mem.h"
+#include "wire/wire.h"
 #include "xrt_internal.h"
 
 #define ARG_CHECK(s, cond, fn)                                                \

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/mem.h"
+#include "core/mem.h"
+#include "registry/open.h"
 #include "xrt_internal.h"
 
 xrt_status *xrt_session_create(const struct xrt_session_options *o,

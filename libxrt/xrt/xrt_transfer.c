@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../compiler/compiler.h"
-#include "../core/mem.h"
+#include "compiler/compiler.h"
+#include "core/mem.h"
 #include "xrt_internal.h"
 #include "xrt_transfer.h"
 

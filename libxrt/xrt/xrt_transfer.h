@@ -5,7 +5,7 @@
 #ifndef XRT_XRT_TRANSFER_H
 #define XRT_XRT_TRANSFER_H
 
-#include "../device/device.h"
+#include "device/device.h"
 
 /*
  * Copies @bytes of @src, a buffer of @from, into @dst, one of @to:

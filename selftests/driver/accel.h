@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../uapi/drm/xrt_accel.h"
+#include <drm/xrt_accel.h>
 
 /* Opens the @index-th xrt_accel render node; -ENODEV when there is none. */
 int accel_open(unsigned int index);

@@ -14,7 +14,7 @@
 #include <xf86drm.h>
 
 #include "driver_test.h"
-#include "../engine/malformed_programs.h"
+#include "malformed_programs.h"
 
 #define CLIENTS 3
 #define KEEP 16

@@ -6,7 +6,7 @@
  * the seed reaches the random numbers.
  */
 #include "driver_test.h"
-#include "../engine/malformed_programs.h"
+#include "malformed_programs.h"
 
 /* Submits @bytes (a program over 3 small slots); returns 0 or -errno. */
 static int submit_bytes(int fd, uint32_t q, const void *bytes, size_t size)

@@ -19,7 +19,7 @@
 #include "cstream/cs_builder.h"
 #include "device/device_program.h"
 #include "device/host/host_device.h"
-#include "../../driver/engine/engine_internal.h"
+#include "engine_internal.h"
 
 #define MAX_SLOTS 8
 

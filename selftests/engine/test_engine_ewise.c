@@ -11,8 +11,8 @@
 
 #include <xrt/dtype.h>
 
-#include "../../driver/engine/emath.h"
-#include "../../driver/engine/ew.h"
+#include "emath.h"
+#include "ew.h"
 
 #define N 600	/* elements per run: several blocks, a partial last one */
 

@@ -9,11 +9,11 @@
 
 #include "engine_test.h"
 
-#include "../../driver/engine/emath.h"
-#include "../../driver/engine/ew.h"
+#include "emath.h"
+#include "ew.h"
 /* for its slots' width; the coefficients are the engine's business */
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
-#include "../../driver/engine/tanh_table.h"
+#include "tanh_table.h"
 
 /* The distance from @got to @want in steps of @want's last place. */
 static double ulps64(double got, double want)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tools/xrt-run/xrt_run.h"
+#include "xrt_run.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

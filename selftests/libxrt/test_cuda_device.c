@@ -26,10 +26,11 @@
 #include <xrt/xrt.h>
 
 #include "compiler/compiler.h"
-#include "core/literal_internal.h"
-#include "core/shape_internal.h"
+#include "core/literal.h"
+#include "core/shape.h"
 #include "device/cuda/cuda_api.h"
 #include "device/device.h"
+#include "registry/open.h"
 #include "test_cases.h"
 
 static bool have_gpu(const struct xrt_allocator *a)

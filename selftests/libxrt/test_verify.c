@@ -13,8 +13,8 @@
 #include <xrt/wire.h>
 
 /* The opcode table, to check the corpus covers it. */
-#include "../../libxrt/ir/ir.h"
-#include "../../libxrt/ir/opcode.h"
+#include "ir/ir.h"
+#include "ir/opcode.h"
 
 /* Helper computations every case may call. */
 static const char prelude[] =

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../libxrt/core/literal_internal.h"
+#include "core/literal.h"
 #include "xrt_run.h"
 
 static const char magic[6] = { '\x93', 'N', 'U', 'M', 'P', 'Y' };

@@ -14,7 +14,7 @@
 
 #include <xf86drm.h>
 
-#include "../../uapi/drm/xrt_accel.h"
+#include <drm/xrt_accel.h>
 #include "smi.h"
 
 static bool is_accel(int fd)

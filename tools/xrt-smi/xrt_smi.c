@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../uapi/drm/xrt_accel.h"
+#include <drm/xrt_accel.h>
 #include "smi.h"
 
 static const char usage[] =

@@ -11,8 +11,8 @@
 
 #include <pthread.h>
 
-#include "../../../uapi/drm/xrt_accel.h"
-#include "../device.h"
+#include <drm/xrt_accel.h>
+#include "device/device.h"
 
 #define ACCEL_PROGRAMS	64	/* uploaded programs kept per device */
 

@@ -16,7 +16,7 @@
 
 #include <xf86drm.h>
 
-#include "../../core/mem.h"
+#include "core/mem.h"
 #include "accel.h"
 
 #define FIRST_RENDER_MINOR	128
@@ -118,7 +118,7 @@ static void describe(int fd, uint32_t ordinal, struct xrt_device_info *info)
 	info->compute_units = 1;	/* one engine per device */
 }
 
-void adev_list(struct xrt_device_info *v, size_t max, size_t *n)
+static void adev_list(struct xrt_device_info *v, size_t max, size_t *n)
 {
 	uint32_t ordinal;
 	int fd;
@@ -259,7 +259,7 @@ static const struct xdev_ops accel_ops = {
 	.destroy = dev_destroy,
 };
 
-xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
+static xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
 {
 	struct accel_dev *d;
 	int fd = open_nth(ordinal);
@@ -281,3 +281,10 @@ xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct 
 	*out = &d->base;
 	return NULL;
 }
+
+const struct xdev_driver xdev_accel_driver = {
+	.prefix = "accel",
+	.kind = XRT_DEVICE_ACCEL,
+	.list = adev_list,
+	.create = adev_create,
+};

@@ -24,8 +24,8 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
-#include "../../cstream/executable.h"
-#include "../../core/mem.h"
+#include "cstream/executable.h"
+#include "core/mem.h"
 #include "accel.h"
 
 struct xdev_queue {

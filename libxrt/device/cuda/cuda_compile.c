@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../core/fingerprint.h"
-#include "../../core/mem.h"
+#include "core/fingerprint.h"
+#include "core/mem.h"
 #include "cuda_compile.h"
 #include "cuda_gen.h"
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cstream/executable.h"
-#include "../device_program.h"
-#include "../../core/mem.h"
+#include "cstream/executable.h"
+#include "device/device_program.h"
+#include "core/mem.h"
 #include "cuda_compile.h"
 #include "cuda_device.h"
 
@@ -366,7 +366,7 @@ static bool describe(const struct cuda_api *cu, int i, struct xrt_device_info *i
 	return true;
 }
 
-void cuda_dev_list(struct xrt_device_info *v, size_t max, size_t *n)
+static void cuda_dev_list(struct xrt_device_info *v, size_t max, size_t *n)
 {
 	const struct cuda_api *cu = cuda_api_get();
 	int count = 0, i;
@@ -406,7 +406,7 @@ static xrt_status *setup(struct cuda_dev *d, uint32_t ordinal)
 	return r == CUDA_SUCCESS ? NULL : fail(d, r, "setting up the device", d->a);
 }
 
-xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
+static xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
 {
 	const struct cuda_api *cu = cuda_api_get();
 	struct cuda_dev *d;
@@ -437,3 +437,11 @@ xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, str
 	*out = &d->base;
 	return NULL;
 }
+
+const struct xdev_driver xdev_cuda_driver = {
+	.prefix = "cuda",
+	.kind = XRT_DEVICE_CUDA,
+	.list = cuda_dev_list,
+	.create = cuda_dev_create,
+	.says_why = true,	/* no driver, no GPU, a failed cuInit */
+};

@@ -8,7 +8,7 @@
 
 #include <pthread.h>
 
-#include "../device.h"
+#include "device/device.h"
 #include "cuda_api.h"
 #include "cuda_gen.h"
 

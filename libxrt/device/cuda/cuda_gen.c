@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/mem.h"
-#include "../../../driver/engine/engine_internal.h"
+#include "core/mem.h"
+#include "engine/scalar.h"
 #include "cuda_gen_internal.h"
 
 void cg_fail(struct cg *g, const char *fmt, ...)

@@ -18,8 +18,8 @@
 #include <xrt/alloc.h>
 #include <xrt/status.h>
 
-#include "../../cstream/cs_builder.h"
-#include "../device_program.h"
+#include "cstream/cs_builder.h"
+#include "device/device_program.h"
 
 /* The block size of every kernel but SCATTER's. */
 #define CG_BLOCK	256

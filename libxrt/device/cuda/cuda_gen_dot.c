@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "../../../driver/engine/engine_internal.h"
+#include "engine/scalar.h"
 #include "cuda_gen_internal.h"
 
 static void matrix_row(char *buf, size_t size, const struct xrt_cs_matrix *m, const char *b,

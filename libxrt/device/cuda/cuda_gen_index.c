@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../driver/engine/engine_internal.h"
+#include "engine/scalar.h"
 #include "cuda_gen_internal.h"
 
 #define SCATTER_BLOCK	1024

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../driver/engine/engine_internal.h"
+#include "engine/scalar.h"
 #include "cuda_gen_internal.h"
 
 static void copy(struct cg *g, const struct xrt_cs_copy *c, struct cg_step *st)

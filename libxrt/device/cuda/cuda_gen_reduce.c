@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../driver/engine/engine_internal.h"
+#include "engine/scalar.h"
 #include "cuda_gen_internal.h"
 
 enum acc_class { ACC_INT, ACC_REAL, ACC_CPLX };

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../driver/engine/engine_internal.h"
+#include "engine/scalar.h"
 #include "cuda_gen_internal.h"
 
 /*

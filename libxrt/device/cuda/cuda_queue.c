@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../cstream/executable.h"
-#include "../device_program.h"
-#include "../../core/mem.h"
+#include "cstream/executable.h"
+#include "device/device_program.h"
+#include "core/mem.h"
 #include "cuda_device.h"
 
 /* A program's jumps may loop forever: the host stops it after this. */

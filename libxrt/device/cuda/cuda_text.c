@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/mem.h"
+#include "core/mem.h"
 #include "cuda_text.h"
 
 void cg_text_init(struct cg_text *t, const struct xrt_allocator *a)

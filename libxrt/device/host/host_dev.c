@@ -4,8 +4,8 @@
  * from the caller's allocator; its queues are in host_queue.c.
  */
 
-#include "../../core/mem.h"
-#include "../device.h"
+#include "core/mem.h"
+#include "device/device.h"
 #include "host_device.h"
 
 static xrt_status *host_alloc(struct xdev *d, uint64_t bytes, const struct xrt_allocator *a,
@@ -52,3 +52,23 @@ xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out)
 	*out = &host;
 	return NULL;
 }
+
+static xrt_status *host_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
+{
+	if (ordinal)
+		return xrt_status_new(a, XRT_NOT_FOUND, "no such device");
+	return host_dev_create(a, out);
+}
+
+static void host_list(struct xrt_device_info *v, size_t max, size_t *n)
+{
+	if (*n < max)
+		xrt_host_device_info(&v[(*n)++]);
+}
+
+const struct xdev_driver xdev_host_driver = {
+	.prefix = "host",
+	.kind = XRT_DEVICE_HOST,
+	.list = host_list,
+	.create = host_create,
+};

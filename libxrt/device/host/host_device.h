@@ -8,10 +8,13 @@
 #include <xrt/device.h>
 #include <xrt/literal.h>
 
-#include "../device_program.h"
+#include "device/device.h"
+#include "device/device_program.h"
 
 /* Describes host:0 from what the operating system reports. */
 void xrt_host_device_info(struct xrt_device_info *info);
+/* host:0, the one host device (static: never fails). */
+xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out);
 
 /* Worker threads that split each command's items; see host_pool.c. */
 struct host_pool;

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../../core/mem.h"
-#include "../device.h"
+#include "core/mem.h"
+#include "device/device.h"
 #include "host_device.h"
 
 /* Phases with fewer items run inline, waking threads costs more (but see threaded()). */

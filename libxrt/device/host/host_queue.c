@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../cstream/executable.h"
-#include "../../core/mem.h"
-#include "../device.h"
+#include "cstream/executable.h"
+#include "core/mem.h"
+#include "device/device.h"
 #include "host_device.h"
 
 struct xdev_event {

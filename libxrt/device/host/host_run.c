@@ -8,11 +8,11 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "../../core/literal_internal.h"
-#include "../../core/mem.h"
-#include "../../core/shape_internal.h"
-#include "../device.h"
-#include "../device_program.h"
+#include "core/literal.h"
+#include "core/mem.h"
+#include "core/shape.h"
+#include "device/device.h"
+#include "device/device_program.h"
 #include "host_device.h"
 
 /* The arrays of @lit into @out from *@n, tuples walked depth first. */

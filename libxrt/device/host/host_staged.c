@@ -9,9 +9,9 @@
  */
 #include <string.h>
 
-#include "../../cstream/executable.h"
-#include "../../core/mem.h"
-#include "../device.h"
+#include "cstream/executable.h"
+#include "core/mem.h"
+#include "device/device.h"
 #include "host_device.h"
 
 static struct xdev *host(void)
@@ -138,14 +138,23 @@ static const struct xdev_ops staged_ops = {
 	.destroy = staged_destroy,
 };
 
-xrt_status *staged_dev_create(const struct xrt_allocator *a, struct xdev **out)
+static xrt_status *staged_create(uint32_t ordinal, const struct xrt_allocator *a,
+				 struct xdev **out)
 {
 	static struct xdev staged = { .ops = &staged_ops };
 
-	(void)a;
+	if (ordinal)
+		return xrt_status_new(a, XRT_NOT_FOUND, "no such device");
 	staged.info = host()->info;
 	strcpy(staged.info.name, "staged:0");
 	staged.info.kind = (enum xrt_device_kind)XDEV_KIND_STAGED;
 	*out = &staged;
 	return NULL;
 }
+
+/* For tests: opened by name, never listed. */
+const struct xdev_driver xdev_staged_driver = {
+	.prefix = "staged",
+	.kind = (enum xrt_device_kind)XDEV_KIND_STAGED,
+	.create = staged_create,
+};

@@ -8,7 +8,7 @@
 
 #include <xrt/literal.h>
 
-#include "fmtbuf.h"
+#include "core/fmtbuf.h"
 
 struct xrt_literal {
 	struct xrt_shape shape;			/* own copy */

@@ -6,7 +6,7 @@
 
 #include <xrt/shape.h>
 
-#include "fmtbuf.h"
+#include "core/fmtbuf.h"
 
 /*
  * Appends @shape in HLO syntax to @f; with @all_layouts false, default

@@ -17,8 +17,8 @@
 #ifndef XRT_ENGINE_H
 #define XRT_ENGINE_H
 
-#include "shim.h"
-#include "../../uapi/drm/xrt_accel_cs.h"
+#include "engine/shim.h"
+#include <drm/xrt_accel_cs.h>
 
 /**
  * xrt_engine_use_avx2 - let kernels use 8-wide AVX2 vectors

@@ -14,7 +14,7 @@
 #include <xrt/literal.h>
 #include <xrt/shape.h>
 
-#include "opcode.h"
+#include "ir/opcode.h"
 
 /* Attribute keys, in the order they print. */
 #define IR_ATTRS(X)                                                           \

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Listing devices: asks each device driver for what it finds, host:0
- * first, then the accel devices in render-node order, then the GPUs.
+ * Listing devices: asks each driver of the table for what it finds, in
+ * the table's order (host:0, then the accel devices in render-node
+ * order, then the GPUs).
  */
 #include <string.h>
 
 #include <xrt/device.h>
 
-#include "../core/mem.h"
-#include "device.h"
-#include "host/host_device.h"
+#include "core/mem.h"
+#include "registry.h"
 
 #define MAX_LISTED	32
 
@@ -30,6 +30,7 @@ xrt_status *xrt_devices_list(const struct xrt_allocator *alloc,
 			     struct xrt_device_info **out, size_t *count)
 {
 	struct xrt_device_info *v;
+	size_t i;
 
 	if (!out || !count)
 		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
@@ -39,10 +40,10 @@ xrt_status *xrt_devices_list(const struct xrt_allocator *alloc,
 	v = xrt_mem_calloc(alloc, MAX_LISTED, sizeof(*v));
 	if (!v)
 		return xrt_status_oom(alloc, "the device list");
-	xrt_host_device_info(&v[0]);
-	*count = 1;
-	adev_list(v, MAX_LISTED, count);
-	cuda_dev_list(v, MAX_LISTED, count);
+	for (i = 0; i < xdev_num_drivers; i++) {
+		if (xdev_drivers[i]->list)
+			xdev_drivers[i]->list(v, MAX_LISTED, count);
+	}
 	*out = v;
 	return NULL;
 }

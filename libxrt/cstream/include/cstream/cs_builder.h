@@ -15,7 +15,7 @@
 #include <xrt/alloc.h>
 #include <xrt/status.h>
 
-#include "../../uapi/drm/xrt_accel_cs.h"
+#include <drm/xrt_accel_cs.h>
 
 struct cs_builder {
 	const struct xrt_allocator *alloc;

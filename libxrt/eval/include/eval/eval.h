@@ -14,7 +14,7 @@
 
 #include <xrt/evaluate.h>
 
-#include "../ir/ir.h"
+#include "ir/ir.h"
 
 /*
  * One element.  Signed integers are sign-extended in @s, unsigned ones

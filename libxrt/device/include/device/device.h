@@ -13,6 +13,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <xrt/alloc.h>
@@ -158,20 +159,44 @@ struct xdev_ops {
 struct xdev {
 	const struct xdev_ops *ops;
 	struct xrt_device_info info;
-	unsigned int refs;		/* under the registry's lock (device_open.c) */
+	unsigned int refs;		/* under the open devices' lock (device_ref.c) */
 	struct xdev *next;
 };
 
 /*
- * The device called @name ("host", "host:0", "accel:1", or an ordinal in
- * the device list, "0"), opened or shared; NULL or "": $XRT_DEVICE, else
- * host:0.  NOT_FOUND lists the devices there are.  One reference, dropped
- * with xdev_put().
+ * Open devices are shared: one struct xdev per driver and ordinal, with a
+ * count of its users (device_ref.c).  xdev_get() takes one more
+ * reference, xdev_put() drops one and destroys the device with the last.
  */
-xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out);
-/* Another reference on an open device. */
 void xdev_get(struct xdev *d);
 void xdev_put(struct xdev *d);
+
+/*
+ * For the registry: the list of open devices, under its lock.
+ * xdev_shared_find() returns the open device of @kind and @ordinal (no
+ * reference taken) or NULL; xdev_shared_add() takes a reference on @d,
+ * listing it with the first.
+ */
+void xdev_shared_lock(void);
+void xdev_shared_unlock(void);
+struct xdev *xdev_shared_find(enum xrt_device_kind kind, uint32_t ordinal);
+void xdev_shared_add(struct xdev *d);
+
+/*
+ * A device driver, as the registry (libxrt/registry/registry.c) lists
+ * it: its devices are named "PREFIX:N".  @list appends the devices
+ * present to @v (room for @max), counting in @n; NULL for a test driver,
+ * opened by name and never listed.  @create opens device @ordinal
+ * (NOT_FOUND when there is none); @says_why: its NOT_FOUND message says
+ * why there is no device, and opening passes it on.
+ */
+struct xdev_driver {
+	const char *prefix;
+	enum xrt_device_kind kind;
+	void (*list)(struct xrt_device_info *v, size_t max, size_t *n);
+	xrt_status *(*create)(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
+	bool says_why;
+};
 
 static inline bool xdev_is_host(const struct xdev *d)
 {
@@ -197,20 +222,10 @@ xrt_status *xdev_read(struct xdev *d, const struct xdev_buf *b, uint64_t off, vo
 		      uint64_t n, const struct xrt_allocator *a);
 
 /*
- * staged:0's kind: host:0's engine behind buffers the host reaches only
- * through read and write (host/host_staged.c), for tests; not listed.
+ * staged:0's kind, outside the public enum: host:0's engine behind
+ * buffers the host reaches only through read and write
+ * (host/host_staged.c), a test driver.
  */
 #define XDEV_KIND_STAGED	0x100
-
-/* The drivers' constructors (host/host_dev.c, accel/accel_device.c, cuda/). */
-xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out);
-xrt_status *staged_dev_create(const struct xrt_allocator *a, struct xdev **out);
-/* Opens accel device @ordinal; NOT_FOUND when there is no such device. */
-xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
-/* Appends the accel devices present to @v (room for @max), counting in @n. */
-void adev_list(struct xrt_device_info *v, size_t max, size_t *n);
-/* The same for NVIDIA GPUs (cuda/cuda_device.c); none without the CUDA driver. */
-xrt_status *cuda_dev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
-void cuda_dev_list(struct xrt_device_info *v, size_t max, size_t *n);
 
 #endif /* XRT_DEVICE_DEVICE_H */

@@ -16,7 +16,7 @@
 #include <xrt/ir.h>
 #include <xrt/shape.h>
 
-#include "../cstream/executable.h"
+#include "cstream/executable.h"
 
 struct cc_options {
 	bool no_fusion;		/* one command per elementwise instruction */

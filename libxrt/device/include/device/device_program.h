@@ -14,8 +14,8 @@
 #include <xrt/alloc.h>
 #include <xrt/status.h>
 
-#include "../../driver/engine/engine.h"
-#include "../cstream/executable.h"
+#include "engine/engine.h"
+#include "cstream/executable.h"
 
 /* A program checked by the engine's validator, with the offsets and plans it made. */
 struct xdev_program {

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Opening devices by name, for the runtime and the tools.
+ */
+#ifndef XRT_REGISTRY_OPEN_H
+#define XRT_REGISTRY_OPEN_H
+
+#include "device/device.h"
+
+/*
+ * The device called @name ("host", "host:0", "accel:1", or an ordinal in
+ * the device list, "0"), opened or shared; NULL or "": $XRT_DEVICE, else
+ * host:0.  NOT_FOUND lists the devices there are.  One reference, dropped
+ * with xdev_put().
+ */
+xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out);
+
+#endif /* XRT_REGISTRY_OPEN_H */
