@@ -114,11 +114,20 @@ static xrt_status *pick_default(xrt_eager_context *c, const char *name)
 	return NULL;
 }
 
-static uint32_t host_cores(void)
+/* host:0 and its queue, on @threads threads (0: one per CPU). */
+static xrt_status *open_host(xrt_eager_context *c, uint32_t threads)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	xrt_status *st;
 
-	return n > 0 ? (uint32_t)n : 1;
+	if (threads > XDEV_QUEUE_MAX_THREADS)
+		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT,
+				      "eager: %u threads: at most %u", threads,
+				      XDEV_QUEUE_MAX_THREADS);
+	st = xdev_open("host:0", c->a, &c->host);
+	if (!st)
+		st = c->host->ops->queue_create(c->host, c->a, XDEV_QUEUE_THREADS(threads),
+						&c->host_queue);
+	return st;
 }
 
 static xrt_status *setup(xrt_eager_context *c, const struct xrt_eager_options *o)
@@ -133,7 +142,7 @@ static xrt_status *setup(xrt_eager_context *c, const struct xrt_eager_options *o
 	if (!st)
 		st = pick_default(c, o ? o->device : NULL);
 	if (!st)
-		st = host_pool_create(o && o->threads ? o->threads : host_cores(), &c->pool);
+		st = open_host(c, o ? o->threads : 0);
 	if (!st)
 		st = kernel_cache_create(c->a, &c->kernels);
 	return st;
@@ -153,18 +162,12 @@ xrt_status *xrt_eager_context_create(const struct xrt_eager_options *o,
 		return xrt_status_oom(a, "an eager context");
 	c->a = a;
 	atomic_flag_clear(&c->pool_blocks.lock);
-	if (pthread_mutex_init(&c->run_lock, NULL)) {
-		xrt_mem_free(a, c);
-		return xrt_status_oom(a, "an eager context's lock");
-	}
 	if (pthread_mutex_init(&c->fn_lock, NULL)) {
-		pthread_mutex_destroy(&c->run_lock);
 		xrt_mem_free(a, c);
 		return xrt_status_oom(a, "an eager context's lock");
 	}
 	if (pthread_mutex_init(&c->queue_lock, NULL)) {
 		pthread_mutex_destroy(&c->fn_lock);
-		pthread_mutex_destroy(&c->run_lock);
 		xrt_mem_free(a, c);
 		return xrt_status_oom(a, "an eager context's lock");
 	}
@@ -192,10 +195,11 @@ void xrt_eager_context_destroy(xrt_eager_context *c)
 			c->dev[i]->ops->queue_destroy(c->queue[i]);
 		xdev_put(c->dev[i]);
 	}
+	if (c->host_queue)
+		c->host->ops->queue_destroy(c->host_queue);
+	xdev_put(c->host);
 	pthread_mutex_destroy(&c->queue_lock);
 	pthread_mutex_destroy(&c->fn_lock);
-	host_pool_destroy(c->pool);
-	pthread_mutex_destroy(&c->run_lock);
 	xrt_mem_free(c->a, c);
 }
 

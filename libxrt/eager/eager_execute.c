@@ -8,7 +8,8 @@
 
 #include "core/mem.h"
 #include "core/shape.h"
-#include "xrt_internal.h"
+#include "cstream/executable.h"
+#include "runtime/cache.h"
 #include "eager_internal.h"
 
 /* Resource handles have no element type. */
@@ -162,71 +163,69 @@ static const xrt_tensor *param_tensor(const xrt_op *op, uint32_t i)
 	return op->inputs[i]->var ? op->var_values[i] : op->inputs[i];
 }
 
-/* On a device other than host:0, through its queue. */
-static xrt_status *run_on_device(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
-				 xrt_tensor **outs, const uint32_t *param, uint64_t seed)
+/* What one run binds: the op's parameter tensors, its outputs, on device @dev or host:0. */
+struct binding {
+	const xrt_op *op;
+	const uint32_t *param;	/* parameter p is input param[p] */
+	xrt_tensor **outs;
+	bool on_host;
+	struct xdev_buf *slots;
+};
+
+static xrt_status *bind_slot(void *ctx, uint32_t s, const struct xexe_slot *sl)
+{
+	struct binding *b = ctx;
+	const xrt_tensor *t = sl->kind == XEXE_SLOT_PARAM ? param_tensor(b->op, b->param[sl->param]) :
+			      b->outs[sl->leaf];
+
+	/* host:0's tensors are the context's memory: the buffer is their data */
+	b->slots[s] = b->on_host ? (struct xdev_buf){ .data = t->data, .size = t->bytes } : t->buf;
+	return NULL;
+}
+
+/* @exe on the op's device, through its queue (host:0's own for device 0). */
+static xrt_status *run_on(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
+			  xrt_tensor **outs, const uint32_t *param, uint64_t seed)
 {
 	xrt_eager_context *c = op->c;
-	struct xdev_buf small[16], *slots = small;
-	struct xdev_queue *q;
-	xrt_status *st;
-	uint32_t s;
+	struct xdev_buf small[16];
+	struct binding b = { op, param, outs, !c->dev[dev], small };
+	struct xdev_queue *q = c->host_queue;
+	struct xdev *d = c->host;
+	xrt_status *st = NULL;
 
 	if (exe->num_slots > 16) {
-		slots = xrt_mem_calloc(c->a, exe->num_slots, sizeof(*slots));
-		if (!slots)
+		b.slots = xrt_mem_calloc(c->a, exe->num_slots, sizeof(*b.slots));
+		if (!b.slots)
 			return xrt_status_oom(c->a, "slots");
 	}
-	for (s = 0; s < exe->num_slots; s++) {
-		const struct xexe_slot *cs = &exe->slots[s];
-
-		slots[s] = cs->kind == XEXE_SLOT_PARAM ? param_tensor(op, param[cs->param])->buf :
-			   cs->kind == XEXE_SLOT_RESULT ? outs[cs->leaf]->buf :
-			   (struct xdev_buf){ 0 };
+	if (!b.on_host) {
+		d = c->dev[dev];
+		st = eager_queue(c, dev, &q);
 	}
-	st = eager_queue(c, dev, &q);
 	if (!st)
-		st = c->dev[dev]->ops->run(q, exe, slots, seed, NULL);
-	if (slots != small)
-		xrt_mem_free(c->a, slots);
+		st = xexe_bind(exe, bind_slot, &b);
+	if (!st)
+		st = d->ops->run(q, exe, b.slots, seed, NULL);
+	if (b.slots != small)
+		xrt_mem_free(c->a, b.slots);
 	return st;
 }
 
 static xrt_status *run(xrt_op *op, uint32_t dev, const struct xrt_executable *exe,
 		       xrt_tensor **outs)
 {
-	struct host_run_options o = { .pool = op->c->pool };
-	uint8_t *small[16], **slots = small;
-	uint32_t s, i, p = 0, param[EAGER_MAX_INPUTS];
-	xrt_status *st;
+	uint32_t i, p = 0, param[EAGER_MAX_INPUTS];
+	uint64_t seed = 0;
 
 	if (op->def->lower == eager_lower_random)
-		o.seed = seed_of(op);
+		seed = seed_of(op);
 	/* Parameter p is the p-th input that is not constant. */
 	for (i = 0; i < op->num_inputs; i++) {
 		if (!op->input_constant[i])
 			param[p++] = i;
 	}
-	if (op->c->dev[dev])
-		return run_on_device(op, dev, exe, outs, param, o.seed);
-	if (exe->num_slots > 16) {
-		slots = xrt_mem_calloc(op->c->a, exe->num_slots, sizeof(*slots));
-		if (!slots)
-			return xrt_status_oom(op->c->a, "slots");
-	}
-	/* the arena and the constants are the host device's to bind */
-	for (s = XEXE_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
-		const struct xexe_slot *cs = &exe->slots[s];
-
-		slots[s] = cs->kind == XEXE_SLOT_PARAM ? param_tensor(op, param[cs->param])->data :
-			   outs[cs->leaf]->data;
-	}
-	pthread_mutex_lock(&op->c->run_lock);
-	st = host_run_bound(exe, slots, &o, op->c->a);
-	pthread_mutex_unlock(&op->c->run_lock);
-	if (slots != small)
-		xrt_mem_free(op->c->a, slots);
-	return st;
+	return run_on(op, dev, exe, outs, param, seed);
 }
 
 /* The seed's contract: as many outputs as there is room for; the rest dropped. */

@@ -14,7 +14,6 @@
 #include <xrt/shape.h>
 
 #include "device/device.h"
-#include "host_device.h"
 
 #define EAGER_MAX_DEVICES	8
 #define EAGER_MAX_INPUTS	64	/* inputs of one op, lists included */
@@ -46,14 +45,21 @@ struct tensor_pool {
 struct xrt_eager_context {
 	const struct xrt_allocator *a;
 	char devices[EAGER_MAX_DEVICES][32];
-	/* Devices other than host:0 (NULL for it), and a queue on each. */
+	/*
+	 * Devices other than host:0 (NULL for it: its tensors live in this
+	 * process's memory, the context's own), and a queue on each.
+	 */
 	struct xdev *dev[EAGER_MAX_DEVICES];
 	struct xdev_queue *queue[EAGER_MAX_DEVICES];
+	/*
+	 * host:0, where device 0's ops run: an ordinary queue of its own,
+	 * made with the context, on the context's threads.
+	 */
+	struct xdev *host;
+	struct xdev_queue *host_queue;
 	uint32_t num_devices;
 	uint32_t default_device;
 	enum xrt_placement placement;
-	struct host_pool *pool;		/* host devices' workers */
-	pthread_mutex_t run_lock;	/* the pool runs one program at a time */
 	pthread_mutex_t queue_lock;	/* guards making @queue */
 	struct kernel_cache *kernels;
 	struct tensor_pool pool_blocks;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "xrt_internal.h"
+#include "runtime/cache.h"
 #include "eager_internal.h"
 
 #define KC_CAP	8192	/* slots; at most 3/4 used */

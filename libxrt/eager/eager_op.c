@@ -10,7 +10,7 @@
 
 #include "core/fingerprint.h"
 #include "core/mem.h"
-#include "xrt_internal.h"
+#include "runtime/cache.h"
 #include "eager_internal.h"
 
 static const char *const attr_type_names[] = {

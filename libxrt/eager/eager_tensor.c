@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/mem.h"
-#include "xrt_transfer.h"
+#include "runtime/copy.h"
 #include "eager_internal.h"
 
 /* Pred elements are 0 or 1: the engine relies on it. */

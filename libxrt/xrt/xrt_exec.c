@@ -217,45 +217,43 @@ static xrt_status *relaid(xrt_session *s, const struct xnode *n, const struct xr
 	return st;
 }
 
-/* Each PARAM and RESULT slot's buffer: an argument leaf (or its relaid copy), a result leaf. */
+/* A PARAM or RESULT slot's buffer: an argument leaf (or its relaid copy), a result leaf. */
+static xrt_status *bind_slot(void *ctx, uint32_t s, const struct xexe_slot *sl)
+{
+	struct run *r = ctx;
+	const struct xrt_shape *want = sl->shape;
+	struct xnode *n;
+	xrt_status *st;
+
+	if (sl->kind == XEXE_SLOT_RESULT) {
+		r->slots[s] = result_leaf(r, sl->leaf)->buf;
+		return NULL;
+	}
+	n = arg_leaf(r, sl);
+	/* the run computing it failed: so would this one */
+	if (n->job && xevent_failed(n->job))
+		return xrt_status_annotate(xnode_settle(r->s, n), "argument %u", sl->param);
+	if (xrt_shape_equal(&n->shape, want)) {
+		r->slots[s] = n->buf;
+		return NULL;
+	}
+	/* its values are read here: they must be there */
+	st = xnode_settle(r->s, n);
+	if (st)
+		return xrt_status_annotate(st, "argument %u", sl->param);
+	st = r->s->dev->ops->alloc(r->s->dev, n->bytes, r->s->a, &r->copies[s]);
+	if (st)
+		return xrt_status_annotate(st, "a relaid argument");
+	st = relaid(r->s, n, want, &r->copies[s]);
+	if (st)
+		return xrt_status_annotate(st, "a relaid argument");
+	r->slots[s] = r->copies[s];
+	return NULL;
+}
+
 static xrt_status *bind(struct run *r)
 {
-	const struct xrt_executable *exe = r->exe;
-	uint32_t s;
-
-	for (s = 0; s < exe->num_slots; s++) {
-		const struct xexe_slot *sl = &exe->slots[s];
-		const struct xrt_shape *want = sl->shape;
-		struct xnode *n;
-		xrt_status *st;
-
-		if (sl->kind == XEXE_SLOT_RESULT) {
-			r->slots[s] = result_leaf(r, sl->leaf)->buf;
-			continue;
-		}
-		if (sl->kind != XEXE_SLOT_PARAM)
-			continue;
-		n = arg_leaf(r, sl);
-		/* the run computing it failed: so would this one */
-		if (n->job && xevent_failed(n->job))
-			return xrt_status_annotate(xnode_settle(r->s, n), "argument %u", sl->param);
-		if (xrt_shape_equal(&n->shape, want)) {
-			r->slots[s] = n->buf;
-			continue;
-		}
-		/* its values are read here: they must be there */
-		st = xnode_settle(r->s, n);
-		if (st)
-			return xrt_status_annotate(st, "argument %u", sl->param);
-		st = r->s->dev->ops->alloc(r->s->dev, n->bytes, r->s->a, &r->copies[s]);
-		if (st)
-			return xrt_status_annotate(st, "a relaid argument");
-		st = relaid(r->s, n, want, &r->copies[s]);
-		if (st)
-			return xrt_status_annotate(st, "a relaid argument");
-		r->slots[s] = r->copies[s];
-	}
-	return NULL;
+	return xexe_bind(r->exe, bind_slot, r);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include <xrt/xrt.h>
 
 #include "device/device.h"
+#include "runtime/cache.h"
 
 struct xnode {
 	atomic_uint refs;
@@ -64,25 +65,6 @@ struct xrt_session {
 /* Operation counters (xrt_stats.c): a clock, and a call's outcome. */
 uint64_t xstat_now(void);
 void xstat_record(xrt_session *s, enum xrt_op_kind op, uint64_t t0, const xrt_status *st);
-
-/* The process's compile cache (xrt_cache.c). */
-struct centry;
-struct xrt_executable;
-void centry_ref(struct centry *e);
-void centry_unref(struct centry *e);
-/*
- * The compilation of @m, from the cache or compiled
- * now (once, however many threads ask at the same time); a reference
- * on success; @donated as in struct cc_options.  A failed compilation
- * is cached and its error returned
- * (a copy, allocated with @a) to whoever asks again.
- */
-xrt_status *ccache_get(const xrt_module *m, uint64_t donated, const struct xrt_allocator *a,
-		       struct centry **out);
-/* The same module compiled with parameters @donated donated (bit p: parameter p). */
-xrt_status *ccache_variant(const struct centry *e, uint64_t donated,
-			   const struct xrt_allocator *a, struct centry **out);
-const struct xrt_executable *centry_exe(const struct centry *e);
 
 /*
  * Runs @entry's program on argument nodes (checked against its

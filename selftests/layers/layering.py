@@ -31,6 +31,13 @@ CASES = [
     ('libxrt/core/literal.c', ['core/literal.h'], ['ir/ir.h', 'wire/wire.h']),
     ('libxrt/xrt/xrt_exec.c', ['compiler/compiler.h', 'registry/open.h'],
      ['host_device.h', 'eager_internal.h', 'cc.h']),
+    ('libxrt/eager/eager_execute.c', ['runtime/cache.h', 'runtime/copy.h', 'device/device.h',
+                                      'cstream/executable.h'],
+     ['host_device.h', 'xrt_internal.h', 'compiler/compiler.h', 'eval/eval.h']),
+    ('libxrt/runtime/rt_cache.c', ['compiler/compiler.h', 'device/device.h'],
+     ['xrt_internal.h', 'eager_internal.h', 'registry/open.h']),
+    ('libxrt/registry/registry_open.c', ['device/device.h'],
+     ['host_device.h', 'accel.h', 'compiler/compiler.h']),
 ]
 
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * host:0's queues.  A queue runs one program at a time on its thread
- * pool (made at its first run).  A run computes in the caller's thread,
+ * pool (made with the queue, of XDEV_QUEUE_THREADS threads).  A run computes in the caller's thread,
  * after the jobs submitted before it; a submitted job goes to the
  * queue's worker thread (started at the first submit) and the caller
  * gets its event at once.  The job keeps what it uses through the
@@ -81,6 +81,8 @@ xrt_status *host_queue_create(struct xdev *d, const struct xrt_allocator *a, uin
 			      struct xdev_queue **out)
 {
 	struct xdev_queue *q = xrt_mem_calloc(a, 1, sizeof(*q));
+	uint32_t threads;
+	xrt_status *st;
 
 	(void)d;
 	if (!q)
@@ -96,6 +98,18 @@ xrt_status *host_queue_create(struct xdev *d, const struct xrt_allocator *a, uin
 	}
 	q->a = a;
 	q->no_blas = flags & XDEV_QUEUE_NO_BLAS;
+	threads = flags >> XDEV_QUEUE_THREADS_SHIFT;
+	if (!threads) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		threads = cpus > 0 ? (uint32_t)cpus : 1;
+	}
+	/* now, not at the first run: a pool that cannot start says so here */
+	st = host_pool_create(threads, &q->pool);
+	if (st) {
+		host_queue_destroy(q);
+		return st;
+	}
 	*out = q;
 	return NULL;
 }
@@ -127,14 +141,8 @@ static xrt_status *run_now(struct xdev_queue *q, const struct xrt_executable *ex
 	for (s = 0; s < exe->num_slots; s++)
 		ptrs[s] = slots[s].data;
 	pthread_mutex_lock(&q->lock);
-	if (!q->pool) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		st = host_pool_create(cpus > 0 ? (uint32_t)cpus : 1, &q->pool);
-	}
 	o.pool = q->pool;
-	if (!st)
-		st = host_run_bound(exe, ptrs, &o, q->a);
+	st = host_run_bound(exe, ptrs, &o, q->a);
 	pthread_mutex_unlock(&q->lock);
 	if (ptrs != small)
 		xrt_mem_free(q->a, ptrs);

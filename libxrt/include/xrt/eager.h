@@ -54,7 +54,7 @@ enum xrt_placement {
 /**
  * struct xrt_eager_options - how a context is made
  * @device: default device ("host:0"); NULL: XRT_DEVICE, else "host:0"
- * @threads: worker threads of host devices (0: one per core)
+ * @threads: worker threads of host devices (0: one per core; at most 65535)
  * @placement: enum xrt_placement
  */
 struct xrt_eager_options {

@@ -42,6 +42,13 @@ struct xdev_buf {
 
 /* The host computes DOT with the engine, never OpenBLAS. */
 #define XDEV_QUEUE_NO_BLAS	0x1u
+/*
+ * Bits 16 to 31: the threads a host queue computes on, the caller's
+ * included (0: one per CPU); other devices ignore them.
+ */
+#define XDEV_QUEUE_THREADS_SHIFT	16
+#define XDEV_QUEUE_MAX_THREADS		0xffffu
+#define XDEV_QUEUE_THREADS(n)		((uint32_t)(n) << XDEV_QUEUE_THREADS_SHIFT)
 
 /*
  * What may stop a run before its end (struct xrt_execution_config's

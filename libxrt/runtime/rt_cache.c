@@ -19,10 +19,11 @@
 #include <string.h>
 
 #include <xrt/device.h>
+#include <xrt/xrt.h>
 
 #include "compiler/compiler.h"
 #include "core/mem.h"
-#include "xrt_internal.h"
+#include "runtime/cache.h"
 
 #define BUCKETS 1024
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Copies between devices, for the XRT API and the eager layer.
+ * Copies between devices, for both front ends (the XRT API and eager).
  */
-#ifndef XRT_XRT_TRANSFER_H
-#define XRT_XRT_TRANSFER_H
+#ifndef XRT_RUNTIME_COPY_H
+#define XRT_RUNTIME_COPY_H
 
 #include "device/device.h"
 
@@ -16,4 +16,4 @@ xrt_status *xcopy_buffer(struct xdev *from, const struct xdev_buf *src, struct x
 			 struct xdev_queue *q, struct xdev_buf *dst, uint64_t bytes,
 			 const struct xrt_allocator *a);
 
-#endif /* XRT_XRT_TRANSFER_H */
+#endif /* XRT_RUNTIME_COPY_H */
