@@ -92,7 +92,7 @@ def main(build, src):
                 if ok:
                     print('FAIL %s: "%s" builds, against the layering' % (path, h))
                     failed += 1
-                elif 'No such file' not in err:
+                elif 'No such file' not in err and 'file not found' not in err:
                     print('FAIL %s: "%s" fails, but not for want of the header:\n%s'
                           % (path, h, err))
                     failed += 1
