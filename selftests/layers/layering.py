@@ -4,7 +4,8 @@
 own flags (from compile_commands.json) may include what its part is
 granted and must fail to include anything else.  For each case the
 allowed include compiles (so the harness itself works) and each
-forbidden one fails with "No such file"."""
+forbidden one fails for want of the header (gcc says "No such file",
+clang "file not found")."""
 import json
 import os
 import shlex
