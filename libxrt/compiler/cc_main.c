@@ -286,7 +286,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 		cc_new_val(&cc);
 	if (!cc.err)
 		lower_entry(&cc);
-	exe = cc.err ? NULL : xexe_new(alloc);
+	exe = cc.err ? NULL : xexe_create(alloc);
 	if (!cc.err && !exe)
 		cc_oom(&cc);
 	if (exe) {

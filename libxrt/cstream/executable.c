@@ -6,7 +6,7 @@
 #include "core/mem.h"
 #include "cstream/executable.h"
 
-struct xrt_executable *xexe_new(const struct xrt_allocator *a)
+struct xrt_executable *xexe_create(const struct xrt_allocator *a)
 {
 	static atomic_uint_fast64_t next_id;
 	struct xrt_executable *exe = xrt_mem_calloc(a, 1, sizeof(*exe));

@@ -41,14 +41,14 @@ void xdev_shared_add(struct xdev *d)
 	}
 }
 
-void xdev_get(struct xdev *d)
+void xdev_ref(struct xdev *d)
 {
 	pthread_mutex_lock(&lock);
 	d->refs++;
 	pthread_mutex_unlock(&lock);
 }
 
-void xdev_put(struct xdev *d)
+void xdev_unref(struct xdev *d)
 {
 	struct xdev **p;
 

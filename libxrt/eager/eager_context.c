@@ -78,7 +78,7 @@ static int open_unlisted(xrt_eager_context *c, const char *name)
 		return -1;
 	}
 	if (eager_find_device(c, c->dev[d]->info.name) >= 0) {	/* another name for a listed one */
-		xdev_put(c->dev[d]);
+		xdev_unref(c->dev[d]);
 		c->dev[d] = NULL;
 		return -1;
 	}
@@ -193,11 +193,11 @@ void xrt_eager_context_destroy(xrt_eager_context *c)
 	for (i = 0; i < EAGER_MAX_DEVICES; i++) {
 		if (c->queue[i])
 			c->dev[i]->ops->queue_destroy(c->queue[i]);
-		xdev_put(c->dev[i]);
+		xdev_unref(c->dev[i]);
 	}
 	if (c->host_queue)
 		c->host->ops->queue_destroy(c->host_queue);
-	xdev_put(c->host);
+	xdev_unref(c->host);
 	pthread_mutex_destroy(&c->queue_lock);
 	pthread_mutex_destroy(&c->fn_lock);
 	xrt_mem_free(c->a, c);

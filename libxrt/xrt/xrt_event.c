@@ -31,7 +31,7 @@ xrt_status *xevent_new(const struct xrt_allocator *a, struct xdev *dev, struct x
 	atomic_init(&e->refs, 1);
 	e->a = a;
 	e->dev = dev;
-	xdev_get(dev);
+	xdev_ref(dev);
 	e->ev = ev;
 	e->ended = !ev;
 	*out = e;
@@ -50,7 +50,7 @@ void xevent_unref(struct xrt_event *e)
 	if (e->ev)
 		e->dev->ops->event_free(e->ev);
 	xrt_status_free(e->error);
-	xdev_put(e->dev);
+	xdev_unref(e->dev);
 	pthread_mutex_destroy(&e->lock);
 	xrt_mem_free(e->a, e);
 }
@@ -119,7 +119,7 @@ bool xrt_event_ended(xrt_event *e)
 	return ended;
 }
 
-void xrt_event_release(xrt_event *e)
+void xrt_event_destroy(xrt_event *e)
 {
 	xevent_unref(e);
 }

@@ -119,7 +119,7 @@ xrt_status *xnode_settle(xrt_session *s, const struct xnode *n);
  */
 xrt_status *xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit);
 /* Leaf @n's values from host memory laid out as @ss (relaid when it differs). */
-xrt_status *xnode_put(xrt_session *s, struct xnode *n, const void *src,
+xrt_status *xnode_write_leaf(xrt_session *s, struct xnode *n, const void *src,
 		      const struct xrt_shape *ss);
 
 /* Handles (xrt_handles.c), of allocations (nodes) and compilations (entries). */

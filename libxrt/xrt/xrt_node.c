@@ -140,7 +140,7 @@ xrt_status *xnode_settle(xrt_session *s, const struct xnode *n)
 	return st;
 }
 
-xrt_status *xnode_put(xrt_session *s, struct xnode *n, const void *src,
+xrt_status *xnode_write_leaf(xrt_session *s, struct xnode *n, const void *src,
 		      const struct xrt_shape *ss)
 {
 	xrt_status *st;
@@ -177,7 +177,7 @@ static xrt_status *write_leaves(xrt_session *s, struct xnode *n, const xrt_liter
 	/* a run still reading the buffer must finish first */
 	if (!fresh && s->dev->ops->wait_idle)
 		s->dev->ops->wait_idle(s->dev, &n->buf);
-	return xnode_put(s, n, xrt_literal_data(lit), xrt_literal_shape(lit));
+	return xnode_write_leaf(s, n, xrt_literal_data(lit), xrt_literal_shape(lit));
 }
 
 xrt_status *xnode_write(xrt_session *s, struct xnode *n, const xrt_literal *lit)

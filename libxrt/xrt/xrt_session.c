@@ -26,18 +26,18 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 		return st;
 	s = xrt_mem_calloc(a, 1, sizeof(*s));
 	if (!s) {
-		xdev_put(dev);
+		xdev_unref(dev);
 		return xrt_status_oom(a, "a session");
 	}
 	if (pthread_mutex_init(&s->lock, NULL)) {
 		xrt_mem_free(a, s);
-		xdev_put(dev);
+		xdev_unref(dev);
 		return xrt_status_oom(a, "a session's lock");
 	}
 	if (pthread_mutex_init(&s->run_lock, NULL)) {
 		pthread_mutex_destroy(&s->lock);
 		xrt_mem_free(a, s);
-		xdev_put(dev);
+		xdev_unref(dev);
 		return xrt_status_oom(a, "a session's lock");
 	}
 	s->a = a;
@@ -103,7 +103,7 @@ void xrt_session_destroy(xrt_session *s)
 	xrt_mem_free(s->a, s->tab);
 	if (s->queue)
 		s->dev->ops->queue_destroy(s->queue);
-	xdev_put(s->dev);
+	xdev_unref(s->dev);
 	pthread_mutex_destroy(&s->run_lock);
 	pthread_mutex_destroy(&s->lock);
 	xrt_mem_free(s->a, s);

@@ -26,7 +26,7 @@ PyObject *pyxrt_event_new(xrt_event *e)
 	PyXrtEvent *self = PyObject_New(PyXrtEvent, &PyXrtEvent_Type);
 
 	if (!self) {
-		xrt_event_release(e);
+		xrt_event_destroy(e);
 		return NULL;
 	}
 	self->e = e;
@@ -35,7 +35,7 @@ PyObject *pyxrt_event_new(xrt_event *e)
 
 static void event_dealloc(PyXrtEvent *self)
 {
-	xrt_event_release(self->e);
+	xrt_event_destroy(self->e);
 	PyObject_Free(self);
 }
 

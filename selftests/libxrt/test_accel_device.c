@@ -422,7 +422,7 @@ TEST_F(xrt, an_asynchronous_run_past_the_timeout_fails_what_it_computes)
 	ASSERT_OK(xrt_shape_init_array(&sh, XRT_S32, 0, NULL));
 	ASSERT_OK(xrt_allocate_data(s, &sh, &one, sizeof(one), &r));
 	ASSERT_ERR(xrt_execute(s, c2, &r, 1, NULL, &r2), XRT_ABORTED, "open a new session");
-	xrt_event_release(e);
+	xrt_event_destroy(e);
 	xrt_session_destroy(s);
 }
 

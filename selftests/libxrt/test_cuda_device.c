@@ -265,8 +265,8 @@ TEST_F_TIMEOUT(xrt, evaluator_case_programs_give_the_hosts_values, 300)
 		ran, differ, same_bits);
 	EXPECT_EQ(0, differ);
 	EXPECT_LT(600, ran);
-	xdev_put(gpu);
-	xdev_put(host);
+	xdev_unref(gpu);
+	xdev_unref(host);
 	free(text);
 }
 
@@ -339,8 +339,8 @@ TEST_F(xrt, async_runs_and_transfers)
 	ASSERT_OK(xrt_read_data(h, back, false, v, 1000000 * sizeof(float)));
 	for (i = 0; i < 1000000; i += 999)
 		ASSERT_EQ((float)i * 4, v[i]);
-	xrt_event_release(e1);
-	xrt_event_release(e2);
+	xrt_event_destroy(e1);
+	xrt_event_destroy(e2);
 	xrt_shape_deinit(&sh);
 	xrt_session_destroy(g);
 	xrt_session_destroy(h);

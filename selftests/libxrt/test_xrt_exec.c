@@ -112,16 +112,16 @@ TEST_F(xrt, asynchronous_runs_chain_and_complete)
 	EXPECT_EQ(414.0f, got[1]);
 	get2(_metadata, s, r1, NULL, 0, got);
 	EXPECT_EQ(27.0f, got[0]);
-	xrt_event_release(e1);
+	xrt_event_destroy(e1);
 	/* errors before the start come back at once, with no event */
 	ASSERT_ERR(xrt_execute_async(s, c, &a, 1, NULL, &r1, &e1), XRT_INVALID_ARGUMENT,
 		   "1 arguments for a program of 2 parameters");
 	EXPECT_EQ(NULL, e1);
 	ASSERT_ERR(xrt_event_wait(NULL, 0), XRT_INVALID_ARGUMENT, "event is NULL");
-	xrt_event_release(NULL);
+	xrt_event_destroy(NULL);
 	fprintf(stderr, "# %s: %d polls before the second run ended\n", xrt_session_device(s),
 		polls);
-	xrt_event_release(e2);
+	xrt_event_destroy(e2);
 	xrt_session_destroy(s);
 }
 
@@ -885,8 +885,8 @@ TEST_F(xrt, an_async_run_returns_at_once_and_holds_what_it_uses)
 	EXPECT_EQ(21.0f, got[1]);
 	ASSERT_ERR(xrt_read_data(s, r, false, got, sizeof(got)), XRT_DEADLINE_EXCEEDED,
 		   "the run computing this allocation failed");
-	xrt_event_release(e);
-	xrt_event_release(e2);
+	xrt_event_destroy(e);
+	xrt_event_destroy(e2);
 	xrt_session_destroy(s);
 }
 
@@ -925,7 +925,7 @@ TEST_F(xrt, an_async_run_is_cancelled_and_a_session_waits_for_its_runs)
 	xrt_cancel_destroy(cancel);
 	ASSERT_ERR(xrt_event_wait(e, -1), XRT_CANCELLED,
 		   "in computation 'main', instruction 'w' (while)");
-	xrt_event_release(e);
+	xrt_event_destroy(e);
 	/* a second run, stopped by its deadline, and one queued behind it */
 	cfg.cancel = NULL;
 	cfg.timeout_ns = 500000000ull;
@@ -939,8 +939,8 @@ TEST_F(xrt, an_async_run_is_cancelled_and_a_session_waits_for_its_runs)
 	EXPECT_EQ(XRT_CANCELLED, xrt_status_code(st));
 	EXPECT_NE(NULL, strstr(xrt_status_message(st), "destroyed before it began"));
 	xrt_status_free(st);
-	xrt_event_release(e);
-	xrt_event_release(e2);
+	xrt_event_destroy(e);
+	xrt_event_destroy(e2);
 }
 
 /*

@@ -412,7 +412,7 @@ static void event_free(struct xdev_event *e)
 		return;
 	if (e->sync)
 		drmSyncobjDestroy(e->d->fd, e->sync);
-	xdev_put(&e->d->base);
+	xdev_unref(&e->d->base);
 	xrt_mem_free(e->a, e);
 }
 
@@ -428,7 +428,7 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 	*out = NULL;
 	if (!e)
 		return xrt_status_oom(q->a, "an event");
-	xdev_get(&d->base);
+	xdev_ref(&d->base);
 	e->d = d;
 	e->a = q->a;
 	if (exe->num_slots > 32)

@@ -300,7 +300,7 @@ xrt_status *cudev_module(struct cuda_dev *d, const struct xrt_executable *exe,
 	return st;
 }
 
-void cudev_module_put(struct cuda_dev *d, struct cuda_module *m)
+void cudev_module_unref(struct cuda_dev *d, struct cuda_module *m)
 {
 	pthread_mutex_lock(&d->lock);
 	m->refs--;

@@ -50,10 +50,10 @@ static inline struct cuda_dev *to_cuda(struct xdev *d)
 
 /* Makes the device's context current on the calling thread. */
 xrt_status *cudev_enter(struct cuda_dev *d);
-/* @exe's module, compiled (or found) and loaded, held until cudev_module_put. */
+/* @exe's module, compiled (or found) and loaded, held until cudev_module_unref. */
 xrt_status *cudev_module(struct cuda_dev *d, const struct xrt_executable *exe,
 			 struct cuda_module **out);
-void cudev_module_put(struct cuda_dev *d, struct cuda_module *m);
+void cudev_module_unref(struct cuda_dev *d, struct cuda_module *m);
 
 /* Queue operations (cuda_queue.c). */
 xrt_status *cuda_queue_create(struct xdev *d, const struct xrt_allocator *a, uint32_t flags,

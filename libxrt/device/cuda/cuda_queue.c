@@ -373,7 +373,7 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 		xdev_watch_deinit(&hw);
 	}
 	if (m)
-		cudev_module_put(q->d, m);
+		cudev_module_unref(q->d, m);
 	if (addr != small)
 		xrt_mem_free(q->a, addr);
 	return st;

@@ -422,7 +422,7 @@ typedef struct xrt_event xrt_event;
  * @out: receives the result's allocation handle, usable at once: reading
  *       it waits for the run, and an execution taking it as an argument
  *       runs after it (executions of one session run in order)
- * @event: receives the run's event (release it with xrt_event_release()),
+ * @event: receives the run's event (destroy it with xrt_event_destroy()),
  *         or NULL when the caller does not want one
  *
  * Checks as xrt_execute() does.  The run holds what it uses (the
@@ -463,8 +463,8 @@ XRT_API xrt_status *xrt_event_wait(xrt_event *e, int64_t timeout_ns);
  */
 XRT_API bool xrt_event_ended(xrt_event *e);
 
-/** xrt_event_release() - drop an event (NULL: nothing); the run goes on */
-XRT_API void xrt_event_release(xrt_event *e);
+/** xrt_event_destroy() - drop an event (NULL: nothing); the run goes on */
+XRT_API void xrt_event_destroy(xrt_event *e);
 
 /**
  * struct xrt_compile_cache_stats - the process's compile cache

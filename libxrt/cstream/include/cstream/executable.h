@@ -95,7 +95,7 @@ struct xrt_executable {
 };
 
 /* A new executable with a process-unique id and nothing else (NULL: no memory). */
-struct xrt_executable *xexe_new(const struct xrt_allocator *a);
+struct xrt_executable *xexe_create(const struct xrt_allocator *a);
 /* Frees @exe, its forms included; NULL is fine. */
 void xexe_destroy(struct xrt_executable *exe);
 

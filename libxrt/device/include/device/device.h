@@ -172,11 +172,11 @@ struct xdev {
 
 /*
  * Open devices are shared: one struct xdev per driver and ordinal, with a
- * count of its users (device_ref.c).  xdev_get() takes one more
- * reference, xdev_put() drops one and destroys the device with the last.
+ * count of its users (device_ref.c).  xdev_ref() takes one more
+ * reference, xdev_unref() drops one and destroys the device with the last.
  */
-void xdev_get(struct xdev *d);
-void xdev_put(struct xdev *d);
+void xdev_ref(struct xdev *d);
+void xdev_unref(struct xdev *d);
 
 /*
  * For the registry: the list of open devices, under its lock.

@@ -11,7 +11,7 @@
  * The device called @name ("host", "host:0", "accel:1", or an ordinal in
  * the device list, "0"), opened or shared; NULL or "": $XRT_DEVICE, else
  * host:0.  NOT_FOUND lists the devices there are.  One reference, dropped
- * with xdev_put().
+ * with xdev_unref().
  */
 xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out);
 
