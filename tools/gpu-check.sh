@@ -75,6 +75,9 @@ fi
 step xrt_alloc_on_cuda 90 env XRT_DEVICE=cuda:0 "$t/test_xrt_alloc"
 step xrt_exec_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_xrt_exec"
 step eager_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_eager"
+step eager_ops_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_eager_ops"
+step eager_vars_on_cuda 90 env XRT_DEVICE=cuda:0 "$t/test_eager_vars"
+step eager_functions_on_cuda 90 env XRT_DEVICE=cuda:0 "$t/test_eager_functions"
 step eager_numpy_on_cuda 120 env XRT_DEVICE=cuda:0 "$t/test_eager_numpy"
 if [ -x "$build/tools/xrt-bench/xrt-bench" ]; then
 	step bench 150 "$build/tools/xrt-bench/xrt-bench" --only=cuda

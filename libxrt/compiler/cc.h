@@ -29,6 +29,34 @@ enum cc_kind {
 	CK_TUPLE,	/* a tuple of other values, known at compile time */
 };
 
+/*
+ * Value lifetimes.  Every instruction of the computation being lowered
+ * is a value (cc->base + i); lowering adds more (views, tuple elements,
+ * temporaries: cc_new_val).  Four counts and places decide when storage
+ * is free:
+ *
+ * - @uses: reads of the value not yet emitted, counted over the whole
+ *   computation before lowering starts (count_uses in cc_main.c), plus
+ *   one for the root, which is never released.  cc_consume() is called
+ *   as each read is emitted; at zero the value lets go of its storage
+ *   (cc_release).  An inline value (CK_INLINE) is never stored, so it
+ *   has nothing to let go: its operands are consumed where its user's
+ *   kernel reads them (cc_consume_tree).
+ * - @owner: the value whose storage a CK_BUF is.  A value that made its
+ *   storage (cc_alloc) owns it; a view (cc_view, a bitcast, a slice
+ *   laid over its operand) names its source's owner.
+ * - @holds: on an owner, the live values using its storage: itself, its
+ *   views, the tuples holding them (cc_hold, cc_release).  The storage
+ *   is free when the last of them goes.
+ * - @arena_off, @arena_size: where an owner's storage sits in the arena
+ *   (slot XEXE_ARENA_SLOT); -1 once it went back to the free list
+ *   (cc_values.c), or for storage outside the arena (the constants, a
+ *   parameter's slot, a result placed in its RESULT slot).  The arena's
+ *   size is the highest offset in use at any point (cc->arena_top).
+ *
+ * So the arena holds, at each command, only what is still to be read;
+ * a program's results and parameters are never in it.
+ */
 struct cc_val {
 	enum cc_kind kind;
 	struct cc_buf buf;

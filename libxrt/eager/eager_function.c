@@ -5,7 +5,8 @@
  * checks everything that does not depend on the call: node ops exist and
  * take their attributes, every edge names an argument or a node output,
  * the nodes form no cycle, the returns are there.  Executing the op
- * compiles the whole body as one program (cached like any kernel); the
+ * compiles the whole body as one program (cached like any kernel;
+ * eager_function_lower.c); the
  * types and shapes of the call are checked while it is built.  A node's
  * attribute may be a placeholder for an attribute of the function (one
  * the definition declares with its default, or an argument's type
@@ -24,46 +25,22 @@
 
 #include "core/mem.h"
 #include "wire/wire.h"
+#include "eager_fn.h"
 #include "eager_internal.h"
 #include "xrt.pb-c.h"
 
-/* Where a node input or a return comes from. */
-struct ref {
-	int32_t node;		/* -1: an argument */
-	uint32_t index;		/* the argument, or the node's output */
-};
-
-/* Node @node's attribute @node_attr takes the function's attribute @fn_attr. */
-struct placeholder {
-	uint32_t node;
-	int node_attr, fn_attr;
-};
-
-struct eager_fn {
-	struct op_def def;	/* the function as an op */
-	Xrt__FunctionDef *msg;
-	struct placeholder *ph;
-	uint32_t num_ph;
-	bool resource[EAGER_MAX_DEF_INPUTS];	/* per argument: a variable */
-	bool has_resources;			/* any of them */
-	bool writes[EAGER_MAX_DEF_INPUTS];	/* ... that the body assigns */
-	uint32_t num_writes;
-	int32_t *after;		/* per node: the variable op it follows, or -1 */
-	xrt_op **ops;		/* per node: its op, attributes set */
-	struct ref **inputs;	/* per node: where each input comes from */
-	xrt_tensor **consts;	/* per node: a Const node's value as a tensor */
-	uint32_t *order;	/* the nodes, each after what it reads */
-	struct ref *returns;
-	struct eager_fn *next;
-	size_t size;		/* of the definition's bytes */
-	uint8_t bytes[];	/* as registered: a repeat must match them */
-};
-
-static xrt_status *fn_error(xrt_eager_context *c, const Xrt__FunctionDef *m,
-			    enum xrt_code code, const char *what, const char *node)
+xrt_status *eager_fn_error(xrt_eager_context *c, const Xrt__FunctionDef *m,
+			     enum xrt_code code, const char *what, const char *node)
 {
 	return xrt_status_new(c->a, code, "function '%.64s'%s%.64s%s: %s", m->name,
 			      node ? ": node '" : "", node ? node : "", node ? "'" : "", what);
+}
+
+/* The variable ops a function body may hold (they act on its resource arguments). */
+bool eager_fn_is_var_op(const struct op_def *d)
+{
+	return d->exec == eager_var_read || d->exec == eager_var_assign ||
+	       d->exec == eager_var_assign_add;
 }
 
 static void fn_free(xrt_eager_context *c, struct eager_fn *f)
@@ -294,13 +271,6 @@ static bool types_an_input(const xrt_op *op, size_t k)
 	return false;
 }
 
-/* The variable ops a function body may hold (they act on its resource arguments). */
-static bool is_var_op(const struct op_def *d)
-{
-	return d->exec == eager_var_read || d->exec == eager_var_assign ||
-	       d->exec == eager_var_assign_add;
-}
-
 /* A node's op with its attributes; its input refs; a Const node's value. */
 static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t n)
 {
@@ -316,7 +286,7 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 	 * programs, so not in a function's body.
 	 */
 	st = xrt_op_create(c, nd->op, &f->ops[n]);
-	if (!st && f->ops[n]->def->exec && !is_var_op(f->ops[n]->def))
+	if (!st && f->ops[n]->def->exec && !eager_fn_is_var_op(f->ops[n]->def))
 		st = xrt_status_new(c->a, XRT_UNIMPLEMENTED,
 				    "op '%.64s' cannot be called in a function yet", nd->op);
 	if (!st && eager_fn_has_resources(f->ops[n]->def))
@@ -337,14 +307,14 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 					    f->ops[n]->def->attrs[k].name);
 	}
 	if (st) {
-		xrt_status *e = fn_error(c, f->msg, xrt_status_code(st), xrt_status_message(st),
+		xrt_status *e = eager_fn_error(c, f->msg, xrt_status_code(st), xrt_status_message(st),
 					 nd->name);
 
 		xrt_status_free(st);
 		return e;
 	}
 	if (nd->n_inputs > EAGER_MAX_INPUTS)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many inputs", nd->name);
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many inputs", nd->name);
 	f->inputs[n] = xrt_mem_calloc(c->a, nd->n_inputs + 1, sizeof(struct ref));
 	if (!f->inputs[n])
 		return xrt_status_oom(c->a, "a function");
@@ -352,18 +322,18 @@ static xrt_status *prepare_node(xrt_eager_context *c, struct eager_fn *f, size_t
 		const struct ref *r = &f->inputs[n][k];
 
 		if (resolve(f->msg, nd->inputs[k], &f->inputs[n][k]))
-			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+			return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 					"an input names no argument or node output", nd->name);
 		/* a variable feeds the variable ops, as their input #0, only */
 		if ((r->node < 0 && f->resource[r->index]) !=
-		    (k == 0 && is_var_op(f->ops[n]->def)))
-			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, k ?
+		    (k == 0 && eager_fn_is_var_op(f->ops[n]->def)))
+			return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT, k ?
 					"a resource argument feeds only the variable ops" :
 					"a variable op's input #0 must be a resource argument",
 					nd->name);
 	}
-	if (is_var_op(f->ops[n]->def) && !nd->n_inputs)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+	if (eager_fn_is_var_op(f->ops[n]->def) && !nd->n_inputs)
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 				"a variable op's input #0 must be a resource argument", nd->name);
 	if (strcmp(nd->op, "Const"))
 		return NULL;
@@ -388,7 +358,7 @@ static xrt_status *visit(xrt_eager_context *c, struct eager_fn *f, uint8_t *stat
 	if (state[n] == 2)
 		return NULL;
 	if (state[n] == 1)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "the nodes form a cycle", nd->name);
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "the nodes form a cycle", nd->name);
 	state[n] = 1;
 	for (k = 0; k < nd->n_inputs; k++) {
 		if (f->inputs[n][k].node >= 0) {
@@ -416,7 +386,7 @@ static xrt_status *type_attr(xrt_eager_context *c, struct eager_fn *f, const cha
 		if (!strcmp(f->def.attrs[k].name, name))
 			return NULL;
 	if (f->def.num_attrs >= EAGER_MAX_ATTRS)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many type attributes", NULL);
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many type attributes", NULL);
 	f->def.attrs[f->def.num_attrs++] = (struct attr_def){ name, XRT_ATTR_TYPE, false, false,
 							      0, 0 };
 	return NULL;
@@ -434,7 +404,7 @@ static xrt_status *fn_attr(xrt_eager_context *c, struct eager_fn *f, const Xrt__
 	uint32_t k;
 
 	if (!na->name || !*na->name || !v)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 				"an attribute has no name or no default", NULL);
 	switch (v->value_case) {
 	case XRT__ATTR_VALUE__VALUE_I:
@@ -450,13 +420,13 @@ static xrt_status *fn_attr(xrt_eager_context *c, struct eager_fn *f, const Xrt__
 		break;
 	case XRT__ATTR_VALUE__VALUE_TYPE:
 		if ((int)v->type <= XRT_INVALID || (int)v->type >= XRT_TUPLE)
-			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+			return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 					"a type attribute's default is no element type", NULL);
 		d.type = XRT_ATTR_TYPE;
 		d.def = v->type;
 		break;
 	default:
-		return fn_error(c, f->msg, XRT_UNIMPLEMENTED, "function attributes are ints, "
+		return eager_fn_error(c, f->msg, XRT_UNIMPLEMENTED, "function attributes are ints, "
 				"floats, bools and types, with their defaults", NULL);
 	}
 	for (k = 0; k < f->def.num_attrs; k++) {
@@ -464,13 +434,13 @@ static xrt_status *fn_attr(xrt_eager_context *c, struct eager_fn *f, const Xrt__
 			continue;
 		if (f->def.attrs[k].type != XRT_ATTR_TYPE || d.type != XRT_ATTR_TYPE ||
 		    f->def.attrs[k].has_default)
-			return fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+			return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 					"two attributes share a name", NULL);
 		f->def.attrs[k] = d;	/* an argument's type attribute, with a default */
 		return NULL;
 	}
 	if (f->def.num_attrs >= EAGER_MAX_ATTRS)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many attributes", NULL);
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "too many attributes", NULL);
 	f->def.attrs[f->def.num_attrs++] = d;
 	return NULL;
 }
@@ -488,7 +458,7 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 		return xrt_status_new(c->a, XRT_INVALID_ARGUMENT, "function '': no name");
 	if (m->n_input_args > EAGER_MAX_DEF_INPUTS || !m->n_output_args ||
 	    m->n_output_args > EAGER_MAX_OUTPUTS || m->n_returns != m->n_output_args)
-		return fn_error(c, m, XRT_INVALID_ARGUMENT, "needs at most 8 arguments, 1 to 8 "
+		return eager_fn_error(c, m, XRT_INVALID_ARGUMENT, "needs at most 8 arguments, 1 to 8 "
 				"results and a return for each", NULL);
 	f->def.name = m->name;
 	f->def.num_inputs = (uint32_t)m->n_input_args;
@@ -500,12 +470,12 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 
 		for (j = 0; j < i; j++) {
 			if (!strcmp(m->input_args[j]->name, ad->name))
-				return fn_error(c, m, XRT_INVALID_ARGUMENT,
+				return eager_fn_error(c, m, XRT_INVALID_ARGUMENT,
 						"two arguments share a name", NULL);
 		}
 		if (ad->resource) {
 			if ((ad->type_attr && *ad->type_attr) || ad->type)
-				return fn_error(c, m, XRT_INVALID_ARGUMENT,
+				return eager_fn_error(c, m, XRT_INVALID_ARGUMENT,
 						"a resource argument has no element type", NULL);
 			f->def.inputs[i] = (struct input_def){ ad->name, NULL, XRT_INVALID, NULL,
 							       false };
@@ -522,13 +492,13 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 			continue;
 		}
 		if ((int)ad->type <= XRT_INVALID || (int)ad->type >= XRT_TUPLE)
-			return fn_error(c, m, XRT_INVALID_ARGUMENT, "an argument has no type", NULL);
+			return eager_fn_error(c, m, XRT_INVALID_ARGUMENT, "an argument has no type", NULL);
 		f->def.inputs[i] = (struct input_def){ ad->name, NULL, (enum xrt_dtype)ad->type,
 						       NULL, false };
 	}
 	for (i = 0; i < m->n_output_args; i++) {
 		if (m->output_args[i]->resource)
-			return fn_error(c, m, XRT_INVALID_ARGUMENT,
+			return eager_fn_error(c, m, XRT_INVALID_ARGUMENT,
 					"a result cannot be a resource", NULL);
 	}
 	for (i = 0; i < m->n_attrs; i++) {
@@ -540,7 +510,7 @@ static xrt_status *signature(xrt_eager_context *c, struct eager_fn *f)
 	for (i = 0; i < m->n_nodes; i++) {
 		for (j = 0; j < i; j++) {
 			if (!strcmp(m->nodes[j]->name, m->nodes[i]->name))
-				return fn_error(c, m, XRT_INVALID_ARGUMENT,
+				return eager_fn_error(c, m, XRT_INVALID_ARGUMENT,
 						"two nodes share a name", m->nodes[i]->name);
 		}
 	}
@@ -562,7 +532,7 @@ static xrt_status *order_var_ops(xrt_eager_context *c, struct eager_fn *f)
 		last[r] = -1;
 	for (n = 0; n < f->msg->n_nodes; n++) {
 		f->after[n] = -1;
-		if (!is_var_op(f->ops[n]->def))
+		if (!eager_fn_is_var_op(f->ops[n]->def))
 			continue;
 		r = f->inputs[n][0].index;
 		f->after[n] = last[r];
@@ -573,7 +543,7 @@ static xrt_status *order_var_ops(xrt_eager_context *c, struct eager_fn *f)
 		}
 	}
 	if (f->msg->n_output_args + f->num_writes > EAGER_MAX_OUTPUTS)
-		return fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "its results and the variables it "
+		return eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT, "its results and the variables it "
 				"assigns are more than 8", NULL);
 	/* the lowering says how many outputs: the results and the variables */
 	if (f->num_writes)
@@ -614,10 +584,10 @@ static xrt_status *build_fn(xrt_eager_context *c, struct eager_fn *f)
 		st = visit(c, f, state, (uint32_t)i, &done);
 	for (i = 0; !st && i < f->msg->n_returns; i++) {
 		if (resolve(f->msg, f->msg->returns[i], &f->returns[i]))
-			st = fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+			st = eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 				      "a return names no argument or node output", NULL);
 		else if (f->returns[i].node < 0 && f->resource[f->returns[i].index])
-			st = fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
+			st = eager_fn_error(c, f->msg, XRT_INVALID_ARGUMENT,
 				      "a result cannot be a resource", NULL);
 	}
 	xrt_mem_free(c->a, state);
@@ -635,7 +605,7 @@ static xrt_status *insert(xrt_eager_context *c, struct eager_fn *f)
 	xrt_status *st = NULL;
 
 	if (eager_find_op(f->def.name)) {
-		st = fn_error(c, f->msg, XRT_ALREADY_EXISTS, "the name is an op's", NULL);
+		st = eager_fn_error(c, f->msg, XRT_ALREADY_EXISTS, "the name is an op's", NULL);
 		fn_free(c, f);
 		return st;
 	}
@@ -645,7 +615,7 @@ static xrt_status *insert(xrt_eager_context *c, struct eager_fn *f)
 		f->next = c->functions;
 		c->functions = f;
 	} else if (old->size != f->size || memcmp(old->bytes, f->bytes, f->size)) {
-		st = fn_error(c, f->msg, XRT_ALREADY_EXISTS,
+		st = eager_fn_error(c, f->msg, XRT_ALREADY_EXISTS,
 			      "a different function of this name exists", NULL);
 	}
 	pthread_mutex_unlock(&c->fn_lock);
@@ -684,228 +654,6 @@ bool xrt_eager_has_function(xrt_eager_context *c, const char *name)
 	return c && name && eager_find_function(c, name);
 }
 
-/* The value behind @r: an argument's parameter or a node's output. */
-static xrt_status *value_of(const struct lowering *l, const struct eager_fn *f, struct ref r,
-			    xrt_value (*outs)[EAGER_MAX_OUTPUTS], const uint32_t *nout,
-			    const char *node, xrt_value *v)
-{
-	if (r.node < 0) {
-		*v = l->in[r.index];
-		return NULL;
-	}
-	if (r.index >= nout[r.node])
-		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
-				"an input reads an output its node does not have", node);
-	*v = outs[r.node][r.index];
-	return NULL;
-}
-
-/* A type attribute left unset: the type of the input that gets it now. */
-static void infer_type(struct xrt_op *op, uint32_t d, enum xrt_dtype t)
-{
-	int ta = op->type_attr[d];
-
-	if (ta >= 0 && !op->attrs[ta].set) {
-		op->attrs[ta].set = true;
-		op->attrs[ta].i = t;
-	}
-}
-
-/* The node's inputs into @nl, their types inferred where unset and checked. */
-static xrt_status *wire_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
-			     struct xrt_op *op, struct lowering *nl,
-			     xrt_value (*outs)[EAGER_MAX_OUTPUTS], const uint32_t *nout)
-{
-	const Xrt__NodeDef *nd = f->msg->nodes[n];
-	const struct xrt_shape *s;
-	uint32_t d, j, k = 0, cnt;
-	xrt_status *st;
-
-	for (d = 0; d < op->def->num_inputs; d++) {
-		cnt = eager_input_count(op, d);
-		for (j = 0; j < cnt; j++, k++) {
-			struct ref r;
-
-			if (k >= nd->n_inputs)
-				return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
-						"too few inputs for its op", nd->name);
-			r = f->inputs[n][k];
-			if (op->def->inputs[d].constant) {
-				if (r.node < 0 || !f->consts[r.node])
-					return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
-							"a constant input is not fed by a Const node",
-							nd->name);
-				nl->consts[k] = f->consts[r.node];
-				infer_type(op, d, xrt_tensor_dtype(f->consts[r.node]));
-				continue;
-			}
-			st = value_of(l, f, r, outs, nout, nd->name, &nl->in[k]);
-			if (st)
-				return st;
-			s = xrt_value_shape(l->b, nl->in[k]);
-			if (s)
-				infer_type(op, d, s->dtype);
-			if (s && s->dtype != eager_input_type(op, d))
-				return xrt_status_new(l->a, XRT_INVALID_ARGUMENT,
-						      "function '%s': node '%s': input #%u was "
-						      "expected to be a %s tensor but is a %s tensor",
-						      f->msg->name, nd->name, k,
-						      xrt_dtype_name(eager_input_type(op, d)),
-						      xrt_dtype_name(s->dtype));
-		}
-	}
-	if (k != nd->n_inputs)
-		return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT, "too many inputs for its op",
-				nd->name);
-	return NULL;
-}
-
-/* The call's values (or the defaults) of the attributes @n's placeholders name. */
-static xrt_status *fill_placeholders(struct lowering *l, const struct eager_fn *f, uint32_t n,
-				     struct xrt_op *op)
-{
-	uint32_t i;
-
-	for (i = 0; i < f->num_ph; i++) {
-		const struct placeholder *p = &f->ph[i];
-		const struct attr_val *v = &l->op->attrs[p->fn_attr];
-		const struct attr_def *d = &f->def.attrs[p->fn_attr];
-
-		if (p->node != n)
-			continue;
-		if (!v->set && !d->has_default)
-			return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
-					"a placeholder's attribute is not set", f->msg->nodes[n]->name);
-		op->attrs[p->node_attr].set = true;
-		op->attrs[p->node_attr].i = v->set ? v->i : d->def;
-	}
-	return NULL;
-}
-
-/* One node: its inputs wired, their types checked, its lowering run. */
-static xrt_status *lower_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
-			      xrt_value (*outs)[EAGER_MAX_OUTPUTS], uint32_t *nout)
-{
-	const Xrt__NodeDef *nd = f->msg->nodes[n];
-	/* a copy: the types this call infers are this call's */
-	struct xrt_op *op = xrt_mem_alloc(l->a, sizeof(*op));
-	struct lowering nl = { .op = op, .b = l->b, .a = l->a };
-	xrt_status *st;
-
-	if (!op)
-		return xrt_status_oom(l->a, "a function node");
-	*op = *f->ops[n];
-	st = fill_placeholders(l, f, n, op);
-	if (!st)
-		st = wire_node(l, f, n, op, &nl, outs, nout);
-	if (!st) {
-		nl.num_in = (uint32_t)nd->n_inputs;
-		st = op->def->lower(&nl);
-		if (st)
-			st = xrt_status_annotate(st, "function '%s': node '%s'", f->msg->name,
-						 nd->name);
-	}
-	if (!st) {
-		nout[n] = op->def->num_outputs ? op->def->num_outputs : nl.num_out;
-		memcpy(outs[n], nl.out, sizeof(nl.out));
-	}
-	xrt_mem_free(l->a, op);
-	return st;
-}
-
-/* The variable's dtype attribute of node @n (a placeholder's value if it is one). */
-static xrt_status *var_dtype(struct lowering *l, const struct eager_fn *f, uint32_t n,
-			     enum xrt_dtype *out)
-{
-	struct xrt_op op = *f->ops[n];
-	xrt_status *st = fill_placeholders(l, f, n, &op);
-
-	if (!st)
-		*out = (enum xrt_dtype)eager_attr_int(&op, "dtype");
-	return st;
-}
-
-/*
- * A variable op: ReadVariableOp gives the variable's value so far,
- * AssignVariableOp replaces it, AssignAddVariableOp adds to it.  @cur
- * holds each resource argument's value so far.
- */
-static xrt_status *lower_var_node(struct lowering *l, const struct eager_fn *f, uint32_t n,
-				  xrt_value *cur, xrt_value (*outs)[EAGER_MAX_OUTPUTS],
-				  uint32_t *nout)
-{
-	const Xrt__NodeDef *nd = f->msg->nodes[n];
-	const struct op_def *d = f->ops[n]->def;
-	uint32_t r = f->inputs[n][0].index;
-	const struct xrt_shape *was = xrt_value_shape(l->b, cur[r]), *s = NULL;
-	enum xrt_dtype want = XRT_INVALID;
-	xrt_status *st = var_dtype(l, f, n, &want);
-	xrt_value v = { 0 };
-
-	if (!st && d->exec != eager_var_read) {
-		if (nd->n_inputs != 2)
-			return fn_error(l->op->c, f->msg, XRT_INVALID_ARGUMENT,
-					"an assignment takes a resource and a value", nd->name);
-		st = value_of(l, f, f->inputs[n][1], outs, nout, nd->name, &v);
-		s = st ? NULL : xrt_value_shape(l->b, v);
-		if (s && want == XRT_INVALID)	/* dtype left out: the value's, as eagerly */
-			want = s->dtype;
-	}
-	if (st)
-		return st;
-	if (!was || was->dtype != want)
-		return xrt_status_new(l->a, XRT_INVALID_ARGUMENT, "function '%s': node '%s': "
-				      "the variable holds %s, not %s", f->msg->name, nd->name,
-				      was ? xrt_dtype_name(was->dtype) : "nothing",
-				      xrt_dtype_name(want));
-	nout[n] = d->exec == eager_var_read;
-	if (d->exec == eager_var_read) {
-		outs[n][0] = cur[r];
-		return NULL;
-	}
-	if (!s || s->dtype != want ||
-	    (d->exec == eager_var_assign_add && !xrt_shape_equal(s, was)))
-		return xrt_status_new(l->a, XRT_INVALID_ARGUMENT, "function '%s': node '%s': "
-				      "the value does not fit the variable (%s)", f->msg->name,
-				      nd->name, s && s->dtype == want ? "another shape" :
-				      "another type");
-	cur[r] = d->exec == eager_var_assign ? v : xrt_build_binary(l->b, XRT_OP_ADD, cur[r], v);
-	return NULL;
-}
-
-xrt_status *eager_lower_function(struct lowering *l)
-{
-	const struct eager_fn *f = (const struct eager_fn *)l->op->def;
-	size_t n = f->msg->n_nodes, i;
-	xrt_value (*outs)[EAGER_MAX_OUTPUTS], cur[EAGER_MAX_DEF_INPUTS];
-	xrt_status *st = NULL;
-	uint32_t *nout, k;
-
-	outs = xrt_mem_calloc(l->a, n + 1, sizeof(*outs));
-	nout = xrt_mem_calloc(l->a, n + 1, sizeof(*nout));
-	if (!outs || !nout)
-		st = xrt_status_oom(l->a, "a function's values");
-	for (k = 0; k < f->def.num_inputs; k++)
-		cur[k] = l->in[k];	/* a variable's value at the call */
-	for (i = 0; !st && i < n; i++) {
-		uint32_t node = f->order[i];
-
-		st = is_var_op(f->ops[node]->def) ? lower_var_node(l, f, node, cur, outs, nout) :
-						     lower_node(l, f, node, outs, nout);
-	}
-	for (i = 0; !st && i < f->msg->n_returns; i++)
-		st = value_of(l, f, f->returns[i], outs, nout, NULL, &l->out[i]);
-	l->num_out = (uint32_t)f->msg->n_returns;
-	/* then the last value of each variable the body assigns, in argument order */
-	for (k = 0; k < f->def.num_inputs; k++) {
-		if (f->writes[k])
-			l->out[l->num_out++] = cur[k];
-	}
-	xrt_mem_free(l->a, outs);
-	xrt_mem_free(l->a, nout);
-	return st;
-}
-
 static const struct eager_fn *as_fn(const struct op_def *d)
 {
 	return d->lower == eager_lower_function ? (const struct eager_fn *)d : NULL;
@@ -932,16 +680,3 @@ uint32_t eager_fn_num_assigned(const struct op_def *d)
 	return f ? f->num_writes : 0;
 }
 
-/* Const: its value attribute, which must be of its dtype. */
-xrt_status *eager_lower_const(struct lowering *l)
-{
-	const struct attr_val *v = eager_attr(l->op, "value");
-	enum xrt_dtype t = (enum xrt_dtype)eager_attr_int(l->op, "dtype");
-
-	if (xrt_literal_shape(v->tensor)->dtype != t)
-		return eager_op_error(l, XRT_INVALID_ARGUMENT, "value is %s, dtype %s",
-				      xrt_dtype_name(xrt_literal_shape(v->tensor)->dtype),
-				      xrt_dtype_name(t));
-	l->out[0] = xrt_build_constant(l->b, v->tensor);
-	return NULL;
-}

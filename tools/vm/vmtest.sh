@@ -104,8 +104,10 @@ depmod -b "$stage" "$kver"
 # suites run again with accel:0 as the default device.  The data they
 # read goes to the same path as here (the tests have it compiled in).
 # xrt-smi goes along for test_driver_smi.
-libxrt_tests="test_accel_device test_xrt_alloc test_xrt_exec test_eager test_eager_ref test_eager_numpy"
-libxrt_on_accel="test_xrt_alloc test_xrt_exec test_eager test_eager_ref test_eager_numpy"
+libxrt_tests="test_accel_device test_xrt_alloc test_xrt_exec test_eager test_eager_ops test_eager_vars \
+	test_eager_functions test_eager_ref test_eager_numpy"
+libxrt_on_accel="test_xrt_alloc test_xrt_exec test_eager test_eager_ops test_eager_vars \
+	test_eager_functions test_eager_ref test_eager_numpy"
 libxrt=()
 for t in $libxrt_tests; do libxrt+=("$build/selftests/libxrt/$t"); done
 mkdir -p "$stage$src/selftests/libxrt"
