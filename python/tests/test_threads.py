@@ -75,6 +75,12 @@ def worker(s, c, x, closing, errors, kind):
             if not closing.is_set() or 'the session is closed' not in str(e):
                 errors.append('%s: %r' % (kind, e))
             return
+        except xrt.CancelledError as e:
+            # a run submitted but not begun when the session closed ends so
+            if kind != 'async' or not closing.is_set() or \
+                    'destroyed before it began' not in str(e):
+                errors.append('%s: %r' % (kind, e))
+            return
         except Exception as e:  # noqa: BLE001 - kept for the report
             errors.append('%s: %r' % (kind, e))
             return
