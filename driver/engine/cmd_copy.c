@@ -28,7 +28,7 @@ static int copy_validate(struct vctx *v, const void *cmd, u32 size)
 		if (c->dst.dims[i] != c->src.dims[i])
 			return engine_fail(v, ~0u, "COPY: dst and src dims differ", i, 0);
 	}
-	es = engine_dtype_size(c->dst.dtype);
+	es = xs_dtype_size(c->dst.dtype);
 	engine_span_bytes(c->dst.offset, es, c->dst.rank, c->dst.dims,
 			  c->dst.strides, &dlo, &dhi);
 	engine_span_bytes(c->src.offset, es, c->src.rank, c->src.dims,
@@ -50,7 +50,7 @@ static void copy_run(const struct xrt_engine_ctx *x, const void *cmd,
 		     u32 phase, u64 first, u64 count, void *ws)
 {
 	const struct xrt_cs_copy *c = cmd;
-	u32 es = engine_dtype_size(c->dst.dtype), r = c->dst.rank;
+	u32 es = xs_dtype_size(c->dst.dtype), r = c->dst.rank;
 	u8 *dst = engine_ptr(x, c->dst.slot, c->dst.offset);
 	const u8 *src = engine_ptr(x, c->src.slot, c->src.offset);
 	u64 n = engine_count(r, c->dst.dims), start = first * ENGINE_ITEM_ELEMS;

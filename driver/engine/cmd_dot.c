@@ -74,7 +74,7 @@ static void span(const struct xrt_cs_matrix *mx, u64 b, u64 r, u64 c,
 	u64 dims[3] = { b, r, c };
 	s64 strides[3] = { mx->batch_stride, mx->row_stride, mx->col_stride };
 
-	engine_span_bytes(mx->offset, engine_dtype_size(mx->dtype), 3, dims,
+	engine_span_bytes(mx->offset, xs_dtype_size(mx->dtype), 3, dims,
 			  strides, lo, hi);
 }
 
@@ -91,7 +91,7 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 	if ((c->cmd.flags & ~XRT_CS_DOT_ACCUMULATE) || c->reserved || c->pad)
 		return engine_fail(v, ~0u, "DOT: unknown flags or reserved not 0",
 				   c->cmd.flags, 0);
-	if (c->rhs.dtype != in || in == XRT_CS_PRED || !engine_dtype_size(in))
+	if (c->rhs.dtype != in || in == XRT_CS_PRED || !xs_dtype_size(in))
 		return engine_fail(v, ~0u, "DOT: lhs and rhs need one non-pred type",
 				   in, c->rhs.dtype);
 	if (out != in && !(fast_path(in) && in != XRT_CS_F32 && out == XRT_CS_F32))
@@ -162,7 +162,7 @@ static const u8 *at(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *
 	s64 e = (s64)b * mx->batch_stride + (s64)r * mx->row_stride +
 		(s64)col * mx->col_stride;
 
-	return engine_ptr(x, mx->slot, mx->offset) + e * (s64)engine_dtype_size(mx->dtype);
+	return engine_ptr(x, mx->slot, mx->offset) + e * (s64)xs_dtype_size(mx->dtype);
 }
 
 /*

@@ -40,16 +40,16 @@ static int dslice_check(struct vctx *v, const void *cmd, u32 size, int update)
 		if (engine_check_index_scalar(v, 2 + d, &c->starts[d]))
 			return -1;
 	}
-	engine_span_bytes(c->operand.offset, engine_dtype_size(c->operand.dtype), r,
+	engine_span_bytes(c->operand.offset, xs_dtype_size(c->operand.dtype), r,
 			  c->operand.dims, c->operand.strides, &olo, &ohi);
-	engine_span_bytes(c->slice.offset, engine_dtype_size(c->slice.dtype), r,
+	engine_span_bytes(c->slice.offset, xs_dtype_size(c->slice.dtype), r,
 			  c->slice.dims, c->slice.strides, &slo, &shi);
 	if (engine_overlap(c->operand.slot, olo, ohi, c->slice.slot, slo, shi))
 		return engine_fail(v, 1, "DYNAMIC_SLICE: slice overlaps the operand", 0, 0);
 	/* Starts are read by every item: nothing may write them. */
 	for (d = 0; d < r; d++) {
 		const struct xrt_cs_scalar *s = &c->starts[d];
-		u64 lo = s->offset, hi = lo + engine_dtype_size(s->dtype);
+		u64 lo = s->offset, hi = lo + xs_dtype_size(s->dtype);
 
 		if (update ? engine_overlap(s->slot, lo, hi, c->operand.slot, olo, ohi) :
 			     engine_overlap(s->slot, lo, hi, c->slice.slot, slo, shi))
@@ -82,7 +82,7 @@ static void dslice_run_both(const struct xrt_engine_ctx *x,
 			    u64 count, int update)
 {
 	const struct xrt_cs_view *op = &c->operand, *sl = &c->slice;
-	u32 r = op->rank, es = engine_dtype_size(op->dtype), d;
+	u32 r = op->rank, es = xs_dtype_size(op->dtype), d;
 	u64 n = engine_count(r, sl->dims), s0 = first * ENGINE_ITEM_ELEMS;
 	s64 base = 0, os;
 	struct row_iter it;

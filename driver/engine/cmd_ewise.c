@@ -52,7 +52,7 @@ int engine_check_outputs_apart(struct vctx *v, const struct xrt_cs_operand *ops,
 	u32 i, j;
 
 	for (i = 0; i < n; i++)
-		engine_span_bytes(ops[i].offset, engine_dtype_size(ops[i].dtype),
+		engine_span_bytes(ops[i].offset, xs_dtype_size(ops[i].dtype),
 				  rank, dims, ops[i].strides, &lo[i], &hi[i]);
 	for (i = 0; i < n; i++) {
 		if (ops[i].flags != XRT_CS_OPERAND_OUT)

@@ -16,7 +16,7 @@ static int fill_validate(struct vctx *v, const void *cmd, u32 size)
 		return engine_fail(v, ~0u, "FILL: flags not 0", c->cmd.flags, 0);
 	if (engine_check_view(v, 0, &c->dst, XRT_CS_SLOT_WRITE))
 		return -1;
-	es = engine_dtype_size(c->dst.dtype);
+	es = xs_dtype_size(c->dst.dtype);
 	switch (c->mode) {
 	case XRT_CS_FILL_CONSTANT:
 		if (c->iota_dim)
@@ -57,14 +57,14 @@ static void encode_index(u8 *p, u32 dtype, u64 i)
 	double d;
 	u16 h;
 
-	memset(p, 0, engine_dtype_size(dtype));
+	memset(p, 0, xs_dtype_size(dtype));
 	switch (dtype) {
 	case XRT_CS_F16:
 		h = engine_f64_to_f16((double)i);
 		memcpy(p, &h, 2);
 		break;
 	case XRT_CS_BF16:
-		h = engine_f64_to_bf16((double)i);
+		h = xs_f64_to_bf16((double)i);
 		memcpy(p, &h, 2);
 		break;
 	case XRT_CS_F32:
@@ -78,7 +78,7 @@ static void encode_index(u8 *p, u32 dtype, u64 i)
 		memcpy(p, &d, 8);
 		break;
 	default:	/* integers wrap: the low bytes */
-		memcpy(p, &i, engine_dtype_size(dtype));
+		memcpy(p, &i, xs_dtype_size(dtype));
 		break;
 	}
 }
@@ -99,7 +99,7 @@ static void fill_run(const struct xrt_engine_ctx *x, const void *cmd,
 		     u32 phase, u64 first, u64 count, void *ws)
 {
 	const struct xrt_cs_fill *c = cmd;
-	u32 es = engine_dtype_size(c->dst.dtype), r = c->dst.rank;
+	u32 es = xs_dtype_size(c->dst.dtype), r = c->dst.rank;
 	u8 *base = engine_ptr(x, c->dst.slot, c->dst.offset);
 	u64 n = engine_count(r, c->dst.dims), start = first * ENGINE_ITEM_ELEMS;
 	s64 stride = r ? c->dst.strides[r - 1] : 1;

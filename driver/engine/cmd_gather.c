@@ -50,9 +50,9 @@ static int apart(const struct xrt_cs_view *a, const struct xrt_cs_view *b)
 {
 	u64 alo, ahi, blo, bhi;
 
-	engine_span_bytes(a->offset, engine_dtype_size(a->dtype), a->rank, a->dims,
+	engine_span_bytes(a->offset, xs_dtype_size(a->dtype), a->rank, a->dims,
 			  a->strides, &alo, &ahi);
-	engine_span_bytes(b->offset, engine_dtype_size(b->dtype), b->rank, b->dims,
+	engine_span_bytes(b->offset, xs_dtype_size(b->dtype), b->rank, b->dims,
 			  b->strides, &blo, &bhi);
 	return !engine_overlap(a->slot, alo, ahi, b->slot, blo, bhi);
 }
@@ -84,7 +84,7 @@ static void window_start(const struct xrt_engine_ctx *x,
 			 const u8 *index_map, u64 b, s64 *start)
 {
 	const u8 *row = engine_ptr(x, indices->slot, indices->offset);
-	u32 es = engine_dtype_size(indices->dtype), j;
+	u32 es = xs_dtype_size(indices->dtype), j;
 
 	for (j = 0; j < XRT_CS_MAX_RANK; j++)
 		start[j] = 0;
@@ -109,7 +109,7 @@ static void gather_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phas
 {
 	const struct xrt_cs_gather *c = cmd;
 	const struct xrt_cs_view *op = &c->operand, *out = &c->out;
-	u32 r = op->rank, es = engine_dtype_size(op->dtype), d;
+	u32 r = op->rank, es = xs_dtype_size(op->dtype), d;
 	u64 n = engine_count(out->rank, out->dims), s0 = first * ENGINE_ITEM_ELEMS;
 	s64 start[XRT_CS_MAX_RANK], src;
 	struct row_iter it;
@@ -215,7 +215,7 @@ static u64 scatter_items(const struct xrt_engine_ctx *x, const void *cmd, u32 ph
 static void combine_row(u32 combiner, u32 t, u8 *dst, s64 ds, const u8 *src,
 			s64 ss, u64 n, u8 *regs)
 {
-	u32 es = engine_dtype_size(t);
+	u32 es = xs_dtype_size(t);
 	void *a = ew_reg(regs, 0), *b = ew_reg(regs, 1), *d = ew_reg(regs, 2);
 	u64 off;
 
@@ -256,7 +256,7 @@ static void scatter_run(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 {
 	const struct xrt_cs_scatter *c = cmd;
 	const struct xrt_cs_view *op = &c->operand, *up = &c->updates;
-	u32 r = op->rank, es = engine_dtype_size(op->dtype), d;
+	u32 r = op->rank, es = xs_dtype_size(op->dtype), d;
 	u64 n = engine_count(up->rank, up->dims), s0 = (u64)phase * ENGINE_ITEM_ELEMS;
 	s64 start[XRT_CS_MAX_RANK], dst;
 	struct row_iter it;

@@ -185,14 +185,14 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 		if (engine_check_span(v, i, ops[i].slot, ops[i].dtype, ops[i].offset,
 				      c->rank, odims, ops[i].strides, XRT_CS_SLOT_WRITE))
 			return -1;
-		engine_span_bytes(ops[i].offset, engine_dtype_size(ops[i].dtype), c->rank,
+		engine_span_bytes(ops[i].offset, xs_dtype_size(ops[i].dtype), c->rank,
 				  odims, ops[i].strides, &lo, &hi);
 		for (j = 0; j < c->num_operands; j++) {
 			const struct xrt_cs_operand *o = &ops[j];
 
 			if (j == i)
 				continue;
-			engine_span_bytes(o->offset, engine_dtype_size(o->dtype), c->rank,
+			engine_span_bytes(o->offset, xs_dtype_size(o->dtype), c->rank,
 					  o->flags == XRT_CS_OPERAND_OUT ? odims : c->dims,
 					  o->strides, &ilo, &ihi);
 			if (engine_overlap(ops[i].slot, lo, hi, o->slot, ilo, ihi))
@@ -209,7 +209,7 @@ static int reduce_validate(struct vctx *v, const void *cmd, u32 size)
 	    ops[r.out_idx].dtype != XRT_CS_S64)
 		return engine_fail(v, r.out_idx, "REDUCE: index output not s32 or s64",
 				   ops[r.out_idx].dtype, 0);
-	es = engine_dtype_size(r.vtype);
+	es = xs_dtype_size(r.vtype);
 	if (!engine_zero((const u8 *)c->init + es, sizeof(c->init) - es) ||
 	    (is_arg(c->op) && !engine_zero(c->init, sizeof(c->init))) ||
 	    (r.vtype == XRT_CS_PRED && c->init[0] > 1))
@@ -271,7 +271,7 @@ static double round_to(u32 t, double v)
 	case XRT_CS_F16:
 		return engine_f16_to_f32(engine_f64_to_f16(v));
 	case XRT_CS_BF16:
-		return engine_bf16_to_f32(engine_f64_to_bf16(v));
+		return xs_bf16_to_f32(xs_f64_to_bf16(v));
 	case XRT_CS_F32:
 	case XRT_CS_C64:
 		return (float)v;
@@ -296,7 +296,7 @@ static int sign_bit(double v)
 static void identity(u32 op, u32 t, struct acc *a)
 {
 	int un = t >= XRT_CS_U8 && t <= XRT_CS_U64;
-	u32 w = ew_class_of(t) == EW_INT ? engine_dtype_size(t) * 8 : 64;
+	u32 w = ew_class_of(t) == EW_INT ? xs_dtype_size(t) * 8 : 64;
 	s64 imax = w == 64 ? (un ? -1 : (s64)(~0ull >> 1)) :
 		   (s64)(un ? (1ull << w) - 1 : (1ull << (w - 1)) - 1);
 	s64 imin = un ? 0 : w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));
@@ -671,14 +671,14 @@ static void finish(const struct xrt_engine_ctx *x, const struct red *r, u64 o,
 		break;
 	}
 	ew_store(r->vtype, engine_ptr(x, r->ops[r->out].slot, r->ops[r->out].offset) +
-		 base[r->out] * (s64)engine_dtype_size(r->vtype), 1, reg, 1);
+		 base[r->out] * (s64)xs_dtype_size(r->vtype), 1, reg, 1);
 	if (is_arg(c->op)) {
 		const struct xrt_cs_operand *io = &r->ops[r->out_idx];
 
 		if (a.idx == (s64)(~0ull >> 1))	/* nothing was reduced */
 			a.idx = 0;
 		ew_store(io->dtype, engine_ptr(x, io->slot, io->offset) +
-			 base[r->out_idx] * (s64)engine_dtype_size(io->dtype), 1,
+			 base[r->out_idx] * (s64)xs_dtype_size(io->dtype), 1,
 			 &a.idx, 1);
 	}
 }

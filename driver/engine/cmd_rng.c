@@ -73,24 +73,6 @@ static u64 rng_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
 	return engine_elem_items(engine_count(c->dst.rank, c->dst.dims));
 }
 
-/* Philox-4x32-10 (Salmon et al., SC11): ten rounds of multiply-xor. */
-void engine_philox(u32 *ctr, u64 seed)
-{
-	u32 k0 = (u32)seed, k1 = (u32)(seed >> 32), i;
-
-	for (i = 0; i < 10; i++) {
-		u64 p0 = (u64)0xD2511F53u * ctr[0], p1 = (u64)0xCD9E8D57u * ctr[2];
-		u32 c1 = ctr[1], c3 = ctr[3];
-
-		ctr[0] = (u32)(p1 >> 32) ^ c1 ^ k0;
-		ctr[1] = (u32)p1;
-		ctr[2] = (u32)(p0 >> 32) ^ c3 ^ k1;
-		ctr[3] = (u32)p0;
-		k0 += 0x9E3779B9u;
-		k1 += 0xBB67AE85u;
-	}
-}
-
 /* The largest value of type @t below @hi, in the register format. */
 static double below(u32 t, double hi)
 {
@@ -106,7 +88,7 @@ static double below(u32 t, double hi)
 		return em_from_bits(bits);
 	default: {
 		u16 h = t == XRT_CS_F16 ? engine_f64_to_f16(hi) :
-			t == XRT_CS_BF16 ? engine_f64_to_bf16(hi) : 0;
+			t == XRT_CS_BF16 ? xs_f64_to_bf16(hi) : 0;
 		float f = (float)hi;
 		u32 fb;
 
@@ -131,7 +113,7 @@ static double rounded(u32 t, double v)
 	case XRT_CS_F16:
 		return engine_f16_to_f32(engine_f64_to_f16(v));
 	case XRT_CS_BF16:
-		return engine_bf16_to_f32(engine_f64_to_bf16(v));
+		return xs_bf16_to_f32(xs_f64_to_bf16(v));
 	case XRT_CS_F32:
 		return (float)v;
 	default:
@@ -147,10 +129,10 @@ static void element(const struct xrt_cs_rng *c, u64 seed, u64 i, u8 *p)
 	float f;
 	u64 b;
 
-	engine_philox(w, seed);
+	xs_philox(w, seed);
 	if (c->distribution == XRT_CS_RNG_BITS) {
 		b = w[0] | (u64)w[1] << 32;
-		memcpy(p, &b, engine_dtype_size(t));
+		memcpy(p, &b, xs_dtype_size(t));
 		return;
 	}
 	if (c->distribution == XRT_CS_RNG_UNIFORM) {
@@ -179,7 +161,7 @@ static void rng_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 {
 	const struct xrt_cs_rng *c = cmd;
 	const struct xrt_cs_view *d = &c->dst;
-	u32 es = engine_dtype_size(d->dtype), r = d->rank;
+	u32 es = xs_dtype_size(d->dtype), r = d->rank;
 	u64 n = engine_count(r, d->dims), s0 = first * ENGINE_ITEM_ELEMS, j, lin;
 	struct row_iter it;
 	u64 len;

@@ -69,7 +69,7 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 			return -1;
 		if (i < c->num_keys && (o->dtype == XRT_CS_C64 || o->dtype == XRT_CS_C128))
 			return engine_fail(v, i, "SORT: complex keys", o->dtype, 0);
-		engine_span_bytes(o->offset, engine_dtype_size(o->dtype), c->rank, c->dims,
+		engine_span_bytes(o->offset, xs_dtype_size(o->dtype), c->rank, c->dims,
 				  o->strides, &lo[i], &hi[i]);
 		for (j = 0; j < i; j++) {
 			if (engine_overlap(o->slot, lo[i], hi[i], c->operands[j].slot,
@@ -142,7 +142,7 @@ static void fiber_tick(struct fiber *f, u32 elems)
 /* Element @i of operand @k: its bits. */
 static u64 load_bits(const struct fiber *f, u32 k, u32 i)
 {
-	u32 es = engine_dtype_size(f->c->operands[k].dtype);
+	u32 es = xs_dtype_size(f->c->operands[k].dtype);
 	const u8 *p = f->base[k] + (s64)i * f->stride[k];
 	u8 v8;
 	u16 v16;
@@ -168,7 +168,7 @@ static u64 load_bits(const struct fiber *f, u32 k, u32 i)
 /* Stores @v, an element's bits, as element @i of operand @k. */
 static void store_bits(const struct fiber *f, u32 k, u32 i, u64 v)
 {
-	u32 es = engine_dtype_size(f->c->operands[k].dtype);
+	u32 es = xs_dtype_size(f->c->operands[k].dtype);
 	u8 *p = f->base[k] + (s64)i * f->stride[k], v8 = (u8)v;
 	u16 v16 = (u16)v;
 	u32 v32 = (u32)v;
@@ -211,7 +211,7 @@ static u64 float_quiet(u32 t)
  */
 static u64 order_bits(const struct fiber *f, u32 k, u64 b)
 {
-	u32 t = f->c->operands[k].dtype, es = engine_dtype_size(t);
+	u32 t = f->c->operands[k].dtype, es = xs_dtype_size(t);
 	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1);
 
 	switch (t) {
@@ -313,7 +313,7 @@ static void insertion_sort(struct fiber *f, struct sort_ws *w, u32 shift)
  */
 static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
 {
-	u32 es = engine_dtype_size(f->c->operands[k].dtype), i, end, b;
+	u32 es = xs_dtype_size(f->c->operands[k].dtype), i, end, b;
 	int packed = es <= 4, small = f->n <= SORT_SMALL;
 	u32 shift = packed ? 32 : 0;
 
@@ -348,7 +348,7 @@ static void permute(struct fiber *f, struct sort_ws *w)
 	u32 k, i, end;
 
 	for (k = 0; k < f->c->num_operands; k++) {
-		u32 es = engine_dtype_size(f->c->operands[k].dtype);
+		u32 es = xs_dtype_size(f->c->operands[k].dtype);
 		u8 *base = f->base[k];
 		s64 stride = f->stride[k];
 
@@ -381,7 +381,7 @@ static int ieee_less(const struct fiber *f, u32 i, u32 j)
 
 		t = f->c->operands[k].dtype;
 		if (t >= XRT_CS_F16 && t <= XRT_CS_F64) {
-			top = 1ull << (8 * engine_dtype_size(t) - 1);
+			top = 1ull << (8 * xs_dtype_size(t) - 1);
 			if ((a & ~top) > float_inf(t) || (b & ~top) > float_inf(t))
 				return 0;
 		}
@@ -459,7 +459,7 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	}
 	for (k = 0; k < c->num_operands; k++) {
 		const struct xrt_cs_operand *o = &c->operands[k];
-		s64 off = 0, es = engine_dtype_size(o->dtype);
+		s64 off = 0, es = xs_dtype_size(o->dtype);
 
 		for (d = 0; d < c->rank; d++)
 			off += (s64)idx[d] * o->strides[d];
@@ -482,7 +482,7 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 	 * A lone operand of up to 4 bytes travels in the sort itself, so it is
 	 * written back in order instead of gathered through the permutation.
 	 */
-	f.direct = c->num_operands == 1 && engine_dtype_size(c->operands[0].dtype) <= 4;
+	f.direct = c->num_operands == 1 && xs_dtype_size(c->operands[0].dtype) <= 4;
 	/* last key first: each pass keeps the order of the ones after it */
 	for (k = c->num_keys; k-- > 0 && !f.stop;)
 		sort_by_key(&f, w, k);

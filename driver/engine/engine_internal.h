@@ -105,9 +105,6 @@ s64 engine_clamp_start(s64 start, u64 dim, u64 size);
 int engine_check_index_scalar(struct vctx *v, u32 part,
 			      const struct xrt_cs_scalar *s);
 
-/* Philox-4x32-10 of the 4-word counter @ctr with a 64-bit key, in place. */
-void engine_philox(u32 *ctr, u64 seed);
-
 /* The number of elements of @rank dims (validated: no overflow). */
 u64 engine_count(u32 rank, const u64 *dims);
 
@@ -132,23 +129,6 @@ void row_iter_advance(struct row_iter *it, u64 len);
 s64 row_iter_offset(const struct row_iter *it, const s64 *strides);
 
 /* Pointer to element 0 of a view or operand. */
-/* A float's bits and back (memcpy: no aliasing games). */
-static inline u32 engine_f32_bits(float f)
-{
-	u32 b;
-
-	memcpy(&b, &f, 4);
-	return b;
-}
-
-static inline float engine_bits_f32(u32 b)
-{
-	float f;
-
-	memcpy(&f, &b, 4);
-	return f;
-}
-
 static inline u8 *engine_ptr(const struct xrt_engine_ctx *x, u32 slot,
 			     u64 offset)
 {

@@ -185,7 +185,7 @@ static int check_compute(struct ew_state *s, u32 i,
 		if (in->fn || in->b || in->c)
 			return bad(s, i, "unused fields not 0", in->fn, in->b);
 		if (in->op == XRT_CS_EW_BITCAST &&
-		    (engine_dtype_size(ta) != engine_dtype_size(in->dtype) ||
+		    (xs_dtype_size(ta) != xs_dtype_size(in->dtype) ||
 		     ta == XRT_CS_PRED || in->dtype == XRT_CS_PRED))
 			return bad(s, i, "BITCAST between types of different sizes, or pred",
 				   ta, in->dtype);
@@ -221,7 +221,7 @@ static int check_inst(struct ew_state *s, u32 i, const struct xrt_cs_ew_inst *in
 	}
 	if (in->dst >= s->num_regs)
 		return bad(s, i, "register out of range", in->dst, s->num_regs);
-	if (!engine_dtype_size(in->dtype))
+	if (!xs_dtype_size(in->dtype))
 		return bad(s, i, "unknown element type", in->dtype, 0);
 	if (in->op == XRT_CS_EW_LOAD) {
 		if (in->fn || in->b || in->c)
@@ -232,7 +232,7 @@ static int check_inst(struct ew_state *s, u32 i, const struct xrt_cs_ew_inst *in
 			return bad(s, i, "LOAD type differs from the operand's",
 				   in->dtype, s->ops[in->a].dtype);
 	} else if (in->op == XRT_CS_EW_CONST) {
-		t = engine_dtype_size(in->dtype);
+		t = xs_dtype_size(in->dtype);
 		if (in->fn || in->a || in->b || in->c)
 			return bad(s, i, "unused fields not 0", 0, 0);
 		if (!engine_zero((const u8 *)in->imm + t, sizeof(in->imm) - t))

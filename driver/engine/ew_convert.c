@@ -36,7 +36,7 @@ static s64 step(s64 stride, u32 es, u32 n)
 
 void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 {
-	u32 es = engine_dtype_size(dtype), i;
+	u32 es = xs_dtype_size(dtype), i;
 	s64 *r = reg, st = step(stride, es, n);
 	float *f = reg;
 	u16 h;
@@ -108,7 +108,7 @@ void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 	default:	/* bf16 */
 		for (i = 0; i < n; i++, src += st) {
 			memcpy(&h, src, 2);
-			f[i] = engine_bf16_to_f32(h);
+			f[i] = xs_bf16_to_f32(h);
 		}
 		break;
 	}
@@ -125,7 +125,7 @@ void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 
 void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)
 {
-	u32 es = engine_dtype_size(dtype), i;
+	u32 es = xs_dtype_size(dtype), i;
 	const s64 *r = reg;
 	const float *f = reg;
 	s64 st = step(stride, es, n);
@@ -162,7 +162,7 @@ void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)
 			}
 		} else if (dtype == XRT_CS_BF16) {
 			for (i = 0; i < n; i++, dst += st) {
-				h = engine_f32_to_bf16(f[i]);
+				h = xs_f32_to_bf16(f[i]);
 				memcpy(dst, &h, 2);
 			}
 		} else {
@@ -218,7 +218,7 @@ static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
 			f[i] = engine_f16_to_f32(engine_f64_to_f16(odd));
 			break;
 		case XRT_CS_BF16:
-			f[i] = engine_bf16_to_f32(engine_f64_to_bf16(odd));
+			f[i] = xs_bf16_to_f32(xs_f64_to_bf16(odd));
 			break;
 		case XRT_CS_C64:
 			f[2 * i] = (float)odd;
@@ -235,7 +235,7 @@ static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
 /* A float, truncated toward zero and saturated to an integer type. */
 static s64 real_to_int(u32 to, double x)
 {
-	u32 w = engine_dtype_size(to) * 8;
+	u32 w = xs_dtype_size(to) * 8;
 	double lo, hi;
 
 	if (to == XRT_CS_PRED)
@@ -296,9 +296,9 @@ static void put(u32 t, void *d, u32 i, double re, double im, u32 from)
 					 engine_f64_to_f16(re));
 		break;
 	case XRT_CS_BF16:
-		f[i] = engine_bf16_to_f32(ew_class_of(from) == EW_F32 ?
-					  engine_f32_to_bf16((float)re) :
-					  engine_f64_to_bf16(re));
+		f[i] = xs_bf16_to_f32(ew_class_of(from) == EW_F32 ?
+					  xs_f32_to_bf16((float)re) :
+					  xs_f64_to_bf16(re));
 		break;
 	case XRT_CS_F32:
 		f[i] = (float)re;

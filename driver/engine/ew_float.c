@@ -390,6 +390,6 @@ void ew_round_half(u32 dtype, float *d, u32 n)
 			d[i] = engine_f16_to_f32(engine_f32_to_f16(d[i]));
 	} else if (dtype == XRT_CS_BF16) {
 		for (i = 0; i < n; i++)
-			d[i] = engine_bf16_to_f32(engine_f32_to_bf16(d[i]));
+			d[i] = xs_bf16_to_f32(xs_f32_to_bf16(d[i]));
 	}
 }

@@ -495,7 +495,7 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	plan->count = n;
 	for (i = 0; i < num_ops; i++) {
 		plan->stride[i] = rank ? ops[i].strides[axis] : 0;
-		plan->es[i] = engine_dtype_size(ops[i].dtype);
+		plan->es[i] = xs_dtype_size(ops[i].dtype);
 		es += plan->es[i];
 		if (ops[i].flags == XRT_CS_OPERAND_OUT)
 			out[num_out++] = ops[i].slot;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * f16 and bf16 conversions for the engine, rounding to nearest even.
+ * f16 conversions for the engine, rounding to nearest even (bf16 and
+ * the double rounding both use are in engine/scalar.h).
  *
  * libxrt's core has its own, written differently (from double bits in
  * one step); the selftests check the two against each other on every
@@ -10,7 +11,7 @@
 
 u16 engine_f32_to_f16(float f)
 {
-	u32 b = engine_f32_bits(f), sign = (b >> 16) & 0x8000, abs = b & 0x7fffffff;
+	u32 b = xs_f32_bits(f), sign = (b >> 16) & 0x8000, abs = b & 0x7fffffff;
 	u32 m, shift, rest, half, q;
 
 	if (abs >= 0x7f800000)		/* inf or NaN */
@@ -43,55 +44,17 @@ float engine_f16_to_f32(u16 h)
 	u32 sign = (u32)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
 
 	if (e == 0x1f)
-		return engine_bits_f32(sign | 0x7f800000 | (m << 13));
+		return xs_bits_f32(sign | 0x7f800000 | (m << 13));
 	float v;
 
 	if (e)
-		return engine_bits_f32(sign | ((e + 112) << 23) | (m << 13));
+		return xs_bits_f32(sign | ((e + 112) << 23) | (m << 13));
 	/* Subnormal or zero: m * 2^-24, exact in float. */
-	v = (float)m * engine_bits_f32(0x33800000);
+	v = (float)m * xs_bits_f32(0x33800000);
 	return sign ? -v : v;
-}
-
-u16 engine_f32_to_bf16(float f)
-{
-	u32 b = engine_f32_bits(f);
-
-	if ((b & 0x7fffffff) > 0x7f800000)	/* NaN: keep it quiet */
-		return (u16)((b >> 16) | 0x40);
-	b += 0x7fff + ((b >> 16) & 1);
-	return (u16)(b >> 16);
-}
-
-float engine_bf16_to_f32(u16 h)
-{
-	return engine_bits_f32((u32)h << 16);
-}
-
-/*
- * A double rounds to f16 through float correctly unless the float
- * rounding creates a tie: then nudge the float toward the double.
- */
-static float to_float_sticky(double d)
-{
-	float f = (float)d;
-	u32 b;
-
-	if ((double)f == d || f != f)
-		return f;
-	b = engine_f32_bits(f);
-	/* Make the last bit record that the double was not exactly f. */
-	if (!(b & 1))
-		b += ((double)f < d) == !(b >> 31) ? 1 : -1u;
-	return engine_bits_f32(b);
 }
 
 u16 engine_f64_to_f16(double d)
 {
-	return engine_f32_to_f16(to_float_sticky(d));
-}
-
-u16 engine_f64_to_bf16(double d)
-{
-	return engine_f32_to_bf16(to_float_sticky(d));
+	return engine_f32_to_f16(xs_f64_to_f32_sticky(d));
 }

@@ -120,7 +120,7 @@ int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		return engine_fail(v, part, "slot out of range", slot,
 				   v->prog->num_slots);
 	s = &v->prog->slots[slot];
-	esize = engine_dtype_size(dtype);
+	esize = xs_dtype_size(dtype);
 	if (!esize)
 		return engine_fail(v, part, "unknown element type", dtype, 0);
 	if ((s->flags & need) != need)
@@ -315,7 +315,7 @@ s64 engine_read_index(const u8 *p, u32 dtype)
 	union { s8 s8; u8 u8; s16 s16; u16 u16; s32 s32; u32 u32; s64 s64;
 		u64 u64; } v;
 
-	memcpy(&v, p, engine_dtype_size(dtype));
+	memcpy(&v, p, xs_dtype_size(dtype));
 	switch (dtype) {
 	case XRT_CS_S8:
 		return v.s8;

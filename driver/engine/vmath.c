@@ -55,8 +55,8 @@ static __always_inline float exp1(float x)
 	k1 = k / 2;
 	k2 = k - k1;
 	/* 2^k in two factors, each a normal float, so 2^-149 is reachable */
-	p = p * engine_bits_f32((u32)(k1 + 127) << 23) * engine_bits_f32((u32)(k2 + 127) << 23);
-	p = x > 88.7228394f ? engine_bits_f32(0x7f800000u) : p;
+	p = p * xs_bits_f32((u32)(k1 + 127) << 23) * xs_bits_f32((u32)(k2 + 127) << 23);
+	p = x > 88.7228394f ? xs_bits_f32(0x7f800000u) : p;
 	return x != x ? x : p;
 }
 
@@ -92,20 +92,20 @@ static __always_inline float exp1(float x)
 
 static __always_inline float tanh1(float x)
 {
-	float ax = engine_bits_f32(engine_f32_bits(x) & 0x7fffffffu);
+	float ax = xs_bits_f32(xs_f32_bits(x) & 0x7fffffffu);
 	float c = ax < TANH_TOP ? ax : TANH_TOP, r;
 	s32 i = (s32)(c * TANH_STEP);
 
 	r = TANH_POLY(c, tanh_x0[i], tanh_c0[i], tanh_c1[i], tanh_q0[i], tanh_q1[i],
 		      tanh_q2[i], tanh_q3[i], tanh_q4[i]);
-	r = engine_bits_f32(engine_f32_bits(r) | (engine_f32_bits(x) & 0x80000000u));
+	r = xs_bits_f32(xs_f32_bits(r) | (xs_f32_bits(x) & 0x80000000u));
 	return x != x ? x : r;
 }
 
 /* e^-|x| never overflows, so tiny results for x << 0 stay subnormal, not 0. */
 static __always_inline float logistic1(float x)
 {
-	float e = exp1(engine_bits_f32(engine_f32_bits(x) | 0x80000000u));
+	float e = exp1(xs_bits_f32(xs_f32_bits(x) | 0x80000000u));
 	float r = (x < 0.0f ? e : 1.0f) / (1.0f + e);
 
 	return x != x ? x : r;

@@ -113,7 +113,7 @@ static void draw(uint64_t *seed, uint32_t rank, uint32_t *dtype, uint64_t *offse
 	uint32_t i, es;
 
 	*dtype = dtypes[lcg(seed) % ARRAY_SIZE(dtypes)];
-	es = engine_dtype_size(*dtype);
+	es = xs_dtype_size(*dtype);
 	*offset = offset_value(es, lcg(seed) % NUM_OFFSETS);
 	for (i = 0; i < rank; i++) {
 		/* mostly small dims, so that the product stays in range */
@@ -135,7 +135,7 @@ TEST_F(xrt, rank1_grid_against_exact_reach)
 	char why[256];
 
 	for (t = 0; t < ARRAY_SIZE(dtypes); t++) {
-		uint32_t es = engine_dtype_size(dtypes[t]);
+		uint32_t es = xs_dtype_size(dtypes[t]);
 
 		for (o = 0; o < NUM_OFFSETS; o++)
 			for (d = 0; d < ARRAY_SIZE(dim_values); d++)
@@ -182,7 +182,7 @@ TEST_F(xrt, every_rank_against_exact_reach)
 		got = accepted(self->a, &v, why, sizeof(why));
 		ASSERT_LE(0, got) TH_LOG("%s", why);
 		if (got) {
-			ASSERT_TRUE(fits(SLOT_SIZE, engine_dtype_size(dtype), off, rank,
+			ASSERT_TRUE(fits(SLOT_SIZE, xs_dtype_size(dtype), off, rank,
 					 dims, strides))
 				TH_LOG("accepted outside its slot: draw %u rank %u", i, rank);
 			n_ok++;
@@ -200,7 +200,7 @@ TEST_F(xrt, offsets_near_2_64_are_refused_for_every_size)
 	char why[256];
 
 	for (t = 0; t < ARRAY_SIZE(dtypes); t++) {
-		uint32_t es = engine_dtype_size(dtypes[t]);
+		uint32_t es = xs_dtype_size(dtypes[t]);
 
 		for (k = 1; k <= 64; k++) {
 			struct xrt_cs_view v = cs_view(0, dtypes[t], 0 - (uint64_t)es * k,

@@ -34,7 +34,7 @@ static void for_each_index(uint32_t rank, const uint64_t *dims,
 
 static int64_t offset_of(const struct xrt_cs_view *v, const uint64_t *idx)
 {
-	int64_t off = (int64_t)v->offset / (int64_t)engine_dtype_size(v->dtype);
+	int64_t off = (int64_t)v->offset / (int64_t)xs_dtype_size(v->dtype);
 	uint32_t i;
 
 	for (i = 0; i < v->rank; i++)
@@ -79,7 +79,7 @@ static void check_copy(struct __test_metadata *_metadata, uint32_t dtype,
 	want = aligned_buf(dsize);
 	memcpy(want, r.slot[d], dsize);
 	ref = (struct ref_copy){ &dv, &sv, want, r.slot[s],
-				 engine_dtype_size(dtype) };
+				 xs_dtype_size(dtype) };
 	for_each_index(rank, dims, ref_copy_one, &ref);
 	RUN_PROGRAM(&b, &r);
 	EXPECT_EQ(0, memcmp(want, r.slot[d], dsize));
@@ -96,7 +96,7 @@ TEST_F(xrt, copy_transpose_every_size)
 	size_t i, n = 37 * 129 * 5;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		size_t es = engine_dtype_size(types[i]);
+		size_t es = xs_dtype_size(types[i]);
 
 		check_copy(_metadata, types[i], 3, dims, src, 0, n * es, dst, 0,
 			   n * es);
@@ -150,7 +150,7 @@ TEST_F(xrt, fill_constants)
 	size_t i, j;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		uint32_t es = engine_dtype_size(types[i]), slot;
+		uint32_t es = xs_dtype_size(types[i]), slot;
 		uint8_t value[16] = { 0 };
 		struct xrt_cs_view v;
 		struct cs_builder b;
@@ -177,7 +177,7 @@ TEST_F(xrt, fill_iota_every_type)
 
 	for (t = XRT_CS_S8; t <= XRT_CS_C128; t++) {
 		for (dim = 0; dim < 3; dim++) {
-			uint32_t es = engine_dtype_size(t);
+			uint32_t es = xs_dtype_size(t);
 			struct cs_builder b;
 			struct run r = { .n = 0 };
 			struct xrt_cs_view v;

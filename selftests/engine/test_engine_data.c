@@ -336,7 +336,7 @@ static double key_value(uint32_t t, const uint8_t *p)
 /* -1, 0, 1: key elements @a and @b of type @t in SORT's order. */
 static int key_cmp(uint32_t t, const uint8_t *a, const uint8_t *b)
 {
-	uint32_t es = engine_dtype_size(t);
+	uint32_t es = xs_dtype_size(t);
 	uint64_t ua = 0, ub = 0;
 	int64_t sa, sb;
 	double da, db;
@@ -378,7 +378,7 @@ static void two_keys(struct __test_metadata *_metadata, uint32_t t, int flags, i
 {
 	uint64_t dims[2] = { (uint64_t)rows, (uint64_t)cols };
 	int64_t st[2] = { cols, 1 };
-	uint32_t es = engine_dtype_size(t), n = (uint32_t)(rows * cols);
+	uint32_t es = xs_dtype_size(t), n = (uint32_t)(rows * cols);
 	uint8_t *k0 = malloc((size_t)n * es), *raw = malloc((size_t)n * 8), *k1 = malloc(n);
 	struct xrt_cs_operand ops[3];
 	struct cs_builder b;
@@ -491,7 +491,7 @@ TEST_F(xrt, sort_floats_by_value)
 			int32_t *v;
 
 			t = types[ti];
-			es = engine_dtype_size(t);
+			es = xs_dtype_size(t);
 			for (i = 0; i < N; i++) {
 				float f = vals[(i * 7 + i / 9) % 9];
 				double d = f;
@@ -607,7 +607,7 @@ TEST_F(xrt, sort_ieee_merge_is_the_evaluators_merge_sort)
 				t = types[ti];
 				n = lens[li];
 				dims[0] = (uint64_t)n;
-				es = engine_dtype_size(t);
+				es = xs_dtype_size(t);
 				cs_builder_init(&b, NULL);
 				add_buf(&b, &r, (size_t)n * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
 				add_buf(&b, &r, (size_t)n * 4, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
@@ -711,7 +711,7 @@ TEST_F(xrt, sort_lone_key_keeps_its_bits)
 	for (ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++)
 		for (flags = 0; flags <= (int)XRT_CS_SORT_DESCENDING; flags++) {
 			t = types[ti];
-			es = engine_dtype_size(t);
+			es = xs_dtype_size(t);
 			rand_fill(k0, sizeof(k0), 77 + ti);
 			for (i = 0; t == XRT_CS_PRED && i < R * C; i++)
 				k0[i] &= 1;
@@ -808,17 +808,17 @@ TEST(philox_known_answers)
 	uint32_t c1[4] = { ~0u, ~0u, ~0u, ~0u };
 	uint32_t c2[4] = { 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344 };
 
-	engine_philox(c0, 0);
+	xs_philox(c0, 0);
 	ASSERT_EQ(0x6627e8d5u, c0[0]);
 	ASSERT_EQ(0xe169c58du, c0[1]);
 	ASSERT_EQ(0xbc57ac4cu, c0[2]);
 	ASSERT_EQ(0x9b00dbd8u, c0[3]);
-	engine_philox(c1, ~0ull);
+	xs_philox(c1, ~0ull);
 	ASSERT_EQ(0x408f276du, c1[0]);
 	ASSERT_EQ(0x41c83b0eu, c1[1]);
 	ASSERT_EQ(0xa20bc7c6u, c1[2]);
 	ASSERT_EQ(0x6d5451fdu, c1[3]);
-	engine_philox(c2, 0x299f31d0a4093822ull);
+	xs_philox(c2, 0x299f31d0a4093822ull);
 	ASSERT_EQ(0xd16cfe09u, c2[0]);
 	ASSERT_EQ(0x94fdccebu, c2[1]);
 	ASSERT_EQ(0x5001e420u, c2[2]);
@@ -858,7 +858,7 @@ TEST_F(xrt, rng_distributions)
 		w[1] = 0;
 		w[2] = 5;
 		w[3] = 0;
-		engine_philox(w, 1234);
+		xs_philox(w, 1234);
 		ASSERT_EQ(w[0], ((uint32_t *)r.slot[0])[i]);
 	}
 	h = (uint16_t *)r.slot[1];

@@ -34,7 +34,7 @@ static struct xrt_cs_matrix matrix(uint32_t slot, const struct mat *m)
 /* Element value as double pair (complex), from a buffer. */
 static void get(uint32_t t, const uint8_t *base, int64_t e, double *re, double *im)
 {
-	const uint8_t *p = base + e * (int64_t)engine_dtype_size(t);
+	const uint8_t *p = base + e * (int64_t)xs_dtype_size(t);
 	uint16_t h;
 	float f[2];
 	double d[2];
@@ -57,7 +57,7 @@ static void get(uint32_t t, const uint8_t *base, int64_t e, double *re, double *
 /* Fills a buffer with small values of type @t (exact in every type). */
 static void fill(uint32_t t, uint8_t *p, uint64_t bytes, uint32_t seed)
 {
-	uint32_t es = engine_dtype_size(t);
+	uint32_t es = xs_dtype_size(t);
 	uint64_t i;
 
 	for (i = 0; i < bytes / es; i++) {
@@ -99,8 +99,8 @@ static void expect(uint32_t in, uint32_t out, int accumulate, const uint8_t *a,
 		fre = (float)re;
 		fim = (float)im;
 		if (out < XRT_CS_F16)
-			memcpy(&iacc, o + eo * (int64_t)engine_dtype_size(out),
-			       engine_dtype_size(out));
+			memcpy(&iacc, o + eo * (int64_t)xs_dtype_size(out),
+			       xs_dtype_size(out));
 	}
 	for (kk = 0; kk < k; kk++) {
 		get(in, a, (int64_t)bi * ma->bs + (int64_t)i * ma->rs + (int64_t)kk * ma->cs, &ar, &ai);
@@ -132,7 +132,7 @@ static void expect(uint32_t in, uint32_t out, int accumulate, const uint8_t *a,
 	case XRT_CS_F64: memcpy(want, &re, 8); break;
 	case XRT_CS_C64: memcpy(want, &fre, 4); memcpy(want + 4, &fim, 4); break;
 	case XRT_CS_C128: memcpy(want, &re, 8); memcpy(want + 8, &im, 8); break;
-	default: memcpy(want, &iacc, engine_dtype_size(out)); break;
+	default: memcpy(want, &iacc, xs_dtype_size(out)); break;
 	}
 }
 
@@ -140,7 +140,7 @@ static void check_dot(struct __test_metadata *_metadata, uint32_t in, uint32_t o
 		      int accumulate, uint64_t batch, uint64_t m, uint64_t n,
 		      uint64_t k, int transpose_a, int transpose_b, int broadcast_b)
 {
-	uint32_t ies = engine_dtype_size(in), oes = engine_dtype_size(out);
+	uint32_t ies = xs_dtype_size(in), oes = xs_dtype_size(out);
 	struct mat ma = { in, (int64_t)(m * k), transpose_a ? 1 : (int64_t)k,
 			  transpose_a ? (int64_t)m : 1, batch * m * k * ies };
 	struct mat mb = { in, broadcast_b ? 0 : (int64_t)(k * n),

@@ -32,7 +32,7 @@ static void run_op(struct __test_metadata *_metadata, uint8_t op, uint8_t fn,
 		   uint32_t in_t, uint32_t out_t, const void *a, const void *b,
 		   void *out, uint32_t n)
 {
-	uint32_t ies = engine_dtype_size(in_t), oes = engine_dtype_size(out_t);
+	uint32_t ies = xs_dtype_size(in_t), oes = xs_dtype_size(out_t);
 	struct xrt_cs_ew_inst p[4];
 	struct xrt_cs_operand ops[3];
 	struct cs_builder bld;
@@ -64,7 +64,7 @@ static void run_op(struct __test_metadata *_metadata, uint8_t op, uint8_t fn,
 /* Interesting integers first, then pseudo-random ones. */
 static void int_inputs(uint32_t t, int64_t *v, uint32_t n, uint32_t seed)
 {
-	uint32_t w = engine_dtype_size(t) * 8, i;
+	uint32_t w = xs_dtype_size(t) * 8, i;
 	int un = t >= XRT_CS_U8;
 	int64_t min = un ? 0 : (w == 64 ? INT64_MIN : -(INT64_C(1) << (w - 1)));
 	int64_t max = un ? (w == 64 ? -1 : (INT64_C(1) << w) - 1) :
@@ -162,7 +162,7 @@ TEST_F(xrt, integer_binary_every_type)
 	uint32_t t, f, i;
 
 	for (t = XRT_CS_S8; t <= XRT_CS_U64; t++) {
-		uint32_t es = engine_dtype_size(t), w = es * 8;
+		uint32_t es = xs_dtype_size(t), w = es * 8;
 
 		int_inputs(t, x, N, t);
 		int_inputs(t, y, N, t * 7);
@@ -198,7 +198,7 @@ TEST_F(xrt, integer_unary_and_compare)
 	uint32_t t, i, fn;
 
 	for (t = XRT_CS_S8; t <= XRT_CS_U64; t++) {
-		uint32_t es = engine_dtype_size(t), w = es * 8;
+		uint32_t es = xs_dtype_size(t), w = es * 8;
 		uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
 		int un = t >= XRT_CS_U8;
 
@@ -525,7 +525,7 @@ TEST_F(xrt, half_arithmetic_rounds_each_step)
 /* Reference conversion of a double to an integer type, XLA style. */
 static uint64_t ref_to_int(uint32_t t, double v)
 {
-	uint32_t w = engine_dtype_size(t) * 8;
+	uint32_t w = xs_dtype_size(t) * 8;
 	uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
 
 	if (t == XRT_CS_PRED)
@@ -554,7 +554,7 @@ TEST_F(xrt, convert_between_every_pair)
 
 	float_inputs(x, N, 21);
 	for (from = XRT_CS_PRED; from <= XRT_CS_C128; from++) {
-		uint32_t fes = engine_dtype_size(from);
+		uint32_t fes = xs_dtype_size(from);
 		double v[N];
 
 		/* Inputs: the float values converted into @from by C. */
@@ -589,7 +589,7 @@ TEST_F(xrt, convert_between_every_pair)
 			}
 		}
 		for (to = XRT_CS_PRED; to <= XRT_CS_C128; to++) {
-			uint32_t tes = engine_dtype_size(to);
+			uint32_t tes = xs_dtype_size(to);
 
 			run_op(_metadata, XRT_CS_EW_CONVERT, 0, from, to, a, NULL, out, N);
 			for (i = 0; i < N; i++) {

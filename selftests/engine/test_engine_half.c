@@ -45,7 +45,7 @@ TEST(widen_every_pattern)
 
 		ASSERT_TRUE(memcmp(&a, &b, 4) == 0 || (isnan(a) && isnan(b)))
 			TH_LOG("f16 0x%04x", h);
-		a = engine_bf16_to_f32((uint16_t)h);
+		a = xs_bf16_to_f32((uint16_t)h);
 		b = xrt_bf16_to_f32((uint16_t)h);
 		ASSERT_EQ(0, memcmp(&a, &b, 4)) TH_LOG("bf16 0x%04x", h);
 	}
@@ -76,11 +76,11 @@ TEST(narrow_midpoints)
 		size_t i;
 
 		for (i = 0; i < 4; i++) {
-			ASSERT_EQ(xrt_bf16_from_f64(probe[i]), engine_f64_to_bf16(probe[i]))
+			ASSERT_EQ(xrt_bf16_from_f64(probe[i]), xs_f64_to_bf16(probe[i]))
 				TH_LOG("bf16 near 0x%04x probe %zu", h, i);
 			if ((double)(float)probe[i] == probe[i])
 				ASSERT_EQ(xrt_bf16_from_f64(probe[i]),
-					  engine_f32_to_bf16((float)probe[i]));
+					  xs_f32_to_bf16((float)probe[i]));
 		}
 	}
 }
@@ -102,18 +102,18 @@ TEST(narrow_random)
 		d = from_bits64(s);
 		ASSERT_TRUE(same16(xrt_f16_from_f32(f), engine_f32_to_f16(f), 0x7c00))
 			TH_LOG("f32 0x%08x", (uint32_t)s);
-		ASSERT_TRUE(same16(xrt_bf16_from_f32(f), engine_f32_to_bf16(f), 0x7f80))
+		ASSERT_TRUE(same16(xrt_bf16_from_f32(f), xs_f32_to_bf16(f), 0x7f80))
 			TH_LOG("f32 0x%08x", (uint32_t)s);
 		ASSERT_TRUE(same16(xrt_f16_from_f64(d), engine_f64_to_f16(d), 0x7c00))
 			TH_LOG("f64 0x%016llx", (unsigned long long)s);
-		ASSERT_TRUE(same16(xrt_bf16_from_f64(d), engine_f64_to_bf16(d), 0x7f80))
+		ASSERT_TRUE(same16(xrt_bf16_from_f64(d), xs_f64_to_bf16(d), 0x7f80))
 			TH_LOG("f64 0x%016llx", (unsigned long long)s);
 		/* Doubles in the 16-bit formats' range, most of them inexact. */
 		d = ldexp((double)(s >> 11) / 9007199254740992.0, (int)(s % 60) - 40);
 		if (s & 1)
 			d = -d;
 		ASSERT_EQ(xrt_f16_from_f64(d), engine_f64_to_f16(d)) TH_LOG("%a", d);
-		ASSERT_EQ(xrt_bf16_from_f64(d), engine_f64_to_bf16(d)) TH_LOG("%a", d);
+		ASSERT_EQ(xrt_bf16_from_f64(d), xs_f64_to_bf16(d)) TH_LOG("%a", d);
 	}
 }
 

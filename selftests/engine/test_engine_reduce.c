@@ -89,13 +89,13 @@ static void run_reduce(struct __test_metadata *_metadata, uint32_t op,
 	for (i = 0; i < rank; i++)
 		n_in *= dims[i];
 	cs_builder_init(&b, NULL);
-	add_buf(&b, &r, n_in * engine_dtype_size(in_t), XRT_CS_SLOT_READ, 0);
-	add_buf(&b, &r, out_n * engine_dtype_size(val_t), XRT_CS_SLOT_WRITE, 0);
-	memcpy(r.slot[0], in, n_in * engine_dtype_size(in_t));
+	add_buf(&b, &r, n_in * xs_dtype_size(in_t), XRT_CS_SLOT_READ, 0);
+	add_buf(&b, &r, out_n * xs_dtype_size(val_t), XRT_CS_SLOT_WRITE, 0);
+	memcpy(r.slot[0], in, n_in * xs_dtype_size(in_t));
 	ops[0] = cs_operand(0, in_t, XRT_CS_OPERAND_IN, 0, rank, in_st);
 	ops[1] = cs_operand(1, val_t, XRT_CS_OPERAND_OUT, 0, rank, out_st);
 	if (index) {
-		add_buf(&b, &r, out_n * engine_dtype_size(index_t), XRT_CS_SLOT_WRITE, 0);
+		add_buf(&b, &r, out_n * xs_dtype_size(index_t), XRT_CS_SLOT_WRITE, 0);
 		ops[2] = cs_operand(2, index_t, XRT_CS_OPERAND_OUT, 0, rank, out_st);
 		nops = 3;
 	}
@@ -105,9 +105,9 @@ static void run_reduce(struct __test_metadata *_metadata, uint32_t op,
 	if (square)
 		p[k++] = inst(XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, val_t, 1, 0, 0);
 	cs_reduce(&b, op, rank, dims, mask, ops, nops, p, k, 2, square ? 1 : 0, init,
-		  init ? engine_dtype_size(val_t) : 0);
+		  init ? xs_dtype_size(val_t) : 0);
 	RUN_PROGRAM(&b, &r);
-	memcpy(out, r.slot[1], out_n * engine_dtype_size(val_t));
+	memcpy(out, r.slot[1], out_n * xs_dtype_size(val_t));
 	if (index)
 		for (i = 0; i < out_n; i++)
 			index[i] = index_t == XRT_CS_S32 ? ((int32_t *)r.slot[2])[i] :

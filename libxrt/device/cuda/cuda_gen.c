@@ -250,7 +250,7 @@ void cg_store(struct cg *g, uint32_t dtype, const char *ptr, const char *val)
 /* Element bits of @dtype from an immediate, sign-extended for signed integers. */
 static __u64 imm_bits(uint32_t dtype, const __u64 *imm)
 {
-	uint32_t es = engine_dtype_size(dtype);
+	uint32_t es = xs_dtype_size(dtype);
 	__u64 v = imm[0];
 
 	if (es < 8)
@@ -279,7 +279,7 @@ void cg_const(char *buf, size_t size, uint32_t dtype, const __u64 *imm)
 		break;
 	case XRT_CS_BF16:
 		snprintf(buf, size, "__uint_as_float(0x%08xu)",
-			 f32_bits(engine_bf16_to_f32((uint16_t)v)));
+			 f32_bits(xs_bf16_to_f32((uint16_t)v)));
 		break;
 	case XRT_CS_F32:
 		snprintf(buf, size, "__uint_as_float(0x%08llxu)", v);
@@ -323,7 +323,7 @@ void cg_convert(char *buf, size_t size, uint32_t to, uint32_t from, const char *
 
 	if (cg_is_int(from)) {
 		if (cg_is_int(to))
-			snprintf(buf, size, "iwrap(%u, (u64)(%s))", to, v);
+			snprintf(buf, size, "xs_int_wrap(%u, (u64)(%s))", to, v);
 		else if (cg_is_f32c(to))
 			snprintf(buf, size, "i2f(%u, %u, %s)", to, from, v);
 		else if (to == XRT_CS_F64)
@@ -363,7 +363,7 @@ void cg_view_ptr(char *buf, size_t size, const struct xrt_cs_view *v, const __s6
 
 	cg_offset(off, sizeof(off), c, rank, strides);
 	snprintf(buf, size, "s%u + %llull + (%s) * %u", v->slot, v->offset, off,
-		 engine_dtype_size(v->dtype));
+		 xs_dtype_size(v->dtype));
 }
 
 void cg_operand_ptr(char *buf, size_t size, const struct xrt_cs_operand *op, const char *c,
@@ -373,7 +373,7 @@ void cg_operand_ptr(char *buf, size_t size, const struct xrt_cs_operand *op, con
 
 	cg_offset(off, sizeof(off), c, rank, op->strides);
 	snprintf(buf, size, "s%u + %llull + (%s) * %u", op->slot, op->offset, off,
-		 engine_dtype_size(op->dtype));
+		 xs_dtype_size(op->dtype));
 }
 
 static const struct xrt_cs_cmd *command(const struct xrt_engine_prog *p, uint32_t pc)

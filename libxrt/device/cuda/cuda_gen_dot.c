@@ -18,7 +18,7 @@ static void matrix_row(char *buf, size_t size, const struct xrt_cs_matrix *m, co
 {
 	snprintf(buf, size, "s%u + %llull + ((s64)%s * %lldll + (s64)%s * %lld"
 		 "ll + (s64)%s * %lldll) * %u", m->slot, m->offset, b, m->batch_stride, r,
-		 m->row_stride, c, m->col_stride, engine_dtype_size(m->dtype));
+		 m->row_stride, c, m->col_stride, xs_dtype_size(m->dtype));
 }
 
 void cg_dot(struct cg *g, const struct xrt_cs_dot *c, struct cg_step *st)

@@ -88,7 +88,7 @@ static void bitcast(char *e, size_t n, uint32_t to, uint32_t from, const char *a
 
 	bits_of(b, sizeof(b), from, a);
 	if (cg_is_int(to))
-		snprintf(e, n, "iwrap(%u, %s)", to, b);
+		snprintf(e, n, "xs_int_wrap(%u, %s)", to, b);
 	else if (cg_is_f32c(to))
 		snprintf(e, n, "f_of_bits(%u, %s)", to, b);
 	else if (to == XRT_CS_F64)

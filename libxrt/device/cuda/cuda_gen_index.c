@@ -36,14 +36,14 @@ static void index_ptr(char *buf, size_t size, const struct xrt_cs_view *ix, cons
 {
 	snprintf(buf, size, "s%u + %llull + ((s64)%s * %lldll + %lld"
 		 "ll) * %u", ix->slot, ix->offset, b, ix->strides[0],
-		 (__s64)j * (ix->rank > 1 ? ix->strides[1] : 0), engine_dtype_size(ix->dtype));
+		 (__s64)j * (ix->rank > 1 ? ix->strides[1] : 0), xs_dtype_size(ix->dtype));
 }
 
 static void gather(struct cg *g, const struct xrt_cs_gather *c, struct cg_step *st)
 {
 	const struct xrt_cs_view *op = &c->operand, *out = &c->out;
 	__u64 n = cg_count(out->rank, out->dims);
-	const char *t = cg_bits_type(engine_dtype_size(op->dtype));
+	const char *t = cg_bits_type(xs_dtype_size(op->dtype));
 	char ptr[CG_PTR_LEN], src[CG_PTR_LEN], var[16];
 	struct cg_kernel *k = &st->kernel[0];
 	uint32_t d, j;
@@ -74,7 +74,7 @@ static void dynamic_slice(struct cg *g, const struct xrt_cs_dynamic_slice *c, bo
 {
 	const struct xrt_cs_view *op = &c->operand, *sl = &c->slice;
 	__u64 n = cg_count(sl->rank, sl->dims);
-	const char *t = cg_bits_type(engine_dtype_size(op->dtype));
+	const char *t = cg_bits_type(xs_dtype_size(op->dtype));
 	char ptr[CG_PTR_LEN], at[CG_PTR_LEN], var[16];
 	struct cg_kernel *k = &st->kernel[0];
 	uint32_t d;
@@ -181,7 +181,7 @@ static void scatter(struct cg *g, const struct xrt_cs_scatter *c, struct cg_step
 
 		cg_offset(off, sizeof(off), "w", up->rank - 1, up->strides + 1);
 		snprintf(ptr, sizeof(ptr), "s%u + %llull + ((s64)b * %lldll + %s) * %u",
-			 up->slot, up->offset, up->strides[0], off, engine_dtype_size(t));
+			 up->slot, up->offset, up->strides[0], off, xs_dtype_size(t));
 	}
 	cg_load(ld, sizeof(ld), t, ptr);
 	cg_printf(&g->t, "\t%s upd = %s;\n", cg_reg_type(t), ld);

@@ -17,7 +17,7 @@ static void copy(struct cg *g, const struct xrt_cs_copy *c, struct cg_step *st)
 	__s64 strides[2][XRT_CS_MAX_RANK];
 	__u64 dims[XRT_CS_MAX_RANK], n = cg_count(c->dst.rank, c->dst.dims);
 	uint32_t rank = c->dst.rank;
-	const char *t = cg_bits_type(engine_dtype_size(c->dst.dtype));
+	const char *t = cg_bits_type(xs_dtype_size(c->dst.dtype));
 	char dst[CG_PTR_LEN], src[CG_PTR_LEN];
 	struct cg_kernel *k = &st->kernel[0];
 
@@ -39,7 +39,7 @@ static void copy(struct cg *g, const struct xrt_cs_copy *c, struct cg_step *st)
 static void fill(struct cg *g, const struct xrt_cs_fill *c, struct cg_step *st)
 {
 	__u64 n = cg_count(c->dst.rank, c->dst.dims);
-	uint32_t es = engine_dtype_size(c->dst.dtype);
+	uint32_t es = xs_dtype_size(c->dst.dtype);
 	char dst[CG_PTR_LEN], val[300];
 	struct cg_kernel *k = &st->kernel[0];
 
@@ -88,9 +88,9 @@ static double below(uint32_t t, double hi)
 		memcpy(&f, &b32, 4);
 		return f;
 	default:
-		h = t == XRT_CS_F16 ? engine_f64_to_f16(hi) : engine_f64_to_bf16(hi);
+		h = t == XRT_CS_F16 ? engine_f64_to_f16(hi) : xs_f64_to_bf16(hi);
 		h = (h & 0x7fff) == 0 ? 0x8001 : (h & 0x8000) ? h + 1 : h - 1;
-		return t == XRT_CS_F16 ? engine_f16_to_f32(h) : engine_bf16_to_f32(h);
+		return t == XRT_CS_F16 ? engine_f16_to_f32(h) : xs_bf16_to_f32(h);
 	}
 }
 
@@ -127,7 +127,7 @@ static void rng(struct cg *g, const struct xrt_cs_rng *c, struct cg_step *st)
 	cg_open(g, k);
 	cg_printf(&g->t, "FOR_EACH(e, %lluull) {\n"
 		  "\tu32 w[4] = { (u32)e, (u32)(e >> 32), 0x%xu, 0x%xu };\n"
-		  "\tphilox(w, seed);\n", n, (uint32_t)c->stream, (uint32_t)(c->stream >> 32));
+		  "\txs_philox(w, seed);\n", n, (uint32_t)c->stream, (uint32_t)(c->stream >> 32));
 	cg_unravel(g, "c", "e", d->rank, d->dims, n <= UINT32_MAX);
 	cg_view_ptr(dst, sizeof(dst), d, d->strides, d->rank, "c");
 	if (c->distribution == XRT_CS_RNG_BITS) {

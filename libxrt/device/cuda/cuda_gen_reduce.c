@@ -135,7 +135,7 @@ static void acc_store(struct cg *g, const struct red *r, const char *p)
 
 	cg_offset(off, sizeof(off), "k", r->kr, r->kstr[r->out]);
 	snprintf(ptr, sizeof(ptr), "s%u + %llull + (%s) * %u", o->slot, o->offset, off,
-		 engine_dtype_size(o->dtype));
+		 xs_dtype_size(o->dtype));
 	if (r->acc == ACC_CPLX)
 		snprintf(val, sizeof(val), "%s(%s)", o->dtype == XRT_CS_C64 ? "to64" : "to128", p);
 	else if (r->acc == ACC_REAL && o->dtype != XRT_CS_F64)
@@ -148,7 +148,7 @@ static void acc_store(struct cg *g, const struct red *r, const char *p)
 	o = &r->ops[r->out_idx];
 	cg_offset(off, sizeof(off), "k", r->kr, r->kstr[r->out_idx]);
 	snprintf(ptr, sizeof(ptr), "s%u + %llull + (%s) * %u", o->slot, o->offset, off,
-		 engine_dtype_size(o->dtype));
+		 xs_dtype_size(o->dtype));
 	snprintf(val, sizeof(val), "%si == RED_NO_INDEX ? 0 : %si", p, p);
 	cg_store(g, o->dtype, ptr, val);
 }
@@ -174,7 +174,7 @@ static void value(struct cg *g, const struct red *r)
 		cg_offset(ko, sizeof(ko), "k", r->kr, r->kstr[i]);
 		cg_offset(ro, sizeof(ro), "r", r->rr, r->rstr[i]);
 		snprintf(ptr[i], sizeof(ptr[i]), "s%u + %llull + (%s + %s) * %u", o->slot,
-			 o->offset, ko, ro, engine_dtype_size(o->dtype));
+			 o->offset, ko, ro, xs_dtype_size(o->dtype));
 	}
 	v = cg_expr(g, r->ops, (const char (*)[CG_PTR_LEN])ptr, r->insts, r->c->num_insts,
 		    r->c->value_reg, name, sizeof(name));

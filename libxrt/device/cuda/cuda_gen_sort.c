@@ -46,7 +46,7 @@ static void elem_ptr(char *buf, size_t size, const struct xrt_cs_sort *c, uint32
 	const struct xrt_cs_operand *o = &c->operands[i];
 
 	snprintf(buf, size, "s%u + %llull + (base%u + (s64)%s * %lldll) * %u",
-		 o->slot, o->offset, i, idx, o->strides[c->dim], engine_dtype_size(o->dtype));
+		 o->slot, o->offset, i, idx, o->strides[c->dim], xs_dtype_size(o->dtype));
 }
 
 static void comparator(struct cg *g, const struct xrt_cs_sort *c)
@@ -162,7 +162,7 @@ void cg_sort(struct cg *g, const struct xrt_cs_sort *c, struct cg_step *st)
 	cg_printf(&g->t, "\tchar *stage = ws + %lluull + row * %lluull;\n",
 		  rows * len * 8, len * 16);
 	for (i = 0; i < c->num_operands; i++) {
-		const char *t = cg_bits_type(engine_dtype_size(c->operands[i].dtype));
+		const char *t = cg_bits_type(xs_dtype_size(c->operands[i].dtype));
 
 		elem_ptr(p, sizeof(p), c, i, "i");
 		cg_printf(&g->t, "\tfor (u32 i = 0; i < %lluu; i++) ((%s *)stage)[i] = "

@@ -1,34 +1,350 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * The scalar semantics of the command stream's types, shared by the
- * engine and by the devices that generate code for the same commands
- * (cuda): element sizes and the 16-bit float conversions.
+ * The scalar semantics of the command stream's element types, written
+ * once.  The soft engine computes with these functions, in the kernel
+ * and in libxrt; the cuda device's NVRTC prelude includes this file's
+ * text (tools/embed-text.py inlines it), so that generated kernels
+ * compute the same values, and the CUDA emulation of the tests checks
+ * them against the engine.
+ *
+ * Integers are held as s64 whatever their type and wrapped to the
+ * type's width after every instruction (XLA's semantics: arithmetic
+ * wraps; x / 0 is -1 and x % 0 is x; MIN / -1 is MIN and MIN % -1 is 0;
+ * shifts by the width or more give 0, or the sign fill).
+ *
+ * Freestanding, and valid C and C++: no library, no designated
+ * initializers.  The includer provides u8 to u64, s8 to s64 and the
+ * enums of <drm/xrt_accel_cs.h>.  CUDA code defines XRT_SCALAR_CUDA (bit
+ * casts by the device's intrinsics) and XRT_SCALAR_DEVICE (__device__,
+ * the qualifier of every function here) before including it.
  */
 #ifndef XRT_ENGINE_SCALAR_H
 #define XRT_ENGINE_SCALAR_H
 
-#include "engine/engine.h"
+#ifndef XRT_SCALAR_CUDA
+#include "engine/engine.h"	/* the types, the command stream's enums */
+#define XRT_SCALAR_DEVICE
+#endif
 
-/* Bytes of an element of @dtype; 0 for an unknown type.  Inline: it is on every path. */
-static inline u32 engine_dtype_size(u32 dtype)
+/* Bytes of an element of @t; 0 for an unknown type. */
+static inline XRT_SCALAR_DEVICE u32 xs_dtype_size(u32 t)
 {
-	static const u8 sizes[] = {
-		[XRT_CS_PRED] = 1, [XRT_CS_S8] = 1, [XRT_CS_S16] = 2,
-		[XRT_CS_S32] = 4, [XRT_CS_S64] = 8, [XRT_CS_U8] = 1,
-		[XRT_CS_U16] = 2, [XRT_CS_U32] = 4, [XRT_CS_U64] = 8,
-		[XRT_CS_F16] = 2, [XRT_CS_BF16] = 2, [XRT_CS_F32] = 4,
-		[XRT_CS_F64] = 8, [XRT_CS_C64] = 8, [XRT_CS_C128] = 16,
-	};
-
-	return dtype < sizeof(sizes) ? sizes[dtype] : 0;
+	switch (t) {
+	case XRT_CS_PRED: case XRT_CS_S8: case XRT_CS_U8:
+		return 1;
+	case XRT_CS_S16: case XRT_CS_U16: case XRT_CS_F16: case XRT_CS_BF16:
+		return 2;
+	case XRT_CS_S32: case XRT_CS_U32: case XRT_CS_F32:
+		return 4;
+	case XRT_CS_S64: case XRT_CS_U64: case XRT_CS_F64: case XRT_CS_C64:
+		return 8;
+	case XRT_CS_C128:
+		return 16;
+	default:
+		return 0;
+	}
 }
 
-/* 16-bit float conversions (round to nearest even), on bit patterns. */
+/* ---- bit casts ---- */
+
+static inline XRT_SCALAR_DEVICE u32 xs_f32_bits(float f)
+{
+#ifdef XRT_SCALAR_CUDA
+	return __float_as_uint(f);
+#else
+	u32 b;
+
+	memcpy(&b, &f, 4);
+	return b;
+#endif
+}
+
+static inline XRT_SCALAR_DEVICE float xs_bits_f32(u32 b)
+{
+#ifdef XRT_SCALAR_CUDA
+	return __uint_as_float(b);
+#else
+	float f;
+
+	memcpy(&f, &b, 4);
+	return f;
+#endif
+}
+
+/* ---- integers ---- */
+
+/* Bits of an integer type (pred: 1). */
+static inline XRT_SCALAR_DEVICE u32 xs_int_width(u32 t)
+{
+	return t == XRT_CS_PRED ? 1 : xs_dtype_size(t) * 8;
+}
+
+static inline XRT_SCALAR_DEVICE int xs_is_unsigned(u32 t)
+{
+	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
+}
+
+/* @v wrapped to type @t: signed types sign-extended, the others zero-extended. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_wrap(u32 t, u64 v)
+{
+	u32 w = xs_int_width(t);
+
+	if (t == XRT_CS_PRED)
+		return v != 0;
+	if (w == 64)
+		return (s64)v;
+	v &= (1ull << w) - 1;
+	if (!xs_is_unsigned(t) && (v >> (w - 1)))
+		v |= ~0ull << w;
+	return (s64)v;
+}
+
+/* @v's bits within the type's width. */
+static inline XRT_SCALAR_DEVICE u64 xs_int_bits(u32 t, s64 v)
+{
+	u32 w = xs_int_width(t);
+
+	return w == 64 ? (u64)v : (u64)v & ((1ull << w) - 1);
+}
+
+/* @a's bits of @t's width, sign-extended from the top one. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_sext(u32 t, s64 a)
+{
+	u32 w = xs_int_width(t);
+	u64 x = xs_int_bits(t, a);
+
+	if (w < 64 && ((x >> (w - 1)) & 1))
+		x |= ~0ull << w;
+	return (s64)x;
+}
+
+static inline XRT_SCALAR_DEVICE int xs_int_less(u32 t, s64 a, s64 b)
+{
+	return xs_is_unsigned(t) ? xs_int_bits(t, a) < xs_int_bits(t, b) : a < b;
+}
+
+static inline XRT_SCALAR_DEVICE u32 xs_popcount(u64 v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555ull);
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (u32)((v * 0x0101010101010101ull) >> 56);
+}
+
+/* Leading zeros of @v among its low @w bits. */
+static inline XRT_SCALAR_DEVICE u32 xs_clz(u64 v, u32 w)
+{
+	u32 n = 0;
+
+	while (n < w && !(v & (1ull << (w - 1 - n))))
+		n++;
+	return n;
+}
+
+/* An integer unary instruction (XRT_CS_UN_*), before wrapping. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_unary(u32 fn, u32 t, s64 a)
+{
+	int un = xs_is_unsigned(t);
+
+	switch (fn) {
+	case XRT_CS_UN_ABS:
+		return un || a >= 0 ? a : (s64)(0 - (u64)a);
+	case XRT_CS_UN_NEG:
+		return (s64)(0 - (u64)a);
+	case XRT_CS_UN_SIGN:
+		return un ? a != 0 : (a > 0) - (a < 0);
+	case XRT_CS_UN_NOT:
+		return t == XRT_CS_PRED ? !a : ~a;
+	case XRT_CS_UN_POPCNT:
+		return xs_popcount(xs_int_bits(t, a));
+	case XRT_CS_UN_CLZ:
+		return xs_clz(xs_int_bits(t, a), xs_int_width(t));
+	}
+	return 0;
+}
+
+/* a / b, or a % b when @rem. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_divide(u32 t, s64 a, s64 b, int rem)
+{
+	if (xs_is_unsigned(t)) {
+		u64 x = xs_int_bits(t, a), y = xs_int_bits(t, b);
+
+		if (!y)
+			return rem ? a : -1;
+		return (s64)(rem ? x % y : x / y);
+	}
+	if (!b)
+		return rem ? a : -1;
+	if (b == -1)	/* avoids INT64_MIN / -1; narrower MINs wrap back */
+		return rem ? 0 : (s64)(0 - (u64)a);
+	return rem ? a % b : a / b;
+}
+
+/*
+ * Shifts.  Arithmetic right shifts fill with the top bit of the type's
+ * width, for unsigned types too (XLA's rule: the bits, not the type,
+ * decide).
+ */
+static inline XRT_SCALAR_DEVICE s64 xs_int_shift(u32 fn, u32 t, s64 a, s64 b)
+{
+	u32 w = xs_int_width(t);
+	u64 s = xs_int_bits(t, b);
+
+	if (fn == XRT_CS_BIN_SHR_ARITH)
+		a = xs_int_sext(t, a);
+	if (s >= w)
+		return fn == XRT_CS_BIN_SHR_ARITH && a < 0 ? -1 : 0;
+	if (fn == XRT_CS_BIN_SHL)
+		return (s64)((u64)a << s);
+	if (fn == XRT_CS_BIN_SHR_LOGICAL)
+		return (s64)(xs_int_bits(t, a) >> s);
+	return a < 0 ? ~(~a >> s) : a >> s;
+}
+
+/* Integer power by squaring; negative exponents give 0 unless |a| is 1. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_pow(u32 t, s64 a, s64 b)
+{
+	u64 r = 1, x = (u64)a;
+
+	if (!xs_is_unsigned(t) && b < 0) {
+		if (a == 1)
+			return 1;
+		if (a == -1)
+			return (b & 1) ? -1 : 1;
+		return 0;
+	}
+	while (b) {
+		if (b & 1)
+			r *= x;
+		x *= x;
+		b = (s64)((u64)b >> 1);
+	}
+	return (s64)r;
+}
+
+/* An integer binary instruction (XRT_CS_BIN_*), before wrapping. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_binary(u32 fn, u32 t, s64 a, s64 b)
+{
+	switch (fn) {
+	case XRT_CS_BIN_ADD:
+		return (s64)((u64)a + (u64)b);
+	case XRT_CS_BIN_SUB:
+		return (s64)((u64)a - (u64)b);
+	case XRT_CS_BIN_MUL:
+		return (s64)((u64)a * (u64)b);
+	case XRT_CS_BIN_DIV:
+		return xs_int_divide(t, a, b, 0);
+	case XRT_CS_BIN_REM:
+		return xs_int_divide(t, a, b, 1);
+	case XRT_CS_BIN_POW:
+		return xs_int_pow(t, a, b);
+	case XRT_CS_BIN_MAX:
+		return xs_int_less(t, a, b) ? b : a;
+	case XRT_CS_BIN_MIN:
+		return xs_int_less(t, a, b) ? a : b;
+	case XRT_CS_BIN_AND:
+		return a & b;
+	case XRT_CS_BIN_OR:
+		return a | b;
+	case XRT_CS_BIN_XOR:
+		return a ^ b;
+	default:
+		return xs_int_shift(fn, t, a, b);
+	}
+}
+
+/* An integer comparison (XRT_CS_CMP_*; the total-order flag changes nothing): 0 or 1. */
+static inline XRT_SCALAR_DEVICE s64 xs_int_compare(u32 fn, u32 t, s64 a, s64 b)
+{
+	int lt = xs_int_less(t, a, b), gt = xs_int_less(t, b, a);
+
+	switch (fn & ~(u32)XRT_CS_CMP_TOTAL_ORDER) {
+	case XRT_CS_CMP_EQ:
+		return !lt && !gt;
+	case XRT_CS_CMP_NE:
+		return lt || gt;
+	case XRT_CS_CMP_LT:
+		return lt;
+	case XRT_CS_CMP_LE:
+		return !gt;
+	case XRT_CS_CMP_GT:
+		return gt;
+	default:
+		return !lt;
+	}
+}
+
+/* ---- bf16 (round to nearest even; NaNs stay quiet) ---- */
+
+static inline XRT_SCALAR_DEVICE u16 xs_f32_to_bf16(float f)
+{
+	u32 b = xs_f32_bits(f);
+
+	if ((b & 0x7fffffff) > 0x7f800000)
+		return (u16)((b >> 16) | 0x40);
+	b += 0x7fff + ((b >> 16) & 1);
+	return (u16)(b >> 16);
+}
+
+static inline XRT_SCALAR_DEVICE float xs_bf16_to_f32(u16 h)
+{
+	return xs_bits_f32((u32)h << 16);
+}
+
+/*
+ * @d as a float that rounds to a 16-bit format as @d itself would: a
+ * double rounds through float correctly unless the float rounding
+ * makes a tie, so the float's last bit records that @d was not exact.
+ */
+static inline XRT_SCALAR_DEVICE float xs_f64_to_f32_sticky(double d)
+{
+	float f = (float)d;
+	u32 b;
+
+	if ((double)f == d || f != f)
+		return f;
+	b = xs_f32_bits(f);
+	if (!(b & 1))
+		b += ((double)f < d) == !(b >> 31) ? 1 : ~0u;
+	return xs_bits_f32(b);
+}
+
+static inline XRT_SCALAR_DEVICE u16 xs_f64_to_bf16(double d)
+{
+	return xs_f32_to_bf16(xs_f64_to_f32_sticky(d));
+}
+
+/* ---- the RNG ---- */
+
+/*
+ * Philox-4x32-10 (Salmon et al., SC11) of the 4-word counter @ctr with a
+ * 64-bit key, in place: ten rounds of multiply-xor.
+ */
+static inline XRT_SCALAR_DEVICE void xs_philox(u32 *ctr, u64 seed)
+{
+	u32 k0 = (u32)seed, k1 = (u32)(seed >> 32), i;
+
+	for (i = 0; i < 10; i++) {
+		u64 p0 = (u64)0xD2511F53u * ctr[0], p1 = (u64)0xCD9E8D57u * ctr[2];
+		u32 c1 = ctr[1], c3 = ctr[3];
+
+		ctr[0] = (u32)(p1 >> 32) ^ c1 ^ k0;
+		ctr[1] = (u32)p1;
+		ctr[2] = (u32)(p0 >> 32) ^ c3 ^ k1;
+		ctr[3] = (u32)p0;
+		k0 += 0x9E3779B9u;
+		k1 += 0xBB67AE85u;
+	}
+}
+
+#ifndef XRT_SCALAR_CUDA
+/*
+ * f16 (round to nearest even), the engine's own in half.c: devices
+ * convert with their hardware, to the same bits.
+ */
 u16 engine_f32_to_f16(float f);
 u16 engine_f64_to_f16(double d);
 float engine_f16_to_f32(u16 h);
-u16 engine_f32_to_bf16(float f);
-u16 engine_f64_to_bf16(double d);
-float engine_bf16_to_f32(u16 b);
+#endif
 
 #endif /* XRT_ENGINE_SCALAR_H */
