@@ -177,7 +177,8 @@ static uint64_t hash_of(int index, const int64_t *vals, uint32_t n, const char *
 
 	buf[k++] = (uint64_t)index;
 	buf[k++] = n;
-	memcpy(buf + k, vals, n * sizeof(*vals));
+	if (n)		/* a string attribute has no values: NULL */
+		memcpy(buf + k, vals, n * sizeof(*vals));
 	k += n;
 	if (s) {
 		xrt_fingerprint128(s, strlen(s), out);
