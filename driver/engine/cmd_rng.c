@@ -39,8 +39,8 @@ static int rng_validate(struct vctx *v, const void *cmd, u32 size)
 		return engine_fail(v, ~0u, "RNG: flags or padding not 0", 0, 0);
 	if (engine_check_view(v, 0, &c->dst, XRT_CS_SLOT_WRITE))
 		return -1;
-	a = em_from_bits(c->params[0]);
-	b = em_from_bits(c->params[1]);
+	a = xs_bits_f64(c->params[0]);
+	b = xs_bits_f64(c->params[1]);
 	switch (c->distribution) {
 	case XRT_CS_RNG_BITS:
 		if (c->dst.dtype != XRT_CS_U32 && c->dst.dtype != XRT_CS_U64)
@@ -85,7 +85,7 @@ static double below(u32 t, double hi)
 		bits += hi > 0 ? -1ull : 1;
 		if (hi == 0)
 			bits = 0x8000000000000001ull;
-		return em_from_bits(bits);
+		return xs_bits_f64(bits);
 	default: {
 		u16 h = t == XRT_CS_F16 ? engine_f64_to_f16(hi) :
 			t == XRT_CS_BF16 ? xs_f64_to_bf16(hi) : 0;
@@ -125,7 +125,7 @@ static void element(const struct xrt_cs_rng *c, u64 seed, u64 i, u8 *p)
 {
 	u32 w[4] = { (u32)i, (u32)(i >> 32), (u32)c->stream, (u32)(c->stream >> 32) };
 	u32 t = c->dst.dtype;
-	double lo = em_from_bits(c->params[0]), hi = em_from_bits(c->params[1]), u, u1, u2, v;
+	double lo = xs_bits_f64(c->params[0]), hi = xs_bits_f64(c->params[1]), u, u1, u2, v;
 	float f;
 	u64 b;
 

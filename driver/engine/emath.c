@@ -23,13 +23,13 @@ static int isnan_d(double x)
 
 static double fabs_d(double x)
 {
-	return em_from_bits(em_bits(x) & ~(1ull << 63));
+	return xs_bits_f64(xs_f64_bits(x) & ~(1ull << 63));
 }
 
 /* 2^k for -1022 <= k <= 1023. */
 static double pow2(int k)
 {
-	return em_from_bits((u64)(k + 1023) << 52);
+	return xs_bits_f64((u64)(k + 1023) << 52);
 }
 
 /*
@@ -98,7 +98,7 @@ double em_exp(double x)
 	if (isnan_d(x))
 		return x + x;
 	if (x > 709.782712893384)
-		return em_from_bits(0x7ff0000000000000ull);
+		return xs_bits_f64(0x7ff0000000000000ull);
 	if (x < -745.1332191019412)
 		return 0.0;
 	r = exp_reduce(x, 0, &k);
@@ -115,7 +115,7 @@ double em_expm1(double x)
 	if (fabs_d(x) < 0.34657359027997264)
 		return expm1_small(x);
 	if (x > 709.782712893384)
-		return em_from_bits(0x7ff0000000000000ull);
+		return xs_bits_f64(0x7ff0000000000000ull);
 	if (x < -40)
 		return -1.0;
 	r = exp_reduce(x, 0, &k);
@@ -153,13 +153,13 @@ static double log_fk(double f, int k, double c)
 /* Splits x > 0 (finite) into 2^k * m, m in [sqrt(2)/2, sqrt(2)). */
 static double split_log(double x, int *k)
 {
-	u64 b = em_bits(x);
+	u64 b = xs_f64_bits(x);
 	int e;
 
 	*k = 0;
 	if (b < (1ull << 52)) {		/* subnormal */
 		x *= pow2(54);
-		b = em_bits(x);
+		b = xs_f64_bits(x);
 		*k = -54;
 	}
 	e = (int)(b >> 52) - 1023;
@@ -169,7 +169,7 @@ static double split_log(double x, int *k)
 		e++;
 	}
 	*k += e;
-	return em_from_bits(b);
+	return xs_bits_f64(b);
 }
 
 double em_log(double x)
@@ -180,8 +180,8 @@ double em_log(double x)
 	if (isnan_d(x) || x < 0)
 		return (x - x) / (x - x);	/* NaN */
 	if (x == 0)
-		return -em_from_bits(0x7ff0000000000000ull);
-	if (em_bits(x) == 0x7ff0000000000000ull)
+		return -xs_bits_f64(0x7ff0000000000000ull);
+	if (xs_f64_bits(x) == 0x7ff0000000000000ull)
 		return x;
 	m = split_log(x, &k);
 	return log_fk(m - 1.0, k, 0);
@@ -195,8 +195,8 @@ double em_log1p(double x)
 	if (isnan_d(x) || x < -1)
 		return (x - x) / (x - x);
 	if (x == -1)
-		return -em_from_bits(0x7ff0000000000000ull);
-	if (em_bits(x) == 0x7ff0000000000000ull)
+		return -xs_bits_f64(0x7ff0000000000000ull);
+	if (xs_f64_bits(x) == 0x7ff0000000000000ull)
 		return x;
 	if (x > -0.2928932188134524 && x < 0.41421356237309503)
 		return log_fk(x, 0, 0);
@@ -274,7 +274,7 @@ double em_erf(double x)
 
 	if (isnan_d(x))
 		return x + x;
-	if (ax < em_from_bits(0x1a56e1fc2f8f359ull))	/* 1e-300 */
+	if (ax < xs_bits_f64(0x1a56e1fc2f8f359ull))	/* 1e-300 */
 		return x * TWO_OVER_SQRT_PI;
 	if (ax < 1) {
 		/* 2/sqrt(pi) x sum (-1)^n x^2n / (n! (2n+1)), by Horner. */
@@ -345,7 +345,8 @@ static u64 bits64(const u32 *p, int lo)
  */
 static int rem_pio2_large(double x, double *y0, double *y1)
 {
-	u64 b = em_bits(x), m = (b & ((1ull << 52) - 1)) | (1ull << 52), hi, lo, carry = 0, f[3];
+	u64 b = xs_f64_bits(x), m = (b & ((1ull << 52) - 1)) | (1ull << 52);
+	u64 hi, lo, carry = 0, f[3];
 	int e = (int)((b >> 52) & 0x7ff) - 1075, i0 = e - 1, w0, sh, k, n, lz;
 	u32 w[6], p[9] = { 0 };
 	double fa, fb, ph, pl, t;
@@ -396,9 +397,9 @@ static int rem_pio2_large(double x, double *y0, double *y1)
 	}
 	hi = f[2];
 	lo = f[1];
-	fa = (double)(hi >> 11) * em_from_bits((u64)(1023 - 53 - lz) << 52);
+	fa = (double)(hi >> 11) * xs_bits_f64((u64)(1023 - 53 - lz) << 52);
 	fb = (double)(((hi & 0x7ff) << 42) | (lo >> 22)) *
-	     em_from_bits((u64)(1023 - 106 - lz) << 52);
+	     xs_bits_f64((u64)(1023 - 106 - lz) << 52);
 	/* (fa + fb) pi/2, pi/2 as 1.5707963267948966 + 0.00000000000000006123233995736766 */
 	two_prod(fa, 1.5707963267948966, &ph, &pl);
 	pl += fa * 0.00000000000000006123233995736766 + fb * 1.5707963267948966;
@@ -416,7 +417,7 @@ static int rem_pio2_large(double x, double *y0, double *y1)
 static int rem_pio2(double x, double *y0, double *y1)
 {
 	double fn, r, w, t;
-	int ex = (int)((em_bits(x) >> 52) & 0x7ff), ey, n;
+	int ex = (int)((xs_f64_bits(x) >> 52) & 0x7ff), ey, n;
 
 	if (fabs_d(x) < 0.7853981633974483) {
 		*y0 = x;
@@ -435,14 +436,14 @@ static int rem_pio2(double x, double *y0, double *y1)
 	r = x - fn * PIO2_1;
 	w = fn * PIO2_1T;
 	*y0 = r - w;
-	ey = (int)((em_bits(*y0) >> 52) & 0x7ff);
+	ey = (int)((xs_f64_bits(*y0) >> 52) & 0x7ff);
 	if (ex - ey > 16) {	/* cancellation: a second round */
 		t = r;
 		w = fn * PIO2_2;
 		r = t - w;
 		w = fn * PIO2_2T - ((t - r) - w);
 		*y0 = r - w;
-		ey = (int)((em_bits(*y0) >> 52) & 0x7ff);
+		ey = (int)((xs_f64_bits(*y0) >> 52) & 0x7ff);
 		if (ex - ey > 49) {	/* and a third */
 			t = r;
 			w = fn * PIO2_3;
@@ -491,7 +492,7 @@ double em_sin(double x)
 {
 	double y0, y1;
 
-	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || xs_f64_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
 	switch (rem_pio2(x, &y0, &y1)) {
 	case 0:
@@ -509,7 +510,7 @@ double em_cos(double x)
 {
 	double y0, y1;
 
-	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || xs_f64_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
 	switch (rem_pio2(x, &y0, &y1)) {
 	case 0:
@@ -527,7 +528,7 @@ double em_tan(double x)
 {
 	double y0, y1, s, c;
 
-	if (isnan_d(x) || em_bits(fabs_d(x)) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || xs_f64_bits(fabs_d(x)) == 0x7ff0000000000000ull)
 		return (x - x) / (x - x);
 	if (fabs_d(x) < 0.000000003725290298461914)
 		return x;
@@ -570,8 +571,8 @@ static double atan_unit(double t)
 double em_atan2(double y, double x)
 {
 	double ax = fabs_d(x), ay = fabs_d(y), a;
-	int neg_y = (int)(em_bits(y) >> 63), neg_x = (int)(em_bits(x) >> 63);
-	const double inf = em_from_bits(0x7ff0000000000000ull);
+	int neg_y = (int)(xs_f64_bits(y) >> 63), neg_x = (int)(xs_f64_bits(x) >> 63);
+	const double inf = xs_bits_f64(0x7ff0000000000000ull);
 
 	if (isnan_d(x) || isnan_d(y))
 		return x + y;
@@ -599,13 +600,13 @@ double em_cbrt(double x)
 	double ax = fabs_d(x), t, h, l, h2, l2;
 	int e, sub = 0, i;
 
-	if (isnan_d(x) || ax == 0 || em_bits(ax) == 0x7ff0000000000000ull)
+	if (isnan_d(x) || ax == 0 || xs_f64_bits(ax) == 0x7ff0000000000000ull)
 		return x + x;
-	if (em_bits(ax) < (1ull << 52)) {	/* subnormal: cbrt(a 2^54) = cbrt(a) 2^18 */
+	if (xs_f64_bits(ax) < (1ull << 52)) {	/* subnormal: cbrt(a 2^54) = cbrt(a) 2^18 */
 		ax *= pow2(54);
 		sub = 1;
 	}
-	e = (int)(em_bits(ax) >> 52) - 1023;
+	e = (int)(xs_f64_bits(ax) >> 52) - 1023;
 	/* 2^floor(e/3) is within a factor 2 of the root; Newton converges. */
 	t = pow2(e >= 0 ? e / 3 : -((-e + 2) / 3));
 	for (i = 0; i < 8; i++)
@@ -673,7 +674,7 @@ static int int_kind(double y)
 
 double em_pow(double x, double y)
 {
-	const double inf = em_from_bits(0x7ff0000000000000ull);
+	const double inf = xs_bits_f64(0x7ff0000000000000ull);
 	double ax = fabs_d(x), lh, ll, ph, pl, r, res;
 	int kind, k, neg = 0;
 
@@ -690,7 +691,7 @@ double em_pow(double x, double y)
 	if (ax == 0 || ax == inf) {
 		/* 0^y and inf^y: magnitude 0 or inf; sign from x for odd y. */
 		res = (ax == 0) == (y < 0) ? inf : 0.0;
-		return (em_bits(x) >> 63) && kind == 1 ? -res : res;
+		return (xs_f64_bits(x) >> 63) && kind == 1 ? -res : res;
 	}
 	if (x < 0) {
 		if (!kind)

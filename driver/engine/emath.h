@@ -8,23 +8,6 @@
 
 #include "engine_internal.h"
 
-/* A double's bits and back; memcpy is the defined way to pun types. */
-static inline u64 em_bits(double d)
-{
-	u64 b;
-
-	memcpy(&b, &d, 8);
-	return b;
-}
-
-static inline double em_from_bits(u64 b)
-{
-	double d;
-
-	memcpy(&d, &b, 8);
-	return d;
-}
-
 double em_exp(double x);
 double em_expm1(double x);
 double em_log(double x);

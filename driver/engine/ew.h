@@ -226,17 +226,6 @@ void vm_logistic_f32(float *d, const float *a, u32 n);
 /* @fn on f32 through vmath.c if it has it: 1, else 0. */
 int ew_f32_fast(u32 fn, float *d, const float *a, u32 n);
 
-/* A complex number while it is computed on, in double. */
-struct ew_cplx {
-	double re, im;
-};
-
-double ew_hypot(double a, double b);
-/* exp, expm1, log, log1p, sqrt, rsqrt, tanh, sin, cos, tan of @z. */
-struct ew_cplx ew_cmath(u32 fn, struct ew_cplx z);
-struct ew_cplx ew_cpow(struct ew_cplx x, struct ew_cplx y);
-struct ew_cplx ew_cdiv(struct ew_cplx a, struct ew_cplx b);
-
 void ew_c64_unary(u32 fn, void *d, const float *a, u32 n);
 void ew_c64_binary(u32 fn, float *d, const float *a, const float *b, u32 n);
 void ew_c128_unary(u32 fn, void *d, const double *a, u32 n);

@@ -1,58 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * Complex instructions: c64 as float pairs, c128 as double pairs, both
- * computed through double pairs.  Multiplication is the textbook
- * formula without fused multiply-add; division uses Smith's scaling so
- * that it does not overflow for large operands.  The elementary
- * functions are in ew_cmath.c.
+ * computed through double pairs by engine/scalar_complex.h's
+ * functions, which the cuda device's kernels share.
  */
+#include "emath.h"
 #include "ew.h"
 
-static struct ew_cplx binary_one(u32 fn, struct ew_cplx a, struct ew_cplx b)
-{
-	struct ew_cplx r;
-
-	switch (fn) {
-	case XRT_CS_BIN_ADD:
-		r.re = a.re + b.re;
-		r.im = a.im + b.im;
-		return r;
-	case XRT_CS_BIN_SUB:
-		r.re = a.re - b.re;
-		r.im = a.im - b.im;
-		return r;
-	case XRT_CS_BIN_MUL:
-		r.re = a.re * b.re - a.im * b.im;
-		r.im = a.re * b.im + a.im * b.re;
-		return r;
-	case XRT_CS_BIN_POW:
-		return ew_cpow(a, b);
-	default:
-		return ew_cdiv(a, b);
-	}
-}
+/* The real functions complex ones are made of: the engine's own. */
+#define XS_EXP		em_exp
+#define XS_EXPM1	em_expm1
+#define XS_LOG		em_log
+#define XS_LOG1P	em_log1p
+#define XS_SIN		em_sin
+#define XS_COS		em_cos
+#define XS_TAN		em_tan
+#define XS_TANH		em_tanh
+#define XS_ATAN2	em_atan2
+#define XS_SQRT		__builtin_sqrt
+#include "engine/scalar_complex.h"
 
 /* Unary results: real (ABS, REAL, IMAG) or complex (the rest). */
-static int unary_one(u32 fn, struct ew_cplx a, struct ew_cplx *c, double *real)
+static int unary_one(u32 fn, struct xs_cplx a, struct xs_cplx *c, double *real)
 {
-	double m;
-
 	switch (fn) {
-	case XRT_CS_UN_NEG:
-		c->re = -a.re;
-		c->im = -a.im;
-		return 1;
-	case XRT_CS_UN_SIGN:
-		m = ew_hypot(a.re, a.im);
-		if (m == 0 || m != m) {
-			*c = m == 0 ? a : (struct ew_cplx){ m, m };
-			return 1;
-		}
-		c->re = a.re / m;
-		c->im = a.im / m;
-		return 1;
 	case XRT_CS_UN_ABS:
-		*real = ew_hypot(a.re, a.im);
+		*real = xs_hypot(a.re, a.im);
 		return 0;
 	case XRT_CS_UN_REAL:
 		*real = a.re;
@@ -61,7 +34,7 @@ static int unary_one(u32 fn, struct ew_cplx a, struct ew_cplx *c, double *real)
 		*real = a.im;
 		return 0;
 	default:
-		*c = ew_cmath(fn, a);
+		*c = xs_cunary(fn, a);
 		return 1;
 	}
 }
@@ -73,7 +46,7 @@ void ew_##S##_unary(u32 fn, void *dv, const type a[], u32 n)			\
 	u32 i;									\
 										\
 	for (i = 0; i < n; i++) {						\
-		struct ew_cplx x = { a[2 * i], a[2 * i + 1] }, c;		\
+		struct xs_cplx x = { a[2 * i], a[2 * i + 1] }, c;		\
 		double r;							\
 										\
 		if (unary_one(fn, x, &c, &r)) {					\
@@ -90,10 +63,10 @@ void ew_##S##_binary(u32 fn, type *d, const type *a, const type *b, u32 n)	\
 	u32 i;									\
 										\
 	for (i = 0; i < n; i++) {						\
-		struct ew_cplx x = { a[2 * i], a[2 * i + 1] };			\
-		struct ew_cplx y = { b[2 * i], b[2 * i + 1] }, r;		\
+		struct xs_cplx x = { a[2 * i], a[2 * i + 1] };			\
+		struct xs_cplx y = { b[2 * i], b[2 * i + 1] }, r;		\
 										\
-		r = binary_one(fn, x, y);					\
+		r = xs_cbinary(fn, x, y);					\
 		d[2 * i] = (type)r.re;						\
 		d[2 * i + 1] = (type)r.im;					\
 	}									\

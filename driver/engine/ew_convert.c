@@ -8,11 +8,6 @@
  */
 #include "ew.h"
 
-static int is_unsigned(u32 t)
-{
-	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
-}
-
 /* Loads of one integer width into s64 registers. */
 #define LOAD_INT(T)								\
 	do {									\
@@ -177,20 +172,6 @@ void ew_const(u32 dtype, void *reg, const u64 *imm, u32 n)
 	ew_load(dtype, reg, (const u8 *)imm, 0, n);
 }
 
-/* |v| rounded to odd at 53 bits, as a double: exact for a later rounding. */
-static double u64_to_double_odd(u64 v)
-{
-	double scale = 1;
-	u64 sticky = 0;
-
-	while (v >> 53) {
-		sticky |= v & 1;
-		v >>= 1;
-		scale *= 2;
-	}
-	return (double)(v | sticky) * scale;
-}
-
 /* An integer register element as a real, rounded once into type @to. */
 static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
 {
@@ -199,9 +180,9 @@ static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
 	u32 i;
 
 	for (i = 0; i < n; i++) {
-		int neg = !is_unsigned(from) && a[i] < 0;
+		int neg = !xs_is_unsigned(from) && a[i] < 0;
 		u64 mag = neg ? 0 - (u64)a[i] : (u64)a[i];
-		double odd = u64_to_double_odd(mag), exact = (double)mag;
+		double odd = xs_u64_to_f64_odd(mag), exact = (double)mag;
 
 		if (neg) {
 			odd = -odd;
@@ -230,33 +211,6 @@ static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
 			break;
 		}
 	}
-}
-
-/* A float, truncated toward zero and saturated to an integer type. */
-static s64 real_to_int(u32 to, double x)
-{
-	u32 w = xs_dtype_size(to) * 8;
-	double lo, hi;
-
-	if (to == XRT_CS_PRED)
-		return x != 0;
-	if (x != x)
-		return 0;
-	if (is_unsigned(to)) {
-		hi = w == 64 ? 18446744073709551616.0 : (double)(1ull << w);
-		if (x <= 0)
-			return 0;
-		if (x >= hi)
-			return w == 64 ? -1 : (s64)((1ull << w) - 1);
-		return (s64)(u64)x;
-	}
-	hi = w == 64 ? 9223372036854775808.0 : (double)(1ull << (w - 1));
-	lo = -hi;
-	if (x <= lo)
-		return w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));
-	if (x >= hi)
-		return w == 64 ? (s64)~(1ull << 63) : (s64)((1ull << (w - 1)) - 1);
-	return (s64)x;
 }
 
 /* Reads element @i of a register of type @t as a double (real part). */
@@ -336,7 +290,7 @@ void ew_convert(u32 to, void *d, u32 from, const void *a, u32 n)
 		double re = real_at(from, a, i), im = imag_at(from, a, i);
 
 		if (ew_class_of(to) == EW_INT)
-			r[i] = real_to_int(to, re);
+			r[i] = xs_real_to_int(to, re);
 		else
 			put(to, d, i, re, im, from);
 	}

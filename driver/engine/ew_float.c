@@ -10,26 +10,21 @@
 #include "emath.h"
 #include "ew.h"
 
-static int is_nan(double x)
-{
-	return x != x;
-}
-
 static double trunc_d(double x)
 {
-	u64 b = em_bits(x);
+	u64 b = xs_f64_bits(x);
 	int e = (int)((b >> 52) & 0x7ff) - 1023;
 
 	if (e >= 52)		/* integral, inf or NaN */
 		return x;
 	if (e < 0)		/* |x| < 1 */
-		return em_from_bits(b & (1ull << 63));
-	return em_from_bits(b & ~((1ull << (52 - e)) - 1));
+		return xs_bits_f64(b & (1ull << 63));
+	return xs_bits_f64(b & ~((1ull << (52 - e)) - 1));
 }
 
 static double copysign_d(double mag, double sgn)
 {
-	return em_from_bits((em_bits(mag) & ~(1ull << 63)) | (em_bits(sgn) & (1ull << 63)));
+	return xs_bits_f64((xs_f64_bits(mag) & ~(1ull << 63)) | (xs_f64_bits(sgn) & (1ull << 63)));
 }
 
 /* Rounds to an integer: 0 floor, 1 ceil, 2 halves away, 3 halves even. */
@@ -37,7 +32,7 @@ static double round_d(double x, int mode)
 {
 	double t = trunc_d(x), f;
 
-	if (t == x || is_nan(x))
+	if (t == x || xs_is_nan(x))
 		return x;
 	f = x - t;		/* exact: both in the same binade or below */
 	switch (mode) {
@@ -62,17 +57,17 @@ static double round_d(double x, int mode)
 
 double engine_fmod(double x, double y)
 {
-	u64 bx = em_bits(x), by = em_bits(y), sx = bx & (1ull << 63), mx, my;
+	u64 bx = xs_f64_bits(x), by = xs_f64_bits(y), sx = bx & (1ull << 63), mx, my;
 	int ex = (int)((bx >> 52) & 0x7ff), ey = (int)((by >> 52) & 0x7ff);
 
 	bx &= ~(1ull << 63);
 	by &= ~(1ull << 63);
-	if (is_nan(x) || is_nan(y) || ex == 0x7ff || !by)
+	if (xs_is_nan(x) || xs_is_nan(y) || ex == 0x7ff || !by)
 		return (x * y) / (x * y);	/* NaN */
 	if (bx < by)
 		return x;
 	if (bx == by)
-		return em_from_bits(sx);
+		return xs_bits_f64(sx);
 	/* Mantissas with the implicit bit; subnormals normalized. */
 	mx = bx & ((1ull << 52) - 1);
 	my = by & ((1ull << 52) - 1);
@@ -95,37 +90,19 @@ double engine_fmod(double x, double y)
 	if (mx >= my)
 		mx -= my;
 	if (!mx)
-		return em_from_bits(sx);
+		return xs_bits_f64(sx);
 	for (; !(mx & (1ull << 52)); ey--)
 		mx <<= 1;
 	if (ey > 0)
-		return em_from_bits(sx | ((u64)ey << 52) | (mx & ((1ull << 52) - 1)));
-	return em_from_bits(sx | (mx >> (1 - ey)));	/* exact subnormal */
-}
-
-static double fmax_nan(double a, double b)
-{
-	if (is_nan(a) || is_nan(b))
-		return is_nan(a) ? a : b;
-	if (a == b)	/* -0 and +0: +0 */
-		return (em_bits(a) >> 63) ? b : a;
-	return a > b ? a : b;
-}
-
-static double fmin_nan(double a, double b)
-{
-	if (is_nan(a) || is_nan(b))
-		return is_nan(a) ? a : b;
-	if (a == b)
-		return (em_bits(a) >> 63) ? a : b;
-	return a < b ? a : b;
+		return xs_bits_f64(sx | ((u64)ey << 52) | (mx & ((1ull << 52) - 1)));
+	return xs_bits_f64(sx | (mx >> (1 - ey)));	/* exact subnormal */
 }
 
 static double unary_d(u32 fn, double a)
 {
 	switch (fn) {
 	case XRT_CS_UN_SIGN:
-		if (is_nan(a) || a == 0)
+		if (xs_is_nan(a) || a == 0)
 			return a;
 		return a > 0 ? 1.0 : -1.0;
 	case XRT_CS_UN_FLOOR:
@@ -171,59 +148,13 @@ static double binary_d(u32 fn, double a, double b)
 	case XRT_CS_BIN_REM:
 		return engine_fmod(a, b);
 	case XRT_CS_BIN_MAX:
-		return fmax_nan(a, b);
+		return xs_max(a, b);
 	case XRT_CS_BIN_POW:
 		return em_pow(a, b);
 	case XRT_CS_BIN_ATAN2:
 		return em_atan2(a, b);
 	default:
-		return fmin_nan(a, b);
-	}
-}
-
-/* A key that orders floats totally: -NaN < -inf < -0 < +0 < inf < NaN. */
-static s64 total_key(double x)
-{
-	s64 k = (s64)em_bits(x);
-
-	return k < 0 ? (s64)(~(u64)k | (1ull << 63)) : k;
-}
-
-static s64 compare_one(u32 fn, double a, double b)
-{
-	int total = fn & XRT_CS_CMP_TOTAL_ORDER;
-
-	if (total) {
-		s64 ka = total_key(a), kb = total_key(b);
-
-		switch (fn & ~XRT_CS_CMP_TOTAL_ORDER) {
-		case XRT_CS_CMP_EQ:
-			return ka == kb;
-		case XRT_CS_CMP_NE:
-			return ka != kb;
-		case XRT_CS_CMP_LT:
-			return ka < kb;
-		case XRT_CS_CMP_LE:
-			return ka <= kb;
-		case XRT_CS_CMP_GT:
-			return ka > kb;
-		default:
-			return ka >= kb;
-		}
-	}
-	switch (fn) {
-	case XRT_CS_CMP_EQ:
-		return a == b;
-	case XRT_CS_CMP_NE:
-		return a != b;
-	case XRT_CS_CMP_LT:
-		return a < b;
-	case XRT_CS_CMP_LE:
-		return a <= b;
-	case XRT_CS_CMP_GT:
-		return a > b;
-	default:
-		return a >= b;
+		return xs_min(a, b);
 	}
 }
 
@@ -375,7 +306,7 @@ void ew_##S##_compare(u32 fn, s64 *d, const type *a, const type *b, u32 n)	\
 	u32 i;									\
 										\
 	for (i = 0; i < n; i++)							\
-		d[i] = compare_one(fn, a[i], b[i]);				\
+		d[i] = xs_real_compare(fn, a[i], b[i]);				\
 }
 
 FLOAT_OPS(float, f32)

@@ -308,7 +308,7 @@ void cg_const(char *buf, size_t size, uint32_t dtype, const __u64 *imm)
 static void real_to(char *buf, size_t size, uint32_t to, const char *v, bool from_double)
 {
 	if (cg_is_int(to))
-		snprintf(buf, size, "d2i(%u, (double)(%s))", to, v);
+		snprintf(buf, size, "xs_real_to_int(%u, (double)(%s))", to, v);
 	else if (to == XRT_CS_F64)
 		snprintf(buf, size, "(double)(%s)", v);
 	else if (from_double)

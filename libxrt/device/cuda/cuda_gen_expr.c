@@ -25,7 +25,7 @@ static void unary(char *e, size_t n, const struct xrt_cs_ew_inst *in, uint32_t a
 		if (in->fn == XRT_CS_UN_REAL || in->fn == XRT_CS_UN_IMAG)
 			snprintf(e, n, "(%s).%s", a, in->fn == XRT_CS_UN_REAL ? "re" : "im");
 		else if (in->fn == XRT_CS_UN_ABS)
-			snprintf(e, n, "(%s)hypot((double)(%s).re, (double)(%s).im)",
+			snprintf(e, n, "(%s)xs_hypot((double)(%s).re, (double)(%s).im)",
 				 cg_reg_type(t), a, a);
 		else
 			snprintf(e, n, "%s(cun(%u, cof(%s)))", mk, in->fn, a);

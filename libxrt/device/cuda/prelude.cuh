@@ -2,14 +2,15 @@
 /*
  * The device half of the CUDA driver: helpers every generated kernel
  * includes (compiled by NVRTC with the kernels of a program, --fmad=false
- * so that no multiply fuses with an add).  The integer instructions, the
- * bf16 conversions, bit casts and the RNG are the engine's own code
- * (engine/scalar.h, inlined here); the rest ports the soft engine's
- * semantics (driver/engine/): f16 and bf16 kept as float rounded to
- * their format after every instruction, NaN-propagating max/min with -0
- * below +0, saturating float-to-integer conversions, the reduction order
- * of the command stream.  Transcendentals use CUDA's libdevice in double
- * (for f32 too), so they are accurate but not the engine's bits.
+ * so that no multiply fuses with an add).  The integer instructions,
+ * real comparisons and max/min, conversions to and from integers, bf16,
+ * bit casts, the RNG and the complex functions are the engine's own code
+ * (engine/scalar.h and scalar_complex.h, inlined here); the rest ports
+ * the soft engine's semantics (driver/engine/): f16 and bf16 kept as
+ * float rounded to their format after every instruction, the reduction
+ * order of the command stream.  Real transcendentals use CUDA's
+ * libdevice in double (for f32 too), so they are accurate but not the
+ * engine's bits; complex functions are the engine's formulas over them.
  */
 typedef signed char s8;
 typedef unsigned char u8;
@@ -122,24 +123,6 @@ XD float rnd(int t, float x)
 
 /* ---- reals ---- */
 
-XD double fmax_nan(double a, double b)
-{
-	if (isnan(a) || isnan(b))
-		return isnan(a) ? a : b;
-	if (a == b)
-		return signbit(a) ? b : a;
-	return a > b ? a : b;
-}
-
-XD double fmin_nan(double a, double b)
-{
-	if (isnan(a) || isnan(b))
-		return isnan(a) ? a : b;
-	if (a == b)
-		return signbit(a) ? a : b;
-	return a < b ? a : b;
-}
-
 XD double dun(int fn, double a)
 {
 	switch (fn) {
@@ -194,8 +177,8 @@ XD double dbin(int fn, double a, double b)
 	case XRT_CS_BIN_DIV: return a / b;
 	case XRT_CS_BIN_REM: return fmod(a, b);
 	case XRT_CS_BIN_POW: return pow(a, b);
-	case XRT_CS_BIN_MAX: return fmax_nan(a, b);
-	case XRT_CS_BIN_MIN: return fmin_nan(a, b);
+	case XRT_CS_BIN_MAX: return xs_max(a, b);
+	case XRT_CS_BIN_MIN: return xs_min(a, b);
 	default: return atan2(a, b);
 	}
 }
@@ -215,35 +198,9 @@ XD float fbin(int fn, int t, float a, float b)
 	return rnd(t, r);
 }
 
-XD s64 total_key(double x)
-{
-	s64 k = __double_as_longlong(x);
-
-	return k < 0 ? (s64)(~(u64)k | (1ull << 63)) : k;
-}
-
 XD s64 dcmp(int fn, double a, double b)
 {
-	if (fn & XRT_CS_CMP_TOTAL_ORDER) {
-		s64 ka = total_key(a), kb = total_key(b);
-
-		switch (fn & ~XRT_CS_CMP_TOTAL_ORDER) {
-		case XRT_CS_CMP_EQ: return ka == kb;
-		case XRT_CS_CMP_NE: return ka != kb;
-		case XRT_CS_CMP_LT: return ka < kb;
-		case XRT_CS_CMP_LE: return ka <= kb;
-		case XRT_CS_CMP_GT: return ka > kb;
-		default: return ka >= kb;
-		}
-	}
-	switch (fn) {
-	case XRT_CS_CMP_EQ: return a == b;
-	case XRT_CS_CMP_NE: return a != b;
-	case XRT_CS_CMP_LT: return a < b;
-	case XRT_CS_CMP_LE: return a <= b;
-	case XRT_CS_CMP_GT: return a > b;
-	default: return a >= b;
-	}
+	return xs_real_compare(fn, a, b);
 }
 
 XD s64 finite_f(double a)
@@ -251,123 +208,35 @@ XD s64 finite_f(double a)
 	return isfinite(a);
 }
 
-/* ---- complex, computed in double ---- */
+/* ---- complex, computed in double: engine/scalar_complex.h's over libdevice ---- */
 
-struct cd {
-	double re, im;
-};
+#define XS_EXP		exp
+#define XS_EXPM1	expm1
+#define XS_LOG		log
+#define XS_LOG1P	log1p
+#define XS_SIN		sin
+#define XS_COS		cos
+#define XS_TAN		tan
+#define XS_TANH		tanh
+#define XS_ATAN2	atan2
+#define XS_SQRT		sqrt
+#include "engine/scalar_complex.h"
+
+typedef struct xs_cplx cd;
 
 XD cd cdv(double re, double im)
 {
-	cd z = { re, im };
-
-	return z;
-}
-
-XD cd cmul(cd a, cd b)
-{
-	return cdv(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
-}
-
-/* Smith's division: no overflow for large operands. */
-XD cd cdivz(cd a, cd b)
-{
-	double r, d;
-
-	if (fabs(b.re) >= fabs(b.im)) {
-		r = b.im / b.re;
-		d = b.re + b.im * r;
-		return cdv((a.re + a.im * r) / d, (a.im - a.re * r) / d);
-	}
-	r = b.re / b.im;
-	d = b.re * r + b.im;
-	return cdv((a.re * r + a.im) / d, (a.im * r - a.re) / d);
-}
-
-XD cd cexpz(cd z)
-{
-	double e = exp(z.re);
-
-	if (z.im == 0)
-		return cdv(e, z.im);
-	return cdv(e * cos(z.im), e * sin(z.im));
-}
-
-XD cd clogz(cd z)
-{
-	return cdv(log(hypot(z.re, z.im)), atan2(z.im, z.re));
-}
-
-XD cd csqrtz(cd z)
-{
-	double m = hypot(z.re, z.im), t;
-
-	if (z.re == 0 && z.im == 0)
-		return cdv(0.0, z.im);
-	if (isinf(z.im))
-		return cdv(__int_as_float(0x7f800000), z.im);
-	if (z.re >= 0) {
-		t = sqrt(0.5 * (m + z.re));
-		return cdv(t, z.im / (2 * t));
-	}
-	t = sqrt(0.5 * (m - z.re));
-	return cdv(fabs(z.im) / (2 * t), copysign(t, z.im));
-}
-
-XD cd ctanhz(cd z)
-{
-	double d;
-
-	if (fabs(z.re) > 20)
-		return cdv(copysign(1.0, z.re), copysign(0.0, sin(2 * z.im)));
-	d = cosh(2 * z.re) + cos(2 * z.im);
-	return cdv(sinh(2 * z.re) / d, sin(2 * z.im) / d);
+	return xs_cplx_of(re, im);
 }
 
 XD cd cun(int fn, cd z)
 {
-	switch (fn) {
-	case XRT_CS_UN_NEG: return cdv(-z.re, -z.im);
-	case XRT_CS_UN_SIGN: {
-		double m = hypot(z.re, z.im);
-
-		return m == 0 || isnan(m) ? z : cdv(z.re / m, z.im / m);
-	}
-	case XRT_CS_UN_EXP: return cexpz(z);
-	case XRT_CS_UN_EXPM1: {
-		cd e = cexpz(z);
-
-		return cdv(fabs(z.re) < 1e-5 && z.im == 0 ? expm1(z.re) : e.re - 1, e.im);
-	}
-	case XRT_CS_UN_LOG: return clogz(z);
-	case XRT_CS_UN_LOG1P: return clogz(cdv(1 + z.re, z.im));
-	case XRT_CS_UN_SQRT: return csqrtz(z);
-	case XRT_CS_UN_RSQRT: return cdivz(cdv(1, 0), csqrtz(z));
-	case XRT_CS_UN_TANH: return ctanhz(z);
-	case XRT_CS_UN_SIN: return cdv(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im));
-	case XRT_CS_UN_COS: return cdv(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im));
-	default: {	/* TAN: -i tanh(i z) */
-		cd t = ctanhz(cdv(-z.im, z.re));
-
-		return cdv(t.im, -t.re);
-	}
-	}
+	return xs_cunary(fn, z);
 }
 
 XD cd cbin(int fn, cd a, cd b)
 {
-	switch (fn) {
-	case XRT_CS_BIN_ADD: return cdv(a.re + b.re, a.im + b.im);
-	case XRT_CS_BIN_SUB: return cdv(a.re - b.re, a.im - b.im);
-	case XRT_CS_BIN_MUL: return cmul(a, b);
-	case XRT_CS_BIN_DIV: return cdivz(a, b);
-	default:	/* POW */
-		if (b.re == 0 && b.im == 0)
-			return cdv(1, 0);
-		if (a.re == 0 && a.im == 0)
-			return cdv(0, 0);
-		return cexpz(cmul(b, clogz(a)));
-	}
+	return xs_cbinary(fn, a, b);
 }
 
 XD cd cof(c64 z)
@@ -418,25 +287,12 @@ XD s64 ccmp(int fn, cd a, cd b)
 /* ---- conversions ---- */
 
 /* |v| rounded to odd at 53 bits: exact for a later rounding to a half. */
-XD double u64_odd(u64 v)
-{
-	double scale = 1;
-	u64 sticky = 0;
-
-	while (v >> 53) {
-		sticky |= v & 1;
-		v >>= 1;
-		scale *= 2;
-	}
-	return (double)(v | sticky) * scale;
-}
-
 /* An integer as a real of float class type @to (f16, bf16, f32). */
 XD float i2f(int to, int from, s64 a)
 {
 	int neg = !xs_is_unsigned(from) && a < 0;
 	u64 mag = neg ? 0 - (u64)a : (u64)a;
-	double odd = u64_odd(mag);
+	double odd = xs_u64_to_f64_odd(mag);
 
 	if (neg)
 		odd = -odd;
@@ -454,33 +310,6 @@ XD double i2d(int from, s64 a)
 	double d = __ull2double_rn(mag);
 
 	return neg ? -d : d;
-}
-
-/* A real truncated toward zero and saturated to integer type @to. */
-XD s64 d2i(int to, double x)
-{
-	int w = xs_int_width(to);
-	double hi, lo;
-
-	if (to == XRT_CS_PRED)
-		return x != 0;
-	if (isnan(x))
-		return 0;
-	if (xs_is_unsigned(to)) {
-		hi = w == 64 ? 18446744073709551616.0 : (double)(1ull << w);
-		if (x <= 0)
-			return 0;
-		if (x >= hi)
-			return w == 64 ? -1 : (s64)((1ull << w) - 1);
-		return (s64)(u64)x;
-	}
-	hi = w == 64 ? 9223372036854775808.0 : (double)(1ull << (w - 1));
-	lo = -hi;
-	if (x <= lo)
-		return w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));
-	if (x >= hi)
-		return w == 64 ? (s64)~(1ull << 63) : (s64)((1ull << (w - 1)) - 1);
-	return (s64)x;
 }
 
 /* A double as a float-class value of type @to. */
@@ -641,7 +470,7 @@ XD void comb_c(int op, int t, cd *a, cd b)
 	if (op == XRT_CS_RED_SUM)
 		*a = cdv(a->re + b.re, a->im + b.im);
 	else
-		*a = cmul(*a, b);
+		*a = xs_cbinary(XRT_CS_BIN_MUL, *a, b);
 	if (t == XRT_CS_C64)
 		*a = cdv((float)a->re, (float)a->im);
 }

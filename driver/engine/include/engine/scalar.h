@@ -71,6 +71,30 @@ static inline XRT_SCALAR_DEVICE float xs_bits_f32(u32 b)
 #endif
 }
 
+static inline XRT_SCALAR_DEVICE u64 xs_f64_bits(double d)
+{
+#ifdef XRT_SCALAR_CUDA
+	return (u64)__double_as_longlong(d);
+#else
+	u64 b;
+
+	memcpy(&b, &d, 8);
+	return b;
+#endif
+}
+
+static inline XRT_SCALAR_DEVICE double xs_bits_f64(u64 b)
+{
+#ifdef XRT_SCALAR_CUDA
+	return __longlong_as_double((s64)b);
+#else
+	double d;
+
+	memcpy(&d, &b, 8);
+	return d;
+#endif
+}
+
 /* ---- integers ---- */
 
 /* Bits of an integer type (pred: 1). */
@@ -272,6 +296,125 @@ static inline XRT_SCALAR_DEVICE s64 xs_int_compare(u32 fn, u32 t, s64 a, s64 b)
 	default:
 		return !lt;
 	}
+}
+
+/* ---- reals, computed in double ---- */
+
+static inline XRT_SCALAR_DEVICE int xs_is_nan(double x)
+{
+	return x != x;
+}
+
+/* max with NaNs propagated (the first one's) and -0 below +0. */
+static inline XRT_SCALAR_DEVICE double xs_max(double a, double b)
+{
+	if (xs_is_nan(a) || xs_is_nan(b))
+		return xs_is_nan(a) ? a : b;
+	if (a == b)	/* -0 and +0: +0 */
+		return (xs_f64_bits(a) >> 63) ? b : a;
+	return a > b ? a : b;
+}
+
+static inline XRT_SCALAR_DEVICE double xs_min(double a, double b)
+{
+	if (xs_is_nan(a) || xs_is_nan(b))
+		return xs_is_nan(a) ? a : b;
+	if (a == b)
+		return (xs_f64_bits(a) >> 63) ? a : b;
+	return a < b ? a : b;
+}
+
+/* A key that orders reals totally: -NaN < -inf < -0 < +0 < inf < NaN. */
+static inline XRT_SCALAR_DEVICE s64 xs_total_key(double x)
+{
+	s64 k = (s64)xs_f64_bits(x);
+
+	return k < 0 ? (s64)(~(u64)k | (1ull << 63)) : k;
+}
+
+/* A real comparison (XRT_CS_CMP_*, with or without the total order): 0 or 1. */
+static inline XRT_SCALAR_DEVICE s64 xs_real_compare(u32 fn, double a, double b)
+{
+	if (fn & XRT_CS_CMP_TOTAL_ORDER) {
+		s64 ka = xs_total_key(a), kb = xs_total_key(b);
+
+		switch (fn & ~(u32)XRT_CS_CMP_TOTAL_ORDER) {
+		case XRT_CS_CMP_EQ:
+			return ka == kb;
+		case XRT_CS_CMP_NE:
+			return ka != kb;
+		case XRT_CS_CMP_LT:
+			return ka < kb;
+		case XRT_CS_CMP_LE:
+			return ka <= kb;
+		case XRT_CS_CMP_GT:
+			return ka > kb;
+		default:
+			return ka >= kb;
+		}
+	}
+	switch (fn) {
+	case XRT_CS_CMP_EQ:
+		return a == b;
+	case XRT_CS_CMP_NE:
+		return a != b;
+	case XRT_CS_CMP_LT:
+		return a < b;
+	case XRT_CS_CMP_LE:
+		return a <= b;
+	case XRT_CS_CMP_GT:
+		return a > b;
+	default:
+		return a >= b;
+	}
+}
+
+/* A complex number while it is computed on (engine/scalar_complex.h). */
+struct xs_cplx {
+	double re, im;
+};
+
+/* ---- conversions ---- */
+
+/* |v| rounded to odd at 53 bits, as a double: exact for a later rounding. */
+static inline XRT_SCALAR_DEVICE double xs_u64_to_f64_odd(u64 v)
+{
+	double scale = 1;
+	u64 sticky = 0;
+
+	while (v >> 53) {
+		sticky |= v & 1;
+		v >>= 1;
+		scale *= 2;
+	}
+	return (double)(v | sticky) * scale;
+}
+
+/* A real truncated toward zero and saturated to integer type @to (NaN: 0). */
+static inline XRT_SCALAR_DEVICE s64 xs_real_to_int(u32 to, double x)
+{
+	u32 w = xs_int_width(to);
+	double lo, hi;
+
+	if (to == XRT_CS_PRED)
+		return x != 0;
+	if (xs_is_nan(x))
+		return 0;
+	if (xs_is_unsigned(to)) {
+		hi = w == 64 ? 18446744073709551616.0 : (double)(1ull << w);
+		if (x <= 0)
+			return 0;
+		if (x >= hi)
+			return w == 64 ? -1 : (s64)((1ull << w) - 1);
+		return (s64)(u64)x;
+	}
+	hi = w == 64 ? 9223372036854775808.0 : (double)(1ull << (w - 1));
+	lo = -hi;
+	if (x <= lo)
+		return w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));
+	if (x >= hi)
+		return w == 64 ? (s64)~(1ull << 63) : (s64)((1ull << (w - 1)) - 1);
+	return (s64)x;
 }
 
 /* ---- bf16 (round to nearest even; NaNs stay quiet) ---- */
