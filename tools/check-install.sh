@@ -18,7 +18,7 @@ meson install -C "$build" --destdir "$root" >/dev/null
 pc=$(find "$root" -name libxrt.pc | head -n1)
 lib=$(find "$root" -name 'libxrt.so' | head -n1)
 [ -n "$pc" ] && [ -n "$lib" ] || { echo "check-install: no libxrt.pc or libxrt.so installed" >&2; exit 1; }
-for page in xrt-run.1 xrt-bench.1 xrt-smi.1; do
+for page in xrt-run.1 xrt-bench.1 xrt-smi.1 xrt.3 xrt_status.3 xrt_eager.3 xrt_builder.3; do
 	[ -n "$(find "$root" -name "$page*")" ] ||
 		{ echo "check-install: no man page $page installed" >&2; exit 1; }
 done

@@ -32,6 +32,7 @@ kfiles=(
 	scripts/checkpatch.pl
 	scripts/spelling.txt
 	scripts/const_structs.checkpatch
+	scripts/kernel-doc
 )
 
 missing_packages() {

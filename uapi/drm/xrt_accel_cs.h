@@ -46,6 +46,21 @@ extern "C" {
 
 /**
  * enum xrt_cs_dtype - element types; the numbers of xrt.proto ElementType
+ * @XRT_CS_PRED: boolean, one byte holding 0 or 1
+ * @XRT_CS_S8: signed 8-bit integer
+ * @XRT_CS_S16: signed 16-bit integer
+ * @XRT_CS_S32: signed 32-bit integer
+ * @XRT_CS_S64: signed 64-bit integer
+ * @XRT_CS_U8: unsigned 8-bit integer
+ * @XRT_CS_U16: unsigned 16-bit integer
+ * @XRT_CS_U32: unsigned 32-bit integer
+ * @XRT_CS_U64: unsigned 64-bit integer
+ * @XRT_CS_F16: IEEE binary16
+ * @XRT_CS_BF16: bfloat16 (the top half of a binary32)
+ * @XRT_CS_F32: IEEE binary32
+ * @XRT_CS_F64: IEEE binary64
+ * @XRT_CS_C64: complex, (real, imaginary) binary32
+ * @XRT_CS_C128: complex, (real, imaginary) binary64
  */
 enum xrt_cs_dtype {
 	XRT_CS_PRED = 1,	/* one byte, 0 or 1 */
@@ -165,7 +180,7 @@ struct xrt_cs_cmd {
  *
  * Every element the view can reach must lie inside the slot's size, and
  * @offset must not pass it even when a dimension is 0.  Each stride, in
- * bytes, and each dimension's extent (dim - 1) x |stride| are at most
+ * bytes, and each dimension's extent (dim - 1) x abs(stride) are at most
  * 2^62, as are the elements of the view and the reach of its positive
  * and of its negative strides.
  */
@@ -338,6 +353,12 @@ enum xrt_cs_ew_binary {
  * enum xrt_cs_ew_compare - comparisons; floats use IEEE order, or the
  * total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN) with
  * XRT_CS_CMP_TOTAL_ORDER added
+ * @XRT_CS_CMP_EQ: a == b
+ * @XRT_CS_CMP_NE: a != b
+ * @XRT_CS_CMP_LT: a < b
+ * @XRT_CS_CMP_LE: a <= b
+ * @XRT_CS_CMP_GT: a > b
+ * @XRT_CS_CMP_GE: a >= b
  */
 enum xrt_cs_ew_compare {
 	XRT_CS_CMP_EQ = 1,
@@ -499,6 +520,8 @@ struct xrt_cs_matrix {
  * @lhs: [batch][m][k]
  * @rhs: [batch][k][n]
  * @out: [batch][m][n]; must not overlap lhs or rhs
+ * @reserved: 0
+ * @pad: 0
  *
  * lhs and rhs have one dtype.  Accumulation is in f32 for f16, bf16 and
  * f32, f64 for f64, the complex type for complex, and the output type for

@@ -250,6 +250,9 @@ XRT_API xrt_value xrt_build_iota(xrt_builder *b, const struct xrt_shape *shape, 
 /**
  * xrt_build_unary() - an elementwise unary opcode (XRT_OP_ABS ..
  * XRT_OP_IMAG) or XRT_OP_COPY
+ * @b: the builder
+ * @op: the opcode
+ * @x: its operand
  */
 XRT_API xrt_value xrt_build_unary(xrt_builder *b, enum xrt_opcode op, xrt_value x);
 /** xrt_build_binary() - an elementwise binary opcode (XRT_OP_ADD .. XRT_OP_SHIFT_RIGHT_LOGICAL) */
@@ -268,6 +271,9 @@ XRT_API xrt_value xrt_build_convert(xrt_builder *b, xrt_value x, enum xrt_dtype 
 /**
  * xrt_build_bitcast_convert() - @x's bits read as @dtype; a last dimension
  * is added or removed when the sizes differ
+ * @b: the builder
+ * @x: the operand
+ * @dtype: the element type its bits are read as
  */
 XRT_API xrt_value xrt_build_bitcast_convert(xrt_builder *b, xrt_value x, enum xrt_dtype dtype);
 /** xrt_build_reduce_precision() - @x rounded to a float of these many bits */
@@ -284,7 +290,12 @@ XRT_API xrt_value xrt_build_reshape(xrt_builder *b, xrt_value x, uint32_t rank,
 XRT_API xrt_value xrt_build_bitcast(xrt_builder *b, xrt_value x, const struct xrt_shape *shape);
 /**
  * xrt_build_broadcast() - @x spread to @rank dimensions @dims, operand
- * dimension i becoming result dimension @bdims[i] (one per operand dimension)
+ * dimension i becoming result dimension bdims[i] (@bdims: one per operand dimension)
+ * @b: the builder
+ * @x: the operand
+ * @rank: the result's rank
+ * @dims: the result's dimensions
+ * @bdims: per operand dimension, the result dimension it becomes
  */
 XRT_API xrt_value xrt_build_broadcast(xrt_builder *b, xrt_value x, uint32_t rank,
 				      const int64_t *dims, const int64_t *bdims);
@@ -311,6 +322,13 @@ XRT_API xrt_value xrt_build_reverse(xrt_builder *b, xrt_value x, const int64_t *
 /**
  * xrt_build_reduce() - @n inputs reduced over @num_dims dimensions @dims by
  * @f, from scalar @inits (one per input); a tuple when @n > 1
+ * @b: the builder
+ * @inputs: the arrays reduced (@n of them, of one shape)
+ * @inits: their initial values, scalars
+ * @n: how many inputs
+ * @f: the reducer, a computation of twice @n scalar parameters
+ * @dims: the dimensions reduced
+ * @num_dims: how many
  */
 XRT_API xrt_value xrt_build_reduce(xrt_builder *b, const xrt_value *inputs,
 				   const xrt_value *inits, uint32_t n, xrt_comp f,
@@ -322,6 +340,13 @@ XRT_API xrt_value xrt_build_reduce_window(xrt_builder *b, const xrt_value *input
 /**
  * xrt_build_select_and_scatter() - per @window of @operand, @select picks an
  * element; @source's values are combined by @scatter into an array of @init
+ * @b: the builder
+ * @operand: the array the windows cover
+ * @select: the comparison that picks an element of a window
+ * @window: one entry per dimension of @operand
+ * @source: one value per window
+ * @init: the scalar the result starts as
+ * @scatter: how a source value combines with the element picked
  */
 XRT_API xrt_value xrt_build_select_and_scatter(xrt_builder *b, xrt_value operand,
 					       xrt_comp select,
@@ -330,6 +355,11 @@ XRT_API xrt_value xrt_build_select_and_scatter(xrt_builder *b, xrt_value operand
 /**
  * xrt_build_dot() - general dot product; the result is of @preferred type,
  * or the operands' when XRT_INVALID
+ * @b: the builder
+ * @lhs: the left operand
+ * @rhs: the right operand
+ * @dims: the contracting and batch dimensions of each
+ * @preferred: the result's element type, or XRT_INVALID
  */
 XRT_API xrt_value xrt_build_dot(xrt_builder *b, xrt_value lhs, xrt_value rhs,
 				const struct xrt_dot_dims *dims, enum xrt_dtype preferred);

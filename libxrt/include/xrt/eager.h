@@ -166,6 +166,7 @@ XRT_API void xrt_tensor_unref(xrt_tensor *t);
  * xrt_tensor_is_resource() - whether @t is a resource handle (a variable
  * made by VarHandleOp); its element type is XRT_INVALID, its rank 0, and
  * it is read and written only through the variable ops
+ * @t: the tensor
  */
 XRT_API bool xrt_tensor_is_resource(const xrt_tensor *t);
 

@@ -153,11 +153,11 @@ XRT_API xrt_status *xrt_literal_decompose(xrt_literal *tuple,
 
 /**
  * struct xrt_tolerance - what counts as near for xrt_literal_near()
- * @rtol: relative tolerance, times |expected|
+ * @rtol: relative tolerance, times abs(expected)
  * @atol: absolute tolerance
  *
- * A float element is near when |actual - expected| <= atol + rtol *
- * |expected|; NaN matches only NaN and an infinity only itself.  Complex
+ * A float element is near when abs(actual - expected) <= atol + rtol *
+ * abs(expected); NaN matches only NaN and an infinity only itself.  Complex
  * elements compare real and imaginary parts apart.  Integers and preds
  * must be equal.
  */

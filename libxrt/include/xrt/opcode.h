@@ -100,6 +100,8 @@ extern "C" {
 /**
  * enum xrt_opcode - an HLO opcode: XRT_OP_ADD is "add", XRT_OP_ROUND_AFZ
  * "round-nearest-afz", ...; XRT_OP_COUNT is the number of them
+ * @XRT_OPCODES: expands to XRT_OP_NAME for every NAME of XRT_OPCODES()
+ *	above, in its order, then XRT_OP_COUNT
  */
 enum xrt_opcode {
 #define X(e, s) XRT_OP_##e,
