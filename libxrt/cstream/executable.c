@@ -86,22 +86,3 @@ struct xexe_form *xexe_form_add(const struct xrt_executable *exe, struct xexe_fo
 			return f;
 	}
 }
-
-xrt_status *xexe_bind(const struct xrt_executable *exe,
-		      xrt_status *(*slot_of)(void *ctx, uint32_t slot, const struct xexe_slot *s),
-		      void *ctx)
-{
-	uint32_t s;
-
-	for (s = XEXE_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
-		const struct xexe_slot *sl = &exe->slots[s];
-		xrt_status *st;
-
-		if (sl->kind != XEXE_SLOT_PARAM && sl->kind != XEXE_SLOT_RESULT)
-			continue;
-		st = slot_of(ctx, s, sl);
-		if (st)
-			return st;
-	}
-	return NULL;
-}

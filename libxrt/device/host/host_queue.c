@@ -48,7 +48,11 @@ struct xdev_queue {
 	pthread_mutex_t jobs_lock;	/* everything below */
 	pthread_cond_t jobs_changed;	/* a job came or ended, or the queue goes away */
 	struct host_job *head, *tail;
-	uint32_t pending;		/* submitted, not ended */
+	/*
+	 * Submitted, not ended: changed under jobs_lock, read without it by
+	 * a run that has nothing to wait for (the eager path's common case)
+	 */
+	atomic_uint pending;
 	bool has_worker, dying;
 	pthread_t worker;
 };
@@ -128,18 +132,21 @@ static void event_unref(struct xdev_event *e)
 static xrt_status *run_now(struct xdev_queue *q, const struct xrt_executable *exe,
 			   struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
-	struct host_run_options o = { seed, NULL, q->no_blas, w };
+	uint32_t n = exe->num_slots, s;
 	uint8_t *small[16], **ptrs = small;
-	xrt_status *st = NULL;
-	uint32_t s;
+	struct host_run_options o;
+	xrt_status *st;
 
-	if (exe->num_slots > 16) {
-		ptrs = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*ptrs));
+	if (n > 16) {
+		ptrs = xrt_mem_calloc(q->a, n, sizeof(*ptrs));
 		if (!ptrs)
 			return xrt_status_oom(q->a, "slots");
 	}
-	for (s = 0; s < exe->num_slots; s++)
+	for (s = 0; s < n; s++)
 		ptrs[s] = slots[s].data;
+	o.seed = seed;
+	o.no_blas = q->no_blas;
+	o.watch = w;
 	pthread_mutex_lock(&q->lock);
 	o.pool = q->pool;
 	st = host_run_bound(exe, ptrs, &o, q->a);
@@ -162,7 +169,7 @@ static void end_job(struct xdev_queue *q, struct host_job *j, xrt_status *st)
 	xrt_mem_free(q->a, j->slots);
 	xrt_mem_free(q->a, j);
 	pthread_mutex_lock(&q->jobs_lock);
-	q->pending--;
+	atomic_fetch_sub_explicit(&q->pending, 1, memory_order_release);
 	pthread_cond_broadcast(&q->jobs_changed);
 	pthread_mutex_unlock(&q->jobs_lock);
 	busy_add(-1);
@@ -219,11 +226,13 @@ void host_queue_destroy(struct xdev_queue *q)
 xrt_status *host_queue_run(struct xdev_queue *q, const struct xrt_executable *exe,
 			   struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
-	/* after the jobs submitted before it */
-	pthread_mutex_lock(&q->jobs_lock);
-	while (q->pending)
-		pthread_cond_wait(&q->jobs_changed, &q->jobs_lock);
-	pthread_mutex_unlock(&q->jobs_lock);
+	/* after the jobs submitted before it; none is the common case */
+	if (atomic_load_explicit(&q->pending, memory_order_acquire)) {
+		pthread_mutex_lock(&q->jobs_lock);
+		while (atomic_load_explicit(&q->pending, memory_order_relaxed))
+			pthread_cond_wait(&q->jobs_changed, &q->jobs_lock);
+		pthread_mutex_unlock(&q->jobs_lock);
+	}
 	return run_now(q, exe, slots, seed, w);
 }
 
@@ -302,7 +311,7 @@ xrt_status *host_queue_submit(struct xdev_queue *q, const struct xrt_executable 
 		q->has_worker = true;
 	}
 	busy_add(1);
-	q->pending++;
+	atomic_fetch_add_explicit(&q->pending, 1, memory_order_relaxed);
 	if (q->tail)
 		q->tail->next = j;
 	else

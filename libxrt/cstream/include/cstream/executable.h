@@ -116,10 +116,28 @@ struct xexe_form *xexe_form_add(const struct xrt_executable *exe, struct xexe_fo
  * Binds what each PARAM and RESULT slot of @exe holds: @slot_of is
  * called for each with the slot's number and plan, and fills its entry
  * of the caller's table.  The arena and constants slots are the
- * device's.  Stops at, and returns, the first error.
+ * device's.  Stops at, and returns, the first error.  Inline, so that a
+ * caller's static @slot_of is inlined too: eager binds a tiny op's
+ * slots on every execution.
  */
-xrt_status *xexe_bind(const struct xrt_executable *exe,
-		      xrt_status *(*slot_of)(void *ctx, uint32_t slot, const struct xexe_slot *s),
-		      void *ctx);
+static inline xrt_status *xexe_bind(const struct xrt_executable *exe,
+				    xrt_status *(*slot_of)(void *ctx, uint32_t slot,
+							   const struct xexe_slot *s),
+				    void *ctx)
+{
+	uint32_t s;
+
+	for (s = XEXE_FIRST_LEAF_SLOT; s < exe->num_slots; s++) {
+		const struct xexe_slot *sl = &exe->slots[s];
+		xrt_status *st;
+
+		if (sl->kind != XEXE_SLOT_PARAM && sl->kind != XEXE_SLOT_RESULT)
+			continue;
+		st = slot_of(ctx, s, sl);
+		if (st)
+			return st;
+	}
+	return NULL;
+}
 
 #endif /* XRT_CSTREAM_EXECUTABLE_H */
