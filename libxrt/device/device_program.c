@@ -70,10 +70,15 @@ void xdev_program_release(struct xdev_program *p)
 	memset(p, 0, sizeof(*p));
 }
 
+static struct xdev_program *program_of_form(struct xexe_form *f)
+{
+	return (struct xdev_program *)((char *)f - offsetof(struct xdev_program, form));
+}
+
 /* The executable's allocator frees its forms: they live as long as it does. */
 static void form_destroy(struct xexe_form *f)
 {
-	struct xdev_program *p = (struct xdev_program *)((char *)f - offsetof(struct xdev_program, form));
+	struct xdev_program *p = program_of_form(f);
 	const struct xrt_allocator *a = p->alloc;
 
 	xdev_program_release(p);
@@ -91,13 +96,16 @@ xrt_status *xdev_program_of(const struct xrt_executable *exe,
 	xrt_status *st;
 
 	if (f) {
-		*out = (const void *)((char *)f - offsetof(struct xdev_program, form));
+		*out = program_of_form(f);
 		return NULL;
 	}
 	p = xrt_mem_alloc(exe->alloc, sizeof(*p));
 	if (!p)
 		return xrt_status_oom(exe->alloc, "a loaded program");
-	/* held by the executable: its allocator, errors with the caller's */
+	/*
+	 * Kept by the executable, so made with its allocator (the error too).
+	 * A program that fails is not kept: only a compiler bug makes one.
+	 */
 	st = xdev_program_load(p, exe->alloc, exe->program, exe->program_size);
 	if (st) {
 		xrt_mem_free(exe->alloc, p);
@@ -105,7 +113,7 @@ xrt_status *xdev_program_of(const struct xrt_executable *exe,
 	}
 	p->form.maker = &engine_form;
 	p->form.destroy = form_destroy;
-	f = xexe_form_add(exe, &p->form);
-	*out = (const void *)((char *)f - offsetof(struct xdev_program, form));
+	/* another thread may have added one first: then ours is freed */
+	*out = program_of_form(xexe_form_add(exe, &p->form));
 	return NULL;
 }

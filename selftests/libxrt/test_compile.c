@@ -9,6 +9,7 @@
  * naming the instruction.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -613,6 +614,84 @@ TEST_F(xrt, donated_parameters_hold_results)
 		xrt_module_destroy(m);
 	}
 	host_pool_destroy(pool);
+}
+
+static const char add_module[] =
+	"HloModule a\nENTRY e {\n  %x = f32[4] parameter(0)\n"
+	"  ROOT %y = f32[4] add(%x, %x)\n}\n";
+
+struct loader {
+	const struct xrt_executable *exe;
+	const struct xdev_program *got;
+	xrt_status *st;
+};
+
+static void *load_it(void *arg)
+{
+	struct loader *l = arg;
+
+	l->st = xdev_program_of(l->exe, &l->got);
+	return NULL;
+}
+
+/* The device validates an executable once; threads racing to do it share one program. */
+TEST_F(xrt, devices_validate_an_executable_once)
+{
+	struct loader l[4];
+	pthread_t t[4];
+	const struct xdev_program *p1, *p2;
+	struct xrt_executable *exe = NULL;
+	xrt_module *m = NULL;
+	int round, i;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, add_module, strlen(add_module), &m));
+	ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+	ASSERT_OK(xdev_program_of(exe, &p1));
+	ASSERT_OK(xdev_program_of(exe, &p2));
+	EXPECT_EQ(p1, p2);
+	EXPECT_EQ(exe->num_commands, p1->prog.num_commands);
+	xexe_destroy(exe);
+	for (round = 0; round < 20; round++) {
+		exe = NULL;
+		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+		for (i = 0; i < 4; i++) {
+			l[i] = (struct loader){ exe, NULL, NULL };
+			ASSERT_EQ(0, pthread_create(&t[i], NULL, load_it, &l[i]));
+		}
+		for (i = 0; i < 4; i++) {
+			pthread_join(t[i], NULL);
+			ASSERT_OK(l[i].st);
+			EXPECT_EQ(l[0].got, l[i].got) TH_LOG("round %d, thread %d", round, i);
+		}
+		xexe_destroy(exe);	/* frees the one form kept, and the test allocator counts */
+	}
+	xrt_module_destroy(m);
+}
+
+/* The compiler no longer validates: a bad command is found at the first run, and named. */
+TEST_F(xrt, a_corrupt_program_is_refused_at_its_first_run)
+{
+	struct xrt_executable *exe = NULL;
+	xrt_literal *x = NULL, *out = NULL;
+	const struct xrt_cs_header *h;
+	struct xrt_cs_cmd *c;
+	xrt_module *m = NULL;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, add_module, strlen(add_module), &m));
+	ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+	ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, 0), &x));
+	h = exe->program;
+	c = (struct xrt_cs_cmd *)((uint8_t *)exe->program + h->commands_offset);
+	c->op = 0x7777;		/* no such opcode */
+	ASSERT_ERR(host_run(exe, (const xrt_literal *const *)&x, 1, NULL, self->a, &out),
+		   XRT_INVALID_ARGUMENT, "command 0");
+	EXPECT_EQ(NULL, out);
+	/* not kept as validated: a second run is refused the same way */
+	ASSERT_ERR(host_run(exe, (const xrt_literal *const *)&x, 1, NULL, self->a, &out),
+		   XRT_INVALID_ARGUMENT, "command 0");
+	xrt_literal_destroy(x);
+	xexe_destroy(exe);
+	xrt_module_destroy(m);
 }
 
 TEST_HARNESS_MAIN

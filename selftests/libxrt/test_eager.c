@@ -15,6 +15,20 @@ TEST_F(xrt, registry_is_sorted_and_whole)
 	EXPECT_EQ(NULL, eager_registry_check());
 }
 
+/* The host queue's threads are a 16-bit field of its flags: more is refused, not wrapped. */
+TEST_F(xrt, context_refuses_more_threads_than_a_queue_takes)
+{
+	struct xrt_eager_options o = { .threads = 65536 };
+	xrt_eager_context *c = NULL;
+
+	ASSERT_ERR(xrt_eager_context_create(&o, self->a, &c), XRT_INVALID_ARGUMENT,
+		   "at most 65535");
+	EXPECT_EQ(NULL, c);
+	o.threads = 3;
+	ASSERT_OK(xrt_eager_context_create(&o, self->a, &c));
+	xrt_eager_context_destroy(c);
+}
+
 TEST_F(xrt, context_lists_devices)
 {
 	xrt_eager_context *c = NULL;
