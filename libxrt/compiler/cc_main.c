@@ -270,6 +270,8 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 				      m ? "out" : "module");
 	*out = NULL;
 	st = xrt_module_verify(m);
+	if (!st)
+		st = ir_module_check_single(m, alloc, "compile");
 	if (st)
 		return st;
 	memset(&cc, 0, sizeof(cc));

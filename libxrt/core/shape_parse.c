@@ -5,7 +5,8 @@
  *   shape := array | '(' [shape {',' shape}] ')'
  *   array := type '[' [dim {',' dim}] ']' ['{' [dim {',' dim}] '}']
  *
- * Blanks may stand between tokens, except before a layout's '{', which
+ * Blanks and comments (XLA prints a slash-star index=5 star-slash before
+ * every fifth element of a long tuple) may stand between tokens, except before a layout's '{', which
  * must follow the ']' directly (in HLO text a blank and a brace after a
  * shape open a computation).  A missing layout is the default.
  */
@@ -30,10 +31,24 @@ static xrt_status *fail(struct parser *p, const char *what)
 	return xrt_status_new(p->alloc, XRT_INVALID_ARGUMENT, "%s", what);
 }
 
+/* Skips blanks and whole comments; an unterminated one stays for the error. */
 static void skip_blanks(struct parser *p)
 {
-	while (p->pos < p->len && isspace((unsigned char)p->text[p->pos]))
-		p->pos++;
+	size_t e;
+
+	for (;;) {
+		while (p->pos < p->len && isspace((unsigned char)p->text[p->pos]))
+			p->pos++;
+		if (p->pos + 1 >= p->len || p->text[p->pos] != '/' ||
+		    p->text[p->pos + 1] != '*')
+			return;
+		for (e = p->pos + 2; e + 1 < p->len; e++)
+			if (p->text[e] == '*' && p->text[e + 1] == '/')
+				break;
+		if (e + 1 >= p->len)
+			return;
+		p->pos = e + 2;
+	}
 }
 
 static bool peek(struct parser *p, char c)

@@ -217,6 +217,8 @@ xrt_status *xrt_ir_evaluate(const xrt_module *m, const xrt_literal *const *args,
 	*out = NULL;
 	st = xrt_module_verify(m);
 	if (!st)
+		st = ir_module_check_single(m, alloc, "evaluate");
+	if (!st)
 		st = check_args(m, args, num_args, alloc);
 	if (st)
 		return st;

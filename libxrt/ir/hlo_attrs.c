@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading instruction attributes: "name=value" in the syntax of each
- * kind.  Attributes XRT does not use are skipped whole.
+ * kind.  Attributes that cannot change a value are skipped whole; any
+ * other name XRT does not know is refused.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/mem.h"
@@ -237,6 +239,52 @@ static int parse_value(struct hp *p, struct ir_attr *a)
 	return hp_fail(p, "bad attribute kind");
 }
 
+/*
+ * What XLA prints that cannot change a value here: hints to its own
+ * passes and backends, source positions, buffer and schedule
+ * assignments, precision requests the CPU backend does not act on.
+ * Sorted, for bsearch.
+ */
+static const char *const inert_attrs[] = {
+	"api_version", "async_execution_thread", "backend_config",
+	"called_computations", "control-predecessors", "cross_program_prefetch_index",
+	"custom_call_has_side_effect", "custom_call_schedule", "frontend_attributes",
+	"infeed_config", "is_cross_program_prefetch", "literal", "metadata",
+	"operand_layout_constraints", "operand_precision", "origin", "outfeed_config",
+	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "result_accuracy",
+	"schedule", "scheduling_group", "sharding", "statistics_viz",
+};
+
+static int name_cmp(const void *key, const void *elem)
+{
+	const struct { const char *s; size_t n; } *k = key;
+	const char *e = *(const char *const *)elem;
+	int c = strncmp(k->s, e, k->n);
+
+	return c ? c : -(e[k->n] != '\0');
+}
+
+static bool inert(const char *s, size_t n)
+{
+	struct { const char *s; size_t n; } k = { s, n };
+
+	return bsearch(&k, inert_attrs, sizeof(inert_attrs) / sizeof(inert_attrs[0]),
+		       sizeof(inert_attrs[0]), name_cmp);
+}
+
+/* A fusion's kind says how XLA emits it, not what it computes. */
+static int skip_fusion_kind(struct hp *p)
+{
+	static const char *const kinds[] = { "kLoop", "kInput", "kOutput", "kCustom" };
+	size_t i, at = (hp_skip(p), p->pos);
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (hp_keyword(p, kinds[i]))
+			return 0;
+	p->pos = at;
+	return hp_fail(p, "expected a fusion kind (kLoop, kInput, kOutput or kCustom)");
+}
+
 int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 {
 	struct ir_attr attr, *na;
@@ -250,8 +298,18 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 		return -1;
 	memset(&attr, 0, sizeof(attr));
 	attr.key = ir_attr_from_name(s, n);
-	if (attr.key == IR_ATTR_COUNT)	/* metadata, sharding, ...: not needed */
+	if (attr.key == IR_ATTR_CALLS && in->op == XRT_OP_CALL)
+		attr.key = IR_ATTR_TO_APPLY;	/* a fusion's callee */
+	if (attr.key == IR_ATTR_COUNT && n == 4 && !memcmp(s, "kind", 4) &&
+	    in->op == XRT_OP_CALL)
+		return skip_fusion_kind(p);
+	if (attr.key == IR_ATTR_COUNT && inert(s, n))
 		return hp_skip_value(p);
+	if (attr.key == IR_ATTR_COUNT) {
+		p->pos = at;
+		return hp_fail(p, "attribute '%.*s' of %s is not supported", (int)n, s,
+			       xrt_opcode_name(in->op));
+	}
 	if (ir_instr_attr(in, attr.key)) {
 		p->pos = at;
 		return hp_fail(p, "attribute '%.*s' given twice", (int)n, s);

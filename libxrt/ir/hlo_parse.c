@@ -440,6 +440,12 @@ static int parse_instruction(struct hp *p, bool *root)
 	if (hp_word(p, &s, &n, "an opcode"))
 		return -1;
 	in->op = xrt_opcode_from_name(s, n);
+	/*
+	 * A fusion is a call whose callee XLA chose to emit as one kernel:
+	 * the same values, so it reads as one (calls= names the callee).
+	 */
+	if (n == 6 && !memcmp(s, "fusion", 6))
+		in->op = XRT_OP_CALL;
 	if (in->op == XRT_OP_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
@@ -548,25 +554,96 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 	return 0;
 }
 
-static int parse_module(struct hp *p)
+/* A module attribute: the counts are kept, the rest cannot change a value. */
+static int parse_module_attr(struct hp *p)
 {
-	uint32_t comp_cap = 0;
 	const char *s;
-	size_t n;
+	size_t n, at;
+	int64_t v;
+	uint32_t *count = NULL;
 
-	if (!hp_keyword(p, "HloModule"))
-		return hp_fail(p, "expected 'HloModule'");
-	if (hp_name(p, &s, &n, "a module name"))
+	if (hp_word(p, &s, &n, "a module attribute") ||
+	    hp_expect(p, '=', "after the attribute name"))
 		return -1;
+	if (n == 13 && !memcmp(s, "replica_count", n))
+		count = &p->m->replica_count;
+	else if (n == 14 && !memcmp(s, "num_partitions", n))
+		count = &p->m->num_partitions;
+	if (!count)
+		return hp_skip_value(p);
+	at = (hp_skip(p), p->pos);
+	if (hp_int(p, &v, "a count"))
+		return -1;
+	if (v < 1 || v > IR_MAX_REPLICAS)
+		return (p->pos = at), hp_fail(p, "%.*s=%lld: not in 1..%d", (int)n, s,
+					      (long long)v, IR_MAX_REPLICAS);
+	*count = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * "HloModule name[:][, attr=value]*", which XLA's parser does not
+ * require: a module without it is named after nothing.
+ */
+static int parse_header(struct hp *p)
+{
+	const char *s = "module";
+	size_t n = 6;
+
+	if (hp_keyword(p, "HloModule")) {
+		if (hp_name(p, &s, &n, "a module name"))
+			return -1;
+		hp_accept(p, ':');
+	}
 	p->m->name = hp_strdup(p, s, n);
 	if (!p->m->name)
 		return -1;
-	/* Module attributes (entry_computation_layout, ...) are not needed. */
 	while (hp_accept(p, ',')) {
-		if (hp_word(p, &s, &n, "a module attribute") ||
-		    hp_expect(p, '=', "after the attribute name") || hp_skip_value(p))
+		if (parse_module_attr(p))
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * The stack frame index newer XLA prints after the header: FileNames,
+ * FunctionNames, FileLocations and StackFrames, each a list of
+ * "number value" lines.  Source positions only: skipped.
+ */
+static int skip_stack_frames(struct hp *p)
+{
+	static const char *const tables[] = { "FileNames", "FunctionNames",
+					      "FileLocations", "StackFrames" };
+	const char *table = "";
+	int64_t id;
+	size_t i;
+
+	while (table) {
+		table = NULL;
+		for (i = 0; i < sizeof(tables) / sizeof(tables[0]) && !table; i++)
+			if (hp_keyword(p, tables[i]))
+				table = tables[i];
+		if (!table)
+			return 0;
+		while (hp_skip(p), p->pos < p->len && isdigit((unsigned char)p->t[p->pos])) {
+			if (hp_int(p, &id, "an index"))
+				return -1;
+			if (!hp_peek(p, '"') && !hp_peek(p, '{'))
+				return hp_fail(p, "expected a string or '{' after index %lld of %s",
+					       (long long)id, table);
+			if (hp_skip_value(p))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_module(struct hp *p)
+{
+	uint32_t comp_cap = 0;
+
+	if (parse_header(p) || skip_stack_frames(p))
+		return -1;
 	while (hp_skip(p), p->pos < p->len && !p->err) {
 		if (parse_computation(p, &comp_cap))
 			return -1;

@@ -164,7 +164,12 @@ static size_t print_module(const xrt_module *m, char *buf, size_t size)
 	uint32_t i;
 
 	fmtbuf_init(&f, buf, size);
-	fmtbuf_printf(&f, "HloModule %s\n", m->name);
+	fmtbuf_printf(&f, "HloModule %s", m->name);
+	if (m->replica_count)
+		fmtbuf_printf(&f, ", replica_count=%u", m->replica_count);
+	if (m->num_partitions)
+		fmtbuf_printf(&f, ", num_partitions=%u", m->num_partitions);
+	fmtbuf_puts(&f, "\n");
 	for (i = 0; i < m->num_comps; i++) {
 		fmtbuf_puts(&f, "\n");
 		print_comp(&f, m, i);

@@ -215,3 +215,15 @@ const struct xrt_shape *xrt_module_result_shape(const xrt_module *m)
 
 	return &c->instrs[c->root].shape;
 }
+
+xrt_status *ir_module_check_single(const xrt_module *m, const struct xrt_allocator *a,
+				   const char *who)
+{
+	if (m->replica_count <= 1 && m->num_partitions <= 1)
+		return NULL;
+	return xrt_status_new(a, XRT_UNIMPLEMENTED,
+			      "%s: module '%s' states replica_count=%u and num_partitions=%u: "
+			      "one replica of one partition is all that runs for now",
+			      who, m->name, m->replica_count ? m->replica_count : 1,
+			      m->num_partitions ? m->num_partitions : 1);
+}

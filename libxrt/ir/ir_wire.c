@@ -128,6 +128,8 @@ xrt_status *xrt_module_serialize(const xrt_module *m, const struct xrt_allocator
 	xrt__ir_module__init(&msg);
 	msg.name = m->name;
 	msg.entry = m->entry;
+	msg.replica_count = m->replica_count;
+	msg.num_partitions = m->num_partitions;
 	msg.computations = xrt_mem_calloc(alloc, m->num_comps, sizeof(*msg.computations));
 	if (!msg.computations)
 		return xrt_status_oom(alloc, "a module message");

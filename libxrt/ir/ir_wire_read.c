@@ -321,6 +321,11 @@ static xrt_status *read_module(struct reader *r, const Xrt__IrModule *msg)
 	if (msg->entry >= msg->n_computations)
 		return bad(r, "module '%s' has its entry out of range", m->name);
 	m->entry = msg->entry;
+	if (msg->replica_count > IR_MAX_REPLICAS || msg->num_partitions > IR_MAX_REPLICAS)
+		return bad(r, "module '%s' states more than 65536 replicas or partitions",
+			   m->name);
+	m->replica_count = msg->replica_count;
+	m->num_partitions = msg->num_partitions;
 	m->comps = xrt_mem_calloc(r->a, msg->n_computations, sizeof(*m->comps));
 	if (!m->comps)
 		return xrt_status_oom(r->a, "a module");

@@ -63,8 +63,8 @@ TEST_F(xrt, module_structure)
 TEST_F(xrt, malformed_texts_name_line_and_column)
 {
 	static const struct { const char *text, *msg; } bad[] = {
-		{ "", "line 1, column 1: expected 'HloModule'" },
-		{ "HloModul m", "line 1, column 1: expected 'HloModule'" },
+		{ "", "line 1, column 1: the module has no computations" },
+		{ "HloModul m", "line 1, column 10: expected '{' to open the computation" },
 		{ "HloModule", "line 1, column 10: expected a module name" },
 		{ "HloModule m",
 		  "line 1, column 12: the module has no computations" },

@@ -114,6 +114,11 @@ struct xrt_module {
 	uint32_t num_comps;
 	uint32_t entry;
 	/*
+	 * The header's replica_count and num_partitions: 0 where it does
+	 * not state them, which means one.
+	 */
+	uint32_t replica_count, num_partitions;
+	/*
 	 * The fingerprint, computed on first use.  Modules do not change once
 	 * made, so threads racing to compute it store the same value.
 	 */
@@ -126,6 +131,9 @@ struct xrt_module {
 	 */
 	_Atomic(uint32_t *) entry_params;
 };
+
+/* The most replicas, or partitions, a module may state. */
+#define IR_MAX_REPLICAS 65536
 
 const char *ir_attr_name(enum ir_attr_key key);
 enum ir_attr_kind ir_attr_kind(enum ir_attr_key key);
@@ -155,6 +163,13 @@ int ir_parse_conv_labels(const char *s, struct ir_conv_labels *l, uint32_t rank)
  * naming the computation and the number.  Linear in the instructions.
  */
 xrt_status *ir_comp_check_params(const struct xrt_allocator *a, const struct ir_comp *c);
+
+/*
+ * NULL when @m runs as one replica of one partition; else UNIMPLEMENTED
+ * naming @who (the compiler, the evaluator), until replicas run.
+ */
+xrt_status *ir_module_check_single(const xrt_module *m, const struct xrt_allocator *a,
+				   const char *who);
 
 void ir_attr_release(const struct xrt_allocator *a, struct ir_attr *attr);
 void ir_instr_release(const struct xrt_allocator *a, struct ir_instr *in);

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * HLO text as XLA prints it: the forms its dumps use that hand-written
+ * modules do not (headers with attributes, the stack frame index, ...),
+ * each read, printed and read back, and malformed variants of each
+ * refused with the line and column.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+
+#include <xrt/evaluate.h>
+#include <xrt/ir.h>
+
+/* Parses @text, prints it and checks the print reads back the same. */
+static xrt_module *parse_and_round_trip(struct __test_metadata *_metadata,
+					const struct xrt_allocator *a, const char *text,
+					char **printed)
+{
+	xrt_module *m, *m2;
+	char *t, *t2;
+	size_t n, n2;
+	xrt_status *st = xrt_hlo_parse(a, text, strlen(text), &m);
+
+	if (st) {
+		TH_LOG("%s", xrt_status_message(st));
+		xrt_status_free(st);
+		return NULL;
+	}
+	st = xrt_hlo_print(m, a, &t, &n);
+	if (!st)
+		st = xrt_hlo_parse(a, t, n, &m2);
+	if (st) {
+		TH_LOG("%s", xrt_status_message(st));
+		xrt_status_free(st);
+		xrt_module_destroy(m);
+		return NULL;
+	}
+	if (xrt_hlo_print(m2, a, &t2, &n2)) {
+		xrt_module_destroy(m2);
+		xrt_module_destroy(m);
+		return NULL;
+	}
+	EXPECT_STREQ(t, t2);
+	xrt_free(a, t2);
+	xrt_module_destroy(m2);
+	if (printed)
+		*printed = t;
+	else
+		xrt_free(a, t);
+	return m;
+}
+
+TEST_F(xrt, header_as_xla_prints_it)
+{
+	static const char *const texts[] = {
+		/* a dump: a dotted name, every attribute XLA prints */
+		"HloModule jit_f.167:, is_scheduled=true, "
+		"entry_computation_layout={(f32[4,6]{1,0})->f32[4,6]{1,0}}, "
+		"allow_spmd_sharding_propagation_to_parameters={true}, "
+		"allow_spmd_sharding_propagation_to_output={true}, "
+		"frontend_attributes={fingerprint_before_lhs=\"3a\"}\n\n"
+		"ENTRY %main.1 (a.1: f32[4,6]) -> f32[4,6] {\n"
+		"  ROOT %a.1 = f32[4,6]{1,0} parameter(0), metadata={op_name=\"a\"}\n}\n",
+		/* no header at all */
+		"ENTRY e {\n  ROOT a = f32[] parameter(0)\n}\n",
+		/* the stack frame index of newer XLA */
+		"HloModule m\n\nFileNames\n1 \"/x/y.py\"\n\nFunctionNames\n1 \"<module>\"\n\n"
+		"FileLocations\n1 {file_name_id=1 function_name_id=1 line=9 end_line=9 column=8 "
+		"end_column=29}\n\nStackFrames\n1 {file_location_id=1 parent_frame_id=1}\n\n"
+		"ENTRY e {\n  ROOT a = f32[] parameter(0), metadata={op_name=\"a\" "
+		"stack_frame_id=1}\n}\n",
+	};
+	static const char *const names[] = { "jit_f.167", "module", "m" };
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		xrt_module *m = parse_and_round_trip(_metadata, self->a, texts[i], NULL);
+
+		ASSERT_NE(NULL, m) TH_LOG("text %zu", i);
+		EXPECT_STREQ(names[i], xrt_module_name(m));
+		xrt_module_destroy(m);
+	}
+}
+
+/* The counts are kept and print; running more than one waits for replicas. */
+TEST_F(xrt, replica_and_partition_counts_are_kept)
+{
+	static const char text[] =
+		"HloModule m, replica_count=4, num_partitions=2\n"
+		"ENTRY e {\n  ROOT a = f32[] parameter(0)\n}\n";
+	xrt_literal *out;
+	xrt_module *m;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(0, strncmp(t, "HloModule m, replica_count=4, num_partitions=2\n", 47))
+		TH_LOG("%s", t);
+	xrt_free(self->a, t);
+	ASSERT_ERR(xrt_ir_evaluate(m, NULL, 0, NULL, self->a, &out),
+		   XRT_UNIMPLEMENTED, "evaluate: module 'm' states replica_count=4 and "
+		   "num_partitions=2: one replica of one partition is all that runs for now");
+	xrt_module_destroy(m);
+}
+
+TEST_F(xrt, malformed_headers_name_line_and_column)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m, replica_count=0\nENTRY e {\n  ROOT a = f32[] parameter(0)\n}",
+		  "line 1, column 28: replica_count=0: not in 1..65536" },
+		{ "HloModule m, num_partitions=65537\ne {\n  ROOT a = f32[] parameter(0)\n}",
+		  "line 1, column 29: num_partitions=65537: not in 1..65536" },
+		{ "HloModule m, replica_count=two\ne {\n  ROOT a = f32[] parameter(0)\n}",
+		  "line 1, column 28: expected a count" },
+		{ "HloModule m\nFileNames\n1 \"a.py\"\n2\ne {\n  ROOT a = f32[] parameter(0)\n}",
+		  "line 5, column 1: expected a string or '{' after index 2 of FileNames" },
+		{ "HloModule m\nStackFrames\n1 {file_location_id=1\ne {\n  ROOT a = f32[] parameter(0)\n}",
+		  "line 6, column 2: unbalanced braces in an attribute value" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
+/* A fusion reads as a call of its computation; kind= is checked, then dropped. */
+TEST_F(xrt, fusion_is_a_call)
+{
+	static const char text[] =
+		"HloModule m\n"
+		"%fused (p0: f32[2]) -> f32[2] {\n  %p0 = f32[2]{0} parameter(0)\n"
+		"  ROOT %n = f32[2]{0} negate(%p0)\n}\n"
+		"ENTRY %e (a: f32[2]) -> f32[2] {\n  %a = f32[2]{0} parameter(0)\n"
+		"  ROOT %f = f32[2]{0} fusion(%a), kind=kLoop, calls=%fused\n}\n";
+	static const char want[] = "  ROOT %f = f32[2]{0} call(%a), to_apply=%fused\n";
+	xrt_module *m;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	EXPECT_NE(NULL, strstr(t, want)) TH_LOG("%s", t);
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+}
+
+/*
+ * What cannot change a value is dropped; every other attribute is known
+ * or refused, so that none that changes a result is ignored.
+ */
+TEST_F(xrt, unknown_attributes_are_refused)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n"
+		  "  ROOT f = f32[2] fusion(a), kind=kFast, calls=e\n}",
+		  "line 4, column 35: expected a fusion kind (kLoop, kInput, kOutput or kCustom)" },
+		{ "HloModule m\ne {\n  a = f32[2,2] parameter(0)\n"
+		  "  ROOT d = f32[2,2] dot(a, a), lhs_contracting_dims={1}, "
+		  "rhs_contracting_dims={0}, sparsity=L.1@2:4\n}",
+		  "line 4, column 84: attribute 'sparsity' of dot is not supported" },
+		{ "HloModule m\ne {\n  ROOT a = f32[2] parameter(0), kind=kLoop\n}",
+		  "line 3, column 33: attribute 'kind' of parameter is not supported" },
+		{ "HloModule m\ne {\n  ROOT a = f32[2] parameter(0), frobnicate={1}\n}",
+		  "line 3, column 33: attribute 'frobnicate' of parameter is not supported" },
+	};
+	static const char inert[] =
+		"HloModule m\ne {\n  ROOT a = f32[2]{0} parameter(0), metadata={op_name=\"a\" "
+		"source_file=\"x.py\" source_line=3}, sharding={devices=[2]0,1}, "
+		"backend_config={\"flag\":[\"}\"]}, frontend_attributes={a=\"1\"}, "
+		"origin={{\"v\"}}, statistics_viz={stat_index_to_visualize=-1}, "
+		"result_accuracy={tolerance={atol=0 rtol=0 ulps=1}}, operand_precision={highest}\n}";
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+	ASSERT_OK(xrt_hlo_parse(self->a, inert, strlen(inert), &m));
+	xrt_module_destroy(m);
+}
+
+TEST_HARNESS_MAIN
