@@ -248,7 +248,7 @@ static int parse_value(struct hp *p, struct ir_attr *a)
 static const char *const inert_attrs[] = {
 	"api_version", "async_execution_thread", "backend_config",
 	"called_computations", "control-predecessors", "cross_program_prefetch_index",
-	"custom_call_has_side_effect", "custom_call_schedule", "frontend_attributes",
+	"custom_call_has_side_effect", "custom_call_schedule", "domain", "frontend_attributes",
 	"infeed_config", "is_cross_program_prefetch", "literal", "metadata",
 	"operand_layout_constraints", "operand_precision", "origin", "outfeed_config",
 	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "result_accuracy",

@@ -408,6 +408,49 @@ static int parse_operands(struct hp *p, struct ir_instr *in)
 	return hp_expect(p, ')', "after the operands");
 }
 
+/*
+ * Opcodes that compute what one of ours does, read as it:
+ * - a fusion is a call whose callee XLA chose to emit as one kernel
+ *   (calls= names the callee);
+ * - opt-barrier keeps XLA's passes from moving work across it and
+ *   domain marks where sharding changes: both give their operand back.
+ */
+static enum xrt_opcode read_as(const char *s, size_t n)
+{
+	static const struct { const char *name; enum xrt_opcode op; } as[] = {
+		{ "fusion", XRT_OP_CALL },
+		{ "opt-barrier", XRT_OP_COPY },
+		{ "domain", XRT_OP_COPY },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(as) / sizeof(as[0]); i++)
+		if (strlen(as[i].name) == n && !memcmp(s, as[i].name, n))
+			return as[i].op;
+	return xrt_opcode_from_name(s, n);
+}
+
+/*
+ * XLA's optimized HLO writes a bitcast that only changes the element
+ * type (same size, dimensions and layout) where it would write
+ * bitcast-convert: the same bytes, so it reads as one, which runs
+ * elementwise everywhere (a sort comparator, a fused loop).
+ */
+static void type_only_bitcast(struct hp *p, struct ir_instr *in)
+{
+	const struct xrt_shape *o, *r = &in->shape;
+
+	if (in->op != XRT_OP_BITCAST || in->num_operands != 1)
+		return;
+	o = &p->cur->instrs[in->operands[0]].shape;
+	if (xrt_shape_is_tuple(o) || xrt_shape_is_tuple(r) || o->dtype == r->dtype ||
+	    xrt_dtype_size(o->dtype) != xrt_dtype_size(r->dtype) || o->rank != r->rank ||
+	    memcmp(o->dims, r->dims, r->rank * sizeof(r->dims[0])) ||
+	    memcmp(o->minor_to_major, r->minor_to_major, r->rank))
+		return;
+	in->op = XRT_OP_BITCAST_CONVERT;
+}
+
 static int parse_instruction(struct hp *p, bool *root)
 {
 	struct ir_instr *in;
@@ -439,19 +482,14 @@ static int parse_instruction(struct hp *p, bool *root)
 	at = (hp_skip(p), p->pos);
 	if (hp_word(p, &s, &n, "an opcode"))
 		return -1;
-	in->op = xrt_opcode_from_name(s, n);
-	/*
-	 * A fusion is a call whose callee XLA chose to emit as one kernel:
-	 * the same values, so it reads as one (calls= names the callee).
-	 */
-	if (n == 6 && !memcmp(s, "fusion", 6))
-		in->op = XRT_OP_CALL;
+	in->op = read_as(s, n);
 	if (in->op == XRT_OP_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
 	}
 	if (parse_operands(p, in))
 		return -1;
+	type_only_bitcast(p, in);
 	while (hp_accept(p, ',')) {
 		if (hlo_parse_attr(p, in))
 			return -1;

@@ -149,6 +149,34 @@ TEST_F(xrt, fusion_is_a_call)
 	xrt_module_destroy(m);
 }
 
+/* Opcodes that compute what one of ours does read as it, and print so. */
+TEST_F(xrt, opcodes_read_as_ours)
+{
+	static const char text[] =
+		"HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
+		"  t = (f32[2]{0}) tuple(a)\n  b = (f32[2]{0}) opt-barrier(t)\n"
+		"  g = f32[2]{0} get-tuple-element(b), index=0\n"
+		"  d = f32[2]{0} domain(g), domain={kind=\"sharding\", entry={}, exit={}}\n"
+		"  i = s32[2]{0} bitcast(d)\n  r = f32[1,2]{1,0} bitcast(d)\n"
+		"  ROOT o = (s32[2]{0}, f32[1,2]{1,0}) tuple(i, r)\n}\n";
+	static const char *const want[] = {
+		"%b = (f32[2]{0}) copy(%t)", "%d = f32[2]{0} copy(%g)",
+		"%i = s32[2]{0} bitcast-convert(%d)",
+		/* a bitcast that changes the dimensions stays one */
+		"%r = f32[1,2]{1,0} bitcast(%d)",
+	};
+	xrt_module *m;
+	size_t i;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_TRUE(strstr(t, want[i]) != NULL) TH_LOG("missing entry %zu of want", i);
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+}
+
 /*
  * What cannot change a value is dropped; every other attribute is known
  * or refused, so that none that changes a result is ignored.
