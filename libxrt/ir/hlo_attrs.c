@@ -287,10 +287,9 @@ static int skip_fusion_kind(struct hp *p)
 
 int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 {
-	struct ir_attr attr, *na;
+	struct ir_attr attr;
 	const char *s;
 	size_t n, at;
-	uint32_t i;
 
 	at = (hp_skip(p), p->pos);
 	if (hp_word(p, &s, &n, "an attribute name") ||
@@ -318,15 +317,23 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 		ir_attr_release(p->a, &attr);
 		return -1;
 	}
+	return hp_put_attr(p, in, &attr);
+}
+
+int hp_put_attr(struct hp *p, struct ir_instr *in, struct ir_attr *attr)
+{
+	struct ir_attr *na;
+	uint32_t i;
+
 	/* Keep the list sorted by key: that is the printing order. */
 	na = xrt_mem_calloc(p->a, in->num_attrs + 1, sizeof(*na));
 	if (!na) {
-		ir_attr_release(p->a, &attr);
+		ir_attr_release(p->a, attr);
 		return hp_oom(p);
 	}
-	for (i = 0; i < in->num_attrs && in->attrs[i].key < attr.key; i++)
+	for (i = 0; i < in->num_attrs && in->attrs[i].key < attr->key; i++)
 		na[i] = in->attrs[i];
-	na[i] = attr;
+	na[i] = *attr;
 	for (; i < in->num_attrs; i++)
 		na[i + 1] = in->attrs[i];
 	xrt_mem_free(p->a, in->attrs);

@@ -494,7 +494,7 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hlo_parse_attr(p, in))
 			return -1;
 	}
-	return 0;
+	return hlo_unbatch(p);
 }
 
 /* Skips a computation's signature: (params) -> shape. */

@@ -47,6 +47,10 @@ char *hp_string(struct hp *p);
 
 /* ", name=value" has been read up to the name: reads name=value. */
 int hlo_parse_attr(struct hp *p, struct ir_instr *in);
+/* Adds @attr (a key @in lacks) to @in, which takes what it owns; freed on failure. */
+int hp_put_attr(struct hp *p, struct ir_instr *in, struct ir_attr *attr);
+/* Rewrites the gather or scatter just read if it has batching dimensions. */
+int hlo_unbatch(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

@@ -100,3 +100,17 @@ int ir_names_add(struct ir_names *t, const char *s, size_t n, uint32_t i)
 	t->count++;
 	return 0;
 }
+
+void ir_names_move(struct ir_names *t, uint32_t from, uint32_t to)
+{
+	size_t len;
+	const char *s = t->name_of(t->ctx, from, &len);
+	uint32_t h = hash(s, len), at;
+
+	for (at = h & (t->cap - 1); t->slots[at]; at = (at + 1) & (t->cap - 1)) {
+		if ((uint32_t)t->slots[at] == from + 1) {
+			t->slots[at] = (uint64_t)h << 32 | ((uint64_t)to + 1);
+			return;
+		}
+	}
+}

@@ -36,4 +36,7 @@ uint32_t ir_names_find(const struct ir_names *t, const char *s, size_t n);
 /* Adds @s as index @i (not there already): 0, or -1 out of memory. */
 int ir_names_add(struct ir_names *t, const char *s, size_t n, uint32_t i);
 
+/* Makes the name of index @from (there) name index @to instead. */
+void ir_names_move(struct ir_names *t, uint32_t from, uint32_t to);
+
 #endif /* XRT_IR_IR_NAMES_H */

@@ -96,6 +96,10 @@ int vfy_scatter(struct vfy *v)
 	uint32_t nuwd, niwd, nmap, batch;
 	int64_t ivd, ivlen;
 
+	/* The HLO reader rewrites them away (hlo_batching.c); no other path does yet. */
+	if (ir_instr_attr(v->in, IR_ATTR_INPUT_BATCHING_DIMS) ||
+	    ir_instr_attr(v->in, IR_ATTR_SCATTER_INDICES_BATCHING_DIMS))
+		return vfy_fail(v, "batching dimensions are taken from HLO text only");
 	if (vfy_operands(v, 3, 3) || vfy_array(v, 0) || vfy_array(v, 1) || vfy_array(v, 2) ||
 	    vfy_ints(v, IR_ATTR_UPDATE_WINDOW_DIMS, &uwd, &nuwd) ||
 	    vfy_ints(v, IR_ATTR_INSERTED_WINDOW_DIMS, &iwd, &niwd) ||

@@ -242,6 +242,10 @@ static int check_gather(struct vfy *v)
 	uint32_t noff, ncol, nmap, nsz, i, k, b;
 	int64_t ivd, dims[XRT_MAX_RANK];
 
+	/* The HLO reader rewrites them away (hlo_batching.c); no other path does yet. */
+	if (ir_instr_attr(v->in, IR_ATTR_OPERAND_BATCHING_DIMS) ||
+	    ir_instr_attr(v->in, IR_ATTR_START_INDICES_BATCHING_DIMS))
+		return vfy_fail(v, "batching dimensions are taken from HLO text only");
 	if (vfy_operands(v, 2, 2) || vfy_array(v, 0) || vfy_array(v, 1) ||
 	    vfy_ints(v, IR_ATTR_OFFSET_DIMS, &off, &noff) ||
 	    vfy_ints(v, IR_ATTR_COLLAPSED_SLICE_DIMS, &col, &ncol) ||

@@ -214,4 +214,100 @@ TEST_F(xrt, unknown_attributes_are_refused)
 	xrt_module_destroy(m);
 }
 
+#define BATCHED_GATHER(ix, attrs)                                              \
+	"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  i = " ix " parameter(1)\n"  \
+	"  ROOT g = f32[2,2] gather(x, i), offset_dims={}, collapsed_slice_dims={1}, "  \
+	"start_index_map={1}, index_vector_dim=2, slice_sizes={1,1}" attrs "\n}"
+
+TEST_F(xrt, malformed_batching_dimensions)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ BATCHED_GATHER("s32[2,2]", ", operand_batching_dims={0}"),
+		  "g: operand_batching_dims without start_indices_batching_dims" },
+		{ BATCHED_GATHER("s32[2,2]", ", start_indices_batching_dims={0}"),
+		  "g: start_indices_batching_dims without operand_batching_dims" },
+		{ BATCHED_GATHER("s32[2,2]", ", operand_batching_dims={0,1}, "
+				 "start_indices_batching_dims={0}"),
+		  "g: 2 operand_batching_dims for 1 start_indices_batching_dims" },
+		{ BATCHED_GATHER("s32[2,2]", ", operand_batching_dims={2}, "
+				 "start_indices_batching_dims={0}"),
+		  "g: batching dimension pair 0 (2, 0) out of range" },
+		{ BATCHED_GATHER("s32[2,2]", ", operand_batching_dims={0}, "
+				 "start_indices_batching_dims={2}"),
+		  "g: batching dimension pair 0 (0, 2) out of range" },
+		{ BATCHED_GATHER("s32[3,2]", ", operand_batching_dims={0}, "
+				 "start_indices_batching_dims={0}"),
+		  "g: batching dimension pair 0 has sizes 2 and 3" },
+		{ BATCHED_GATHER("f32[2,2]", ", operand_batching_dims={0}, "
+				 "start_indices_batching_dims={0}"),
+		  "g: batching dimensions need array operands and integer indices" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
+/* The instructions the rewrite adds take names no instruction has. */
+TEST_F(xrt, batching_rewrite_names_are_fresh)
+{
+	static const char text[] =
+		"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n"
+		"  g.batch0 = s32[2,2] parameter(1)\n"
+		"  g = f32[2,2] gather(x, g.batch0), offset_dims={}, collapsed_slice_dims={1}, "
+		"start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, "
+		"index_vector_dim=2, slice_sizes={1,1}\n"
+		"  ROOT n = f32[2,2] negate(g)\n}";
+	xrt_module *m;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	EXPECT_TRUE(strstr(t, "%g.batch0.1 = s32[2,2,1]{2,1,0} iota(), iota_dimension=0") != NULL)
+		TH_LOG("%s", t);
+	EXPECT_TRUE(strstr(t, "ROOT %n = f32[2,2]{1,0} negate(%g)") != NULL) TH_LOG("%s", t);
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+}
+
+/* Every allocation of the dump-style and batching modules may fail, cleanly. */
+TEST_F(xrt, xla_forms_survive_every_failing_allocation)
+{
+	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo" };
+	char path[1024], *text;
+	size_t n, f;
+	long k;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		snprintf(path, sizeof(path), "%s/%s", HLO_CORPUS_DIR, files[f]);
+		text = test_slurp(path, &n);
+		ASSERT_NE(NULL, text);
+		for (k = 1;; k++) {
+			xrt_module *m = NULL;
+			xrt_status *st;
+
+			test_alloc_fail_at(&self->ta, k);
+			st = xrt_hlo_parse(self->a, text, n, &m);
+			if (!self->ta.failed) {
+				ASSERT_OK(st);
+				xrt_module_destroy(m);
+				break;
+			}
+			ASSERT_EQ(XRT_RESOURCE_EXHAUSTED, xrt_status_code(st))
+				TH_LOG("%s, allocation %ld: %s", files[f], k,
+				       xrt_status_message(st));
+			xrt_status_free(st);
+			ASSERT_EQ(NULL, m);
+			ASSERT_EQ(0, self->ta.live) TH_LOG("leak after failing allocation %ld", k);
+		}
+		ASSERT_GT(k, 50);
+		test_alloc_fail_at(&self->ta, 0);
+		free(text);
+	}
+}
+
 TEST_HARNESS_MAIN

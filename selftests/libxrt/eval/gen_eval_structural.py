@@ -169,6 +169,16 @@ def indexing():
                            rooted('f32', [3, 2, 2], 'gather(g, p), offset_dims={1,2}, collapsed_slice_dims={}, '
                                   'start_index_map={0,1}, index_vector_dim=1, slice_sizes={2,2}')],
         'f32', exp)
+    # Batching dimensions (take_along_axis): row b's indices pick from row b;
+    # the index vector dimension is implicit, and 9 clamps to 3.
+    x = f32(np.arange(12).reshape(3, 4))
+    ix = [[3, 0], [1, 1], [2, 9]]
+    one('gather_batching_take_along_axis',
+        [G.const('x', 'f32', x), G.const('i', 's32', ix),
+         rooted('f32', [3, 2], 'gather(x, i), offset_dims={}, collapsed_slice_dims={1}, '
+                'start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, '
+                'index_vector_dim=2, slice_sizes={1,1}')],
+        'f32', np.take_along_axis(x, np.clip(ix, 0, 3), axis=1))
     scatter_cases()
 
 
@@ -204,6 +214,20 @@ def scatter_cases():
                                                 'inserted_window_dims={}, scatter_dims_to_operand_dims={0}, '
                                                 'index_vector_dim=1, to_apply=%add')],
         'f32', exp3, comps=ADD)
+    # Batching dimensions (vmap of x.at[i].add(u)): update (j, b) adds to row b;
+    # the batch pairs indices dimension 1 with operand dimension 0; 7 is skipped.
+    idx, upd = [[1, 4], [1, 0], [7, 2]], f32([[1, 2], [3, 4], [5, 6]])
+    exp4 = f32(np.zeros((2, 5)))
+    for j in range(3):
+        for b in range(2):
+            if 0 <= idx[j][b] < 5:
+                exp4[b, idx[j][b]] += upd[j][b]
+    one('scatter_batching_vmapped_add',
+        [G.const('x', 'f32', np.zeros((2, 5))), G.const('i', 's32', idx), G.const('u', 'f32', upd),
+         rooted('f32', [2, 5], 'scatter(x, i, u), update_window_dims={}, inserted_window_dims={1}, '
+                'scatter_dims_to_operand_dims={1}, input_batching_dims={0}, '
+                'scatter_indices_batching_dims={1}, index_vector_dim=2, to_apply=%add')],
+        'f32', exp4, comps=ADD)
 
 
 def window_ref(x, init, f, cfg):

@@ -38,6 +38,10 @@
 	X(UPDATE_WINDOW_DIMS, "update_window_dims", INTS)                     \
 	X(INSERTED_WINDOW_DIMS, "inserted_window_dims", INTS)                 \
 	X(SCATTER_DIMS_TO_OPERAND_DIMS, "scatter_dims_to_operand_dims", INTS) \
+	X(OPERAND_BATCHING_DIMS, "operand_batching_dims", INTS)               \
+	X(START_INDICES_BATCHING_DIMS, "start_indices_batching_dims", INTS)   \
+	X(INPUT_BATCHING_DIMS, "input_batching_dims", INTS)                   \
+	X(SCATTER_INDICES_BATCHING_DIMS, "scatter_indices_batching_dims", INTS) \
 	X(INDEX_VECTOR_DIM, "index_vector_dim", INT)                          \
 	X(SLICE_SIZES, "slice_sizes", INTS)                                   \
 	X(INDICES_ARE_SORTED, "indices_are_sorted", BOOL)                     \
