@@ -2,7 +2,8 @@
 /*
  * Reading constants: scalars, nested braces for arrays (row-major, one
  * level per dimension), parentheses for tuples and for complex values;
- * true/false, integers, and floats including inf and nan.
+ * true/false (or 1/0), integers, and floats including inf and nan.  An
+ * array may also be written as one value, which every element takes.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -86,9 +87,9 @@ static int parse_scalar(struct hp *p, enum xrt_dtype t, uint8_t *dst)
 	uint16_t h;
 
 	if (t == XRT_PRED) {
-		if (hp_keyword(p, "true"))
+		if (hp_keyword(p, "true") || hp_keyword(p, "1"))
 			*dst = 1;
-		else if (hp_keyword(p, "false"))
+		else if (hp_keyword(p, "false") || hp_keyword(p, "0"))
 			*dst = 0;
 		else
 			return hp_fail(p, "expected true or false");
@@ -200,8 +201,31 @@ static uint64_t leaf_elements(const struct xrt_shape *s, uint64_t cap)
 	return n;
 }
 
+/* The most bytes an array written as one value may take. */
+#define SPLAT_MAX_BYTES (UINT64_C(1) << 28)
+
+/* f32[3,3] constant(1): every element the one value. */
+static int parse_splat(struct hp *p, xrt_literal *lit)
+{
+	size_t es = xrt_dtype_size(lit->shape.dtype);
+	uint64_t n = xrt_shape_element_count(&lit->shape), i;
+	uint8_t *d = lit->data;
+
+	if (!n) {	/* still read, for its errors */
+		uint8_t scratch[16];
+
+		return parse_scalar(p, lit->shape.dtype, scratch);
+	}
+	if (parse_scalar(p, lit->shape.dtype, d))
+		return -1;
+	for (i = 1; i < n; i++)
+		memcpy(d + i * es, d, es);
+	return 0;
+}
+
 int hlo_parse_literal(struct hp *p, struct ir_instr *in)
 {
+	bool splat = !xrt_shape_is_tuple(&in->shape) && in->shape.rank && !hp_peek(p, '{');
 	xrt_status *st;
 
 	/*
@@ -209,7 +233,11 @@ int hlo_parse_literal(struct hp *p, struct ir_instr *in)
 	 * more elements than the text has left cannot be read: say so before
 	 * allocating what could be terabytes.
 	 */
-	if (leaf_elements(&in->shape, p->len) > p->len - p->pos)
+	if (splat && xrt_shape_byte_size(&in->shape) > SPLAT_MAX_BYTES)
+		return hp_fail(p, "an array constant written as one value is limited to 256 MiB; "
+			       "this one takes %llu bytes",
+			       (unsigned long long)xrt_shape_byte_size(&in->shape));
+	if (!splat && leaf_elements(&in->shape, p->len) > p->len - p->pos)
 		return hp_fail(p, "the constant has more elements than the text has characters");
 	st = xrt_literal_create(p->a, &in->shape, &in->literal);
 	if (st) {
@@ -218,5 +246,5 @@ int hlo_parse_literal(struct hp *p, struct ir_instr *in)
 		xrt_status_free(st);
 		return oom ? hp_oom(p) : hp_fail(p, "bad constant shape");
 	}
-	return parse_value(p, in->literal);
+	return splat ? parse_splat(p, in->literal) : parse_value(p, in->literal);
 }

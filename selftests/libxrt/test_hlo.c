@@ -140,8 +140,10 @@ TEST_F(xrt, malformed_texts_name_line_and_column)
 		{ "HloModule m\ne {\n  a = f32[] parameter(0), is_stable=maybe\n}",
 		  "line 3, column 37: expected true or false" },
 		/* Found by fuzz_hlo_parse: a constant of a huge shape was allocated first. */
-		{ "HloModule m\ne {\n  a = f32[99999999,99999999] constant(0)\n}",
+		{ "HloModule m\ne {\n  a = f32[99999999,99999999] constant({0})\n}",
 		  "line 3, column 39: the constant has more elements than the text has characters" },
+		{ "HloModule m\ne {\n  a = f32[99999999,99999999] constant(0)\n}",
+		  "line 3, column 39: an array constant written as one value is limited to 256 MiB" },
 		{ "HloModule m\ne {\n  a = (f32[4000000000], f32[4000000000]) constant((0, 0))\n}",
 		  "line 3, column 51: the constant has more elements than the text has characters" },
 		{ "HloModule m\ne {\n  a = f32[2 parameter(0)\n}",

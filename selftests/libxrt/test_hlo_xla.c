@@ -214,6 +214,42 @@ TEST_F(xrt, unknown_attributes_are_refused)
 	xrt_module_destroy(m);
 }
 
+/* An array written as one value, and a pred written as a number. */
+TEST_F(xrt, constants_as_xla_writes_them)
+{
+	static const char text[] =
+		"HloModule m\nENTRY e {\n  a = f32[2,3] constant(1.5)\n  b = pred[] constant(1)\n"
+		"  c = pred[2] constant({0, true})\n  z = s8[0,4] constant(7)\n"
+		"  ROOT t = (f32[2,3], pred[], pred[2], s8[0,4]) tuple(a, b, c, z)\n}";
+	static const char *const want[] = {
+		"f32[2,3]{1,0} constant({{1.5, 1.5, 1.5}, {1.5, 1.5, 1.5}})",
+		"pred[] constant(true)", "pred[2]{0} constant({false, true})",
+	};
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m\ne {\n  ROOT a = s8[4] constant(300)\n}",
+		  "line 3, column 27: '300' is not a s8 value" },
+		{ "HloModule m\ne {\n  ROOT a = s8[0] constant(x)\n}",
+		  "line 3, column 27: 'x' is not a s8 value" },
+		{ "HloModule m\ne {\n  ROOT a = pred[] constant(2)\n}",
+		  "line 3, column 28: expected true or false" },
+	};
+	xrt_module *m;
+	size_t i;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_TRUE(strstr(t, want[i]) != NULL) TH_LOG("missing entry %zu in %s", i, t);
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 #define BATCHED_GATHER(ix, attrs)                                              \
 	"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  i = " ix " parameter(1)\n"  \
 	"  ROOT g = f32[2,2] gather(x, i), offset_dims={}, collapsed_slice_dims={1}, "  \
