@@ -19,9 +19,12 @@
  * padded operand where a mask marks the real elements (padding is never
  * selected); then each source element combined into the padded result
  * at its window's selected offset.  With overlapping windows one result
- * element takes sources in window-offset order rather than source
- * order: the same value when the scatter computation is associative
- * and commutative, as addition is up to rounding.
+ * element takes several sources, which XLA combines in source order.
+ * For a fixed result position the source index falls, dimension by
+ * dimension, as the window offset rises, so visiting the offsets in
+ * reverse row-major order is visiting the sources in row-major order:
+ * the scatter phase runs backwards, and a scatter computation that
+ * keeps one value keeps the last, as in XLA and the evaluator.
  */
 struct sas {
 	uint32_t rank;
@@ -147,6 +150,12 @@ static void sas_phase(struct cc *cc, const struct ir_instr *in, struct sas *w, i
 	int32_t j = 0;
 	int d;
 
+	if (phase) {	/* backwards: the last offset first */
+		for (d = 0; d < (int)w->rank; d++) {
+			wi[d] = w->size[d] - 1;
+			j = d ? j * (int32_t)w->size[d] + (int32_t)wi[d] : (int32_t)wi[d];
+		}
+	}
 	do {
 		hb = cc->vals[w->h].buf;
 		bb = cc->vals[w->b].buf;
@@ -165,9 +174,15 @@ static void sas_phase(struct cc *cc, const struct ir_instr *in, struct sas *w, i
 		}
 		for (k = 0; k < 2 - (uint32_t)phase; k++)
 			cc_release(cc, args[k]);
-		j++;
-		for (d = (int)w->rank - 1; d >= 0 && ++wi[d] == w->size[d]; d--)
-			wi[d] = 0;
+		if (phase) {
+			j--;
+			for (d = (int)w->rank - 1; d >= 0 && wi[d]-- == 0; d--)
+				wi[d] = w->size[d] - 1;
+		} else {
+			j++;
+			for (d = (int)w->rank - 1; d >= 0 && ++wi[d] == w->size[d]; d--)
+				wi[d] = 0;
+		}
 	} while (d >= 0 && !cc->err);
 }
 

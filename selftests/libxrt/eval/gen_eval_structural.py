@@ -26,6 +26,12 @@ MAX = '''%max (a: f32[], b: f32[]) -> f32[] {
 }
 
 '''
+KEEP = '''%keep (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  ROOT %b = f32[] parameter(1)
+}
+
+'''
 GE = '''%ge (a: f32[], b: f32[]) -> pred[] {
   %a = f32[] parameter(0)
   %b = f32[] parameter(1)
@@ -342,6 +348,21 @@ def select_and_scatter():
                                            rooted('f32', [4], 'select-and-scatter(x, s, z), window={size=2 stride=1}, '
                                                   'select=%ge, scatter=%add')],
         'f32', exp1, comps=GE + ADD)
+    # Overlapping 2-d windows whose scatter keeps the source: windows apply
+    # in source (row-major) order, so the last window to select a position wins.
+    x2 = f32([[1, 5, 2, 0], [3, 5, 4, 8], [9, 1, 1, 2], [0, 3, 7, 7]])
+    s2 = f32(np.arange(9).reshape(3, 3) + 1)
+    exp2 = np.zeros((4, 4))
+    for bi in range(3):
+        for bj in range(3):
+            win = x2[bi:bi + 2, bj:bj + 2]
+            r, c = np.unravel_index(np.argmax(win), win.shape)
+            exp2[bi + r, bj + c] = s2[bi, bj]
+    one('select_and_scatter_overlapping_keep_last',
+        [G.const('x', 'f32', x2), G.const('s', 'f32', s2), G.const('z', 'f32', 0.0),
+         rooted('f32', [4, 4], 'select-and-scatter(x, s, z), window={size=2x2 stride=1x1}, '
+                'select=%ge, scatter=%keep')],
+        'f32', exp2, comps=GE + KEEP)
 
 
 def dots():
