@@ -7,8 +7,10 @@
  * Within a segment element j goes to lane j % XRT_CS_REDUCE_LANES; lanes
  * start from the identity and combine as a balanced tree; the result is
  * init combined with segment 0, then segment 1, and so on.  Float
- * accumulators round to their type after every step (f16 and bf16
- * included); integers wrap.
+ * accumulators round to their type after every step, but f16 and bf16
+ * ones to f32: a long sum in 16 bits stalls once the sum outgrows the
+ * addends (XLA's CPU backend avoids that by summing as a tree; the
+ * result rounds to the type once, when it is stored).  Integers wrap.
  *
  * When an output has one segment, one phase computes it directly.
  * Otherwise phase 0 computes segments into the shared workspace (items
@@ -264,14 +266,12 @@ static u64 reduce_items(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 	return (r.outputs + per - 1) / per;
 }
 
-/* Rounds a float accumulator to its type. */
+/* Rounds a float accumulator to its type (16-bit floats to f32). */
 static double round_to(u32 t, double v)
 {
 	switch (t) {
 	case XRT_CS_F16:
-		return engine_f16_to_f32(engine_f64_to_f16(v));
 	case XRT_CS_BF16:
-		return xs_bf16_to_f32(xs_f64_to_bf16(v));
 	case XRT_CS_F32:
 	case XRT_CS_C64:
 		return (float)v;

@@ -15,6 +15,59 @@ static struct ev_val *part(struct ev_val *r, uint32_t n, uint32_t i)
 	return n == 1 ? r : r->elems[i];
 }
 
+/*
+ * ADD or MULTIPLY when @f is just that of its two parameters, else
+ * XRT_OP_COUNT.
+ */
+static enum xrt_opcode plain_reducer(const struct ir_comp *f)
+{
+	const struct ir_instr *r = &f->instrs[f->root];
+	const struct ir_instr *a, *b;
+
+	if (f->num_params != 2 || (r->op != XRT_OP_ADD && r->op != XRT_OP_MULTIPLY) ||
+	    r->num_operands != 2)
+		return XRT_OP_COUNT;
+	a = &f->instrs[r->operands[0]];
+	b = &f->instrs[r->operands[1]];
+	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
+	    a->parameter == b->parameter)
+		return XRT_OP_COUNT;
+	return r->op;
+}
+
+/*
+ * A sum or product of f16 or bf16 accumulates in f32 and rounds once at
+ * the end, as the devices do (cmd_reduce.c): in 16 bits a long sum
+ * stops growing once it outgrows its addends.
+ */
+static bool widened(struct ev *ev, struct ev_val *const *ops, struct ev_val *r,
+		    const struct ir_comp *f)
+{
+	enum xrt_dtype t = ops[0]->shape.dtype;
+	uint32_t nd, d, nk;
+	const int64_t *dims = ev_ints(ev, IR_ATTR_DIMENSIONS, &nd);
+	int64_t idx[XRT_MAX_RANK] = { 0 }, kept[XRT_MAX_RANK], k, o;
+	enum xrt_opcode op = plain_reducer(f);
+	const struct ev_val *a = ops[0];
+
+	if (ev->in->num_operands != 2 || (t != XRT_F16 && t != XRT_BF16) || op == XRT_OP_COUNT)
+		return false;
+	for (k = 0; k < a->n; k++, ev_next(a->shape.rank, a->shape.dims, idx)) {
+		double *acc;
+
+		for (d = 0, nk = 0; d < a->shape.rank; d++) {
+			if (!ev_listed(dims, nd, d))
+				kept[nk++] = idx[d];
+		}
+		o = ev_offset(nk, r->shape.dims, kept);
+		acc = &r->e[o].f;
+		*acc = (float)(op == XRT_OP_ADD ? *acc + a->e[k].f : *acc * a->e[k].f);
+	}
+	for (o = 0; o < r->n; o++)
+		r->e[o].f = ev_round(t, r->e[o].f);
+	return true;
+}
+
 static struct ev_val *reduce(struct ev *ev, struct ev_val *const *ops)
 {
 	uint32_t n = ev->in->num_operands / 2, nd, i, d;
@@ -33,6 +86,8 @@ static struct ev_val *reduce(struct ev *ev, struct ev_val *const *ops)
 		for (k = 0; k < part(r, n, i)->n; k++)
 			part(r, n, i)->e[k] = ops[n + i]->e[0];
 	}
+	if (widened(ev, ops, r, f))
+		return r;
 	/* Each input element, in row-major order, folds into its output. */
 	for (k = 0; k < a->n; k++, ev_next(a->shape.rank, a->shape.dims, idx)) {
 		int64_t kept[XRT_MAX_RANK];

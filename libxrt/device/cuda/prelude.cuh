@@ -425,12 +425,9 @@ XD void comb_d(int op, int t, double *a, s64 *ai, double b, s64 bi)
 		return;
 	}
 	}
-	if (t == XRT_CS_F32)
+	/* 16-bit floats accumulate in f32, as on the engine (cmd_reduce.c) */
+	if (t == XRT_CS_F32 || t == XRT_CS_F16 || t == XRT_CS_BF16)
 		*a = (float)*a;
-	else if (t == XRT_CS_F16)
-		*a = h2f(d2h(*a));	/* one rounding, from the exact double */
-	else if (t == XRT_CS_BF16)
-		*a = bf2f(d2bf(*a));
 }
 
 XD void comb_i(int op, int t, s64 *a, s64 *ai, s64 b, s64 bi)

@@ -279,6 +279,21 @@ def reductions():
         one('reduce_sum_%s' % dims.replace(',', ''), [G.const('x', 'f32', x), G.const('z', 'f32', 0.0),
                                                      rooted('f32', t, 'reduce(x, z), dimensions={%s}, to_apply=%%add' % dims)],
             'f32', exp, comps=ADD)
+    # A long 16-bit sum accumulates in f32 (every partial sum here is exact
+    # in f32) and rounds once: in 16 bits it would stop growing near 256.
+    k = np.arange(4096)
+    vals16 = (k % 7) * 0.125 + 0.0625
+    for t in ('f16', 'bf16'):
+        add16 = ADD.replace('f32[]', t + '[]').replace('%add ', '%add16 ')
+        one('reduce_sum_%s_long' % t,
+            ['  i = s32[4096] iota(), iota_dimension=0', '  s = s32[] constant(7)',
+             '  seven = s32[4096] broadcast(s), dimensions={}', '  m = s32[4096] remainder(i, seven)',
+             '  c = %s[4096] convert(m)' % t, '  e = %s[] constant(0.125)' % t,
+             '  eb = %s[4096] broadcast(e), dimensions={}' % t, '  h = %s[] constant(0.0625)' % t,
+             '  hb = %s[4096] broadcast(h), dimensions={}' % t, '  x0 = %s[4096] multiply(c, eb)' % t,
+             '  x = %s[4096] add(x0, hb)' % t, '  z = %s[] constant(0)' % t,
+             '  ROOT r = %s[] reduce(x, z), dimensions={0}, to_apply=%%add16' % t],
+            t, G.round_float(float(vals16.sum()), t), comps=add16)
     one('reduce_max_init', [G.const('x', 'f32', x), G.const('z', 'f32', -math.inf),
                             rooted('f32', [2], 'reduce(x, z), dimensions={1}, to_apply=%max')],
         'f32', x.max(1), comps=MAX)
