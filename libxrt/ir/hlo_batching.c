@@ -65,7 +65,8 @@ static int extend(struct hp *p, struct ir_instr *in, enum ir_attr_key key,
 	v = xrt_mem_calloc(p->a, old + n, sizeof(*v));
 	if (!v)
 		return hp_oom(p);
-	memcpy(v, at->ints, old * sizeof(*v));
+	if (old)
+		memcpy(v, at->ints, old * sizeof(*v));
 	memcpy(v + old, add, n * sizeof(*v));
 	for (i = old; sort && i < old + n; i++) {
 		int64_t x = v[i];

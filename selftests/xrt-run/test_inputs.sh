@@ -35,9 +35,15 @@ expect 0 "$want" --input="$d/x.txt" --input="$d/k.txt" "$d/affine_ir.computation
 expect 0 "$want" --device=reference --input="$d/x.txt" --input="$d/k.txt" \
 	"$d/affine_text.computation"
 printf '\022\005\377\377' > "${TMPDIR:-/tmp}/xrt-run-bad.computation"
-expect 1 "neither HLO text nor an xrt.Computation message" \
+expect 1 "neither HLO text nor an xrt.Computation; read as XLA's: xla.HloModuleProto" \
 	"${TMPDIR:-/tmp}/xrt-run-bad.computation"
 rm -f "${TMPDIR:-/tmp}/xrt-run-bad.computation"
+
+# Or as XLA serialized it (an HloProto from its dump): the values its text gives.
+xla="$d/../libxrt/xla"
+want=$("$run" --seed=5 "$xla/loop_and_cond.after.hlo" 2>&1)
+expect 0 "$want" --seed=5 "$xla/loop_and_cond.after.pb"
+expect 0 "result" --seed=5 "$xla/loop_and_cond.after.pb"
 
 # Big arrays print like numpy's, three at each edge, in index order
 # whatever the layout; small ones whole.

@@ -328,8 +328,9 @@ static bool is_hlo_text(const char *data, size_t len)
 }
 
 /*
- * The module in @data: HLO text, or an xrt.Computation message (its
- * IrModule or HLO text body; its config is not needed to run it).
+ * The module in @data: HLO text, an xrt.Computation message (its
+ * IrModule or HLO text body; its config is not needed to run it), or
+ * one of XLA's (HloModuleProto, HloProto, HloSnapshot).
  */
 static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
 {
@@ -341,9 +342,15 @@ static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
 	if (is_hlo_text(data, len))
 		return xrt_hlo_parse(NULL, data, len, m);
 	c = xrt__computation__unpack(NULL, len, (const uint8_t *)data);
-	if (!c)
-		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
-				      "neither HLO text nor an xrt.Computation message");
+	if (!c || c->body_case == XRT__COMPUTATION__BODY__NOT_SET) {
+		if (c)
+			xrt__computation__free_unpacked(c, NULL);
+		st = xrt_hlo_parse_xla_proto(NULL, data, len, XRT_XLA_ANY, m);
+		if (st && xrt_status_code(st) == XRT_INVALID_ARGUMENT)
+			st = xrt_status_annotate(st, "neither HLO text nor an xrt.Computation; "
+						 "read as XLA's");
+		return st;
+	}
 	if (c->body_case == XRT__COMPUTATION__BODY_HLO_TEXT) {
 		st = xrt_hlo_parse(NULL, c->hlo_text, strlen(c->hlo_text), m);
 	} else if (c->body_case == XRT__COMPUTATION__BODY_MODULE) {
@@ -359,7 +366,7 @@ static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
 		free(ir);
 	} else {
 		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
-				    "the xrt.Computation has no body (module or hlo_text)");
+				    "the xrt.Computation has a body this xrt-run does not know");
 	}
 	xrt__computation__free_unpacked(c, NULL);
 	return st;

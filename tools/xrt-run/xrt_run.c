@@ -273,7 +273,8 @@ static int demo(void)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xrt-run [options] FILE\n"
-		   "  FILE: HLO text, or a serialized xrt.Computation message\n"
+		   "  FILE: HLO text, a serialized xrt.Computation message, or XLA's\n"
+		   "        HloModuleProto, HloProto or HloSnapshot (told apart by content)\n"
 		   "       xrt-run --demo\n"
 		   "  --device=NAME         where to run: 'host' (compiled, the default), a\n"
 		   "                        device listed by --demo (accel:0, ...), or\n"

@@ -22,6 +22,44 @@ extern "C" {
 typedef struct xrt_module xrt_module;
 
 /**
+ * enum xrt_xla_form - which of XLA's messages holds a serialized module
+ * @XRT_XLA_ANY: any of the three, told apart by their content
+ * @XRT_XLA_HLO_MODULE: xla.HloModuleProto (JAX's serialized HLO module)
+ * @XRT_XLA_HLO_PROTO: xla.HloProto, its module in field 1 (what XLA's
+ *	--xla_dump_hlo_as_proto writes)
+ * @XRT_XLA_HLO_SNAPSHOT: xla.HloSnapshot, its HloProto in field 1
+ */
+enum xrt_xla_form {
+	XRT_XLA_ANY,
+	XRT_XLA_HLO_MODULE,
+	XRT_XLA_HLO_PROTO,
+	XRT_XLA_HLO_SNAPSHOT,
+};
+
+/**
+ * xrt_hlo_parse_xla_proto() - read a module XLA serialized
+ * @alloc: allocator for the module (NULL: system); must outlive it
+ * @data: the message's bytes
+ * @len: their length
+ * @form: which message they are, or XRT_XLA_ANY
+ * @out: receives the module
+ *
+ * The module goes through the same reader as HLO text (it is written as
+ * text and read back), so both forms take the same opcodes, attributes
+ * and rules; fields XRT does not read (metadata, sharding, schedules)
+ * are skipped.  Computations may come in any order; instructions must
+ * come after their operands, as XLA writes them.
+ *
+ * Return: NULL; INVALID_ARGUMENT naming the computation and instruction
+ * that cannot be read (an unknown opcode, a missing reference, an
+ * element type XRT lacks, ...), the message that does not decode, or,
+ * after "as HLO text", what the text reader says; or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_hlo_parse_xla_proto(const struct xrt_allocator *alloc, const void *data,
+					    size_t len, enum xrt_xla_form form,
+					    xrt_module **out);
+
+/**
  * xrt_hlo_parse() - read a module in HLO text
  * @alloc: allocator for the module (NULL: system); must outlive it
  * @text: the text; need not be NUL-terminated

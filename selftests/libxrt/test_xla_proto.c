@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+/*
+ * XLA's serialized modules (selftests/libxrt/xla/, written by XLA from
+ * small JAX programs, see gen.py): each HloProto reads as the module its
+ * HLO text dump gives, in every form XLA wraps it in; malformed messages
+ * fail naming what is wrong; running out of memory fails cleanly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+#include "xla.pb-c.h"
+
+#include <xrt/ir.h>
+
+static const char *const programs[] = {
+	"conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
+};
+
+static char *slurp_xla(const char *name, const char *ext, size_t *n)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/%s%s", XLA_DIR, name, ext);
+	return test_slurp(path, n);
+}
+
+static char *printed(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+		     xrt_module *m)
+{
+	char *t = NULL;
+	xrt_status *st = xrt_hlo_print(m, a, &t, NULL);
+
+	EXPECT_EQ(NULL, st);
+	xrt_status_free(st);
+	return t;
+}
+
+static int line_cmp(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The lines of @t, sorted (in place: @t is cut up). */
+static size_t sorted_lines(char *t, char **lines, size_t max)
+{
+	size_t n = 0;
+	char *s;
+
+	for (s = strtok(t, "\n"); s && n < max; s = strtok(NULL, "\n"))
+		lines[n++] = s;
+	qsort(lines, n, sizeof(*lines), line_cmp);
+	return n;
+}
+
+/*
+ * Before XLA's optimizations the dumps print instructions in the order
+ * the proto holds them: the modules print the same.  After them the
+ * text follows the schedule: the same lines, in another order.
+ */
+static void expect_same_module(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			       xrt_module *from_text, xrt_module *from_proto, bool same_order)
+{
+	static char *l1[4096], *l2[4096];
+	char *t1 = printed(_metadata, a, from_text), *t2 = printed(_metadata, a, from_proto);
+	size_t n1, n2, i;
+
+	ASSERT_NE(NULL, t1);
+	ASSERT_NE(NULL, t2);
+	if (same_order) {
+		EXPECT_STREQ(t1, t2);
+	} else {
+		n1 = sorted_lines(t1, l1, 4096);
+		n2 = sorted_lines(t2, l2, 4096);
+		ASSERT_EQ(n1, n2);
+		for (i = 0; i < n1; i++)
+			EXPECT_STREQ(l1[i], l2[i]);
+	}
+	xrt_free(a, t1);
+	xrt_free(a, t2);
+}
+
+TEST_F(xrt, xla_dumps_read_as_their_text)
+{
+	static const char *const stages[] = { ".before", ".after" };
+	size_t p, s, files = 0;
+
+	for (p = 0; p < sizeof(programs) / sizeof(programs[0]); p++) {
+		for (s = 0; s < 2; s++) {
+			char ext[32];
+			size_t nt, np;
+			char *text, *pb;
+			xrt_module *mt, *mp, *ma;
+
+			snprintf(ext, sizeof(ext), "%s.hlo", stages[s]);
+			text = slurp_xla(programs[p], ext, &nt);
+			snprintf(ext, sizeof(ext), "%s.pb", stages[s]);
+			pb = slurp_xla(programs[p], ext, &np);
+			ASSERT_NE(NULL, text) TH_LOG("%s%s", programs[p], stages[s]);
+			ASSERT_NE(NULL, pb);
+			TH_LOG("%s%s", programs[p], stages[s]);
+			ASSERT_OK(xrt_hlo_parse(self->a, text, nt, &mt));
+			ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, pb, np, XRT_XLA_HLO_PROTO, &mp));
+			ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, pb, np, XRT_XLA_ANY, &ma));
+			expect_same_module(_metadata, self->a, mt, mp, s == 0);
+			expect_same_module(_metadata, self->a, mp, ma, true);
+			xrt_module_destroy(mt);
+			xrt_module_destroy(mp);
+			xrt_module_destroy(ma);
+			free(text);
+			free(pb);
+			files++;
+		}
+	}
+	ASSERT_EQ(14, files);
+}
+
+/* The module alone, and inside a snapshot, read as the HloProto does. */
+TEST_F(xrt, every_wrapping_reads_the_same)
+{
+	Xla__HloSnapshot snap = XLA__HLO_SNAPSHOT__INIT;
+	Xla__HloProto *hp;
+	size_t n, len;
+	uint8_t *buf;
+	char *pb = slurp_xla("loop_and_cond", ".before.pb", &n);
+	xrt_module *ref, *m;
+	enum xrt_xla_form f;
+
+	ASSERT_NE(NULL, pb);
+	hp = xla__hlo_proto__unpack(NULL, n, (const uint8_t *)pb);
+	ASSERT_NE(NULL, hp);
+	ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, pb, n, XRT_XLA_HLO_PROTO, &ref));
+	for (f = XRT_XLA_ANY; f <= XRT_XLA_HLO_SNAPSHOT; f++) {
+		const ProtobufCMessage *msg = f == XRT_XLA_HLO_PROTO ? &hp->base :
+					      &hp->hlo_module->base;
+
+		snap.hlo = hp;
+		if (f == XRT_XLA_HLO_SNAPSHOT || f == XRT_XLA_ANY)
+			msg = &snap.base;
+		len = protobuf_c_message_get_packed_size(msg);
+		buf = malloc(len);
+		ASSERT_NE(NULL, buf);
+		protobuf_c_message_pack(msg, buf);
+		TH_LOG("form %d", f);
+		ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, buf, len, f, &m));
+		expect_same_module(_metadata, self->a, ref, m, true);
+		xrt_module_destroy(m);
+		free(buf);
+	}
+	/* a module message alone, told apart by its content */
+	len = xla__hlo_module_proto__get_packed_size(hp->hlo_module);
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	xla__hlo_module_proto__pack(hp->hlo_module, buf);
+	ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, buf, len, XRT_XLA_ANY, &m));
+	expect_same_module(_metadata, self->a, ref, m, true);
+	xrt_module_destroy(m);
+	free(buf);
+	xrt_module_destroy(ref);
+	xla__hlo_proto__free_unpacked(hp, NULL);
+	free(pb);
+}
+
+/* One damage done to a module message, and what reading it must say. */
+struct damage {
+	void (*apply)(Xla__HloModuleProto *m);
+	const char *msg;
+};
+
+static Xla__HloInstructionProto *instr_named(Xla__HloModuleProto *m, const char *name)
+{
+	size_t c, i;
+
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; i < m->computations[c]->n_instructions; i++)
+			if (!strcmp(m->computations[c]->instructions[i]->name, name))
+				return m->computations[c]->instructions[i];
+	return NULL;
+}
+
+static void unknown_operand(Xla__HloModuleProto *m)
+{
+	instr_named(m, "tanh.1")->operand_ids[0] = 999999;
+}
+
+static void repeated_id(Xla__HloModuleProto *m)
+{
+	instr_named(m, "tanh.1")->id = instr_named(m, "a.1")->id;
+}
+
+static void f8_type(Xla__HloModuleProto *m)
+{
+	instr_named(m, "tanh.1")->shape->element_type = XLA__PRIMITIVE_TYPE__F8E5M2;
+}
+
+static void tiled(Xla__HloModuleProto *m)
+{
+	static Xla__TileProto tile = XLA__TILE_PROTO__INIT, *tiles[] = { &tile };
+
+	instr_named(m, "tanh.1")->shape->layout->n_tiles = 1;
+	instr_named(m, "tanh.1")->shape->layout->tiles = tiles;
+}
+
+static void dynamic(Xla__HloModuleProto *m)
+{
+	static protobuf_c_boolean dyn[] = { 1, 0 };
+	Xla__ShapeProto *s = instr_named(m, "tanh.1")->shape;
+
+	s->n_is_dynamic_dimension = 2;
+	s->is_dynamic_dimension = dyn;
+}
+
+static void short_constant(Xla__HloModuleProto *m)
+{
+	size_t c, i;
+
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; i < m->computations[c]->n_instructions; i++) {
+			Xla__HloInstructionProto *in = m->computations[c]->instructions[i];
+
+			if (!strcmp(in->opcode, "constant") && in->literal->n_f32s) {
+				in->literal->n_f32s--;
+				return;
+			}
+		}
+}
+
+static void odd_name(Xla__HloModuleProto *m)
+{
+	static char name[] = "tanh one";
+
+	instr_named(m, "tanh.1")->name = name;
+}
+
+static void no_shape(Xla__HloModuleProto *m)
+{
+	instr_named(m, "tanh.1")->shape = NULL;
+}
+
+static void bad_entry(Xla__HloModuleProto *m)
+{
+	m->entry_computation_id = 424242;
+}
+
+static void no_root(Xla__HloModuleProto *m)
+{
+	m->computations[m->n_computations - 1]->root_id = 777777;
+}
+
+static void unknown_opcode(Xla__HloModuleProto *m)
+{
+	static char op[] = "frobnicate";
+
+	instr_named(m, "tanh.1")->opcode = op;
+}
+
+static void calls_itself(Xla__HloModuleProto *m)
+{
+	static int64_t self_id[1];
+	Xla__HloComputationProto *c = m->computations[m->n_computations - 1];
+	Xla__HloInstructionProto *in = instr_named(m, "tanh.1");
+
+	self_id[0] = c->id;
+	in->n_called_computation_ids = 1;
+	in->called_computation_ids = self_id;
+}
+
+static void no_computations(Xla__HloModuleProto *m)
+{
+	m->n_computations = 0;
+}
+
+/*
+ * An allocator for the damaged messages: damage points fields at
+ * static data, so nothing is freed one by one; the arena goes at once.
+ */
+struct arena {
+	ProtobufCAllocator pb;
+	void *blocks[65536];
+	size_t n;
+};
+
+static void *arena_alloc(void *ctx, size_t size)
+{
+	struct arena *a = ctx;
+	void *p = a->n < 65536 ? malloc(size) : NULL;
+
+	if (p)
+		a->blocks[a->n++] = p;
+	return p;
+}
+
+static void arena_free(void *ctx, void *p)
+{
+	(void)ctx;
+	(void)p;
+}
+
+static void arena_release(struct arena *a)
+{
+	while (a->n)
+		free(a->blocks[--a->n]);
+}
+
+TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
+{
+	static struct arena ar = { { arena_alloc, arena_free, &ar }, { NULL }, 0 };
+	static const struct damage damages[] = {
+		{ unknown_operand, "instruction 'tanh.1': an operand is not an instruction of its "
+				   "computation" },
+		{ repeated_id, "two instructions have id" },
+		{ f8_type, "instruction 'tanh.1': element type F8E5M2 (19) is not supported" },
+		{ tiled, "instruction 'tanh.1': tiled layouts are not supported" },
+		{ dynamic, "instruction 'tanh.1': dynamic dimensions are not supported" },
+		{ short_constant, "a constant's values do not fill its shape" },
+		{ odd_name, "instruction 'tanh one': its name is not one HLO text can hold" },
+		{ no_shape, "instruction 'tanh.1': a shape is missing" },
+		{ bad_entry, "the entry computation id 424242 is none of the module's" },
+		{ no_root, "its root_id 777777 is none of its instructions" },
+		{ unknown_opcode, "as HLO text: line 8, column 27: unknown opcode 'frobnicate'" },
+		{ calls_itself, "calls itself, through" },
+		{ no_computations, "HloModuleProto: the module has no computations" },
+	};
+	size_t n, k, len;
+	char *pb = slurp_xla("mlp_grad", ".before.pb", &n);
+	xrt_module *m;
+	uint8_t *buf;
+
+	ASSERT_NE(NULL, pb);
+	for (k = 0; k < sizeof(damages) / sizeof(damages[0]); k++) {
+		Xla__HloProto *hp = xla__hlo_proto__unpack(&ar.pb, n, (const uint8_t *)pb);
+
+		ASSERT_NE(NULL, hp);
+		damages[k].apply(hp->hlo_module);
+		len = xla__hlo_module_proto__get_packed_size(hp->hlo_module);
+		buf = malloc(len + 1);
+		ASSERT_NE(NULL, buf);
+		xla__hlo_module_proto__pack(hp->hlo_module, buf);
+		arena_release(&ar);
+		ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, buf, len, XRT_XLA_HLO_MODULE, &m),
+			   XRT_INVALID_ARGUMENT, damages[k].msg);
+		ASSERT_EQ(NULL, m);
+		free(buf);
+	}
+	/* bytes that are no message, and a form that is none */
+	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, pb, n / 2, XRT_XLA_HLO_PROTO, &m),
+		   XRT_INVALID_ARGUMENT, "xla.HloProto");
+	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, "\xff\xff\xff", 3, XRT_XLA_ANY, &m),
+		   XRT_INVALID_ARGUMENT, "xla.HloModuleProto");
+	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, pb, n, (enum xrt_xla_form)9, &m),
+		   XRT_INVALID_ARGUMENT, "form 9 is none of enum xrt_xla_form");
+	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, NULL, 4, XRT_XLA_ANY, &m),
+		   XRT_INVALID_ARGUMENT, "NULL argument");
+	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, "", 0, XRT_XLA_ANY, &m),
+		   XRT_INVALID_ARGUMENT, "the module has no computations");
+	free(pb);
+}
+
+static const char *sweep_pb;
+static size_t sweep_len;
+
+static xrt_status *read_sweep(const struct xrt_allocator *a)
+{
+	xrt_module *m;
+	xrt_status *st = xrt_hlo_parse_xla_proto(a, sweep_pb, sweep_len, XRT_XLA_ANY, &m);
+
+	if (!st)
+		xrt_module_destroy(m);
+	return st;
+}
+
+TEST_F(xrt, reading_survives_every_failing_allocation)
+{
+	long runs;
+	size_t n;
+	char *pb = slurp_xla("mlp_grad", ".after.pb", &n);
+
+	ASSERT_NE(NULL, pb);
+	sweep_pb = pb;
+	sweep_len = n;
+	test_fail_sweep(_metadata, &self->ta, read_sweep, &runs);
+	ASSERT_GT(runs, 100);
+	free(pb);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: MIT
+"""Writes the modules of this folder: small JAX programs as XLA's CPU
+backend serializes them (HloProto, --xla_dump_hlo_as_proto) and prints
+them (HLO text), before and after its optimizations.  test_xla_proto
+reads each proto and checks it gives the module its text gives.
+
+Run with JAX installed (the oracle environment):  python3 gen.py
+"""
+import glob
+import os
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DUMP = tempfile.mkdtemp(prefix='xrt-xla-dump-')
+os.environ['XLA_FLAGS'] = ('--xla_dump_to=%s --xla_dump_hlo_as_text --xla_dump_hlo_as_proto '
+                           '--xla_dump_large_constants'
+                           % DUMP)
+os.environ['JAX_PLATFORMS'] = 'cpu'
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+from jax import lax  # noqa: E402
+
+# source paths in metadata lose their directories: the files do not
+# depend on where this ran
+jax.config.update('jax_hlo_source_file_canonicalization_regex', '.*/')
+
+x = jnp.arange(24, dtype=jnp.float32).reshape(4, 6) / 7
+img = jnp.ones((1, 6, 6, 2), jnp.float32)
+ker = jnp.arange(36, dtype=jnp.float32).reshape(3, 3, 2, 2) / 36
+
+PROGRAMS = {
+    'mlp_grad': (lambda a: jax.grad(lambda b: jnp.sum(jnp.tanh(b @ jnp.ones((6, 3))) ** 2))(a), x),
+    'loop_and_cond': (lambda a: lax.cond(a.sum() > 3, lambda b: lax.fori_loop(0, 3, lambda i, c: c * 1.5 + i, b),
+                                         lambda b: -b, a), x),
+    'conv_pool': (lambda i: lax.reduce_window(lax.conv_general_dilated(i, ker, (1, 1), 'SAME',
+                                                                       dimension_numbers=('NHWC', 'HWIO', 'NHWC')),
+                                              -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), 'VALID'), img),
+    'pool_grad': (jax.grad(lambda i: jnp.sum(lax.reduce_window(i, -jnp.inf, lax.max, (1, 3, 3, 1),
+                                                               (1, 2, 2, 1), 'SAME'))), img),
+    'indexing': (lambda a: (jnp.take_along_axis(a, jnp.argsort(a, axis=1), axis=1),
+                            a.at[jnp.array([0, 0, 2])].add(1.0), a[::-1, 1:5:2]), x),
+    'types': (lambda a: ((a.astype(jnp.bfloat16) * 3).astype(jnp.float16), (a * 100).astype(jnp.int8),
+                         jnp.array([1, 2, 3], jnp.uint16) + 1, jnp.complex64(2 + 1j) * a,
+                         lax.bitcast_convert_type(a, jnp.int32), jnp.array([True, False]) & (a[0, :2] > 0)), x),
+    'random': (lambda a: jax.random.bits(jax.random.key(1, impl='rbg'), (2, 3)) + a[:2, :3].astype(jnp.uint32), x),
+}
+
+
+def main():
+    for name, (f, arg) in PROGRAMS.items():
+        before = set(os.listdir(DUMP)) if os.path.isdir(DUMP) else set()
+        jax.jit(f).lower(arg).compile()
+        new = [n for n in set(os.listdir(DUMP)) - before if '.jit_' in n]
+        for stage, tag in (('before_optimizations', 'before'), ('cpu_after_optimizations', 'after')):
+            for ext, out in (('.hlo.pb', '.pb'), ('.txt', '.hlo')):
+                hits = [n for n in new if n.endswith(stage + ext) and '-' not in n.split('.')[-2]]
+                if len(hits) != 1:
+                    sys.exit('%s: %d %s%s dumps' % (name, len(hits), stage, ext))
+                shutil.copy(os.path.join(DUMP, hits[0]), os.path.join(HERE, '%s.%s%s' % (name, tag, out)))
+    with open(os.path.join(HERE, 'VERSIONS'), 'w') as v:
+        v.write('jax %s\njaxlib %s\n' % (jax.__version__, jax.lib.__version__))
+    shutil.rmtree(DUMP)
+
+
+if __name__ == '__main__':
+    main()
