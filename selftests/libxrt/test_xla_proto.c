@@ -11,7 +11,9 @@
 #include "xrt_test.h"
 #include "xla.pb-c.h"
 
+#include <xrt/evaluate.h>
 #include <xrt/ir.h>
+#include <xrt/wire.h>
 
 static const char *const programs[] = {
 	"conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
@@ -354,6 +356,116 @@ TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
 	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, "", 0, XRT_XLA_ANY, &m),
 		   XRT_INVALID_ARGUMENT, "the module has no computations");
 	free(pb);
+}
+
+/* The literal HLO text @value (a constant of @shape) stands for. */
+static xrt_literal *literal_of(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			       const char *shape, const char *value)
+{
+	char text[512];
+	xrt_module *m;
+	xrt_literal *l = NULL;
+
+	snprintf(text, sizeof(text), "HloModule c\nENTRY e {\n  ROOT c = %s constant(%s)\n}", shape,
+		 value);
+	EXPECT_EQ(NULL, xrt_hlo_parse(a, text, strlen(text), &m));
+	EXPECT_EQ(NULL, xrt_ir_evaluate(m, NULL, 0, NULL, a, &l));
+	xrt_module_destroy(m);
+	return l;
+}
+
+static xrt_status *from_msg(const struct xrt_allocator *a, const Xla__LiteralProto *msg,
+			    xrt_literal **out)
+{
+	size_t n = xla__literal_proto__get_packed_size(msg);
+	uint8_t *buf = malloc(n ? n : 1);
+	xrt_status *st;
+
+	xla__literal_proto__pack(msg, buf);
+	st = xrt_literal_from_xla_proto(a, buf, n, out);
+	free(buf);
+	return st;
+}
+
+/* XLA's literals: values in their layout's order, 16-bit ones as bytes. */
+TEST_F(xrt, xla_literals_read_with_their_layouts)
+{
+	static int64_t dims23[] = { 2, 3 }, m2m01[] = { 0, 1 }, dims2[] = { 2 };
+	static float f32s[] = { 1, 4, 2, 5, 3, 6 };	/* column-major {{1,2,3},{4,5,6}} */
+	static uint8_t half[] = { 0x00, 0x3c, 0x00, 0xc0 };	/* f16 1, -2 */
+	static int32_t s32s[] = { -7 };
+	static protobuf_c_boolean preds[] = { 1, 0 };
+	Xla__LayoutProto lay = XLA__LAYOUT_PROTO__INIT;
+	Xla__ShapeProto s23 = XLA__SHAPE_PROTO__INIT, ss = XLA__SHAPE_PROTO__INIT,
+			sh = XLA__SHAPE_PROTO__INIT, sp = XLA__SHAPE_PROTO__INIT,
+			st = XLA__SHAPE_PROTO__INIT, *tup[3] = { &ss, &sh, &sp };
+	Xla__LiteralProto a = XLA__LITERAL_PROTO__INIT, ls = XLA__LITERAL_PROTO__INIT,
+			  lh = XLA__LITERAL_PROTO__INIT, lp = XLA__LITERAL_PROTO__INIT,
+			  t = XLA__LITERAL_PROTO__INIT, *elems[3] = { &ls, &lh, &lp };
+	xrt_literal *got, *want;
+
+	lay.n_minor_to_major = 2;
+	lay.minor_to_major = m2m01;
+	s23.element_type = XLA__PRIMITIVE_TYPE__F32;
+	s23.n_dimensions = 2;
+	s23.dimensions = dims23;
+	s23.layout = &lay;
+	a.shape = &s23;
+	a.n_f32s = 6;
+	a.f32s = f32s;
+	ASSERT_OK(from_msg(self->a, &a, &got));
+	want = literal_of(_metadata, self->a, "f32[2,3]", "{{1, 2, 3}, {4, 5, 6}}");
+	ASSERT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+	xrt_literal_destroy(got);
+	xrt_literal_destroy(want);
+
+	ss.element_type = XLA__PRIMITIVE_TYPE__S32;
+	ls.shape = &ss;
+	ls.n_s32s = 1;
+	ls.s32s = s32s;
+	sh.element_type = XLA__PRIMITIVE_TYPE__F16;
+	sh.n_dimensions = 1;
+	sh.dimensions = dims2;
+	lh.shape = &sh;
+	lh.f16s.len = 4;
+	lh.f16s.data = half;
+	sp.element_type = XLA__PRIMITIVE_TYPE__PRED;
+	sp.n_dimensions = 1;
+	sp.dimensions = dims2;
+	lp.shape = &sp;
+	lp.n_preds = 2;
+	lp.preds = preds;
+	st.element_type = XLA__PRIMITIVE_TYPE__TUPLE;
+	st.n_tuple_shapes = 3;
+	st.tuple_shapes = tup;
+	t.shape = &st;
+	t.n_tuple_literals = 3;
+	t.tuple_literals = elems;
+	ASSERT_OK(from_msg(self->a, &t, &got));
+	want = literal_of(_metadata, self->a, "(s32[], f16[2], pred[2])",
+			  "(-7, {1, -2}, {true, false})");
+	ASSERT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+	xrt_literal_destroy(got);
+	xrt_literal_destroy(want);
+
+	/* malformed: too few values, half an f16, a type XRT lacks, a lost element */
+	a.n_f32s = 5;
+	ASSERT_ERR(from_msg(self->a, &a, &got), XRT_INVALID_ARGUMENT,
+		   "xla.LiteralProto: 5 values for 6 elements");
+	lh.f16s.len = 3;
+	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,
+		   "a value field holds part of an element");
+	lh.f16s.len = 4;
+	sh.element_type = XLA__PRIMITIVE_TYPE__F8E4M3FN;
+	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,
+		   "element type 20 is not supported");
+	sh.element_type = XLA__PRIMITIVE_TYPE__F16;
+	t.n_tuple_literals = 2;
+	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,
+		   "a tuple's literals differ from its shape's elements");
+	ASSERT_ERR(xrt_literal_from_xla_proto(self->a, "\x0a\x05", 2, &got),
+		   XRT_INVALID_ARGUMENT, "xla.LiteralProto");
+	ASSERT_EQ(NULL, got);
 }
 
 static const char *sweep_pb;

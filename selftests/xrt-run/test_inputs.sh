@@ -45,6 +45,13 @@ want=$("$run" --seed=5 "$xla/loop_and_cond.after.hlo" 2>&1)
 expect 0 "$want" --seed=5 "$xla/loop_and_cond.after.pb"
 expect 0 "result" --seed=5 "$xla/loop_and_cond.after.pb"
 
+# An input may be an xla.LiteralProto (values in its layout's order: column-major here).
+neg="${TMPDIR:-/tmp}/xrt-run-negate.hlo"
+printf 'HloModule n\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT n = f32[2,3] negate(x)\n}\n' > "$neg"
+expect 0 "result     f32[2,3] {{-1, -2, -3}, {-4, -5, -6}}" \
+	--input="$d/../fuzz/seeds/xla_literal/f32_column_major.pb" "$neg"
+rm -f "$neg"
+
 # Big arrays print like numpy's, three at each edge, in index order
 # whatever the layout; small ones whole.
 big='result     (s32[100,100] {{0, 1, 2, ..., 97, 98, 99}, {0, 1, 2, ..., 97, 98, 99}'

@@ -68,6 +68,17 @@ xrt_status *run_read_input(const char *path, const struct xrt_shape *want, xrt_l
 	st = run_is_npy(data, len) ? run_npy_read(path, data, len, out) :
 	     is_text(data, len) ? from_text(data, out) :
 				  xrt_literal_deserialize(NULL, data, len, out);
+	/* not ours: perhaps XLA's (an HloSnapshot's argument, ...) */
+	if (st && !run_is_npy(data, len) && !is_text(data, len)) {
+		xrt_status *xla = xrt_literal_from_xla_proto(NULL, data, len, out);
+
+		if (!xla) {
+			xrt_status_free(st);
+			st = NULL;
+		} else {
+			xrt_status_free(xla);
+		}
+	}
 	free(data);
 	if (st) {
 		/* the parser's line and column are the wrapper's, not the file's */

@@ -65,6 +65,25 @@ XRT_API xrt_status *xrt_literal_serialize(const xrt_literal *lit,
 					  void **out, size_t *out_size);
 
 /**
+ * xrt_literal_from_xla_proto() - decode an xla.LiteralProto message
+ * @alloc: allocator for the literal (NULL: system)
+ * @data: the bytes, as XLA serializes a literal (HloSnapshot arguments,
+ *	jax's serialized values)
+ * @size: their length
+ * @out: receives the literal
+ *
+ * The elements come from the field of their type (f32s, s32s, the bytes
+ * of f16s, ...), in the order of the shape's layout.
+ *
+ * Return: NULL; INVALID_ARGUMENT for bytes that do not decode, an element
+ * type XRT lacks, a tiled layout, dynamic dimensions, or values that do
+ * not fill the shape; or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_literal_from_xla_proto(const struct xrt_allocator *alloc,
+					       const void *data, size_t size,
+					       xrt_literal **out);
+
+/**
  * xrt_literal_deserialize() - decode and validate an xrt.Literal message
  * @alloc: allocator for the literal (NULL: system)
  * @data: the bytes

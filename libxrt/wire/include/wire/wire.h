@@ -10,6 +10,7 @@
 #include <xrt/literal.h>
 #include <xrt/shape.h>
 
+#include "xla.pb-c.h"
 #include "xrt.pb-c.h"
 
 /* Deepest message nesting accepted on the wire, before unpacking. */
@@ -65,6 +66,10 @@ xrt_status *wire_literal_to_msg(const xrt_literal *lit,
 void wire_literal_msg_free(const struct xrt_allocator *a, Xrt__Literal *msg);
 xrt_status *wire_literal_from_msg(const struct xrt_allocator *alloc,
 				  const Xrt__Literal *msg, const char *path,
+				  xrt_literal **out);
+
+/* A literal from an unpacked xla.LiteralProto (xla_literal.c). */
+xrt_status *wire_literal_from_xla(const struct xrt_allocator *a, const Xla__LiteralProto *l,
 				  xrt_literal **out);
 
 /* A module from an unpacked xrt.IrModule message (ir_wire_read.c). */
