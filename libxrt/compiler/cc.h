@@ -311,6 +311,7 @@ void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
 void cc_lower_sort(struct cc *cc, uint32_t i);
+void cc_lower_topk(struct cc *cc, uint32_t i);
 void cc_lower_rng_bit_generator(struct cc *cc, uint32_t i);
 void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
 void cc_lower_select_and_scatter(struct cc *cc, uint32_t i);

@@ -505,6 +505,9 @@ void cc_lower(struct cc *cc, uint32_t i)
 	case XRT_OP_SORT:
 		cc_lower_sort(cc, i);
 		return;
+	case XRT_OP_TOPK:
+		cc_lower_topk(cc, i);
+		return;
 	case XRT_OP_REDUCE_WINDOW:
 		cc_lower_reduce_window(cc, i);
 		return;

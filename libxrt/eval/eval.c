@@ -63,6 +63,8 @@ static struct ev_val *eval_instr(struct ev *ev, struct ev_val *const *ops,
 	case XRT_OP_REDUCE:
 	case XRT_OP_SORT:
 		return ev_reductions(ev, ops);
+	case XRT_OP_TOPK:
+		return ev_topk(ev, ops);
 	case XRT_OP_REDUCE_WINDOW:
 	case XRT_OP_SELECT_AND_SCATTER:
 		return ev_windows(ev, ops);

@@ -209,6 +209,18 @@ xrt_value xrt_build_sort(xrt_builder *b, const xrt_value *operands, uint32_t n, 
 	return bld_close(b, fn, in, true);
 }
 
+xrt_value xrt_build_topk(xrt_builder *b, xrt_value x, int64_t k, bool largest)
+{
+	static const char fn[] = "xrt_build_topk";
+	struct ir_instr *in = bld_open(b, fn, XRT_OP_TOPK, &x, 1);
+
+	if (!in)
+		return none;
+	bld_int(b, fn, in, IR_ATTR_K, k);
+	bld_int(b, fn, in, IR_ATTR_LARGEST, largest);	/* always: the canonical form */
+	return bld_close(b, fn, in, true);
+}
+
 xrt_value xrt_build_while(xrt_builder *b, xrt_comp cond, xrt_comp body, xrt_value init)
 {
 	static const char fn[] = "xrt_build_while";

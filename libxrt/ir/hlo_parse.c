@@ -494,6 +494,17 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hlo_parse_attr(p, in))
 			return -1;
 	}
+	if (in->op == XRT_OP_TOPK && !ir_instr_attr(in, IR_ATTR_LARGEST)) {
+		/* XLA's default, kept so that every topk prints the same way */
+		struct ir_attr yes = { .key = IR_ATTR_LARGEST, .n = 1 };
+
+		yes.ints = xrt_mem_calloc(p->a, 1, sizeof(*yes.ints));
+		if (!yes.ints)
+			return hp_oom(p);
+		yes.ints[0] = 1;
+		if (hp_put_attr(p, in, &yes))
+			return -1;
+	}
 	return hlo_unbatch(p);
 }
 

@@ -263,6 +263,7 @@ int vfy_instr(struct vfy *v)
 	case XRT_OP_DOT:
 	case XRT_OP_CONVOLUTION:
 	case XRT_OP_SORT:
+	case XRT_OP_TOPK:
 		return vfy_reductions(v);
 	case XRT_OP_WHILE:
 	case XRT_OP_CONDITIONAL:

@@ -314,6 +314,40 @@ static int check_sort(struct vfy *v)
 	return check_results(v, n, types, a->rank, a->dims);
 }
 
+/*
+ * topk(x), k=K[, largest=B]: the K largest (or smallest) of each row of
+ * the last dimension, in order, and their indices, as (T[..., K], s32[..., K]).
+ */
+static int check_topk(struct vfy *v)
+{
+	const struct xrt_shape *a = vfy_opnd(v, 0);
+	struct xrt_shape want[2];
+	int64_t k, dims[XRT_MAX_RANK];
+	uint32_t i;
+
+	if (vfy_operands(v, 1, 1) || vfy_array(v, 0) || vfy_int(v, IR_ATTR_K, &k))
+		return -1;
+	if (!a->rank)
+		return vfy_fail(v, "topk of a scalar");
+	if (xrt_dtype_is_complex(a->dtype) || a->dtype == XRT_PRED)
+		return vfy_fail(v, "topk of %s: its values have no order", xrt_dtype_name(a->dtype));
+	if (k < 0 || k > a->dims[a->rank - 1])
+		return vfy_fail(v, "k=%lld, but rows have %lld elements", (long long)k,
+				(long long)a->dims[a->rank - 1]);
+	memcpy(dims, a->dims, a->rank * sizeof(dims[0]));
+	dims[a->rank - 1] = k;
+	for (i = 0; i < 2; i++) {
+		xrt_status *st = xrt_shape_init_array(&want[i], i ? XRT_S32 : a->dtype, a->rank,
+						      dims);
+
+		if (st) {
+			xrt_status_free(st);
+			return vfy_fail(v, "bad result dimensions");
+		}
+	}
+	return vfy_result_tuple(v, want, 2);
+}
+
 int vfy_reductions(struct vfy *v)
 {
 	switch (v->in->op) {
@@ -327,6 +361,8 @@ int vfy_reductions(struct vfy *v)
 		return check_dot(v);
 	case XRT_OP_CONVOLUTION:
 		return check_convolution(v);
+	case XRT_OP_TOPK:
+		return check_topk(v);
 	default:
 		return check_sort(v);
 	}

@@ -554,6 +554,8 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 	if (is_op(in, "reduce-precision"))
 		fmtbuf_printf(f, ", exponent_bits=%d, mantissa_bits=%d", in->exponent_bits,
 			      in->mantissa_bits);
+	if (is_op(in, "topk"))
+		fmtbuf_printf(f, ", k=%" PRId64 ", largest=%s", in->k, in->largest ? "true" : "false");
 	if (is_op(in, "rng"))
 		fmtbuf_puts(f, in->distribution == XLA__RANDOM_DISTRIBUTION__RNG_NORMAL ?
 			    ", distribution=rng_normal" : ", distribution=rng_uniform");

@@ -163,6 +163,8 @@ static xrt_value rebuild_calls(struct rebuild *r, const struct ir_instr *in, con
 	case XRT_OP_SORT:
 		return xrt_build_sort(b, o, n, one(in, IR_ATTR_DIMENSIONS, 0),
 				      comp(r, in, IR_ATTR_TO_APPLY), one(in, IR_ATTR_IS_STABLE, 0));
+	case XRT_OP_TOPK:
+		return xrt_build_topk(b, o[0], one(in, IR_ATTR_K, 0), one(in, IR_ATTR_LARGEST, 1));
 	default:
 		return rebuild_indexing(r, in, o);
 	}

@@ -262,6 +262,9 @@ static xrt_value bad_call(struct prelude *P, int k, const char **want)
 	CASE(47, xrt_build_rng_bit_generator(b, P->x, 7, &P->su), "algorithm 7 unknown");
 	CASE(48, xrt_build_iota(b, NULL, 0), "the shape is NULL");
 	CASE(49, xrt_build_dot(b, P->x, P->w, NULL, XRT_INVALID), "the dimension numbers is NULL");
+	CASE(50, xrt_build_topk(b, P->x, 99, true), "k=99, but rows have");
+	CASE(51, xrt_build_topk(b, P->zero, 1, false), "topk of a scalar");
+	CASE(52, xrt_build_topk(b, P->x, -1, true), "k=-1, but rows have");
 	default:
 		*want = NULL;
 		return forged;
@@ -301,7 +304,7 @@ TEST_F(xrt, bad_calls_fail_at_the_call)
 		xrt_literal_destroy(P.lit);
 		ASSERT_EQ(0, self->ta.live) TH_LOG("case %d leaked", k);
 	}
-	EXPECT_EQ(50, k);
+	EXPECT_EQ(53, k);
 }
 
 TEST_F(xrt, misuse_of_computations_and_build)

@@ -390,6 +390,18 @@ XRT_API xrt_value xrt_build_scatter(xrt_builder *b, const xrt_value *operands, u
 /** xrt_build_sort() - @n operands sorted along @dim by @comparator's order of the first */
 XRT_API xrt_value xrt_build_sort(xrt_builder *b, const xrt_value *operands, uint32_t n,
 				 int64_t dim, xrt_comp comparator, bool is_stable);
+/**
+ * xrt_build_topk() - the top of each row of the last dimension
+ * @b: the builder
+ * @x: an array of integers or floats (floats order in total order)
+ * @k: how many of each row, 0 to the row's length
+ * @largest: the largest, in descending order; else the smallest, ascending
+ *
+ * Equal values keep their index order.
+ *
+ * Return: a tuple (T[..., @k], s32[..., @k]): the values and their indices.
+ */
+XRT_API xrt_value xrt_build_topk(xrt_builder *b, xrt_value x, int64_t k, bool largest);
 /** xrt_build_while() - @body applied to @init while @cond holds */
 XRT_API xrt_value xrt_build_while(xrt_builder *b, xrt_comp cond, xrt_comp body, xrt_value init);
 /** xrt_build_conditional() - @on_true(@true_arg) if @pred, else @on_false(@false_arg) */

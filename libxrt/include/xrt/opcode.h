@@ -88,6 +88,7 @@ extern "C" {
 	X(GATHER, "gather")                                                   \
 	X(SCATTER, "scatter")                                                 \
 	X(SORT, "sort")                                                       \
+	X(TOPK, "topk")                                                       \
 	X(WHILE, "while")                                                     \
 	X(CONDITIONAL, "conditional")                                         \
 	X(CALL, "call")                                                       \

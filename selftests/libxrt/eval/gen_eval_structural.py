@@ -538,6 +538,33 @@ def sorts():
         'f32', np.sort(m0, axis=0), comps=lt % ('', '', 'LT', ''))
 
 
+def topk_cases():
+    """topk: rows ordered by value in total order, ties by index (XLA's CPU backend)."""
+    rows = f32([[3, 1, math.nan, -0.0, 2, 0.0, -math.inf, 1, math.inf],
+                [1, 1, 1, 0, 0, 5, -2, 1, 7]])
+    for k, largest in ((3, True), (9, True), (4, False)):
+        vals, idxs = [], []
+        for r in rows:
+            key = lambda i: (G.total_key(r[i], 'f32'), i)
+            order = sorted(range(9), key=(lambda i: (-key(i)[0], i)) if largest else key)[:k]
+            vals.append([r[i] for i in order])
+            idxs.append(order)
+        G.case('topk_f32_k%d_%s' % (k, 'largest' if largest else 'smallest'),
+               [G.const('x', 'f32', rows),
+                '  ROOT t = (f32[2,%d], s32[2,%d]) topk(x), k=%d, largest=%s'
+                % (k, k, k, 'true' if largest else 'false')],
+               '(f32[2,%d], s32[2,%d])' % (k, k),
+               '(%s, %s)' % (G.fmt_array('f32', np.asarray(vals, dtype=object)),
+                             G.fmt_array('s32', np.asarray(idxs, dtype=object))))
+    ints = [[-5, 7, 7, 0, -2147483648, 2147483647]]
+    order = sorted(range(6), key=lambda i: (-ints[0][i], i))[:2]
+    G.case('topk_s32_k2', [G.const('x', 's32', ints),
+                           '  ROOT t = (s32[1,2], s32[1,2]) topk(x), k=2'],
+           '(s32[1,2], s32[1,2])',
+           '(%s, %s)' % (G.fmt_array('s32', np.asarray([[ints[0][i] for i in order]], dtype=object)),
+                         G.fmt_array('s32', np.asarray([order], dtype=object))))
+
+
 def merge_sort(p, less):
     """Stable top-down merge sort: halves of n // 2 and the rest, then merged,
     the right element first only when it is less (XLA leaves the order open
@@ -819,6 +846,7 @@ def generate(main_module):
     reductions()
     dots()
     sorts()
+    topk_cases()
     control()
     random_cases()
     misc()

@@ -124,6 +124,7 @@ int64_t ev_index_value(enum xrt_dtype t, struct ev_scalar x);
 struct ev_val *ev_elementwise(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_movement(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_indexing(struct ev *ev, struct ev_val *const *ops);
+struct ev_val *ev_topk(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_reductions(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_windows(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_contractions(struct ev *ev, struct ev_val *const *ops);

@@ -49,6 +49,8 @@
 	X(DIRECTION, "direction", WORD)                                       \
 	X(TYPE, "type", WORD)                                                 \
 	X(IS_STABLE, "is_stable", BOOL)                                       \
+	X(K, "k", INT)                                                        \
+	X(LARGEST, "largest", BOOL)                                           \
 	X(EXPONENT_BITS, "exponent_bits", INT)                                \
 	X(MANTISSA_BITS, "mantissa_bits", INT)                                \
 	X(DISTRIBUTION, "distribution", WORD)                                 \
