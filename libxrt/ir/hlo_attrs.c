@@ -307,7 +307,7 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 	if (attr.key == IR_ATTR_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "attribute '%.*s' of %s is not supported", (int)n, s,
-			       xrt_opcode_name(in->op));
+			       p->fft ? "fft" : xrt_opcode_name(in->op));
 	}
 	if (ir_instr_attr(in, attr.key)) {
 		p->pos = at;

@@ -30,118 +30,6 @@ struct batching {
 	uint32_t indices;	/* which operand holds the indices */
 };
 
-static struct ir_attr *find_attr(struct ir_instr *in, enum ir_attr_key key)
-{
-	return (struct ir_attr *)ir_instr_attr(in, key);
-}
-
-static void drop_attr(const struct xrt_allocator *a, struct ir_instr *in, enum ir_attr_key key)
-{
-	struct ir_attr *at = find_attr(in, key);
-	uint32_t i;
-
-	if (!at)
-		return;
-	i = (uint32_t)(at - in->attrs);
-	ir_attr_release(a, at);
-	memmove(&in->attrs[i], &in->attrs[i + 1], (in->num_attrs - i - 1) * sizeof(*at));
-	in->num_attrs--;
-}
-
-/* @a's list with @add appended; sorted and checked for repeats when @sort. */
-static int extend(struct hp *p, struct ir_instr *in, enum ir_attr_key key,
-		  const int64_t *add, uint32_t n, bool sort)
-{
-	struct ir_attr *at = find_attr(in, key), fresh = { .key = key };
-	int64_t *v;
-	uint32_t i, j, old;
-
-	if (!at) {
-		if (hp_put_attr(p, in, &fresh))
-			return -1;
-		at = find_attr(in, key);
-	}
-	old = at->n;
-	v = xrt_mem_calloc(p->a, old + n, sizeof(*v));
-	if (!v)
-		return hp_oom(p);
-	if (old)
-		memcpy(v, at->ints, old * sizeof(*v));
-	memcpy(v + old, add, n * sizeof(*v));
-	for (i = old; sort && i < old + n; i++) {
-		int64_t x = v[i];
-
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	xrt_mem_free(p->a, at->ints);
-	at->ints = v;
-	at->n = old + n;
-	return 0;
-}
-
-/* A name for a new instruction that no instruction of the computation has. */
-static char *fresh_name(struct hp *p, const char *base, const char *what, uint32_t k)
-{
-	char buf[96];
-	uint32_t try;
-
-	for (try = 0;; try++) {
-		int n = try ? snprintf(buf, sizeof(buf), "%.60s.%s%u.%u", base, what, k, try) :
-			      snprintf(buf, sizeof(buf), "%.60s.%s%u", base, what, k);
-
-		if (ir_names_find(&p->instr_names, buf, (size_t)n) == UINT32_MAX)
-			return hp_strdup(p, buf, (size_t)n);
-	}
-}
-
-/* Fills the empty slot @at with a new instruction of shape @dtype[@dims]. */
-static struct ir_instr *add_instr(struct hp *p, uint32_t at, enum xrt_opcode op,
-				  const char *base, const char *what, uint32_t k,
-				  enum xrt_dtype dtype, uint32_t rank, const int64_t *dims)
-{
-	struct ir_instr *in = &p->cur->instrs[at];
-	xrt_status *st;
-
-	in->op = op;
-	in->name = fresh_name(p, base, what, k);
-	if (!in->name)
-		return NULL;
-	if (ir_names_add(&p->instr_names, in->name, strlen(in->name), at)) {
-		hp_oom(p);
-		return NULL;
-	}
-	st = xrt_shape_init_array(&in->shape, dtype, rank, dims);
-	if (st) {
-		hp_fail(p, "%s", xrt_status_message(st));
-		xrt_status_free(st);
-		return NULL;
-	}
-	return in;
-}
-
-static int set_operands(struct hp *p, struct ir_instr *in, const uint32_t *ops, uint32_t n)
-{
-	in->operands = xrt_mem_calloc(p->a, n, sizeof(*ops));
-	if (!in->operands)
-		return hp_oom(p);
-	memcpy(in->operands, ops, n * sizeof(*ops));
-	in->num_operands = n;
-	return 0;
-}
-
-static int int_attr(struct hp *p, struct ir_instr *in, enum ir_attr_key key, int64_t v)
-{
-	struct ir_attr a = { .key = key, .n = 1 };
-
-	a.ints = xrt_mem_calloc(p->a, 1, sizeof(*a.ints));
-	if (!a.ints)
-		return hp_oom(p);
-	a.ints[0] = v;
-	return hp_put_attr(p, in, &a);
-}
-
 /* Checks the pairs; the rewritten instruction's verification checks the rest. */
 static int check_pairs(struct hp *p, const struct ir_instr *in, const struct batching *b,
 		       const struct ir_attr *od, const struct ir_attr *id, int64_t ivd)
@@ -178,27 +66,6 @@ static int check_pairs(struct hp *p, const struct ir_instr *in, const struct bat
 	return 0;
 }
 
-/*
- * Makes room for @extra instructions before the one just read (the last),
- * which moves after them, its name with it.  Returns its new index.
- */
-static int make_room(struct hp *p, uint32_t extra, uint32_t *at)
-{
-	uint32_t k = p->cur->num_instrs - 1;
-	struct ir_instr g;
-
-	if (hp_grow(p, (void **)&p->cur->instrs, &p->instr_cap, k + extra + 1,
-		    sizeof(g)))
-		return -1;
-	ir_names_move(&p->instr_names, k, k + extra);
-	g = p->cur->instrs[k];
-	memset(&p->cur->instrs[k], 0, extra * sizeof(g));
-	p->cur->instrs[k + extra] = g;
-	p->cur->num_instrs = k + extra + 1;
-	*at = k;
-	return 0;
-}
-
 static int rewrite(struct hp *p, const struct batching *b, int64_t ivd, uint32_t npairs)
 {
 	struct ir_instr *in = &p->cur->instrs[p->cur->num_instrs - 1], *h;
@@ -213,37 +80,37 @@ static int rewrite(struct hp *p, const struct batching *b, int64_t ivd, uint32_t
 	memcpy(dims, is->dims, is->rank * sizeof(dims[0]));
 	if (implicit)
 		dims[is->rank] = 1;
-	memcpy(pairs[0], find_attr(in, b->operand_dims)->ints, npairs * sizeof(int64_t));
-	memcpy(pairs[1], find_attr(in, b->index_dims)->ints, npairs * sizeof(int64_t));
+	memcpy(pairs[0], hp_find_attr(in, b->operand_dims)->ints, npairs * sizeof(int64_t));
+	memcpy(pairs[1], hp_find_attr(in, b->index_dims)->ints, npairs * sizeof(int64_t));
 	snprintf(base, sizeof(base), "%.60s", in->name);
-	if (make_room(p, extra, &at))
+	if (hp_make_room(p, extra, &at))
 		return -1;
 	g = at + extra;
 	ops[0] = ix;
 	if (implicit) {
-		h = add_instr(p, at, XRT_OP_RESHAPE, base, "index", 0, t, rank, dims);
-		if (!h || set_operands(p, h, &ix, 1))
+		h = hp_add_instr(p, at, XRT_OP_RESHAPE, base, "index", 0, t, rank, dims);
+		if (!h || hp_set_operands(p, h, &ix, 1))
 			return -1;
 		ops[0] = at++;
 	}
 	dims[ivd] = 1;
 	for (k = 0; k < npairs; k++) {
-		h = add_instr(p, at, XRT_OP_IOTA, base, "batch", k, t, rank, dims);
-		if (!h || int_attr(p, h, IR_ATTR_IOTA_DIMENSION, pairs[1][k]))
+		h = hp_add_instr(p, at, XRT_OP_IOTA, base, "batch", k, t, rank, dims);
+		if (!h || hp_int_attr(p, h, IR_ATTR_IOTA_DIMENSION, pairs[1][k]))
 			return -1;
 		ops[1 + k] = at++;
 	}
 	dims[ivd] = p->cur->instrs[ops[0]].shape.dims[ivd] + npairs;
-	h = add_instr(p, at, XRT_OP_CONCATENATE, base, "indices", 0, t, rank, dims);
-	if (!h || set_operands(p, h, ops, 1 + npairs) ||
-	    extend(p, h, IR_ATTR_DIMENSIONS, &ivd, 1, false))
+	h = hp_add_instr(p, at, XRT_OP_CONCATENATE, base, "indices", 0, t, rank, dims);
+	if (!h || hp_set_operands(p, h, ops, 1 + npairs) ||
+	    hp_extend(p, h, IR_ATTR_DIMENSIONS, &ivd, 1, false))
 		return -1;
 	in = &p->cur->instrs[g];
 	in->operands[b->indices] = at;
-	drop_attr(p->a, in, b->operand_dims);
-	drop_attr(p->a, in, b->index_dims);
-	return extend(p, in, b->index_map, pairs[0], npairs, false) ||
-	       extend(p, in, b->window_dims, pairs[0], npairs, true);
+	hp_drop_attr(p->a, in, b->operand_dims);
+	hp_drop_attr(p->a, in, b->index_dims);
+	return hp_extend(p, in, b->index_map, pairs[0], npairs, false) ||
+	       hp_extend(p, in, b->window_dims, pairs[0], npairs, true);
 }
 
 int hlo_unbatch(struct hp *p)
@@ -281,8 +148,8 @@ int hlo_unbatch(struct hp *p)
 	if (check_pairs(p, in, &b, od, id, ivd->ints[0]))
 		return -1;
 	if (!od->n) {
-		drop_attr(p->a, in, b.operand_dims);
-		drop_attr(p->a, in, b.index_dims);
+		hp_drop_attr(p->a, in, b.operand_dims);
+		hp_drop_attr(p->a, in, b.index_dims);
 		return 0;
 	}
 	return rewrite(p, &b, ivd->ints[0], od->n);

@@ -482,7 +482,9 @@ static int parse_instruction(struct hp *p, bool *root)
 	at = (hp_skip(p), p->pos);
 	if (hp_word(p, &s, &n, "an opcode"))
 		return -1;
-	in->op = read_as(s, n);
+	/* fft is rewritten once read (hlo_fft.c); until then it is a copy */
+	p->fft = n == 3 && !memcmp(s, "fft", 3);
+	in->op = p->fft ? XRT_OP_COPY : read_as(s, n);
 	if (in->op == XRT_OP_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
@@ -505,7 +507,7 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hp_put_attr(p, in, &yes))
 			return -1;
 	}
-	return hlo_unbatch(p);
+	return p->fft ? hlo_unfft(p) : hlo_unbatch(p);
 }
 
 /* Skips a computation's signature: (params) -> shape. */

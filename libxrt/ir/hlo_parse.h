@@ -25,6 +25,8 @@ struct hp {
 	size_t err_pos;		/* where it happened */
 	struct ir_names instr_names;	/* of @cur's instructions */
 	struct ir_names comp_names;
+	bool fft;	/* the instruction being read is an fft (read as a copy) */
+	uint64_t dft_bytes;	/* the fft rewrite's matrices so far */
 };
 
 /* Each returns 0, or -1 with p->err set (the first error wins). */
@@ -49,8 +51,25 @@ char *hp_string(struct hp *p);
 int hlo_parse_attr(struct hp *p, struct ir_instr *in);
 /* Adds @attr (a key @in lacks) to @in, which takes what it owns; freed on failure. */
 int hp_put_attr(struct hp *p, struct ir_instr *in, struct ir_attr *attr);
+/* Building rewrites (hlo_rewrite.c); each returns -1 with p->err set on failure. */
+struct ir_attr *hp_find_attr(struct ir_instr *in, enum ir_attr_key key);
+void hp_drop_attr(const struct xrt_allocator *a, struct ir_instr *in, enum ir_attr_key key);
+/* Appends @add to attribute @key (made if absent); sorted when @sort. */
+int hp_extend(struct hp *p, struct ir_instr *in, enum ir_attr_key key, const int64_t *add,
+	      uint32_t n, bool sort);
+/* Fills the empty slot @at with @op of @dtype[@dims], named @base.@what@k (fresh). */
+struct ir_instr *hp_add_instr(struct hp *p, uint32_t at, enum xrt_opcode op, const char *base,
+			      const char *what, uint32_t k, enum xrt_dtype dtype, uint32_t rank,
+			      const int64_t *dims);
+int hp_set_operands(struct hp *p, struct ir_instr *in, const uint32_t *ops, uint32_t n);
+int hp_int_attr(struct hp *p, struct ir_instr *in, enum ir_attr_key key, int64_t v);
+/* @extra empty slots before the instruction just read, which moves after them: *@at the first. */
+int hp_make_room(struct hp *p, uint32_t extra, uint32_t *at);
+
 /* Rewrites the gather or scatter just read if it has batching dimensions. */
 int hlo_unbatch(struct hp *p);
+/* Rewrites the fft just read (p->fft) into dots with DFT matrices. */
+int hlo_unfft(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

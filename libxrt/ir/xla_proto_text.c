@@ -556,6 +556,14 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 			      in->mantissa_bits);
 	if (is_op(in, "topk"))
 		fmtbuf_printf(f, ", k=%" PRId64 ", largest=%s", in->k, in->largest ? "true" : "false");
+	if (is_op(in, "fft")) {
+		static const char *const kinds[] = { "FFT", "IFFT", "RFFT", "IRFFT" };
+
+		if ((unsigned int)in->fft_type >= 4)
+			return fail_at(w, "its fft_type is none of FFT, IFFT, RFFT and IRFFT");
+		fmtbuf_printf(f, ", fft_type=%s", kinds[in->fft_type]);
+		put_ints(f, "fft_length", in->fft_length, in->n_fft_length);
+	}
 	if (is_op(in, "rng"))
 		fmtbuf_puts(f, in->distribution == XLA__RANDOM_DISTRIBUTION__RNG_NORMAL ?
 			    ", distribution=rng_normal" : ", distribution=rng_uniform");

@@ -310,10 +310,105 @@ TEST_F(xrt, batching_rewrite_names_are_fresh)
 	xrt_module_destroy(m);
 }
 
+#define FFT(in, out, attrs)                                                     \
+	"HloModule m\nENTRY e {\n  x = " in " parameter(0)\n  ROOT f = " out " fft(x)" attrs "\n}"
+
+TEST_F(xrt, malformed_fft)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ FFT("c64[8]", "c64[8]", ", fft_length={8}"),
+		  "f: fft_type missing is none of FFT, IFFT, RFFT and IRFFT" },
+		{ FFT("c64[8]", "c64[8]", ", fft_type=DCT, fft_length={8}"),
+		  "f: fft_type DCT is none of FFT, IFFT, RFFT and IRFFT" },
+		{ FFT("c64[8]", "c64[8]", ", fft_type=FFT"), "f: fft_length needs 1 to 3 lengths" },
+		{ FFT("c64[2,2,2,2]", "c64[2,2,2,2]", ", fft_type=FFT, fft_length={2,2,2,2}"),
+		  "f: fft_length needs 1 to 3 lengths" },
+		{ FFT("c64[8]", "c64[8]", ", fft_type=FFT, fft_length={2,4}"),
+		  "f: the operand has fewer dimensions than fft_length" },
+		{ FFT("c64[8]", "c64[8]", ", fft_type=FFT, fft_length={4}"),
+		  "f: dimension 0 has 8 elements, fft_length wants 4" },
+		{ FFT("c64[8]", "f32[8]", ", fft_type=IRFFT, fft_length={8}"),
+		  "f: dimension 0 has 8 elements, fft_length wants 5" },
+		{ FFT("f32[8]", "c64[8]", ", fft_type=FFT, fft_length={8}"),
+		  "f: a complex fft of f32" },
+		{ FFT("c64[8]", "c64[5]", ", fft_type=RFFT, fft_length={8}"), "f: RFFT of c64" },
+		{ FFT("f16[8]", "c64[5]", ", fft_type=RFFT, fft_length={8}"), "f: RFFT of f16" },
+		{ FFT("c64[2048]", "c64[2048]", ", fft_type=FFT, fft_length={2048}"),
+		  "f: fft_length 2048: lengths are 1 to 1024 here" },
+		{ FFT("c64[0]", "c64[0]", ", fft_type=FFT, fft_length={0}"),
+		  "f: fft_length 0: lengths are 1 to 1024 here" },
+		{ FFT("c64[8]", "c64[8]", ", fft_type=FFT, fft_length={8}, fft_scale=2"),
+		  "attribute 'fft_scale' of fft is not supported" },
+		/* the declared result is checked like any other */
+		{ FFT("f32[8]", "c64[8]", ", fft_type=RFFT, fft_length={8}"),
+		  "f: this fft gives c64 with 5 elements in its last dimension" },
+		{ FFT("c64[8]", "c128[8]", ", fft_type=FFT, fft_length={8}"),
+		  "f: this fft gives c64 with 8 elements" },
+		{ FFT("c64[2,5]", "f32[3,8]", ", fft_type=IRFFT, fft_length={8}"),
+		  "f: this fft gives f32 with 8 elements in its last dimension and the others" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
+/* A short text cannot make the reader build gigabytes of DFT matrices. */
+TEST_F(xrt, fft_matrices_have_a_budget)
+{
+	char text[4096];
+	xrt_module *m;
+	int i, n;
+
+	/* each c128[1024] fft is a 16 MiB matrix: 16 fit in 256 MiB, the 17th does not */
+	n = snprintf(text, sizeof(text), "HloModule m\nENTRY e {\n  x = c128[1024] parameter(0)\n");
+	for (i = 0; i < 17; i++)
+		n += snprintf(text + n, sizeof(text) - n, "  f%d = c128[1024] fft(x), fft_type=FFT, "
+			      "fft_length={1024}\n", i);
+	snprintf(text + n, sizeof(text) - n, "  ROOT r = c128[1024] add(f0, f16)\n}");
+	ASSERT_ERR(xrt_hlo_parse(self->a, text, strlen(text), &m), XRT_INVALID_ARGUMENT,
+		   "f16: the DFT matrices of this module's ffts pass 256 MiB");
+	ASSERT_EQ(NULL, m);
+}
+
+/* An fft reads as a DFT matrix and a dot per dimension, and prints so. */
+TEST_F(xrt, fft_reads_as_dots)
+{
+	static const char text[] = "HloModule m\nENTRY e {\n  x = f32[3,6] parameter(0)\n"
+				   "  ROOT f = c64[3,4] fft(x), fft_type=RFFT, fft_length={3,6}\n}";
+	static const char *const want[] = {
+		"%f.complex0 = c64[3,6]{1,0} convert(%x)",
+		"%f.dft0 = c64[6,4]{1,0} constant({{(1, 0), (1, 0), (1, 0), (1, 0)}, "
+		"{(1, 0), (0.5, -0.8660254), (-0.5, -0.8660254), (-1, 0)}",
+		"%f.dot0 = c64[3,4]{1,0} dot(%f.complex0, %f.dft0), lhs_contracting_dims={1}, "
+		"rhs_contracting_dims={0}",
+		"%f.dft1 = c64[3,3]{1,0} constant(",
+		"%f.dot1 = c64[4,3]{1,0} dot(%f.dot0, %f.dft1), lhs_contracting_dims={0}",
+		"%f.back1 = c64[3,4]{1,0} transpose(%f.dot1), dimensions={1,0}",
+		"ROOT %f = c64[3,4]{1,0} copy(%f.back1)",
+	};
+	xrt_module *m;
+	size_t i;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_TRUE(strstr(t, want[i]) != NULL) TH_LOG("missing entry %zu in %s", i, t);
+	EXPECT_TRUE(strstr(t, "fft") == NULL) TH_LOG("%s", t);
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+}
+
 /* Every allocation of the dump-style and batching modules may fail, cleanly. */
 TEST_F(xrt, xla_forms_survive_every_failing_allocation)
 {
-	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo" };
+	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo",
+					      "fft.hlo" };
 	char path[1024], *text;
 	size_t n, f;
 	long k;

@@ -565,6 +565,50 @@ def topk_cases():
                          G.fmt_array('s32', np.asarray([order], dtype=object))))
 
 
+def fft_cases():
+    """fft in its four kinds against numpy's FFT in double precision, on
+    quarter integers (exact in every type): XRT's DFT matrices are rounded
+    once to the complex type, so outputs are off by a few ulps of the
+    largest, scaled by the length."""
+    rng = np.random.RandomState(34)
+
+    def quarters(shape):
+        return rng.randint(-12, 13, size=shape) / 4.0
+
+    def rounded(z, part):
+        return np.vectorize(lambda v: complex(G.round_float(float(v.real), part),
+                                              G.round_float(float(v.imag), part)),
+                            otypes=[object])(z)
+
+    forms = (  # name, type, input dims, kind, lengths, numpy
+        ('fft_c64_8', 'c64', (2, 8), 'FFT', (8,), lambda z: np.fft.fft(z)),
+        ('fft_c64_2d_5x6', 'c64', (5, 6), 'FFT', (5, 6), lambda z: np.fft.fft2(z)),
+        ('ifft_c64_7', 'c64', (3, 7), 'IFFT', (7,), lambda z: np.fft.ifft(z)),
+        ('ifft_c128_3d', 'c128', (2, 3, 4), 'IFFT', (2, 3, 4), lambda z: np.fft.ifftn(z)),
+        ('rfft_f32_6', 'f32', (2, 6), 'RFFT', (6,), lambda x: np.fft.rfft(x)),
+        ('rfft_f64_2d_4x5', 'f64', (4, 5), 'RFFT', (4, 5), lambda x: np.fft.rfft2(x)),
+        ('irfft_c64_8', 'c64', (2, 5), 'IRFFT', (8,), lambda z: np.fft.irfft(z, 8)),
+        ('irfft_c64_2d_3x5', 'c64', (3, 3), 'IRFFT', (3, 5),
+         lambda z: np.fft.irfft2(z, (3, 5))),
+        ('irfft_c128_1', 'c128', (1,), 'IRFFT', (1,), lambda z: np.fft.irfft(z, 1)),
+    )
+    for name, t, dims, kind, lengths, ref in forms:
+        part = G.COMPLEX.get(t, t)
+        x = quarters(dims) if kind == 'RFFT' else quarters(dims) + 1j * quarters(dims)
+        y = ref(x)
+        out_t = {'RFFT': 'c64' if t == 'f32' else 'c128',
+                 'IRFFT': part}.get(kind, t)
+        want = np.vectorize(lambda v: G.round_float(float(v), part), otypes=[object])(y) \
+            if kind == 'IRFFT' else rounded(y, part)
+        eps = G.EPS['f32' if part == 'f32' else 'f64']
+        n = float(np.prod(lengths))
+        scale = float(np.abs(x).max()) * (n if kind in ('FFT', 'RFFT') else math.sqrt(n))
+        one(name, [G.const('x', t, np.asarray(x, dtype=object)),
+                   rooted(out_t, y.shape, 'fft(x), fft_type=%s, fft_length={%s}'
+                          % (kind, ','.join(str(n) for n in lengths)))],
+            out_t, want, tol=(8 * eps, 8 * eps * scale))
+
+
 def merge_sort(p, less):
     """Stable top-down merge sort: halves of n // 2 and the rest, then merged,
     the right element first only when it is less (XLA leaves the order open
@@ -847,6 +891,7 @@ def generate(main_module):
     dots()
     sorts()
     topk_cases()
+    fft_cases()
     control()
     random_cases()
     misc()

@@ -51,6 +51,8 @@
 	X(IS_STABLE, "is_stable", BOOL)                                       \
 	X(K, "k", INT)                                                        \
 	X(LARGEST, "largest", BOOL)                                           \
+	X(FFT_TYPE, "fft_type", WORD)                                         \
+	X(FFT_LENGTH, "fft_length", INTS)                                     \
 	X(EXPONENT_BITS, "exponent_bits", INT)                                \
 	X(MANTISSA_BITS, "mantissa_bits", INT)                                \
 	X(DISTRIBUTION, "distribution", WORD)                                 \

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the reader's rewrites (hlo_batching.c, hlo_fft.c) build with:
+ * room for new instructions before the one just read, which moves after
+ * them with its name; new instructions under names no instruction of
+ * the computation has; their operands and attributes.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "hlo_parse.h"
+
+struct ir_attr *hp_find_attr(struct ir_instr *in, enum ir_attr_key key)
+{
+	return (struct ir_attr *)ir_instr_attr(in, key);
+}
+
+void hp_drop_attr(const struct xrt_allocator *a, struct ir_instr *in, enum ir_attr_key key)
+{
+	struct ir_attr *at = hp_find_attr(in, key);
+	uint32_t i;
+
+	if (!at)
+		return;
+	i = (uint32_t)(at - in->attrs);
+	ir_attr_release(a, at);
+	memmove(&in->attrs[i], &in->attrs[i + 1], (in->num_attrs - i - 1) * sizeof(*at));
+	in->num_attrs--;
+}
+
+/* @a's list with @add appended; sorted and checked for repeats when @sort. */
+int hp_extend(struct hp *p, struct ir_instr *in, enum ir_attr_key key,
+	      const int64_t *add, uint32_t n, bool sort)
+{
+	struct ir_attr *at = hp_find_attr(in, key), fresh = { .key = key };
+	int64_t *v;
+	uint32_t i, j, old;
+
+	if (!at) {
+		if (hp_put_attr(p, in, &fresh))
+			return -1;
+		at = hp_find_attr(in, key);
+	}
+	old = at->n;
+	v = xrt_mem_calloc(p->a, old + n, sizeof(*v));
+	if (!v)
+		return hp_oom(p);
+	if (old)
+		memcpy(v, at->ints, old * sizeof(*v));
+	memcpy(v + old, add, n * sizeof(*v));
+	for (i = old; sort && i < old + n; i++) {
+		int64_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	xrt_mem_free(p->a, at->ints);
+	at->ints = v;
+	at->n = old + n;
+	return 0;
+}
+
+/* A name for a new instruction that no instruction of the computation has. */
+static char *fresh_name(struct hp *p, const char *base, const char *what, uint32_t k)
+{
+	char buf[96];
+	uint32_t try;
+
+	for (try = 0;; try++) {
+		int n = try ? snprintf(buf, sizeof(buf), "%.60s.%s%u.%u", base, what, k, try) :
+			      snprintf(buf, sizeof(buf), "%.60s.%s%u", base, what, k);
+
+		if (ir_names_find(&p->instr_names, buf, (size_t)n) == UINT32_MAX)
+			return hp_strdup(p, buf, (size_t)n);
+	}
+}
+
+/* Fills the empty slot @at with a new instruction of shape @dtype[@dims]. */
+struct ir_instr *hp_add_instr(struct hp *p, uint32_t at, enum xrt_opcode op,
+			      const char *base, const char *what, uint32_t k,
+			      enum xrt_dtype dtype, uint32_t rank, const int64_t *dims)
+{
+	struct ir_instr *in = &p->cur->instrs[at];
+	xrt_status *st;
+
+	in->op = op;
+	in->name = fresh_name(p, base, what, k);
+	if (!in->name)
+		return NULL;
+	if (ir_names_add(&p->instr_names, in->name, strlen(in->name), at)) {
+		hp_oom(p);
+		return NULL;
+	}
+	st = xrt_shape_init_array(&in->shape, dtype, rank, dims);
+	if (st) {
+		hp_fail(p, "%s", xrt_status_message(st));
+		xrt_status_free(st);
+		return NULL;
+	}
+	return in;
+}
+
+int hp_set_operands(struct hp *p, struct ir_instr *in, const uint32_t *ops, uint32_t n)
+{
+	in->operands = xrt_mem_calloc(p->a, n, sizeof(*ops));
+	if (!in->operands)
+		return hp_oom(p);
+	memcpy(in->operands, ops, n * sizeof(*ops));
+	in->num_operands = n;
+	return 0;
+}
+
+int hp_int_attr(struct hp *p, struct ir_instr *in, enum ir_attr_key key, int64_t v)
+{
+	struct ir_attr a = { .key = key, .n = 1 };
+
+	a.ints = xrt_mem_calloc(p->a, 1, sizeof(*a.ints));
+	if (!a.ints)
+		return hp_oom(p);
+	a.ints[0] = v;
+	return hp_put_attr(p, in, &a);
+}
+
+/*
+ * Makes room for @extra instructions before the one just read (the last),
+ * which moves after them, its name with it.  Returns its new index.
+ */
+int hp_make_room(struct hp *p, uint32_t extra, uint32_t *at)
+{
+	uint32_t k = p->cur->num_instrs - 1;
+	struct ir_instr g;
+
+	if (hp_grow(p, (void **)&p->cur->instrs, &p->instr_cap, k + extra + 1,
+		    sizeof(g)))
+		return -1;
+	ir_names_move(&p->instr_names, k, k + extra);
+	g = p->cur->instrs[k];
+	memset(&p->cur->instrs[k], 0, extra * sizeof(g));
+	p->cur->instrs[k + extra] = g;
+	p->cur->num_instrs = k + extra + 1;
+	*at = k;
+	return 0;
+}
+
