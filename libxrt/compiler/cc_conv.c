@@ -109,13 +109,14 @@ static bool pad_input(struct cc *cc, struct conv *c, uint32_t *p)
 	return true;
 }
 
-/* An f32 copy of f16 or bf16 @b (its value in @v); @b if out of memory. */
-static struct cc_buf widened(struct cc *cc, const struct cc_buf *b, uint32_t *v)
+/* A copy of @b in type @t (its value in @v); @b if out of memory. */
+static struct cc_buf widened(struct cc *cc, const struct cc_buf *b, enum xrt_dtype t,
+			     uint32_t *v)
 {
 	struct cc_buf src = *b;
 
 	*v = cc_new_val(cc);
-	if (cc_alloc(cc, *v, XRT_F32, src.rank, src.dims))
+	if (cc_alloc(cc, *v, t, src.rank, src.dims))
 		return src;
 	cc_emit_convert(cc, &cc->vals[*v].buf, &src);
 	return cc->vals[*v].buf;
@@ -130,9 +131,10 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	int64_t kp[XRT_MAX_RANK] = { 0 }, qd[XRT_MAX_RANK];
 	uint32_t v = cc_iv(cc, i), d, pad = ~0u, q = ~0u;
 	uint32_t win = ~0u, wk = ~0u;
+	enum xrt_dtype rt = in->shape.dtype, ct;
 	struct cc_buf out, qv;
 	struct conv c;
-	bool first, half = false;
+	bool first;
 
 	memset(&c, 0, sizeof(c));
 	c.in = cc->vals[cc_opnd(cc, in, 0)].buf;
@@ -140,10 +142,16 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	ir_parse_conv_labels(ir_instr_attr(in, IR_ATTR_DIM_LABELS)->str, &c.L, c.in.rank);
 	c.w = ir_instr_attr(in, IR_ATTR_WINDOW)->ints;
 	c.nsp = c.L.nsp;
-	if (in->shape.dtype != c.in.dtype || c.in.dtype == XRT_PRED) {
-		cc_unimplemented(cc, "convolution of this element type");
+	if (c.in.dtype == XRT_PRED || rt == XRT_PRED) {
+		cc_unimplemented(cc, "convolution of pred");
 		return;
 	}
+	/*
+	 * Sums run in the result's type (s8 x s8 -> s32 as XLA's integer
+	 * convolutions; an integer result narrower than its operands wraps
+	 * the same either way), f16 and bf16 in f32 and rounded once.
+	 */
+	ct = rt == XRT_F16 || rt == XRT_BF16 ? XRT_F32 : rt;
 	groups = fgc > bgc ? fgc : bgc;
 	c.ob = in->shape.dims[c.L.ob];
 	c.of = in->shape.dims[c.L.of];
@@ -164,11 +172,10 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 		cc_fill_value(cc, &out, (uint8_t[16]){ 0 });
 		return;
 	}
-	if (c.in.dtype == XRT_F16 || c.in.dtype == XRT_BF16) {	/* in f32, rounded once */
-		half = true;
-		c.in = widened(cc, &c.in, &win);
-		c.k = widened(cc, &c.k, &wk);
-	}
+	if (c.in.dtype != ct)
+		c.in = widened(cc, &c.in, ct, &win);
+	if (c.k.dtype != ct)
+		c.k = widened(cc, &c.k, ct, &wk);
 	if (!pad_input(cc, &c, &pad))
 		return;
 	/* Q = [batch, out spatial..., out features], and the window copies' buffer */
@@ -204,7 +211,7 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 		qv.strides[c.L.osp[d]] = c.q.strides[1 + d];
 	qv.strides[c.L.of] = c.q.strides[1 + c.nsp];
 	memcpy(qv.dims, out.dims, sizeof(qv.dims));
-	if (half)
+	if (ct != rt)
 		cc_emit_convert(cc, &out, &qv);
 	else
 		cc_copy(cc, &out, &qv);

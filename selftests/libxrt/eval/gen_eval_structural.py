@@ -497,6 +497,24 @@ def convolutions():
                    rooted('f32', list(exp.shape), 'convolution(x, k), window=%s, dim_labels=%s%s'
                           % (conv_window(cfg), labels, groups))],
             'f32', exp)
+    # Integer convolutions sum in the result's type (wrapping); a bf16
+    # convolution may give f32.
+    cfg = [(3, 1, 1, 0, 1, 1, 0), (2, 2, 0, 1, 1, 1, 0)]
+    for name, t_in, t_out, lo, hi in (('conv_s8_to_s32', 's8', 's32', -128, 128),
+                                      ('conv_u8_to_u32', 'u8', 'u32', 0, 256),
+                                      ('conv_s32_wraps', 's32', 's32', -2**20, 2**20),
+                                      ('conv_s16_to_s8_wraps', 's16', 's8', -300, 300),
+                                      ('conv_bf16_to_f32', 'bf16', 'f32', -64, 64)):
+        lhs = rng.randint(lo, hi, (2, 4, 5, 3)).astype(np.float64)
+        rhs = rng.randint(lo, hi, (3, 2, 3, 2)).astype(np.float64)
+        exp = conv_ref(lhs, rhs, 'b01f_01io->b01f', cfg)   # exact: under 2**53
+        if t_out != 'f32':
+            exp = np.vectorize(lambda v: G.wrap(int(v), t_out), otypes=[object])(exp)
+        body = [G.const('x', t_in, lhs.astype(np.int64) if t_in != 'bf16' else lhs),
+                G.const('k', t_in, rhs.astype(np.int64) if t_in != 'bf16' else rhs),
+                rooted(t_out, list(exp.shape), 'convolution(x, k), window=%s, dim_labels=%s'
+                       % (conv_window(cfg), 'b01f_01io->b01f'))]
+        one(name, body, t_out, exp)
 
 
 def sorts():
