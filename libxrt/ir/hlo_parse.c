@@ -507,7 +507,9 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hp_put_attr(p, in, &yes))
 			return -1;
 	}
-	return p->fft ? hlo_unfft(p) : hlo_unbatch(p);
+	if (p->fft)
+		return hlo_unfft(p);
+	return hlo_unbatch(p) || hlo_unmix(p);
 }
 
 /* Skips a computation's signature: (params) -> shape. */

@@ -68,6 +68,8 @@ int hp_make_room(struct hp *p, uint32_t extra, uint32_t *at);
 
 /* Rewrites the gather or scatter just read if it has batching dimensions. */
 int hlo_unbatch(struct hp *p);
+/* Converts the dot or convolution just read to operands of one type. */
+int hlo_unmix(struct hp *p);
 /* Rewrites the fft just read (p->fft) into dots with DFT matrices. */
 int hlo_unfft(struct hp *p);
 /* The value of a constant, by the instruction's shape. */

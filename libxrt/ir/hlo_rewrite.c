@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the reader's rewrites (hlo_batching.c, hlo_fft.c) build with:
+ * What the reader's rewrites (hlo_batching.c, hlo_fft.c, hlo_mixed.c) build with:
  * room for new instructions before the one just read, which moves after
  * them with its name; new instructions under names no instruction of
  * the computation has; their operands and attributes.

@@ -357,6 +357,52 @@ TEST_F(xrt, malformed_fft)
 	}
 }
 
+#define MIXED(l, r, out, op)                                                    \
+	"HloModule m\nENTRY e {\n  x = " l " parameter(0)\n  y = " r " parameter(1)\n"  \
+	"  ROOT d = " out " " op "\n}"
+#define DOT "dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}"
+#define CONV "convolution(x, y), window={size=2}, dim_labels=b0f_0io->b0f"
+
+/* Operands of two types read as converts to one, or are refused where none is exact. */
+TEST_F(xrt, mixed_operand_types)
+{
+	static const struct { const char *text, *want; } good[] = {
+		{ MIXED("s8[2,3]", "s16[3,4]", "s32[2,4]", DOT), "%d.as1 = s32[3,4]{1,0} convert(%y)" },
+		{ MIXED("bf16[2,3]", "f32[3,4]", "f32[2,4]", DOT), "dot(%d.as0, %y)" },
+		/* the result cannot hold f32: the wider operand's type */
+		{ MIXED("f32[2,3]", "bf16[3,4]", "bf16[2,4]", DOT),
+		  "%d.as1 = f32[3,4]{1,0} convert(%y)" },
+		{ MIXED("u8[1,5,2]", "s8[2,2,3]", "s32[1,4,3]", CONV),
+		  "convolution(%d.as0, %d.as1)" },
+		{ MIXED("f32[2,3]", "c64[3,4]", "c64[2,4]", DOT), "%d.as0 = c64[2,3]{1,0} convert(%x)" },
+	};
+	static const struct { const char *text, *msg; } bad[] = {
+		{ MIXED("f16[2,3]", "bf16[3,4]", "f16[2,4]", DOT),
+		  "d: dot of f16 and bf16: neither converts exactly to the other or to f16" },
+		{ MIXED("s64[2,3]", "u64[3,4]", "s64[2,4]", DOT),
+		  "d: dot of s64 and u64: neither converts exactly" },
+		{ MIXED("c64[1,5,2]", "f64[2,2,3]", "c64[1,4,3]", CONV),
+		  "d: convolution of c64 and f64: neither converts exactly" },
+	};
+	xrt_module *m;
+	size_t i;
+	char *t;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		m = parse_and_round_trip(_metadata, self->a, good[i].text, &t);
+		ASSERT_NE(NULL, m) TH_LOG("case %zu", i);
+		EXPECT_TRUE(strstr(t, good[i].want) != NULL) TH_LOG("case %zu: %s", i, t);
+		EXPECT_EQ(NULL, xrt_module_verify(m)) TH_LOG("case %zu", i);
+		xrt_free(self->a, t);
+		xrt_module_destroy(m);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /* A short text cannot make the reader build gigabytes of DFT matrices. */
 TEST_F(xrt, fft_matrices_have_a_budget)
 {

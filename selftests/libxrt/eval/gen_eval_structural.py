@@ -414,6 +414,17 @@ def dots():
     one('dot_c64', [G.const('a', 'c64', za), G.const('b', 'c64', za),
                     rooted('c64', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
         'c64', np.array(za) @ np.array(za))
+    # Operands of two types (XLA allows them): both converted exactly first.
+    si = np.array([[-128, 127, 5], [3, -7, 100]], dtype=object)
+    wi = np.array([[32767, -1], [-32768, 2], [1000, 3]], dtype=object)
+    one('dot_mixed_s8_s16_to_s32', [G.const('a', 's8', si), G.const('b', 's16', wi),
+                                    rooted('s32', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        's32', si.dot(wi))
+    fk = f32([[0.1, 3.0], [-2.5, 1e-3], [7.0, 0.3]])
+    one('dot_mixed_bf16_f32', [G.const('a', 'bf16', h), G.const('b', 'f32', fk),
+                               rooted('f32', [2, 2], 'dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}')],
+        'f32', np.vectorize(lambda v: G.round_float(float(v), 'f32'), otypes=[object])(np.array(h) @ fk),
+        tol=(4 * G.EPS['f32'], 1e-30))
     convolutions()
 
 
