@@ -544,6 +544,79 @@ uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 	}
 }
 
+/* The REDUCE op's identity in type @t, in @buf (16 bytes); NULL if it has none. */
+static const void *identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
+{
+	static const uint64_t neg_zero[] = { [XRT_F16] = 0x8000, [XRT_BF16] = 0x8000,
+		[XRT_F32] = 0x80000000u, [XRT_F64] = 0x8000000000000000ull,
+		[XRT_C64] = 0x80000000u, [XRT_C128] = 0x8000000000000000ull };
+	static const uint64_t one[] = { [XRT_F16] = 0x3c00, [XRT_BF16] = 0x3f80,
+		[XRT_F32] = 0x3f800000u, [XRT_F64] = 0x3ff0000000000000ull,
+		[XRT_C64] = 0x3f800000u, [XRT_C128] = 0x3ff0000000000000ull };
+	static const uint64_t inf[] = { [XRT_F16] = 0x7c00, [XRT_BF16] = 0x7f80,
+		[XRT_F32] = 0x7f800000u, [XRT_F64] = 0x7ff0000000000000ull };
+	size_t n = xrt_dtype_size(t), part = xrt_dtype_is_complex(t) ? n / 2 : n;
+	bool fl = xrt_dtype_is_float(t) || xrt_dtype_is_complex(t);
+	uint64_t v = 0;
+
+	memset(buf, 0, 16);
+	switch (op) {
+	case XRT_CS_RED_SUM:
+		v = fl ? neg_zero[t] : 0;
+		break;
+	case XRT_CS_RED_PROD:
+		v = fl ? one[t] : 1;
+		break;
+	case XRT_CS_RED_MAX:	/* -inf, or the least integer */
+	case XRT_CS_RED_MIN:	/* +inf, or the greatest */
+		if (xrt_dtype_is_complex(t))
+			return NULL;
+		if (fl)
+			v = inf[t] | (op == XRT_CS_RED_MAX ? 1ull << (8 * n - 1) : 0);
+		else if (xrt_dtype_is_signed(t))
+			v = op == XRT_CS_RED_MAX ? 1ull << (8 * n - 1) : ~0ull >> (65 - 8 * n);
+		else
+			v = op == XRT_CS_RED_MAX ? 0 : ~0ull;
+		break;
+	case XRT_CS_RED_AND:
+		v = t == XRT_PRED ? 1 : ~0ull;
+		break;
+	case XRT_CS_RED_OR:
+		v = 0;
+		break;
+	default:
+		return NULL;
+	}
+	memcpy(buf, &v, part);	/* little-endian: the low bytes; a complex's real part */
+	return buf;
+}
+
+/* @out = @out OP @init, the init (a scalar) broadcast over @out. */
+static void apply_init(struct cc *cc, uint32_t op, const struct cc_buf *out,
+		       const struct cc_buf *init)
+{
+	static const uint8_t fn[] = { [XRT_CS_RED_SUM] = XRT_CS_BIN_ADD,
+		[XRT_CS_RED_PROD] = XRT_CS_BIN_MUL, [XRT_CS_RED_MAX] = XRT_CS_BIN_MAX,
+		[XRT_CS_RED_MIN] = XRT_CS_BIN_MIN, [XRT_CS_RED_AND] = XRT_CS_BIN_AND,
+		[XRT_CS_RED_OR] = XRT_CS_BIN_OR };
+	struct cc_buf b = *init;
+	struct ewp *e = cc_ew_new(cc, out);
+	uint32_t x, y;
+
+	if (!e)
+		return;
+	b.rank = out->rank;
+	memcpy(b.dims, out->dims, sizeof(b.dims));
+	memset(b.strides, 0, sizeof(b.strides));
+	x = cc_ew_reg(e);
+	y = cc_ew_reg(e);
+	cc_ew_load(e, x, out);
+	cc_ew_load(e, y, &b);
+	cc_ew_put(e, XRT_CS_EW_BINARY, fn[op], out->dtype, x, x, y, 0);
+	cc_ew_store(e, out, x);
+	cc_ew_emit(e, out);
+}
+
 void cc_emit_reduce(struct cc *cc, uint32_t root)
 {
 	const struct ir_instr *in = &cc->c->instrs[root];
@@ -555,8 +628,19 @@ void cc_emit_reduce(struct cc *cc, uint32_t root)
 	const struct cc_buf *out = &IV(cc, root).buf;
 	struct cc_buf ob = *out;
 	uint64_t udims[XRT_MAX_RANK];
+	uint8_t id[16];
 	struct ewp *e;
+	bool late = false;
 
+	/*
+	 * An init known only at run time joins once per output after a
+	 * reduction from the identity: the reducer is associative and
+	 * commutative, as XLA requires of it.
+	 */
+	if (op && !init) {
+		init = identity(op, in->shape.dtype, id);
+		late = true;
+	}
 	if (!op || !init) {
 		cc_fail(cc, XRT_UNIMPLEMENTED, "reduce with %s is not compiled yet",
 			!op ? "this reducer computation" : "an init that is not a constant");
@@ -586,6 +670,8 @@ void cc_emit_reduce(struct cc *cc, uint32_t root)
 	else if (!cc->err)	/* nothing to reduce: the output is the init */
 		cc_fill_value(cc, out, init);
 	xrt_mem_free(cc->a, e);
+	if (late && !cc->err)
+		apply_init(cc, op, out, &cc->vals[cc_opnd(cc, in, 1)].buf);
 }
 
 void cc_emit_reduce_view(struct cc *cc, uint32_t op, const struct cc_buf *in,
