@@ -235,6 +235,12 @@ void cc_emit_compare_eq(struct cc *cc, const struct cc_buf *dst, const struct cc
  */
 void cc_emit_rng_bounds(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *raw,
 			const struct cc_buf *a, const struct cc_buf *b, bool normal);
+/*
+ * The identity of REDUCE @op in type @t, as the element's bytes in @buf
+ * (16 bytes): -0 for float sums, 1, -inf or the least integer, +inf or
+ * the greatest, all ones, 0.  NULL where it has none (max of complex).
+ */
+const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf);
 /* The REDUCE op of a reducer computation (add, max, ... of its two parameters), or 0. */
 uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t);
 /*

@@ -544,8 +544,7 @@ uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 	}
 }
 
-/* The REDUCE op's identity in type @t, in @buf (16 bytes); NULL if it has none. */
-static const void *identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
+const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
 {
 	static const uint64_t neg_zero[] = { [XRT_F16] = 0x8000, [XRT_BF16] = 0x8000,
 		[XRT_F32] = 0x80000000u, [XRT_F64] = 0x8000000000000000ull,
@@ -638,7 +637,7 @@ void cc_emit_reduce(struct cc *cc, uint32_t root)
 	 * commutative, as XLA requires of it.
 	 */
 	if (op && !init) {
-		init = identity(op, in->shape.dtype, id);
+		init = cc_red_identity(op, in->shape.dtype, id);
 		late = true;
 	}
 	if (!op || !init) {

@@ -7,50 +7,9 @@
  * window dimension wider than 1 (stride times the window dilation); the
  * window dimensions are reduced.
  */
-#include <math.h>
 #include <string.h>
 
 #include "cc.h"
-
-/* The identity of REDUCE @op on @t, as the element's bytes. */
-static void identity(uint32_t op, enum xrt_dtype t, uint8_t *b)
-{
-	size_t es = xrt_dtype_size(t);
-	bool sign = xrt_dtype_is_signed(t), hi = op == XRT_CS_RED_MIN;
-	double f = hi ? INFINITY : -INFINITY;
-	float h = (float)f;
-	uint16_t x;
-
-	memset(b, 0, 16);
-	if (op == XRT_CS_RED_PROD || op == XRT_CS_RED_AND) {
-		double one = 1.0;
-
-		if (t == XRT_F64 || t == XRT_C128)
-			memcpy(b, &one, 8);
-		else if (t == XRT_F32 || t == XRT_C64)
-			memcpy(b, &(float){ 1.0f }, 4);
-		else if (t == XRT_F16 || t == XRT_BF16)
-			memcpy(b, &(uint16_t){ t == XRT_F16 ? xrt_f16_from_f32(1) :
-					       xrt_bf16_from_f32(1) }, 2);
-		else
-			b[0] = 1;
-		return;
-	}
-	if (op != XRT_CS_RED_MAX && op != XRT_CS_RED_MIN)
-		return;		/* sum, or: zero */
-	if (t == XRT_F64) {
-		memcpy(b, &f, 8);
-	} else if (t == XRT_F32) {
-		memcpy(b, &h, 4);
-	} else if (t == XRT_F16 || t == XRT_BF16) {
-		x = t == XRT_F16 ? xrt_f16_from_f32(h) : xrt_bf16_from_f32(h);
-		memcpy(b, &x, 2);
-	} else if (t != XRT_PRED) {	/* the type's lowest or highest integer */
-		memset(b, hi ? 0xff : 0, es);
-		if (sign)
-			b[es - 1] = hi ? 0x7f : 0x80;
-	}
-}
 
 void cc_lower_reduce_window(struct cc *cc, uint32_t i)
 {
@@ -64,7 +23,7 @@ void cc_lower_reduce_window(struct cc *cc, uint32_t i)
 	uint8_t id[16];
 	bool padded = false;
 
-	if (in->num_operands != 2 || !op || !init) {
+	if (in->num_operands != 2 || !op || !init || !cc_red_identity(op, in->shape.dtype, id)) {
 		cc_lower_window_general(cc, i);	/* offset by offset */
 		return;
 	}
@@ -73,15 +32,12 @@ void cc_lower_reduce_window(struct cc *cc, uint32_t i)
 	for (d = 0, k = rank; d < rank; d++) {
 		const int64_t *fd = w + d * IR_WINDOW_FIELDS;
 
+		/* a reversed window holds the same elements: fd[6] changes nothing here */
 		padded = padded || fd[2] || fd[3] || fd[4] != 1;
 		k += fd[0] > 1;
-		if (fd[6]) {
-			cc_unimplemented(cc, "reduce-window with window reversal");
-			return;
-		}
 	}
-	if (k > XRT_MAX_RANK) {
-		cc_unimplemented(cc, "reduce-window of this rank");
+	if (k > XRT_MAX_RANK) {	/* more dimensions than a view has: offset by offset */
+		cc_lower_window_general(cc, i);
 		return;
 	}
 	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
@@ -102,7 +58,6 @@ void cc_lower_reduce_window(struct cc *cc, uint32_t i)
 		p = cc_new_val(cc);
 		if (cc_alloc(cc, p, src.dtype, rank, pd))
 			return;
-		identity(op, src.dtype, id);
 		pad = cc->vals[p].buf;
 		cc_fill_value(cc, &pad, id);
 		cc_place(cc, &pad, &src, lo, step);

@@ -339,6 +339,21 @@ def reductions():
     one('reduce_window_window_dilation', [G.const('x', 'f32', v), G.const('z', 'f32', 0.0),
                                           rooted('f32', list(exp.shape), 'reduce-window(x, z), window=%s, to_apply=%%add' % window_text(cfg))],
         'f32', exp, comps=ADD)
+    # padding holds the reducer's identity: all ones for a bitwise and
+    iand = '%and (a: s32[], b: s32[]) -> s32[] {\n  %a = s32[] parameter(0)\n  %b = s32[] parameter(1)\n  ROOT %r = s32[] and(%a, %b)\n}\n\n'
+    xs = np.array([7, 6, 14, 255, 3, -1], dtype=object)
+    cfg = [(2, 1, 1, 1, 1, 1)]
+    one('reduce_window_and_s32_padded', [G.const('x', 's32', xs), G.const('z', 's32', -1),
+                                         rooted('s32', [7], 'reduce-window(x, z), window=%s, to_apply=%%and' % window_text(cfg))],
+        's32', window_ref(xs, -1, lambda a, b: a & b, cfg), comps=iand)
+    # five dimensions, every window dimension wider than 1: more than a view holds
+    v5 = np.arange(2 * 3 * 2 * 3 * 2).reshape(2, 3, 2, 3, 2).astype(np.float64) % 7 - 3
+    cfg = [(2, 1, 0, 0, 1, 1), (2, 1, 1, 0, 1, 1), (2, 1, 0, 0, 1, 1), (2, 2, 0, 1, 1, 1),
+           (2, 1, 0, 0, 1, 1)]
+    exp = window_ref(v5, 0.0, lambda a, b: a + b, cfg)
+    one('reduce_window_rank5', [G.const('x', 'f32', v5), G.const('z', 'f32', 0.0),
+                                rooted('f32', list(exp.shape), 'reduce-window(x, z), window=%s, to_apply=%%add' % window_text(cfg))],
+        'f32', exp, comps=ADD)
     select_and_scatter()
 
 
