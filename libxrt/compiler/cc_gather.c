@@ -135,32 +135,60 @@ static int combiner(const struct ir_comp *f, enum xrt_dtype t)
 	return cc_reducer_op(f, t) ? (int)cc_reducer_op(f, t) : -1;
 }
 
-void cc_lower_scatter(struct cc *cc, uint32_t i)
+/*
+ * Of a variadic scatter's computation, operand @k's combiner when that
+ * result reads only its own pair (current value k, update n + k): then
+ * each operand scatters on its own, in the same order.  -1 otherwise.
+ */
+static int combiner_of(const struct ir_comp *f, uint32_t n, uint32_t k, enum xrt_dtype t)
 {
-	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_instr *r = &f->instrs[f->root], *e, *a, *b;
+
+	if (n == 1)
+		return combiner(f, t);
+	if (r->op != XRT_OP_TUPLE || r->num_operands != n)
+		return -1;
+	e = &f->instrs[r->operands[k]];
+	if (e->op == XRT_OP_PARAMETER)
+		return e->parameter == n + k ? XRT_CS_SCATTER_REPLACE : -1;
+	if (e->num_operands != 2)
+		return -1;
+	a = &f->instrs[e->operands[0]];
+	b = &f->instrs[e->operands[1]];
+	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
+	    a->parameter + b->parameter != 2 * (int64_t)k + n ||
+	    (a->parameter != k && b->parameter != k))
+		return -1;
+	switch (e->op) {
+	case XRT_OP_ADD: return XRT_CS_RED_SUM;
+	case XRT_OP_MULTIPLY: return XRT_CS_RED_PROD;
+	case XRT_OP_MAXIMUM: return t == XRT_PRED ? XRT_CS_RED_OR : XRT_CS_RED_MAX;
+	case XRT_OP_MINIMUM: return t == XRT_PRED ? XRT_CS_RED_AND : XRT_CS_RED_MIN;
+	case XRT_OP_AND: return XRT_CS_RED_AND;
+	case XRT_OP_OR: return XRT_CS_RED_OR;
+	default: return -1;
+	}
+}
+
+/* @res (operand @k's copy) gets update operand @uk scattered with @comb. */
+static void scatter_one(struct cc *cc, const struct ir_instr *in, struct cc_buf res,
+			uint32_t k, uint32_t uk, int comb)
+{
 	const struct ir_attr *win = ir_instr_attr(in, IR_ATTR_UPDATE_WINDOW_DIMS);
 	const struct ir_attr *ins = ir_instr_attr(in, IR_ATTR_INSERTED_WINDOW_DIMS);
 	const struct ir_attr *map = ir_instr_attr(in, IR_ATTR_SCATTER_DIMS_TO_OPERAND_DIMS);
-	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
-	int comb = combiner(f, in->shape.dtype);
-	uint32_t v = cc_iv(cc, i), tmp = ~0u, utmp = ~0u, k, d, j = 0, w = 0;
-	struct cc_buf ix, u, up, res;
+	uint32_t ni = in->num_operands / 2, tmp = ~0u, utmp = ~0u, nk, d, j = 0, w = 0;
+	uint64_t elems = xrt_shape_element_count(&cc->c->instrs[in->operands[uk]].shape);
+	struct cc_buf ix, u, up;
 	uint8_t imap[XRT_MAX_RANK] = { 0 };
 	struct xrt_cs_view vo, vi, vu;
 	int64_t n = 1;
 
-	if (in->num_operands != 3 || comb < 0) {
-		cc_unimplemented(cc, "scatter with this combiner or several operands");
-		return;
-	}
-	if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
-		return;
-	res = cc->vals[v].buf;
-	cc_copy(cc, &res, &cc->vals[cc_opnd(cc, in, 0)].buf);
-	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, 1)].buf,
-			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &k, &tmp);
+	cc_copy(cc, &res, &cc->vals[cc_opnd(cc, in, k)].buf);
+	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, ni)].buf,
+			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &nk, &tmp);
 	/* updates as [scatter dims..., window dims...], the scatter dims flattened */
-	u = cc->vals[cc_opnd(cc, in, 2)].buf;
+	u = cc->vals[cc_opnd(cc, in, uk)].buf;
 	up = u;
 	for (d = 0; d < u.rank; d++) {
 		if (listed(win->ints, win->n, d))
@@ -181,8 +209,7 @@ void cc_lower_scatter(struct cc *cc, uint32_t i)
 	u = up;
 	u.rank = res.rank + 1;
 	u.dims[0] = n;
-	u.strides[0] = n ? (int64_t)(xrt_shape_element_count(
-				     &cc->c->instrs[in->operands[2]].shape) / (uint64_t)n) : 0;
+	u.strides[0] = n ? (int64_t)(elems / (uint64_t)n) : 0;
 	for (d = 0, w = 0; d < res.rank; d++) {
 		if (listed(ins ? ins->ints : NULL, ins ? ins->n : 0, d)) {
 			u.dims[1 + d] = 1;
@@ -193,16 +220,48 @@ void cc_lower_scatter(struct cc *cc, uint32_t i)
 		u.strides[1 + d] = up.strides[up.rank - win->n + w];
 		w++;
 	}
-	for (d = 0; d < k; d++)
+	for (d = 0; d < nk; d++)
 		imap[d] = (uint8_t)map->ints[d];
 	vo = cc_csview(&res);
 	vi = cc_csview(&ix);
 	vu = cc_csview(&u);
-	if (n && xrt_shape_element_count(&in->shape) &&
-	    xrt_shape_element_count(&cc->c->instrs[in->operands[2]].shape))
-		cs_scatter(&cc->b, (uint32_t)comb, XRT_CS_SCATTER_SKIP, &vo, &vi, &vu, k, imap);
+	if (n && elems && xrt_shape_element_count(&cc->c->instrs[in->operands[k]].shape))
+		cs_scatter(&cc->b, (uint32_t)comb, XRT_CS_SCATTER_SKIP, &vo, &vi, &vu, nk, imap);
 	if (tmp != ~0u)
 		cc_release(cc, tmp);
 	if (utmp != ~0u)
 		cc_release(cc, utmp);
+}
+
+void cc_lower_scatter(struct cc *cc, uint32_t i)
+{
+	const struct ir_instr *in = &cc->c->instrs[i];
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	uint32_t n = in->num_operands / 2, v = cc_iv(cc, i), k, e[XRT_MAX_RANK];
+	int comb[XRT_MAX_RANK];
+
+	for (k = 0; k < n; k++) {
+		comb[k] = combiner_of(f, n, k, cc->c->instrs[in->operands[k]].shape.dtype);
+		if (comb[k] < 0) {
+			cc_unimplemented(cc, n == 1 ? "scatter with this combiner" :
+					 "scatter of several operands whose results mix them");
+			return;
+		}
+	}
+	if (n == 1) {
+		e[0] = v;
+		if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+			return;
+	} else {
+		if (!cc_tuple_init(cc, v, n))
+			return;
+		for (k = 0; k < n && !cc->err; k++) {
+			const struct xrt_shape *s = &in->shape.tuple[k];
+
+			e[k] = cc_tuple_add(cc, v);
+			cc_alloc(cc, e[k], s->dtype, s->rank, s->dims);
+		}
+	}
+	for (k = 0; k < n && !cc->err; k++)
+		scatter_one(cc, in, cc->vals[e[k]].buf, k, n + 1 + k, comb[k]);
 }

@@ -74,5 +74,15 @@ int vfy_structural(struct vfy *v);
 int vfy_reductions(struct vfy *v);
 int vfy_calls(struct vfy *v);
 int vfy_scatter(struct vfy *v);
+/*
+ * Computation @f combines n values of @types with n more of the same:
+ * 2n scalar parameters, and a scalar (n = 1) or a tuple of n scalars, or
+ * pred[] when @returns_pred.
+ */
+int vfy_reducer(struct vfy *v, const struct ir_comp *f, uint32_t n,
+		const enum xrt_dtype *types, bool returns_pred);
+/* The result: one array, or a tuple of n arrays of one set of dims. */
+int vfy_results(struct vfy *v, uint32_t n, const enum xrt_dtype *types, uint32_t rank,
+		const int64_t *dims);
 
 #endif /* XRT_IR_VERIFY_H */

@@ -8,8 +8,8 @@
 #include "verify.h"
 
 /* @f takes 2n scalars of @types and returns n of them (n == 1: one). */
-static int check_reducer(struct vfy *v, const struct ir_comp *f, uint32_t n,
-			 const enum xrt_dtype *types, bool returns_pred)
+int vfy_reducer(struct vfy *v, const struct ir_comp *f, uint32_t n,
+		const enum xrt_dtype *types, bool returns_pred)
 {
 	const struct xrt_shape *r = vfy_root_shape(f);
 	uint32_t i;
@@ -46,9 +46,8 @@ static int check_reducer(struct vfy *v, const struct ir_comp *f, uint32_t n,
 	return 0;
 }
 
-/* The result: one array, or a tuple of n arrays of one set of dims. */
-static int check_results(struct vfy *v, uint32_t n, const enum xrt_dtype *types,
-			 uint32_t rank, const int64_t *dims)
+int vfy_results(struct vfy *v, uint32_t n, const enum xrt_dtype *types, uint32_t rank,
+		const int64_t *dims)
 {
 	struct xrt_shape want[XRT_MAX_RANK];
 	uint32_t i;
@@ -99,7 +98,7 @@ static int check_reduce(struct vfy *v)
 
 	if (inputs_and_inits(v, &n, types) || vfy_ints(v, IR_ATTR_DIMENSIONS, &rd, &nrd) ||
 	    vfy_dims_in_range(v, "dimensions", rd, nrd, a->rank) ||
-	    vfy_called(v, IR_ATTR_TO_APPLY, &f) || check_reducer(v, f, n, types, false))
+	    vfy_called(v, IR_ATTR_TO_APPLY, &f) || vfy_reducer(v, f, n, types, false))
 		return -1;
 	for (i = 0; i < a->rank; i++) {
 		bool reduced = false;
@@ -110,7 +109,7 @@ static int check_reduce(struct vfy *v)
 		if (!reduced)
 			dims[k++] = a->dims[i];
 	}
-	return check_results(v, n, types, k, dims);
+	return vfy_results(v, n, types, k, dims);
 }
 
 /* Output dimensions of a window over @dims; -1 and a failure if bad. */
@@ -146,9 +145,9 @@ static int check_reduce_window(struct vfy *v)
 	uint32_t n;
 
 	if (inputs_and_inits(v, &n, types) || window_dims(v, vfy_opnd(v, 0), dims) ||
-	    vfy_called(v, IR_ATTR_TO_APPLY, &f) || check_reducer(v, f, n, types, false))
+	    vfy_called(v, IR_ATTR_TO_APPLY, &f) || vfy_reducer(v, f, n, types, false))
 		return -1;
-	return check_results(v, n, types, vfy_opnd(v, 0)->rank, dims);
+	return vfy_results(v, n, types, vfy_opnd(v, 0)->rank, dims);
 }
 
 static int check_select_and_scatter(struct vfy *v)
@@ -161,10 +160,10 @@ static int check_select_and_scatter(struct vfy *v)
 
 	if (vfy_operands(v, 3, 3) || vfy_array(v, 0) || vfy_array(v, 1) || vfy_scalar(v, 2) ||
 	    window_dims(v, a, dims) || vfy_called(v, IR_ATTR_SELECT, &sel) ||
-	    vfy_called(v, IR_ATTR_SCATTER, &sc) || check_reducer(v, sel, 1, &t, true))
+	    vfy_called(v, IR_ATTR_SCATTER, &sc) || vfy_reducer(v, sel, 1, &t, true))
 		return -1;
 	t = s->dtype;
-	if (check_reducer(v, sc, 1, &t, false))
+	if (vfy_reducer(v, sc, 1, &t, false))
 		return -1;
 	if (s->rank != a->rank)
 		return vfy_fail(v, "source's rank differs from the operand's");
@@ -311,7 +310,7 @@ static int check_sort(struct vfy *v)
 	if (xrt_shape_is_tuple(vfy_root_shape(f)) || vfy_root_shape(f)->rank ||
 	    vfy_root_shape(f)->dtype != XRT_PRED)
 		return vfy_fail(v, "comparator '%s' does not return pred[]", f->name);
-	return check_results(v, n, types, a->rank, a->dims);
+	return vfy_results(v, n, types, a->rank, a->dims);
 }
 
 /*

@@ -2,8 +2,13 @@
 /*
  * scatter: XLA's checks of the dimension numbers, of the updates' shape
  * against the operand and the indices, and of the update computation,
- * which combines two scalars of the operand's type into one.
+ * which combines two scalars of the operand's type into one.  The
+ * variadic form scatters n operands of one set of dimensions at the same
+ * indices, (operands..., indices, updates...), its computation taking
+ * the n current values and the n updates and giving n values.
  */
+#include <string.h>
+
 #include "verify.h"
 
 static bool sorted(const int64_t *d, uint32_t n)
@@ -89,27 +94,61 @@ static int check_scatter_dims(struct vfy *v, const struct xrt_shape *ix,
 	return 0;
 }
 
+static bool same_dims(const struct xrt_shape *a, const struct xrt_shape *b)
+{
+	return a->rank == b->rank && !memcmp(a->dims, b->dims, a->rank * sizeof(a->dims[0]));
+}
+
+/* n operands of one set of dimensions, and n updates of another, each of its operand's type. */
+static int check_operands(struct vfy *v, uint32_t n, enum xrt_dtype *types)
+{
+	const struct xrt_shape *a, *u;
+	uint32_t k;
+
+	if (v->in->num_operands < 3 || v->in->num_operands % 2 == 0 ||
+	    v->in->num_operands > 2 * XRT_MAX_RANK + 1)
+		return vfy_fail(v, "%u operands, expected n operands, the indices and n updates "
+				"(n from 1 to %d)", v->in->num_operands, XRT_MAX_RANK);
+	for (k = 0; k < n; k++) {
+		if (vfy_array(v, k) || vfy_array(v, n + 1 + k))
+			return -1;
+		a = vfy_opnd(v, k);
+		u = vfy_opnd(v, n + 1 + k);
+		if (u->dtype != a->dtype)
+			return vfy_fail(v, n == 1 ? "updates' type differs from the operand's" :
+					"updates %u's type differs from operand %u's", k, k);
+		if (k && !same_dims(a, vfy_opnd(v, 0)))
+			return vfy_fail(v, "operand %u's dimensions differ from operand 0's", k);
+		if (k && !same_dims(u, vfy_opnd(v, n + 1)))
+			return vfy_fail(v, "updates %u's dimensions differ from updates 0's", k);
+		types[k] = a->dtype;
+	}
+	return vfy_array(v, n);
+}
+
 int vfy_scatter(struct vfy *v)
 {
-	const struct xrt_shape *a = vfy_opnd(v, 0), *ix = vfy_opnd(v, 1), *u = vfy_opnd(v, 2);
+	uint32_t n = v->in->num_operands / 2, nuwd, niwd, nmap, batch;
+	const struct xrt_shape *a = vfy_opnd(v, 0), *ix, *u;
+	enum xrt_dtype types[XRT_MAX_RANK];
 	const int64_t *uwd, *iwd, *map;
-	uint32_t nuwd, niwd, nmap, batch;
+	const struct ir_comp *f;
 	int64_t ivd, ivlen;
 
 	/* The HLO reader rewrites them away (hlo_batching.c); no other path does yet. */
 	if (ir_instr_attr(v->in, IR_ATTR_INPUT_BATCHING_DIMS) ||
 	    ir_instr_attr(v->in, IR_ATTR_SCATTER_INDICES_BATCHING_DIMS))
 		return vfy_fail(v, "batching dimensions are taken from HLO text only");
-	if (vfy_operands(v, 3, 3) || vfy_array(v, 0) || vfy_array(v, 1) || vfy_array(v, 2) ||
+	if (check_operands(v, n, types) ||
 	    vfy_ints(v, IR_ATTR_UPDATE_WINDOW_DIMS, &uwd, &nuwd) ||
 	    vfy_ints(v, IR_ATTR_INSERTED_WINDOW_DIMS, &iwd, &niwd) ||
 	    vfy_ints(v, IR_ATTR_SCATTER_DIMS_TO_OPERAND_DIMS, &map, &nmap) ||
 	    vfy_int(v, IR_ATTR_INDEX_VECTOR_DIM, &ivd))
 		return -1;
+	ix = vfy_opnd(v, n);
+	u = vfy_opnd(v, n + 1);
 	if (!xrt_dtype_is_integer(ix->dtype))
 		return vfy_fail(v, "indices are not integers");
-	if (u->dtype != a->dtype)
-		return vfy_fail(v, "updates' type differs from the operand's");
 	if (ivd < 0 || ivd > ix->rank)
 		return vfy_fail(v, "index_vector_dim %lld out of range", (long long)ivd);
 	if (vfy_dims_in_range(v, "update_window_dims", uwd, nuwd, u->rank) ||
@@ -129,7 +168,11 @@ int vfy_scatter(struct vfy *v)
 	if (u->rank != batch + nuwd)
 		return vfy_fail(v, "updates have rank %u, expected %u", u->rank, batch + nuwd);
 	if (check_window(v, a, u, uwd, nuwd, iwd, niwd) ||
-	    check_scatter_dims(v, ix, u, uwd, nuwd, ivd) || check_combiner(v, a->dtype))
+	    check_scatter_dims(v, ix, u, uwd, nuwd, ivd))
 		return -1;
-	return vfy_result_is(v, a);
+	if (n == 1)
+		return check_combiner(v, a->dtype) || vfy_result_is(v, a);
+	if (vfy_called(v, IR_ATTR_TO_APPLY, &f) || vfy_reducer(v, f, n, types, false))
+		return -1;
+	return vfy_results(v, n, types, a->rank, a->dims);
 }

@@ -237,6 +237,15 @@ TEST_F(xrt, shape_errors_name_the_instruction)
 		  "instruction 'r' (scatter): update window dimension 1 (4) exceeds operand dimension 1 (3)" },
 		{ "  %ix = s32[2,1]{1,0} constant({{0},{1}})\n  %up = f32[1,3]{1,0} broadcast(%s), dimensions={}\n  ROOT %r = f32[2,3]{1,0} scatter(%y, %ix, %up), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add",
 		  "instruction 'r' (scatter): updates dimension 0 (1) differs from indices dimension 0 (2)" },
+		/* the variadic form */
+		{ "  %ix = s32[1,1]{1,0} constant({{0}})\n  %up = f32[1,3]{1,0} broadcast(%s), dimensions={}\n  ROOT %r = f32[2,3]{1,0} scatter(%y, %y, %ix, %up), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add",
+		  "instruction 'r' (scatter): 4 operands, expected n operands, the indices and n updates" },
+		{ "  %ix = s32[1,1]{1,0} constant({{0}})\n  %up = f32[1,3]{1,0} broadcast(%s), dimensions={}\n  ROOT %r = (f32[2,3]{1,0}, f32[2]{0}) scatter(%y, %x, %ix, %up, %up), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add",
+		  "instruction 'r' (scatter): operand 1's dimensions differ from operand 0's" },
+		{ "  %ix = s32[1,1]{1,0} constant({{0}})\n  %up = f32[1,3]{1,0} broadcast(%s), dimensions={}\n  %uu = u32[1,3]{1,0} convert(%up)\n  ROOT %r = (f32[2,3]{1,0}, f32[2,3]{1,0}) scatter(%y, %y, %ix, %up, %uu), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add",
+		  "instruction 'r' (scatter): updates 1's type differs from operand 1's" },
+		{ "  %ix = s32[1,1]{1,0} constant({{0}})\n  %up = f32[1,3]{1,0} broadcast(%s), dimensions={}\n  ROOT %r = (f32[2,3]{1,0}, f32[2,3]{1,0}) scatter(%y, %y, %ix, %up, %up), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=%add",
+		  "instruction 'r' (scatter): computation 'add' takes 2 parameters, expected 4" },
 		{ "  ROOT %r = f32[2]{0} imag(%u)",
 		  "instruction 'r' (imag): imag does not take u32" },
 		/* Found by fuzz_ir_wire: attribute arithmetic overflowed int64. */

@@ -188,7 +188,57 @@ def indexing():
     scatter_cases()
 
 
+PAIR_ADD_KEEP = '''%pair (a: f32[], b: s32[], c: f32[], d: s32[]) -> (f32[], s32[]) {
+  %a = f32[] parameter(0)
+  %b = s32[] parameter(1)
+  %c = f32[] parameter(2)
+  %d = s32[] parameter(3)
+  %s = f32[] add(%c, %a)
+  ROOT %r = (f32[], s32[]) tuple(%s, %d)
+}
+
+'''
+PAIR_ARGMAX = '''%argmax (a: f32[], b: s32[], c: f32[], d: s32[]) -> (f32[], s32[]) {
+  %a = f32[] parameter(0)
+  %b = s32[] parameter(1)
+  %c = f32[] parameter(2)
+  %d = s32[] parameter(3)
+  %gt = pred[] compare(%c, %a), direction=GT
+  %v = f32[] select(%gt, %c, %a)
+  %i = s32[] select(%gt, %d, %b)
+  ROOT %r = (f32[], s32[]) tuple(%v, %i)
+}
+
+'''
+
+
+def variadic_scatters():
+    """Two operands scattered at the same indices, in update order: a sum
+    beside a replace (each result its own pair), and an argmax pair."""
+    vals, tags = f32([1, 2, 3, 4]), [10, 20, 30, 40]
+    idx, uv, ut = [[2], [0], [2], [7], [3]], f32([0.5, -1, 4, 9, -8]), [1, 2, 3, 4, 5]
+    sv, st = vals.copy(), list(tags)
+    av, at = vals.copy(), list(tags)
+    for (i,), v, t in zip(idx, uv, ut):
+        if 0 <= i < 4:
+            sv[i] += v
+            st[i] = t
+            if v > av[i]:
+                av[i], at[i] = v, t
+    dn = ('update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, '
+          'index_vector_dim=1')
+    for name, comp, fn, ev, et in (('scatter_two_operands_add_and_replace', PAIR_ADD_KEEP, 'pair', sv, st),
+                                   ('scatter_two_operands_argmax', PAIR_ARGMAX, 'argmax', av, at)):
+        G.case(name, [G.const('x', 'f32', vals), G.const('y', 's32', tags), G.const('i', 's32', idx),
+                      G.const('u', 'f32', uv), G.const('w', 's32', ut),
+                      '  ROOT r = (f32[4], s32[4]) scatter(x, y, i, u, w), %s, to_apply=%%%s' % (dn, fn)],
+               '(f32[4], s32[4])',
+               '(%s, %s)' % (G.fmt_array('f32', np.asarray(ev, dtype=object)),
+                             G.fmt_array('s32', np.asarray(et, dtype=object))), comps=comp)
+
+
 def scatter_cases():
+    variadic_scatters()
     base = f32([1, 2, 3, 4, 5])
     idx, upd = [[1], [3], [1], [9]], f32([10, 20, 30, 40])
     exp = base.copy()
