@@ -117,6 +117,14 @@ static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
 	while (p->pos < p->len && isalnum((unsigned char)p->text[p->pos]))
 		p->pos++;
 	t = xrt_dtype_from_name(p->text + start, p->pos - start);
+	if (t == XRT_INVALID && p->pos - start == 5 && !memcmp(p->text + start, "token", 5)) {
+		/* XLA's ordering value holds no data: the empty tuple here */
+		if (!accept(p, '[') || !accept(p, ']'))
+			return fail(p, "expected '[]' after token");
+		out->dtype = XRT_TUPLE;
+		out->allocator = p->alloc;
+		return NULL;
+	}
 	if (t == XRT_INVALID) {
 		p->pos = start;
 		return fail(p, "expected an element type or '('");

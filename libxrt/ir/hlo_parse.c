@@ -413,7 +413,10 @@ static int parse_operands(struct hp *p, struct ir_instr *in)
  * - a fusion is a call whose callee XLA chose to emit as one kernel
  *   (calls= names the callee);
  * - opt-barrier keeps XLA's passes from moving work across it and
- *   domain marks where sharding changes: both give their operand back.
+ *   domain marks where sharding changes: both give their operand back;
+ * - a token (XLA's ordering value) holds no data and reads as the empty
+ *   tuple: after-all joins tokens into one, add-dependency gives its
+ *   first operand back (tokens_only() drops the token operands).
  */
 static enum xrt_opcode read_as(const char *s, size_t n)
 {
@@ -421,6 +424,8 @@ static enum xrt_opcode read_as(const char *s, size_t n)
 		{ "fusion", XRT_OP_CALL },
 		{ "opt-barrier", XRT_OP_COPY },
 		{ "domain", XRT_OP_COPY },
+		{ "after-all", XRT_OP_TUPLE },
+		{ "add-dependency", XRT_OP_COPY },
 	};
 	size_t i;
 
@@ -449,6 +454,29 @@ static void type_only_bitcast(struct hp *p, struct ir_instr *in)
 	    memcmp(o->minor_to_major, r->minor_to_major, r->rank))
 		return;
 	in->op = XRT_OP_BITCAST_CONVERT;
+}
+
+static bool is_token(const struct xrt_shape *s)
+{
+	return xrt_shape_is_tuple(s) && !s->tuple_count;
+}
+
+/* after-all(tokens...) and add-dependency(x, token) lose their token operands. */
+static int tokens_only(struct hp *p, struct ir_instr *in, const char *s, size_t n)
+{
+	bool all = n == 9 && !memcmp(s, "after-all", 9);
+	uint32_t k, first = all ? 0 : 1;
+
+	if (!all && !(n == 14 && !memcmp(s, "add-dependency", 14)))
+		return 0;
+	if (!all && in->num_operands != 2)
+		return hp_fail(p, "add-dependency takes a value and a token");
+	for (k = first; k < in->num_operands; k++) {
+		if (!is_token(&p->cur->instrs[in->operands[k]].shape))
+			return hp_fail(p, "%s: operand %u is not a token", in->name, k);
+	}
+	in->num_operands = first;
+	return 0;
 }
 
 static int parse_instruction(struct hp *p, bool *root)
@@ -489,7 +517,7 @@ static int parse_instruction(struct hp *p, bool *root)
 		p->pos = at;
 		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
 	}
-	if (parse_operands(p, in))
+	if (parse_operands(p, in) || tokens_only(p, in, s, n))
 		return -1;
 	type_only_bitcast(p, in);
 	while (hp_accept(p, ',')) {

@@ -177,6 +177,47 @@ TEST_F(xrt, opcodes_read_as_ours)
 	xrt_module_destroy(m);
 }
 
+/* Tokens hold no data: the empty tuple; after-all and add-dependency drop them. */
+TEST_F(xrt, tokens_read_as_empty_tuples)
+{
+	static const char text[] =
+		"HloModule m, entry_computation_layout={(token[], f32[2]{0})->(token[], f32[2]{0})}\n"
+		"ENTRY e {\n  t = token[] parameter(0)\n  x = f32[2]{0} parameter(1)\n"
+		"  a = token[] after-all()\n  b = token[] after-all(t, a)\n"
+		"  n = f32[2]{0} negate(x)\n  d = f32[2]{0} add-dependency(n, b)\n"
+		"  ROOT r = (token[], f32[2]{0}) tuple(b, d)\n}\n";
+	static const char *const want[] = {
+		"%t = () parameter(0)", "%a = () tuple()", "%b = () tuple()",
+		"%d = f32[2]{0} copy(%n)", "ROOT %r = ((), f32[2]{0}) tuple(%b, %d)",
+	};
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		  "  ROOT a = token[] after-all(x)\n}", "a: operand 0 is not a token" },
+		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		  "  ROOT d = f32[2] add-dependency(x, x)\n}", "d: operand 1 is not a token" },
+		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		  "  ROOT d = f32[2] add-dependency(x)\n}", "add-dependency takes a value and a token" },
+		{ "HloModule m\nENTRY e {\n  ROOT t = token[2] parameter(0)\n}",
+		  "expected '[]' after token" },
+	};
+	xrt_module *m;
+	size_t i;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_TRUE(strstr(t, want[i]) != NULL) TH_LOG("missing entry %zu in %s", i, t);
+	EXPECT_EQ(NULL, xrt_module_verify(m));
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /*
  * What cannot change a value is dropped; every other attribute is known
  * or refused, so that none that changes a result is ignored.
