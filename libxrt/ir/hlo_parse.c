@@ -432,6 +432,8 @@ static enum xrt_opcode read_as(const char *s, size_t n)
 	for (i = 0; i < sizeof(as) / sizeof(as[0]); i++)
 		if (strlen(as[i].name) == n && !memcmp(s, as[i].name, n))
 			return as[i].op;
+	if (hlo_async_op(s, n) != XRT_OP_COUNT)
+		return hlo_async_op(s, n);	/* hlo_async.c */
 	return xrt_opcode_from_name(s, n);
 }
 
@@ -537,7 +539,7 @@ static int parse_instruction(struct hp *p, bool *root)
 	}
 	if (p->fft)
 		return hlo_unfft(p);
-	return hlo_unbatch(p) || hlo_unmix(p);
+	return hlo_unasync(p, s, n) || hlo_unbatch(p) || hlo_unmix(p);
 }
 
 /* Skips a computation's signature: (params) -> shape. */

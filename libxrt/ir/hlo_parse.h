@@ -68,6 +68,10 @@ int hp_make_room(struct hp *p, uint32_t extra, uint32_t *at);
 
 /* Rewrites the gather or scatter just read if it has batching dimensions. */
 int hlo_unbatch(struct hp *p);
+/* The opcode async-start, copy-done and the rest read as, or XRT_OP_COUNT. */
+enum xrt_opcode hlo_async_op(const char *s, size_t n);
+/* Rewrites the instruction just read, whose opcode was @s, if it is one of them. */
+int hlo_unasync(struct hp *p, const char *s, size_t n);
 /* Converts the dot or convolution just read to operands of one type. */
 int hlo_unmix(struct hp *p);
 /* Rewrites the fft just read (p->fft) into dots with DFT matrices. */

@@ -218,6 +218,59 @@ TEST_F(xrt, tokens_read_as_empty_tuples)
 	}
 }
 
+/* The asynchronous forms read as the work they wrap. */
+TEST_F(xrt, async_forms_read_as_their_work)
+{
+	static const char *const want[] = {
+		"%st.operands0 = (f32[3]{0}, f32[3]{0}) tuple(%x, %y)",
+		"%st.call0 = f32[3]{0} call(%x, %y), to_apply=%wrapped",
+		"%st.context0 = s32[] constant(0)",
+		"%st = ((f32[3]{0}, f32[3]{0}), f32[3]{0}, s32[]) tuple(%st.operands0, %st.call0, "
+		"%st.context0)",
+		"%up = ((f32[3]{0}, f32[3]{0}), f32[3]{0}, s32[]) copy(%st)",
+		"%dn = f32[3]{0} get-tuple-element(%up), index=1",
+		"%cs.copy0 = f32[2,3]{1,0} copy(%m)",
+		"%cs = (f32[2,3]{1,0}, f32[2,3]{0,1}, u32[]) tuple(%cs.copy0, %m, %cs.context0)",
+		"%cd = f32[2,3]{1,0} get-tuple-element(%cs), index=0",
+	};
+#define ASYNC(decl) "HloModule m\n%w (a: f32[]) -> f32[] {\n  ROOT %a = f32[] parameter(0)\n}\n" \
+	"ENTRY e {\n  x = f32[] parameter(0)\n  " decl "\n}"
+	static const struct { const char *text, *msg; } bad[] = {
+		{ ASYNC("ROOT s = ((f32[]), f32[], s32[]) async-start(x)"),
+		  "s: async-start without calls=" },
+		{ ASYNC("ROOT s = f32[] async-start(x), calls=%w"),
+		  "s: async-start's shape is not (operands, result, context...)" },
+		{ ASYNC("ROOT s = (f32[], f32[], s32[]) async-start(x), calls=%w"),
+		  "s: async-start's operands are not a tuple" },
+		{ ASYNC("ROOT s = ((f32[]), f32[], (s32[])) async-start(x), calls=%w"),
+		  "s: async-start's context 0 is a tuple" },
+		{ ASYNC("ROOT s = (f32[], f32[], u32[]) copy-start(x, x)"),
+		  "s: copy-start takes one operand" },
+		{ ASYNC("s = ((f32[]), f32[], s32[]) async-start(x), calls=%w\n"
+			"  ROOT d = f32[] async-done(s, s)"), "d: async-done takes the start" },
+	};
+	char path[1024], *text, *t;
+	xrt_module *m;
+	size_t n, i;
+
+	snprintf(path, sizeof(path), "%s/xla_async.hlo", HLO_CORPUS_DIR);
+	text = test_slurp(path, &n);
+	ASSERT_NE(NULL, text);
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	free(text);
+	ASSERT_NE(NULL, m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT_TRUE(strstr(t, want[i]) != NULL) TH_LOG("missing entry %zu in %s", i, t);
+	EXPECT_EQ(NULL, xrt_module_verify(m));
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /*
  * What cannot change a value is dropped; every other attribute is known
  * or refused, so that none that changes a result is ignored.
@@ -495,7 +548,7 @@ TEST_F(xrt, fft_reads_as_dots)
 TEST_F(xrt, xla_forms_survive_every_failing_allocation)
 {
 	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo",
-					      "fft.hlo" };
+					      "fft.hlo", "xla_async.hlo" };
 	char path[1024], *text;
 	size_t n, f;
 	long k;
