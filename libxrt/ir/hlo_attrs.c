@@ -251,8 +251,8 @@ static const char *const inert_attrs[] = {
 	"custom_call_has_side_effect", "custom_call_schedule", "domain", "frontend_attributes",
 	"infeed_config", "is_cross_program_prefetch", "literal", "metadata",
 	"operand_layout_constraints", "operand_precision", "origin", "outfeed_config",
-	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "result_accuracy",
-	"schedule", "scheduling_group", "sharding", "statistics_viz",
+	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "parameter_replication",
+	"result_accuracy", "schedule", "scheduling_group", "sharding", "statistics_viz",
 };
 
 static int name_cmp(const void *key, const void *elem)
@@ -307,7 +307,7 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 	if (attr.key == IR_ATTR_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "attribute '%.*s' of %s is not supported", (int)n, s,
-			       p->fft ? "fft" : xrt_opcode_name(in->op));
+			       p->pseudo ? p->pseudo : xrt_opcode_name(in->op));
 	}
 	if (ir_instr_attr(in, attr.key)) {
 		p->pos = at;

@@ -481,6 +481,19 @@ static int tokens_only(struct hp *p, struct ir_instr *in, const char *s, size_t 
 	return 0;
 }
 
+/* Opcodes rewritten once read, with their attributes (hlo_fft.c, hlo_batchnorm.c). */
+static const char *pseudo_op(const char *s, size_t n)
+{
+	static const char *const ops[] = { "fft", "batch-norm-training", "batch-norm-inference",
+					   "batch-norm-grad" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (strlen(ops[i]) == n && !memcmp(s, ops[i], n))
+			return ops[i];
+	return NULL;
+}
+
 static int parse_instruction(struct hp *p, bool *root)
 {
 	struct ir_instr *in;
@@ -512,9 +525,9 @@ static int parse_instruction(struct hp *p, bool *root)
 	at = (hp_skip(p), p->pos);
 	if (hp_word(p, &s, &n, "an opcode"))
 		return -1;
-	/* fft is rewritten once read (hlo_fft.c); until then it is a copy */
-	p->fft = n == 3 && !memcmp(s, "fft", 3);
-	in->op = p->fft ? XRT_OP_COPY : read_as(s, n);
+	/* until rewritten it is a copy: its attributes parse, its operands count */
+	p->pseudo = pseudo_op(s, n);
+	in->op = p->pseudo ? XRT_OP_COPY : read_as(s, n);
 	if (in->op == XRT_OP_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
@@ -537,8 +550,8 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hp_put_attr(p, in, &yes))
 			return -1;
 	}
-	if (p->fft)
-		return hlo_unfft(p);
+	if (p->pseudo)
+		return strcmp(p->pseudo, "fft") ? hlo_unbatchnorm(p) : hlo_unfft(p);
 	return hlo_unasync(p, s, n) || hlo_unbatch(p) || hlo_unmix(p);
 }
 

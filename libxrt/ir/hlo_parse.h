@@ -25,7 +25,9 @@ struct hp {
 	size_t err_pos;		/* where it happened */
 	struct ir_names instr_names;	/* of @cur's instructions */
 	struct ir_names comp_names;
-	bool fft;	/* the instruction being read is an fft (read as a copy) */
+	/* the opcode of the instruction being read, when it is rewritten once read
+	 * (fft, batch-norm-*: read as a copy until then), else NULL */
+	const char *pseudo;
 	uint64_t dft_bytes;	/* the fft rewrite's matrices so far */
 };
 
@@ -74,8 +76,10 @@ enum xrt_opcode hlo_async_op(const char *s, size_t n);
 int hlo_unasync(struct hp *p, const char *s, size_t n);
 /* Converts the dot or convolution just read to operands of one type. */
 int hlo_unmix(struct hp *p);
-/* Rewrites the fft just read (p->fft) into dots with DFT matrices. */
+/* Rewrites the fft just read into dots with DFT matrices. */
 int hlo_unfft(struct hp *p);
+/* Rewrites the batch-norm-* just read into its arithmetic. */
+int hlo_unbatchnorm(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

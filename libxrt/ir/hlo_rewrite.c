@@ -43,6 +43,8 @@ int hp_extend(struct hp *p, struct ir_instr *in, enum ir_attr_key key,
 		at = hp_find_attr(in, key);
 	}
 	old = at->n;
+	if (!n)		/* dimensions={}: the attribute, empty */
+		return 0;
 	v = xrt_mem_calloc(p->a, old + n, sizeof(*v));
 	if (!v)
 		return hp_oom(p);

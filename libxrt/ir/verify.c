@@ -251,10 +251,13 @@ int vfy_instr(struct vfy *v)
 {
 	enum xrt_opcode op = v->in->op;
 
-	/* the reader rewrites fft into dots; an IR that kept its attributes is made up */
+	/* the reader rewrites fft and batch norms; an IR that kept their attributes is made up */
 	if (ir_instr_attr(v->in, IR_ATTR_FFT_TYPE) || ir_instr_attr(v->in, IR_ATTR_FFT_LENGTH))
 		return vfy_fail(v, "fft_type and fft_length belong to fft, which HLO's reader "
 				"rewrites into dots");
+	if (ir_instr_attr(v->in, IR_ATTR_EPSILON) || ir_instr_attr(v->in, IR_ATTR_FEATURE_INDEX))
+		return vfy_fail(v, "epsilon and feature_index belong to the batch norms, which "
+				"HLO's reader rewrites into their arithmetic");
 	if (xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op) ||
 	    op == XRT_OP_COMPARE || op == XRT_OP_SELECT || op == XRT_OP_CLAMP ||
 	    op == XRT_OP_CONVERT || op == XRT_OP_BITCAST_CONVERT ||

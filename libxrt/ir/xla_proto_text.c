@@ -556,6 +556,9 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 			      in->mantissa_bits);
 	if (is_op(in, "topk"))
 		fmtbuf_printf(f, ", k=%" PRId64 ", largest=%s", in->k, in->largest ? "true" : "false");
+	if (!strncmp(in->opcode, "batch-norm-", 11))
+		fmtbuf_printf(f, ", epsilon=%.9g, feature_index=%" PRId64, (double)in->epsilon,
+			      in->feature_index);
 	if (is_op(in, "fft")) {
 		static const char *const kinds[] = { "FFT", "IFFT", "RFFT", "IRFFT" };
 

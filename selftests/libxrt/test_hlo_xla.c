@@ -225,8 +225,7 @@ TEST_F(xrt, async_forms_read_as_their_work)
 		"%st.operands0 = (f32[3]{0}, f32[3]{0}) tuple(%x, %y)",
 		"%st.call0 = f32[3]{0} call(%x, %y), to_apply=%wrapped",
 		"%st.context0 = s32[] constant(0)",
-		"%st = ((f32[3]{0}, f32[3]{0}), f32[3]{0}, s32[]) tuple(%st.operands0, %st.call0, "
-		"%st.context0)",
+		"tuple(%st.operands0, %st.call0, %st.context0)",
 		"%up = ((f32[3]{0}, f32[3]{0}), f32[3]{0}, s32[]) copy(%st)",
 		"%dn = f32[3]{0} get-tuple-element(%up), index=1",
 		"%cs.copy0 = f32[2,3]{1,0} copy(%m)",
@@ -497,6 +496,43 @@ TEST_F(xrt, mixed_operand_types)
 	}
 }
 
+#define BN(decl) "HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n" \
+	"  c = f32[3] parameter(1)\n  h = f16[3] parameter(2)\n  ROOT b = " decl "\n}"
+
+TEST_F(xrt, malformed_batch_norms)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c), epsilon=0.1, "
+		     "feature_index=1"), "b: batch-norm-training takes 3 operands" },
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, c), feature_index=1"),
+		  "b: batch-norm-training needs epsilon and feature_index" },
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, c), epsilon=tiny, "
+		     "feature_index=1"), "b: epsilon 'tiny' is not a number" },
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, c), epsilon=0.1, "
+		     "feature_index=2"), "b: feature_index 2 out of range for rank 2" },
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, h), epsilon=0.1, "
+		     "feature_index=1"), "b: operand 2 is not f32 with one value per feature" },
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, x, c), epsilon=0.1, "
+		     "feature_index=1"), "b: operand 1 is not f32 with one value per feature" },
+		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-grad(x, c, c, c, c), epsilon=0.1, "
+		     "feature_index=1"), "b: operand 4 is not f32 of the operand's dimensions" },
+		{ BN("f32[2,3] batch-norm-training(x, c, c), epsilon=0.1, feature_index=1"),
+		  "b: the result is not (operand's shape, per feature, per feature)" },
+		{ BN("f32[3,2] batch-norm-inference(x, c, c, c, c), epsilon=0.1, feature_index=1"),
+		  "b: the result is not the operand's shape" },
+		{ BN("f32[3] batch-norm-inference(c, c, c, c, c), epsilon=0.1, feature_index=0, "
+		     "momentum=0.9"), "attribute 'momentum' of batch-norm-inference is not supported" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /* A short text cannot make the reader build gigabytes of DFT matrices. */
 TEST_F(xrt, fft_matrices_have_a_budget)
 {
@@ -548,7 +584,7 @@ TEST_F(xrt, fft_reads_as_dots)
 TEST_F(xrt, xla_forms_survive_every_failing_allocation)
 {
 	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo",
-					      "fft.hlo", "xla_async.hlo" };
+					      "fft.hlo", "xla_async.hlo", "batch_norm.hlo" };
 	char path[1024], *text;
 	size_t n, f;
 	long k;

@@ -703,6 +703,65 @@ def fft_cases():
             out_t, want, tol=(8 * eps, 8 * eps * scale))
 
 
+def batch_norm_cases():
+    """The batch norms against numpy in double precision (two-pass variance;
+    the gradient checked against finite differences when this was written)."""
+    rng = np.random.RandomState(35)
+    eps = 0.001
+
+    def norm(x, fi):
+        ax = tuple(d for d in range(x.ndim) if d != fi)
+        bc = lambda v: np.expand_dims(v, ax)
+        return ax, bc, x.mean(ax), x.var(ax)
+
+    for name, t, dims, fi in (('batch_norm_training_f32', 'f32', (3, 4, 2), 2),
+                              ('batch_norm_training_f64_rank1', 'f64', (5,), 0),
+                              ('batch_norm_grad_f32', 'f32', (2, 3, 4), 0),
+                              ('batch_norm_inference_f32', 'f32', (6, 2), 1)):
+        x = f32(rng.randint(-20, 21, dims) / 4.0)
+        c = dims[fi]
+        sc, off = f32(rng.randint(1, 9, c) / 4.0), f32(rng.randint(-8, 9, c) / 4.0)
+        ax, bc, mean, var = norm(x, fi)
+        r = 1 / np.sqrt(var + eps)
+        rnd = lambda a: np.vectorize(lambda v: G.round_float(float(v), t), otypes=[object])(a)
+        eps_t = G.EPS[t]
+        body = [G.const('x', t, x), G.const('s', t, sc)]
+        cshape = '%s[%d]' % (t, c)
+        xshape = G.shape(t, dims)
+        if name.startswith('batch_norm_training'):
+            out = (x - bc(mean)) * bc(sc * r) + bc(off)
+            body += [G.const('o', t, off),
+                     '  ROOT r = (%s, %s, %s) batch-norm-training(x, s, o), epsilon=0.001, '
+                     'feature_index=%d' % (xshape, cshape, cshape, fi)]
+            vals = (out, mean, var)
+        elif name.startswith('batch_norm_inference'):
+            mu, va = f32(rng.randint(-4, 5, c) / 2.0), f32(rng.randint(1, 9, c) / 2.0)
+            body += [G.const('o', t, off), G.const('m', t, mu), G.const('v', t, va),
+                     '  ROOT r = %s batch-norm-inference(x, s, o, m, v), epsilon=0.001, '
+                     'feature_index=%d' % (xshape, fi)]
+            vals = ((x - bc(mu)) * bc(sc / np.sqrt(va + eps)) + bc(off),)
+        else:
+            dy = f32(rng.randint(-8, 9, dims) / 4.0)
+            m = x.size / c
+            xc = x - bc(mean)
+            dx = bc(sc * r) * (dy - bc(dy.sum(ax) / m) - xc * bc(r * r * (dy * xc).sum(ax) / m))
+            body += [G.const('m', t, f32(mean)), G.const('v', t, f32(var)), G.const('dy', t, dy),
+                     '  ROOT r = (%s, %s, %s) batch-norm-grad(x, s, m, v, dy), epsilon=0.001, '
+                     'feature_index=%d' % (xshape, cshape, cshape, fi)]
+            mean, var = f32(mean), f32(var)
+            r = 1 / np.sqrt(var + eps)
+            xc = x - bc(mean)
+            dx = bc(sc * r) * (dy - bc(dy.sum(ax) / m) - xc * bc(r * r * (dy * xc).sum(ax) / m))
+            vals = (dx, (dy * xc).sum(ax) * r, dy.sum(ax))
+        shapes = [xshape] + [cshape] * (len(vals) - 1)
+        tol = (64 * eps_t, 64 * eps_t)
+        if len(vals) == 1:
+            G.case(name, body, xshape, G.fmt_array(t, rnd(vals[0])), tol)
+        else:
+            G.case(name, body, '(%s)' % ', '.join(shapes),
+                   '(%s)' % ', '.join(G.fmt_array(t, rnd(v)) for v in vals), tol)
+
+
 def merge_sort(p, less):
     """Stable top-down merge sort: halves of n // 2 and the rest, then merged,
     the right element first only when it is less (XLA leaves the order open
@@ -986,6 +1045,7 @@ def generate(main_module):
     sorts()
     topk_cases()
     fft_cases()
+    batch_norm_cases()
     control()
     random_cases()
     misc()

@@ -53,6 +53,8 @@
 	X(LARGEST, "largest", BOOL)                                           \
 	X(FFT_TYPE, "fft_type", WORD)                                         \
 	X(FFT_LENGTH, "fft_length", INTS)                                     \
+	X(EPSILON, "epsilon", WORD)                                           \
+	X(FEATURE_INDEX, "feature_index", INT)                                \
 	X(EXPONENT_BITS, "exponent_bits", INT)                                \
 	X(MANTISSA_BITS, "mantissa_bits", INT)                                \
 	X(DISTRIBUTION, "distribution", WORD)                                 \
