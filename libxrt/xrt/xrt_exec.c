@@ -67,6 +67,22 @@ xrt_status *xrt_compile_hlo(xrt_session *s, const char *text, size_t len, xrt_ha
 	return st;
 }
 
+xrt_status *xrt_compile_xla_proto(xrt_session *s, const void *data, size_t len,
+				  xrt_handle *out)
+{
+	xrt_module *m = NULL;
+	xrt_status *st;
+
+	if (!s || (!data && len) || !out)
+		return xrt_status_new(s ? s->a : NULL, XRT_INVALID_ARGUMENT, "compile: %s is NULL",
+				      !s ? "the session" : !out ? "out" : "the data");
+	st = xrt_hlo_parse_xla_proto(s->a, data, len, XRT_XLA_ANY, &m);
+	if (!st)
+		st = xrt_compile_module(s, m, out);
+	xrt_module_destroy(m);
+	return st;
+}
+
 xrt_status *xrt_compilation_shape(xrt_session *s, xrt_handle h, const struct xrt_allocator *a,
 				  struct xrt_program_shape *out)
 {

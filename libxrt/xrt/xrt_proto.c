@@ -66,9 +66,13 @@ static xrt_status *compile_msg(xrt_session *s, const Xrt__Computation *c, xrt_ha
 		st = ir_module_from_msg(s->a, c->module, &m);
 	else if (c->body_case == XRT__COMPUTATION__BODY_HLO_TEXT)
 		st = xrt_hlo_parse(s->a, c->hlo_text, strlen(c->hlo_text), &m);
+	else if (c->body_case == XRT__COMPUTATION__BODY_XLA_MODULE)
+		st = xrt_hlo_parse_xla_proto(s->a, c->xla_module.data, c->xla_module.len,
+					     XRT_XLA_ANY, &m);
 	else
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
-				    "compile: the computation has no body (module or hlo_text)");
+				    "compile: the computation has no body (module, hlo_text or "
+				    "xla_module)");
 	if (!st && cfg && cfg->program_shape) {
 		st = xrt_module_verify(m);	/* shapes are only known once verified */
 		if (!st)

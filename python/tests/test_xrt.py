@@ -103,6 +103,25 @@ class Sessions(unittest.TestCase):
             y, _ = self.s.read(self.s.execute(c, [x, k], release_inputs=True))
             np.testing.assert_array_equal(y, np.full((2, 3), 2.0))
 
+    def test_xla_module_proto_bytes(self):
+        xla_dir = os.path.join(FIXTURES, '..', 'libxrt', 'xla')
+        x = np.arange(24, dtype=np.float32).reshape(4, 6) - 7
+        outs = []
+        for name in ('indexing.before.pb', 'indexing.after.pb'):
+            with open(os.path.join(xla_dir, name), 'rb') as f:
+                c = self.s.compile_xla(f.read())
+            outs.append(self.s.read(self.s.execute(c, [self.s.allocate(x)])))
+        with open(os.path.join(xla_dir, 'indexing.before.hlo')) as f:
+            c = self.s.compile(f.read())
+        want = self.s.read(self.s.execute(c, [self.s.allocate(x)]))
+        for got in outs:
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g, w)
+        with self.assertRaises(ValueError):
+            self.s.compile_xla(b'\xff\xff\xff')
+        with self.assertRaises(TypeError):
+            self.s.compile_xla('HloModule m')
+
     def test_release_options_and_with_blocks(self):
         s = self.s
         c = s.compile(ADD)

@@ -378,6 +378,33 @@ static PyObject *session_compile(PyXrtSession *self, PyObject *arg)
 	return st ? pyxrt_raise(st) : handle_new(self, h, 1);
 }
 
+static PyObject *session_compile_xla(PyXrtSession *self, PyObject *arg)
+{
+	xrt_session *s;
+	xrt_handle h;
+	xrt_status *st;
+	Py_buffer view;
+
+	if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE)) {
+		PyErr_Clear();
+		PyErr_Format(PyExc_TypeError, "xrt: compile_xla() takes the bytes of an XLA "
+			     "HloModuleProto, HloProto or HloSnapshot, not %.80s",
+			     Py_TYPE(arg)->tp_name);
+		return NULL;
+	}
+	s = begin_call(self);
+	if (!s) {
+		PyBuffer_Release(&view);
+		return NULL;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_compile_xla_proto(s, view.buf, (size_t)view.len, &h);
+	Py_END_ALLOW_THREADS
+	end_call(self);
+	PyBuffer_Release(&view);
+	return st ? pyxrt_raise(st) : handle_new(self, h, 1);
+}
+
 static PyObject *session_allocate(PyXrtSession *self, PyObject *arg)
 {
 	xrt_literal *lit = NULL;
@@ -843,6 +870,9 @@ static PyMethodDef session_methods[] = {
 	  "nested tuple of allocation handles, sharing their buffers." },
 	{ "compile", (PyCFunction)session_compile, METH_O,
 	  "compile(hlo_text or computation_bytes): a compilation handle." },
+	{ "compile_xla", (PyCFunction)session_compile_xla, METH_O,
+	  "compile_xla(bytes): compile XLA's HloModuleProto, HloProto or HloSnapshot "
+	  "(as_serialized_hlo_module_proto(), --xla_dump_hlo_as_proto)." },
 	{ "allocate", (PyCFunction)session_allocate, METH_O,
 	  "allocate(array or nested tuple of arrays): an allocation handle." },
 	{ "execute", (PyCFunction)(void (*)(void))session_execute, METH_VARARGS | METH_KEYWORDS,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "xrt_test.h"
+#include "test_cases.h"
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
@@ -499,6 +500,86 @@ TEST_F(xrt, the_wire_forms_of_the_seed_ops)
 	}
 	xrt_literal_destroy(back);
 	ASSERT_ERR(xrt_read_proto(s, t, false, self->a, &lb, &ln), XRT_NOT_FOUND, "no allocation");
+	xrt_session_destroy(s);
+}
+
+/* Runs @c on random arguments of its program shape (seed 7); the result read back. */
+static xrt_literal *run_random(struct __test_metadata *_metadata, xrt_session *s, xrt_handle c,
+			       const struct xrt_allocator *a)
+{
+	struct xrt_program_shape ps;
+	xrt_handle args[16], r;
+	xrt_literal *lit, *out = NULL;
+	uint64_t state = 7;
+	uint32_t i;
+
+	if (xrt_compilation_shape(s, c, a, &ps))
+		return NULL;
+	for (i = 0; i < ps.num_params && i < 16; i++) {
+		if (xrt_literal_create(a, &ps.params[i], &lit))
+			return NULL;
+		test_fill_random(lit, &state);
+		if (xrt_allocate(s, lit, &args[i]))
+			return NULL;
+		xrt_literal_destroy(lit);
+	}
+	if (!xrt_execute(s, c, args, i, NULL, &r))
+		EXPECT_EQ(NULL, xrt_read_literal(s, r, true, &out));
+	xrt_release_allocations(s, args, i);
+	xrt_program_shape_deinit(&ps);
+	return out;
+}
+
+/* XLA's serialized modules compile, directly and in a Computation, as their text does. */
+TEST_F(xrt, xla_protos_compile_as_their_text)
+{
+	Xrt__Computation comp = XRT__COMPUTATION__INIT;
+	xrt_literal *want, *got;
+	char path[1024], *text, *pb;
+	xrt_session *s = NULL;
+	size_t tn, pn, n;
+	xrt_handle c;
+	char why[256];
+	void *b;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	snprintf(path, sizeof(path), "%s/mlp_grad.before.hlo", XLA_DIR);
+	text = test_slurp(path, &tn);
+	snprintf(path, sizeof(path), "%s/mlp_grad.before.pb", XLA_DIR);
+	pb = test_slurp(path, &pn);
+	ASSERT_TRUE(text && pb);
+	ASSERT_OK(xrt_compile_hlo(s, text, tn, &c));
+	want = run_random(_metadata, s, c, self->a);
+	ASSERT_NE(NULL, want);
+	ASSERT_OK(xrt_release_compilations(s, &c, 1));
+	ASSERT_OK(xrt_compile_xla_proto(s, pb, pn, &c));
+	got = run_random(_metadata, s, c, self->a);
+	ASSERT_NE(NULL, got);
+	EXPECT_TRUE(xrt_literal_equal(want, got, why, sizeof(why))) TH_LOG("%s", why);
+	xrt_literal_destroy(got);
+	ASSERT_OK(xrt_release_compilations(s, &c, 1));
+	comp.body_case = XRT__COMPUTATION__BODY_XLA_MODULE;
+	comp.xla_module.data = (uint8_t *)pb;
+	comp.xla_module.len = pn;
+	b = pack(&comp.base, &n);
+	ASSERT_OK(xrt_compile_proto(s, b, n, &c));
+	free(b);
+	got = run_random(_metadata, s, c, self->a);
+	ASSERT_NE(NULL, got);
+	EXPECT_TRUE(xrt_literal_equal(want, got, why, sizeof(why))) TH_LOG("%s", why);
+	xrt_literal_destroy(got);
+	ASSERT_OK(xrt_release_compilations(s, &c, 1));
+	/* bad bytes and bad arguments: precise errors, nothing kept */
+	ASSERT_ERR(xrt_compile_xla_proto(s, "\xff\xff\xff", 3, &c), XRT_INVALID_ARGUMENT, "");
+	ASSERT_ERR(xrt_compile_xla_proto(s, NULL, 4, &c), XRT_INVALID_ARGUMENT, "the data is NULL");
+	ASSERT_ERR(xrt_compile_xla_proto(s, pb, pn, NULL), XRT_INVALID_ARGUMENT, "out is NULL");
+	comp.xla_module.len = pn / 2;
+	b = pack(&comp.base, &n);
+	ASSERT_ERR(xrt_compile_proto(s, b, n, &c), XRT_INVALID_ARGUMENT, "");
+	free(b);
+	xrt_literal_destroy(want);
+	free(text);
+	free(pb);
 	xrt_session_destroy(s);
 }
 

@@ -311,6 +311,23 @@ XRT_API xrt_status *xrt_compile_hlo(xrt_session *s, const char *text, size_t len
 				    xrt_handle *out);
 
 /**
+ * xrt_compile_xla_proto() - compile a module XLA serialized
+ * @s: a session
+ * @data: an HloModuleProto, HloProto or HloSnapshot (told apart by content)
+ * @len: its length
+ * @out: receives the compilation handle
+ *
+ * The bytes JAX's ``as_serialized_hlo_module_proto()`` and XLA's dumps
+ * (``--xla_dump_hlo_as_proto``) give; read by xrt_hlo_parse_xla_proto().
+ *
+ * Return: as xrt_compile_module(), INVALID_ARGUMENT also for a message
+ * that does not decode or a module that cannot be read (the computation
+ * and instruction named).
+ */
+XRT_API xrt_status *xrt_compile_xla_proto(xrt_session *s, const void *data, size_t len,
+					  xrt_handle *out);
+
+/**
  * xrt_compilation_shape() - the program shape of a compilation
  * @s: a session
  * @h: a compilation handle
