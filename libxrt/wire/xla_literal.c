@@ -259,3 +259,69 @@ xrt_status *xrt_literal_from_xla_proto(const struct xrt_allocator *alloc, const 
 	protobuf_c_message_free_unpacked(msg, &w.pb);
 	return st;
 }
+
+static void free_literals(xrt_literal **v, uint32_t n, const struct xrt_allocator *a)
+{
+	uint32_t i;
+
+	for (i = 0; v && i < n; i++)
+		xrt_literal_destroy(v[i]);
+	xrt_mem_free(a, v);
+}
+
+/* The snapshot's arguments, and its result where it has one. */
+static xrt_status *snapshot_values(const struct xrt_allocator *a, const Xla__HloSnapshot *sn,
+				   xrt_literal ***args, uint32_t *num_args, xrt_literal **result)
+{
+	xrt_literal **v = NULL;
+	xrt_status *st = NULL;
+	uint32_t i;
+
+	if (sn->n_arguments > 65536)
+		return bad(a, "an HloSnapshot of more than 65536 arguments");
+	if (sn->n_arguments) {
+		v = xrt_mem_calloc(a, sn->n_arguments, sizeof(*v));
+		if (!v)
+			return xrt_status_oom(a, "the snapshot's arguments");
+	}
+	for (i = 0; i < sn->n_arguments && !st; i++) {
+		st = wire_literal_from_xla(a, sn->arguments[i], &v[i]);
+		if (st)
+			st = xrt_status_annotate(st, "HloSnapshot argument %u", i);
+	}
+	if (!st && sn->result && (sn->result->shape || sn->result->n_tuple_literals)) {
+		st = wire_literal_from_xla(a, sn->result, result);
+		if (st)
+			st = xrt_status_annotate(st, "HloSnapshot result");
+	}
+	if (st) {
+		free_literals(v, sn->n_arguments, a);
+		return st;
+	}
+	*args = v;
+	*num_args = (uint32_t)sn->n_arguments;
+	return NULL;
+}
+
+xrt_status *xrt_xla_snapshot_values(const struct xrt_allocator *alloc, const void *data,
+				    size_t size, xrt_literal ***args, uint32_t *num_args,
+				    xrt_literal **result)
+{
+	struct wire_alloc w;
+	ProtobufCMessage *msg;
+	xrt_status *st;
+
+	if (!args || !num_args || !result)
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT, "xla.HloSnapshot: %s is NULL",
+				      !args ? "args" : !num_args ? "num_args" : "result");
+	*args = NULL;
+	*num_args = 0;
+	*result = NULL;
+	wire_alloc_init(&w, alloc);
+	st = wire_unpack(&w, &xla__hlo_snapshot__descriptor, data, size, "xla.HloSnapshot", &msg);
+	if (st)
+		return st;
+	st = snapshot_values(alloc, (const Xla__HloSnapshot *)msg, args, num_args, result);
+	protobuf_c_message_free_unpacked(msg, &w.pb);
+	return st;
+}

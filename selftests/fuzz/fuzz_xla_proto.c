@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <xrt/ir.h>
+#include <xrt/wire.h>
 
 #include "xla.pb-c.h"
 
@@ -37,11 +38,31 @@ static void check_text(const xrt_module *m)
 	xrt_module_destroy(m2);
 }
 
+/* A snapshot's recorded values decode whole or not at all. */
+static void check_values(const uint8_t *data, size_t size)
+{
+	xrt_literal **args, *result;
+	uint32_t n, i;
+	xrt_status *st = xrt_xla_snapshot_values(NULL, data, size, &args, &n, &result);
+
+	if (st) {
+		if (args || n || result || xrt_status_code(st) != XRT_INVALID_ARGUMENT)
+			abort();
+		xrt_status_free(st);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		xrt_literal_destroy(args[i]);
+	xrt_free(NULL, args);
+	xrt_literal_destroy(result);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	xrt_module *m;
 	xrt_status *st = xrt_hlo_parse_xla_proto(NULL, data, size, XRT_XLA_ANY, &m);
 
+	check_values(data, size);
 	if (st) {
 		if (m || xrt_status_code(st) != XRT_INVALID_ARGUMENT)
 			abort();

@@ -45,6 +45,17 @@ want=$("$run" --seed=5 "$xla/loop_and_cond.after.hlo" 2>&1)
 expect 0 "$want" --seed=5 "$xla/loop_and_cond.after.pb"
 expect 0 "result" --seed=5 "$xla/loop_and_cond.after.pb"
 
+# An HloSnapshot (XLA's --xla_dump_hlo_snapshots, from jax 0.10.2) runs on
+# the arguments it recorded and is checked against its recorded result;
+# --input wins over them; a result that differs fails.
+snap_want='result     (f32[4] {0.86141217, 0.86141217, 0.86141217, 0.86141217}, s32[2,3] {{0, 0, 0}, {1, 1, 2}})'
+expect 0 "inputs     the 2 arguments the HloSnapshot recorded" "$d/jax_snapshot.pb"
+expect 0 "$snap_want" "$d/jax_snapshot.pb"
+expect 0 "snapshot   the result matches the one XLA recorded" --device=reference "$d/jax_snapshot.pb"
+expect 1 "the result differs from the one XLA recorded: tuple element {0}: at {2}: expected 0.5" \
+	"$d/jax_snapshot_wrong.pb"
+expect 0 "result     (f32[4]" --seed=3 --input="$d/x.txt" "$d/jax_snapshot.pb"
+
 # An input may be an xla.LiteralProto (values in its layout's order: column-major here).
 neg="${TMPDIR:-/tmp}/xrt-run-negate.hlo"
 printf 'HloModule n\nENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT n = f32[2,3] negate(x)\n}\n' > "$neg"

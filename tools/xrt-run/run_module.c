@@ -16,6 +16,7 @@
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
+#include <xrt/wire.h>
 
 #include "compiler/compiler.h"
 #include "cstream/cs_builder.h"
@@ -332,19 +333,21 @@ static bool is_hlo_text(const char *data, size_t len)
  * IrModule or HLO text body; its config is not needed to run it), or
  * one of XLA's (HloModuleProto, HloProto, HloSnapshot).
  */
-static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
+static xrt_status *read_module(const char *data, size_t len, xrt_module **m, bool *xla)
 {
 	Xrt__Computation *c;
 	xrt_status *st;
 	uint8_t *ir;
 	size_t n;
 
+	*xla = false;
 	if (is_hlo_text(data, len))
 		return xrt_hlo_parse(NULL, data, len, m);
 	c = xrt__computation__unpack(NULL, len, (const uint8_t *)data);
 	if (!c || c->body_case == XRT__COMPUTATION__BODY__NOT_SET) {
 		if (c)
 			xrt__computation__free_unpacked(c, NULL);
+		*xla = true;
 		st = xrt_hlo_parse_xla_proto(NULL, data, len, XRT_XLA_ANY, m);
 		if (st && xrt_status_code(st) == XRT_INVALID_ARGUMENT)
 			st = xrt_status_annotate(st, "neither HLO text nor an xrt.Computation; "
@@ -364,38 +367,106 @@ static xrt_status *read_module(const char *data, size_t len, xrt_module **m)
 		xrt__ir_module__pack(c->module, ir);
 		st = xrt_module_deserialize(NULL, ir, n, m);
 		free(ir);
+	} else if (c->body_case == XRT__COMPUTATION__BODY_XLA_MODULE) {
+		st = xrt_hlo_parse_xla_proto(NULL, c->xla_module.data, c->xla_module.len,
+					     XRT_XLA_ANY, m);
 	} else {
 		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
 				    "the xrt.Computation has a body this xrt-run does not know");
 	}
 	xrt__computation__free_unpacked(c, NULL);
+	if (st && xrt_status_code(st) == XRT_INVALID_ARGUMENT &&
+	    !xrt_hlo_parse_xla_proto(NULL, data, len, XRT_XLA_ANY, m)) {
+		/* XLA's bytes decoded as an xrt.Computation by chance: they are XLA's */
+		xrt_status_free(st);
+		*xla = true;
+		return NULL;
+	}
 	return st;
+}
+
+/*
+ * The arguments and result an HloSnapshot in @data recorded, when they
+ * fit @m (a module proto may decode as a snapshot by chance: its values
+ * must match the module's signature to count).  False when it is none.
+ */
+static bool snapshot_values(const char *data, size_t len, const xrt_module *m,
+			    xrt_literal ***args, uint32_t *n, xrt_literal **result)
+{
+	xrt_status *st = xrt_xla_snapshot_values(NULL, data, len, args, n, result);
+	bool fits = !st && (*n || *result) && *n == xrt_module_num_params(m);
+	xrt_literal **own;
+	uint32_t i;
+
+	if (st) {
+		xrt_status_free(st);
+		return false;
+	}
+	for (i = 0; fits && i < *n; i++)
+		fits = xrt_shape_compatible(xrt_literal_shape((*args)[i]),
+					    xrt_module_param_shape(m, i));
+	if (fits && *result)
+		fits = xrt_shape_compatible(xrt_literal_shape(*result), xrt_module_result_shape(m));
+	own = fits ? calloc(*n + 1, sizeof(*own)) : NULL;	/* run_module() free()s it */
+	if (own)
+		memcpy(own, *args, *n * sizeof(*own));
+	for (i = 0; !own && i < *n; i++)
+		xrt_literal_destroy((*args)[i]);
+	xrt_free(NULL, *args);
+	*args = own;
+	if (!own) {
+		xrt_literal_destroy(*result);
+		*result = NULL;
+		*n = 0;
+	}
+	return own != NULL;
+}
+
+/* The result against the one the snapshot recorded: 0, or 1 with the difference printed. */
+static int check_snapshot(const xrt_literal *want, const xrt_literal *got)
+{
+	const struct xrt_tolerance tol = { 1e-5, 1e-6 };
+	char why[512];
+
+	if (xrt_literal_near(want, got, &tol, why, sizeof(why))) {
+		printf("snapshot   the result matches the one XLA recorded (rtol 1e-5, atol 1e-6)\n");
+		return 0;
+	}
+	fprintf(stderr, "xrt-run: the result differs from the one XLA recorded: %s\n", why);
+	return 1;
 }
 
 int run_module(const struct run_options *o)
 {
 	struct xrt_eval_options eo = { o->seed, o->max_iterations, o->timeout_ns };
-	xrt_literal **args = NULL, *out = NULL;
+	xrt_literal **args = NULL, *out = NULL, *recorded = NULL;
 	xrt_module *m = NULL;
 	xrt_status *st;
 	uint32_t i, n = 0;
 	size_t len = 0;
 	char *text = NULL;
+	bool xla, snap = false;
 	int rc;
 
 	st = run_read_file(o->path, &text, &len);
 	if (st)
 		return run_fail(st, "reading the module");
-	st = read_module(text, len, &m);
+	st = read_module(text, len, &m, &xla);
+	if (!st && xla && !o->num_inputs)
+		snap = snapshot_values(text, len, m, &args, &n, &recorded);
 	free(text);
 	if (st)
 		return run_fail(st, o->path);
 	if (o->dump_ir)
 		dump_ir(m);
-	n = xrt_module_num_params(m);
-	args = calloc(n + 1, sizeof(*args));
-	st = args ? make_args(o, m, args) : xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED,
-								 "out of memory");
+	if (snap) {
+		printf("inputs     the %u arguments the HloSnapshot recorded\n", n);
+	} else {
+		n = xrt_module_num_params(m);
+		args = calloc(n + 1, sizeof(*args));
+		st = args ? make_args(o, m, args) :
+			    xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+	}
 	if (!st && !strcmp(o->device, "reference")) {
 		st = xrt_ir_evaluate(m, (const xrt_literal *const *)args, n, &eo, NULL, &out);
 		if (!st && o->repeat) {
@@ -421,9 +492,10 @@ int run_module(const struct run_options *o)
 				printf("result     saved to %s\n", o->output);
 			else
 				run_print_literal("result", out);
-			rc = 0;
+			rc = recorded ? check_snapshot(recorded, out) : 0;
 		}
 	}
+	xrt_literal_destroy(recorded);
 	xrt_literal_destroy(out);
 	for (i = 0; args && i < n; i++)
 		xrt_literal_destroy(args[i]);

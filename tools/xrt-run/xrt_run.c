@@ -274,7 +274,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: xrt-run [options] FILE\n"
 		   "  FILE: HLO text, a serialized xrt.Computation message, or XLA's\n"
-		   "        HloModuleProto, HloProto or HloSnapshot (told apart by content)\n"
+		   "        HloModuleProto, HloProto or HloSnapshot (told apart by content;\n"
+		   "        a snapshot runs on its recorded arguments, checked against its result)\n"
 		   "       xrt-run --demo\n"
 		   "  --device=NAME         where to run: 'host' (compiled, the default), a\n"
 		   "                        device listed by --demo (accel:0, ...), or\n"

@@ -84,6 +84,27 @@ XRT_API xrt_status *xrt_literal_from_xla_proto(const struct xrt_allocator *alloc
 					       xrt_literal **out);
 
 /**
+ * xrt_xla_snapshot_values() - the values an xla.HloSnapshot recorded
+ * @alloc: allocator for the literals and the array (NULL: system)
+ * @data: the snapshot's bytes (XLA's --xla_dump_hlo_snapshots)
+ * @size: their length
+ * @args: receives an array of *@num_args literals (NULL when none); free
+ *	each with xrt_literal_destroy() and the array with xrt_free(@alloc, ...)
+ * @num_args: receives how many arguments it recorded
+ * @result: receives the result it recorded, or NULL where it has none
+ *
+ * Each value reads as xrt_literal_from_xla_proto() reads one; the module
+ * itself comes from xrt_hlo_parse_xla_proto().
+ *
+ * Return: NULL; INVALID_ARGUMENT for bytes that do not decode or a value
+ * that does not (which one named); or RESOURCE_EXHAUSTED.  Nothing is
+ * returned on failure.
+ */
+XRT_API xrt_status *xrt_xla_snapshot_values(const struct xrt_allocator *alloc,
+					    const void *data, size_t size, xrt_literal ***args,
+					    uint32_t *num_args, xrt_literal **result);
+
+/**
  * xrt_literal_deserialize() - decode and validate an xrt.Literal message
  * @alloc: allocator for the literal (NULL: system)
  * @data: the bytes
