@@ -94,12 +94,18 @@ static xrt_status *parse_list(struct parser *p, char close, int64_t *v,
 	do {
 		if (*n == XRT_MAX_RANK)
 			return fail(p, "more than 8 dimensions");
-		if (peek(p, '?') || peek(p, '<'))
-			return fail(p, "dynamic dimensions are not supported");
+		if (peek(p, '?'))
+			return fail(p, "an unbounded dynamic dimension ('?'): every size must be "
+				    "known to compile");
+		if (peek(p, '<'))
+			return fail(p, "a bounded dynamic dimension ('<=N') is not supported yet");
 		st = parse_int(p, &v[(*n)++]);
 		if (st)
 			return st;
 	} while (accept(p, ','));
+	if (close == '}' && peek(p, ':'))
+		return fail(p, "a layout with tiles, element size or memory space (':' after "
+			    "minor_to_major) is not supported");
 	if (!accept(p, close))
 		return fail(p, close == ']' ? "expected ',' or ']'" :
 					      "expected ',' or '}'");
@@ -126,7 +132,19 @@ static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
 		return NULL;
 	}
 	if (t == XRT_INVALID) {
+		static const char *const later[] = { "s4", "u4", "s2", "u2", "s1", "u1",
+			"f8e5m2", "f8e4m3fn", "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "f8e4m3",
+			"f8e3m4", "f8e8m0fnu", "f4e2m1fn" };
+		size_t w = p->pos - start, i;
+
+		for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+			if (strlen(later[i]) == w && !memcmp(p->text + start, later[i], w))
+				break;
 		p->pos = start;
+		if (i < sizeof(later) / sizeof(later[0]))
+			return xrt_status_new(p->alloc, XRT_INVALID_ARGUMENT,
+					      "element type '%s' (XLA's sub-byte integers and "
+					      "small floats) is not supported yet", later[i]);
 		return fail(p, "expected an element type or '('");
 	}
 	if (!accept(p, '['))

@@ -177,6 +177,32 @@ TEST_F(xrt, opcodes_read_as_ours)
 	xrt_module_destroy(m);
 }
 
+/* XLA's opcodes that are not read yet say why, not "unknown". */
+TEST_F(xrt, unsupported_xla_opcodes_say_why)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		  "  ROOT r = f32[2] all-reduce(x), replica_groups={}, to_apply=%add\n}",
+		  "line 4, column 19: XLA's all-reduce is not supported: collectives come with replicas" },
+		{ "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n"
+		  "  ROOT r = f32[2,2] cholesky(x), lower=true\n}",
+		  "XLA's cholesky is not supported: linear algebra is not read yet" },
+		{ "HloModule m\nENTRY e {\n  ROOT r = u32[] replica-id()\n}",
+		  "XLA's replica-id is not supported: collectives come with replicas" },
+		{ "HloModule m\nENTRY e {\n  t = token[] after-all()\n"
+		  "  ROOT r = (f32[2], token[]) infeed(t)\n}",
+		  "XLA's infeed is not supported: a program takes parameters and gives results" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /* Tokens hold no data: the empty tuple; after-all and add-dependency drop them. */
 TEST_F(xrt, tokens_read_as_empty_tuples)
 {

@@ -172,8 +172,15 @@ TEST_F(xrt, parse_errors_name_the_column)
 		{ "f32[2", "column 6: expected ',' or ']'" },
 		{ "f32[2,]", "column 7: expected a number" },
 		{ "f32[-1]", "column 5: expected a number" },
-		{ "f32[?]", "dynamic dimensions are not supported" },
-		{ "f32[<=4]", "dynamic dimensions are not supported" },
+		{ "f32[?]", "column 5: an unbounded dynamic dimension ('?'): every size must be "
+			    "known to compile" },
+		{ "f32[<=4]", "column 5: a bounded dynamic dimension ('<=N') is not supported yet" },
+		{ "f32[8,128]{1,0:T(8,128)}", "column 15: a layout with tiles, element size or "
+					      "memory space (':' after minor_to_major)" },
+		{ "s4[2]", "column 1: element type 's4' (XLA's sub-byte integers and small floats) "
+			   "is not supported yet" },
+		{ "(f32[], f8e4m3fn[2])", "element type 'f8e4m3fn'" },
+		{ "token[2]", "expected '[]' after token" },
 		{ "f32[1,1,1,1,1,1,1,1,1]", "more than 8 dimensions" },
 		{ "f32[99999999999999999999]", "number too large" },
 		{ "f32[2,3]{0}", "layout length differs from the rank" },
