@@ -500,8 +500,6 @@ static const char *not_yet(const char *s, size_t n)
 		{ "collective-permute-done", "collectives come with replicas" },
 		{ "replica-id", "collectives come with replicas" },
 		{ "partition-id", "collectives come with replicas" },
-		{ "cholesky", "linear algebra is not read yet" },
-		{ "triangular-solve", "linear algebra is not read yet" },
 		{ "infeed", "a program takes parameters and gives results: no host queues" },
 		{ "outfeed", "a program takes parameters and gives results: no host queues" },
 		{ "send", "channels between programs are not supported" },
@@ -524,11 +522,11 @@ static const char *not_yet(const char *s, size_t n)
 	return NULL;
 }
 
-/* Opcodes rewritten once read, with their attributes (hlo_fft.c, hlo_batchnorm.c). */
+/* Opcodes rewritten once read, with their attributes (hlo_fft.c, hlo_batchnorm.c, hlo_linalg.c). */
 static const char *pseudo_op(const char *s, size_t n)
 {
 	static const char *const ops[] = { "fft", "batch-norm-training", "batch-norm-inference",
-					   "batch-norm-grad" };
+					   "batch-norm-grad", "cholesky", "triangular-solve" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -596,8 +594,10 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hp_put_attr(p, in, &yes))
 			return -1;
 	}
+	if (p->pseudo && !strcmp(p->pseudo, "fft"))
+		return hlo_unfft(p);
 	if (p->pseudo)
-		return strcmp(p->pseudo, "fft") ? hlo_unbatchnorm(p) : hlo_unfft(p);
+		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
 	return hlo_unasync(p, s, n) || hlo_unbatch(p) || hlo_unmix(p);
 }
 

@@ -26,7 +26,8 @@ struct hp {
 	struct ir_names instr_names;	/* of @cur's instructions */
 	struct ir_names comp_names;
 	/* the opcode of the instruction being read, when it is rewritten once read
-	 * (fft, batch-norm-*: read as a copy until then), else NULL */
+	 * (fft, batch-norm-*, cholesky, triangular-solve: read as a copy until
+	 * then), else NULL */
 	const char *pseudo;
 	uint64_t dft_bytes;	/* the fft rewrite's matrices so far */
 };
@@ -80,6 +81,8 @@ int hlo_unmix(struct hp *p);
 int hlo_unfft(struct hp *p);
 /* Rewrites the batch-norm-* just read into its arithmetic. */
 int hlo_unbatchnorm(struct hp *p);
+/* Rewrites the cholesky or triangular-solve just read into row and column steps. */
+int hlo_unlinalg(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

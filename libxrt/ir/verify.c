@@ -258,6 +258,10 @@ int vfy_instr(struct vfy *v)
 	if (ir_instr_attr(v->in, IR_ATTR_EPSILON) || ir_instr_attr(v->in, IR_ATTR_FEATURE_INDEX))
 		return vfy_fail(v, "epsilon and feature_index belong to the batch norms, which "
 				"HLO's reader rewrites into their arithmetic");
+	if (ir_instr_attr(v->in, IR_ATTR_LEFT_SIDE) || ir_instr_attr(v->in, IR_ATTR_LOWER) ||
+	    ir_instr_attr(v->in, IR_ATTR_UNIT_DIAGONAL) || ir_instr_attr(v->in, IR_ATTR_TRANSPOSE_A))
+		return vfy_fail(v, "left_side, lower, unit_diagonal and transpose_a belong to "
+				"cholesky and triangular-solve, which HLO's reader rewrites");
 	if (xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op) ||
 	    op == XRT_OP_COMPARE || op == XRT_OP_SELECT || op == XRT_OP_CLAMP ||
 	    op == XRT_OP_CONVERT || op == XRT_OP_BITCAST_CONVERT ||

@@ -559,6 +559,19 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 	if (!strncmp(in->opcode, "batch-norm-", 11))
 		fmtbuf_printf(f, ", epsilon=%.9g, feature_index=%" PRId64, (double)in->epsilon,
 			      in->feature_index);
+	if (is_op(in, "cholesky"))
+		fmtbuf_printf(f, ", lower=%s", in->cholesky_options &&
+			      in->cholesky_options->lower ? "true" : "false");
+	if (is_op(in, "triangular-solve") && in->triangular_solve_options) {
+		static const char *const tr[] = { "INVALID", "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT" };
+		const Xla__TriangularSolveOptions *t = in->triangular_solve_options;
+
+		if ((unsigned int)t->transpose_a > 3)
+			return fail_at(w, "its transpose_a is none of XLA's");
+		fmtbuf_printf(f, ", left_side=%s, lower=%s, unit_diagonal=%s, transpose_a=%s",
+			      t->left_side ? "true" : "false", t->lower ? "true" : "false",
+			      t->unit_diagonal ? "true" : "false", tr[t->transpose_a]);
+	}
 	if (is_op(in, "fft")) {
 		static const char *const kinds[] = { "FFT", "IFFT", "RFFT", "IRFFT" };
 

@@ -185,8 +185,8 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 		  "  ROOT r = f32[2] all-reduce(x), replica_groups={}, to_apply=%add\n}",
 		  "line 4, column 19: XLA's all-reduce is not supported: collectives come with replicas" },
 		{ "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n"
-		  "  ROOT r = f32[2,2] cholesky(x), lower=true\n}",
-		  "XLA's cholesky is not supported: linear algebra is not read yet" },
+		  "  ROOT r = u32[] get-dimension-size(x), dimensions={0}\n}",
+		  "XLA's get-dimension-size is not supported: dynamic shapes are not supported yet" },
 		{ "HloModule m\nENTRY e {\n  ROOT r = u32[] replica-id()\n}",
 		  "XLA's replica-id is not supported: collectives come with replicas" },
 		{ "HloModule m\nENTRY e {\n  t = token[] after-all()\n"
@@ -559,6 +559,40 @@ TEST_F(xrt, malformed_batch_norms)
 	}
 }
 
+#define LA(decl) "HloModule m\nENTRY e {\n  a = f32[3,3] parameter(0)\n" \
+	"  b = f32[3,2] parameter(1)\n  c = c64[3,3] parameter(2)\n  ROOT r = " decl "\n}"
+
+TEST_F(xrt, malformed_linear_algebra)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ LA("f32[3,3] cholesky(a, a), lower=true"), "r: cholesky takes one operand" },
+		{ LA("f32[3,2] cholesky(b), lower=true"),
+		  "r: cholesky needs square matrices and gives their shape" },
+		{ LA("c64[3,3] cholesky(c), lower=true"),
+		  "r: the operand is not a floating-point matrix (rank 2 or more; complex is not "
+		  "supported yet)" },
+		{ LA("f32[3,2] triangular-solve(a), left_side=true, lower=true"),
+		  "r: triangular-solve takes a and b" },
+		{ LA("f32[3,2] triangular-solve(a, b), left_side=false, lower=true"),
+		  "r: a is not square, or b does not fit it (right side)" },
+		{ LA("f32[3,2] triangular-solve(a, b), left_side=true, lower=true, "
+		     "transpose_a=CONJUGATE"),
+		  "r: transpose_a CONJUGATE is none of NO_TRANSPOSE, TRANSPOSE and ADJOINT" },
+		{ LA("f32[2,3] triangular-solve(a, b), left_side=true, lower=true"),
+		  "r: the result is not b's shape" },
+		{ LA("f32[3,2] triangular-solve(a, b), left_side=true, lower=true, pivot=true"),
+		  "attribute 'pivot' of triangular-solve is not supported" },
+	};
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /* A short text cannot make the reader build gigabytes of DFT matrices. */
 TEST_F(xrt, fft_matrices_have_a_budget)
 {
@@ -610,7 +644,8 @@ TEST_F(xrt, fft_reads_as_dots)
 TEST_F(xrt, xla_forms_survive_every_failing_allocation)
 {
 	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo",
-					      "fft.hlo", "xla_async.hlo", "batch_norm.hlo" };
+					      "fft.hlo", "xla_async.hlo", "batch_norm.hlo",
+					      "linalg.hlo" };
 	char path[1024], *text;
 	size_t n, f;
 	long k;

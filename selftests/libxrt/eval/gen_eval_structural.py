@@ -762,6 +762,46 @@ def batch_norm_cases():
                    '(%s)' % ', '.join(G.fmt_array(t, rnd(v)) for v in vals), tol)
 
 
+def linalg_cases():
+    """cholesky and triangular-solve against numpy in double precision; each
+    reads only its triangle, so the other holds garbage here."""
+    rng = np.random.RandomState(36)
+    rnd = lambda a, t: np.vectorize(lambda v: G.round_float(float(v), t), otypes=[object])(a)
+    for name, t, dims, lower in (('cholesky_f32_lower_batched', 'f32', (2, 4, 4), True),
+                                 ('cholesky_f64_upper', 'f64', (5, 5), False)):
+        n = dims[-1]
+        m = rng.randint(-4, 5, dims) / 4.0
+        spd = m @ np.swapaxes(m, -1, -2) + 2 * np.eye(n)
+        garbage = rng.randint(-9, 10, dims) / 2.0
+        x = f32(np.where(np.tril(np.ones((n, n))) if lower else np.triu(np.ones((n, n))),
+                         spd, garbage))
+        full = np.where(np.tril(np.ones((n, n))), x, np.swapaxes(x, -1, -2)) if lower else \
+            np.where(np.triu(np.ones((n, n))), x, np.swapaxes(x, -1, -2))
+        L = np.linalg.cholesky(full)
+        want = L if lower else np.swapaxes(L, -1, -2)
+        one(name, [G.const('a', t, x),
+                   rooted(t, list(dims), 'cholesky(a), lower=%s' % ('true' if lower else 'false'))],
+            t, rnd(want, t), tol=(32 * G.EPS[t], 32 * G.EPS[t]))
+    forms = (('triangular_solve_left_lower', True, True, False, 'NO_TRANSPOSE'),
+             ('triangular_solve_left_upper_transposed', True, False, False, 'TRANSPOSE'),
+             ('triangular_solve_right_lower_unit', False, True, True, 'NO_TRANSPOSE'),
+             ('triangular_solve_right_upper_adjoint', False, False, False, 'ADJOINT'))
+    for name, left, lower, unit, trans in forms:
+        mm, k = 4, 3
+        a = rng.randint(-6, 7, (mm, mm)) / 4.0 + 3 * np.eye(mm)
+        tri = np.tril(a) if lower else np.triu(a)
+        if unit:
+            tri = tri - np.diag(np.diag(tri)) + np.eye(mm)
+        opa = tri.T if trans != 'NO_TRANSPOSE' else tri
+        b = f32(rng.randint(-8, 9, (mm, k) if left else (k, mm)) / 4.0)
+        x = np.linalg.solve(opa, b) if left else np.linalg.solve(opa.T, b.T).T
+        one(name, [G.const('a', 'f32', f32(a)), G.const('b', 'f32', b),
+                   rooted('f32', list(b.shape), 'triangular-solve(a, b), left_side=%s, lower=%s, '
+                          'unit_diagonal=%s, transpose_a=%s'
+                          % tuple(['true' if v else 'false' for v in (left, lower, unit)] + [trans]))],
+            'f32', rnd(x, 'f32'), tol=(64 * G.EPS['f32'], 64 * G.EPS['f32']))
+
+
 def merge_sort(p, less):
     """Stable top-down merge sort: halves of n // 2 and the rest, then merged,
     the right element first only when it is less (XLA leaves the order open
@@ -1046,6 +1086,7 @@ def generate(main_module):
     topk_cases()
     fft_cases()
     batch_norm_cases()
+    linalg_cases()
     control()
     random_cases()
     misc()

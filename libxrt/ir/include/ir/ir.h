@@ -55,6 +55,10 @@
 	X(FFT_LENGTH, "fft_length", INTS)                                     \
 	X(EPSILON, "epsilon", WORD)                                           \
 	X(FEATURE_INDEX, "feature_index", INT)                                \
+	X(LEFT_SIDE, "left_side", BOOL)                                       \
+	X(LOWER, "lower", BOOL)                                               \
+	X(UNIT_DIAGONAL, "unit_diagonal", BOOL)                               \
+	X(TRANSPOSE_A, "transpose_a", WORD)                                   \
 	X(EXPONENT_BITS, "exponent_bits", INT)                                \
 	X(MANTISSA_BITS, "mantissa_bits", INT)                                \
 	X(DISTRIBUTION, "distribution", WORD)                                 \
