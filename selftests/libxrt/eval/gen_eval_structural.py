@@ -685,6 +685,9 @@ def fft_cases():
         ('irfft_c64_2d_3x5', 'c64', (3, 3), 'IRFFT', (3, 5),
          lambda z: np.fft.irfft2(z, (3, 5))),
         ('irfft_c128_1', 'c128', (1,), 'IRFFT', (1,), lambda z: np.fft.irfft(z, 1)),
+        # longer than one matrix: four steps, 1200 = 40 x 30 and 1100 = 44 x 25
+        ('rfft_f32_1200', 'f32', (1200,), 'RFFT', (1200,), lambda x: np.fft.rfft(x)),
+        ('irfft_c64_1100', 'c64', (551,), 'IRFFT', (1100,), lambda z: np.fft.irfft(z, 1100)),
     )
     for name, t, dims, kind, lengths, ref in forms:
         part = G.COMPLEX.get(t, t)
