@@ -598,7 +598,7 @@ static int parse_instruction(struct hp *p, bool *root)
 		return hlo_unfft(p);
 	if (p->pseudo)
 		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
-	return hlo_unasync(p, s, n) || hlo_unbatch(p) || hlo_unmix(p);
+	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p);
 }
 
 /* Skips a computation's signature: (params) -> shape. */

@@ -75,6 +75,8 @@ int hlo_unbatch(struct hp *p);
 enum xrt_opcode hlo_async_op(const char *s, size_t n);
 /* Rewrites the instruction just read, whose opcode was @s, if it is one of them. */
 int hlo_unasync(struct hp *p, const char *s, size_t n);
+/* Reads the custom-call just read as our opcode where its target is one (hlo_custom.c). */
+int hlo_uncustom(struct hp *p);
 /* Converts the dot or convolution just read to operands of one type. */
 int hlo_unmix(struct hp *p);
 /* Rewrites the fft just read into dots with DFT matrices. */

@@ -177,6 +177,39 @@ TEST_F(xrt, opcodes_read_as_ours)
 	xrt_module_destroy(m);
 }
 
+/* XLA's own custom-call targets that are one of our opcodes read as it. */
+TEST_F(xrt, xla_custom_calls_read_as_ours)
+{
+	static const char text[] =
+		"HloModule m\nENTRY e {\n  x = f32[3,17]{1,0} parameter(0)\n"
+		"  ROOT t = (f32[3,5]{1,0}, s32[3,5]{1,0}) custom-call(x), custom_call_target=\"TopK\", "
+		"called_computations={}, api_version=API_VERSION_ORIGINAL\n}\n";
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "HloModule m\nENTRY e {\n  x = f32[3,17] parameter(0)\n"
+		  "  ROOT t = (f32[3,5], s32[3,4]) custom-call(x), custom_call_target=\"TopK\"\n}",
+		  "t: custom-call TopK's result is not (T[.., k], s32[.., k]) of its operand" },
+		{ "HloModule m\nENTRY e {\n  x = f32[3,17] parameter(0)\n"
+		  "  ROOT t = (f32[3,5], s32[3,5]) custom-call(x, x), custom_call_target=\"TopK\"\n}",
+		  "t: custom-call TopK takes one operand" },
+	};
+	xrt_module *m;
+	size_t i;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	EXPECT_TRUE(strstr(t, "ROOT %t = (f32[3,5]{1,0}, s32[3,5]{1,0}) topk(%x), k=5, "
+			   "largest=true") != NULL) TH_LOG("%s", t);
+	EXPECT_EQ(NULL, xrt_module_verify(m));
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /* XLA's opcodes that are not read yet say why, not "unknown". */
 TEST_F(xrt, unsupported_xla_opcodes_say_why)
 {
