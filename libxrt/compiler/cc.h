@@ -241,6 +241,8 @@ void cc_emit_rng_bounds(struct cc *cc, const struct cc_buf *dst, const struct cc
  * the greatest, all ones, 0.  NULL where it has none (max of complex).
  */
 const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf);
+/* The REDUCE op that combining with binary @op in type @t is, or 0. */
+uint32_t cc_reducer_of(enum xrt_opcode op, enum xrt_dtype t);
 /* The REDUCE op of a reducer computation (add, max, ... of its two parameters), or 0. */
 uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t);
 /*

@@ -521,6 +521,19 @@ void cc_ew_emit(struct ewp *e, const struct cc_buf *space)
 	ewp_emit_small(e, space, e->num_regs);
 }
 
+uint32_t cc_reducer_of(enum xrt_opcode op, enum xrt_dtype t)
+{
+	switch (op) {
+	case XRT_OP_ADD: return XRT_CS_RED_SUM;
+	case XRT_OP_MULTIPLY: return XRT_CS_RED_PROD;
+	case XRT_OP_MAXIMUM: return t == XRT_PRED ? XRT_CS_RED_OR : XRT_CS_RED_MAX;
+	case XRT_OP_MINIMUM: return t == XRT_PRED ? XRT_CS_RED_AND : XRT_CS_RED_MIN;
+	case XRT_OP_AND: return XRT_CS_RED_AND;
+	case XRT_OP_OR: return XRT_CS_RED_OR;
+	default: return 0;
+	}
+}
+
 /* The REDUCE op of a reducer computation, or 0. */
 uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 {
@@ -533,15 +546,7 @@ uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 	b = &f->instrs[r->operands[1]];
 	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER || a->parameter == b->parameter)
 		return 0;
-	switch (r->op) {
-	case XRT_OP_ADD: return XRT_CS_RED_SUM;
-	case XRT_OP_MULTIPLY: return XRT_CS_RED_PROD;
-	case XRT_OP_MAXIMUM: return t == XRT_PRED ? XRT_CS_RED_OR : XRT_CS_RED_MAX;
-	case XRT_OP_MINIMUM: return t == XRT_PRED ? XRT_CS_RED_AND : XRT_CS_RED_MIN;
-	case XRT_OP_AND: return XRT_CS_RED_AND;
-	case XRT_OP_OR: return XRT_CS_RED_OR;
-	default: return 0;
-	}
+	return cc_reducer_of(r->op, t);
 }
 
 const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)

@@ -159,15 +159,7 @@ static int combiner_of(const struct ir_comp *f, uint32_t n, uint32_t k, enum xrt
 	    a->parameter + b->parameter != 2 * (int64_t)k + n ||
 	    (a->parameter != k && b->parameter != k))
 		return -1;
-	switch (e->op) {
-	case XRT_OP_ADD: return XRT_CS_RED_SUM;
-	case XRT_OP_MULTIPLY: return XRT_CS_RED_PROD;
-	case XRT_OP_MAXIMUM: return t == XRT_PRED ? XRT_CS_RED_OR : XRT_CS_RED_MAX;
-	case XRT_OP_MINIMUM: return t == XRT_PRED ? XRT_CS_RED_AND : XRT_CS_RED_MIN;
-	case XRT_OP_AND: return XRT_CS_RED_AND;
-	case XRT_OP_OR: return XRT_CS_RED_OR;
-	default: return -1;
-	}
+	return cc_reducer_of(e->op, t) ? (int)cc_reducer_of(e->op, t) : -1;
 }
 
 /* @res (operand @k's copy) gets update operand @uk scattered with @comb. */

@@ -138,10 +138,7 @@ static int async_start(struct hp *p)
 	ops[1] = at++;
 	if (contexts(p, &at, g, ops))
 		return -1;
-	xrt_mem_free(p->a, in->operands);
-	in->operands = NULL;
-	in->num_operands = 0;
-	return hp_set_operands(p, in, ops, n);
+	return hp_become(p, XRT_OP_TUPLE, ops, n);
 }
 
 static int copy_start(struct hp *p)
@@ -165,10 +162,7 @@ static int copy_start(struct hp *p)
 	ops[0] = at++;
 	if (contexts(p, &at, g, ops))
 		return -1;
-	xrt_mem_free(p->a, in->operands);
-	in->operands = NULL;
-	in->num_operands = 0;
-	return hp_set_operands(p, in, ops, n);
+	return hp_become(p, XRT_OP_TUPLE, ops, n);
 }
 
 int hlo_unasync(struct hp *p, const char *s, size_t n)

@@ -23,23 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/literal.h"
-#include "core/mem.h"
 #include "hlo_parse.h"
 
 enum bn_kind { TRAINING, INFERENCE, GRAD };
 enum bn_shape { FULL, FEATURE, SCALAR, OTHERS };
 
 struct bn {
-	struct hp *p;
-	bool dry;
-	uint32_t at, k;		/* the next slot; the name counter */
-	char base[64];
+	struct hp_emit e;
 	enum xrt_dtype t;
 	uint32_t rank, fi;
 	int64_t dims[XRT_MAX_RANK], c;
 	double m, eps;
-	bool failed;
 };
 
 /* A new instruction of @op over @ops of one of the four shapes; its index. */
@@ -48,10 +42,7 @@ static uint32_t emit(struct bn *b, enum xrt_opcode op, enum bn_shape s, const ui
 {
 	int64_t d[XRT_MAX_RANK];
 	uint32_t rank = 0, i;
-	struct ir_instr *in;
 
-	if (b->dry || b->failed)
-		return b->at++;
 	if (s == FULL) {
 		rank = b->rank;
 		memcpy(d, b->dims, sizeof(d));
@@ -63,44 +54,22 @@ static uint32_t emit(struct bn *b, enum xrt_opcode op, enum bn_shape s, const ui
 			if (i != b->fi)
 				d[rank++] = b->dims[i];
 	}
-	in = hp_add_instr(b->p, b->at, op, b->base, "bn", b->k++, b->t, rank, d);
-	if (!in || (n && hp_set_operands(b->p, in, ops, n))) {
-		b->failed = true;
-		return b->at++;
-	}
-	return b->at++;
+	return hp_emit(&b->e, op, b->t, rank, d, ops, n);
 }
 
 static uint32_t with_dims(struct bn *b, uint32_t v, const int64_t *dims, uint32_t n)
 {
-	struct ir_instr *in;
-
-	if (b->dry || b->failed)
-		return v;
-	in = &b->p->cur->instrs[v];
-	if (hp_extend(b->p, in, IR_ATTR_DIMENSIONS, dims, n, false))
-		b->failed = true;
+	hp_emit_ints(&b->e, v, IR_ATTR_DIMENSIONS, dims, n);
 	return v;
 }
 
 static uint32_t scalar(struct bn *b, double x)
 {
-	uint32_t v = emit(b, XRT_OP_CONSTANT, SCALAR, NULL, 0);
-	struct ir_instr *in;
 	uint8_t *d;
-	xrt_status *st;
+	uint32_t v = hp_emit_const(&b->e, b->t, 0, NULL, &d);
 
-	if (b->dry || b->failed)
+	if (!d)
 		return v;
-	in = &b->p->cur->instrs[v];
-	st = xrt_literal_create(b->p->a, &in->shape, &in->literal);
-	if (st) {
-		xrt_status_free(st);
-		hp_oom(b->p);
-		b->failed = true;
-		return v;
-	}
-	d = in->literal->data;
 	if (b->t == XRT_F64)
 		memcpy(d, &x, 8);
 	else if (b->t == XRT_F32)
@@ -153,10 +122,8 @@ static uint32_t sum(struct bn *b, uint32_t v)
 		rc[n] = n;
 		n++;
 	}
-	if (!b->dry && !b->failed &&
-	    (hp_extend(b->p, &b->p->cur->instrs[s], IR_ATTR_LHS_CONTRACTING_DIMS, lc, n, false) ||
-	     hp_extend(b->p, &b->p->cur->instrs[s], IR_ATTR_RHS_CONTRACTING_DIMS, rc, n, false)))
-		b->failed = true;
+	hp_emit_ints(&b->e, s, IR_ATTR_LHS_CONTRACTING_DIMS, lc, n);
+	hp_emit_ints(&b->e, s, IR_ATTR_RHS_CONTRACTING_DIMS, rc, n);
 	return s;
 }
 
@@ -287,30 +254,20 @@ int hlo_unbatchnorm(struct hp *p)
 		if (!strcmp(p->pseudo, names[i]))
 			kind = (enum bn_kind)i;
 	memset(&b, 0, sizeof(b));
-	b.p = p;
+	b.e.p = p;
+	b.e.what = "bn";
 	if (check(p, in, kind, &b))
 		return -1;
 	memcpy(o, in->operands, in->num_operands * sizeof(o[0]));
-	snprintf(b.base, sizeof(b.base), "%.60s", in->name);
-	b.dry = true;
+	snprintf(b.e.base, sizeof(b.e.base), "%.60s", in->name);
+	b.e.dry = true;
 	expand(&b, kind, o, res);
-	if (hp_make_room(p, b.at, &at))
+	if (hp_make_room(p, b.e.at, &at))
 		return -1;
-	b.dry = false;
-	b.at = at;
+	b.e.dry = false;
+	b.e.at = at;
 	n = expand(&b, kind, o, res);
-	if (b.failed)
+	if (b.e.failed)
 		return -1;
-	g = p->cur->num_instrs - 1;
-	in = &p->cur->instrs[g];
-	for (i = 0; i < in->num_attrs; i++)
-		ir_attr_release(p->a, &in->attrs[i]);
-	xrt_mem_free(p->a, in->attrs);
-	in->attrs = NULL;
-	in->num_attrs = 0;
-	xrt_mem_free(p->a, in->operands);
-	in->operands = NULL;
-	in->num_operands = 0;
-	in->op = n == 1 ? XRT_OP_COPY : XRT_OP_TUPLE;
-	return hp_set_operands(p, in, res, n);
+	return hp_become(p, n == 1 ? XRT_OP_COPY : XRT_OP_TUPLE, res, n);
 }

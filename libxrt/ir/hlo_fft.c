@@ -26,8 +26,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/literal.h"
-#include "core/mem.h"
 #include "hlo_parse.h"
 
 #define DIRECT_MAX 1024		/* the longest dimension one matrix takes */
@@ -39,12 +37,9 @@
 enum kind { FFT, IFFT, RFFT, IRFFT };
 
 struct fft {
-	struct hp *p;
-	bool dry, failed;
+	struct hp_emit e;
 	enum kind kind;
 	enum xrt_dtype ct;		/* the complex type */
-	char base[64];
-	uint32_t at, k;			/* the next free slot, and name counter */
 	uint32_t rank;
 	int64_t dims[XRT_MAX_RANK];	/* of the value so far */
 	uint64_t bytes;			/* of the matrices */
@@ -72,20 +67,7 @@ static void turn(int64_t r, int64_t n, double *c, double *s)
 static uint32_t add(struct fft *f, enum xrt_opcode op, enum xrt_dtype t, uint32_t rank,
 		    const int64_t *dims, const uint32_t *ops, uint32_t n)
 {
-	struct ir_instr *in;
-
-	if (f->dry || f->failed)
-		return f->at++;
-	in = hp_add_instr(f->p, f->at, op, f->base, "dft", f->k++, t, rank, dims);
-	if (!in || (n && hp_set_operands(f->p, in, ops, n)))
-		f->failed = true;
-	return f->at++;
-}
-
-static void ints(struct fft *f, uint32_t v, enum ir_attr_key key, const int64_t *x, uint32_t n)
-{
-	if (!f->dry && !f->failed && hp_extend(f->p, &f->p->cur->instrs[v], key, x, n, false))
-		f->failed = true;
+	return hp_emit(&f->e, op, t, rank, dims, ops, n);
 }
 
 /*
@@ -96,27 +78,14 @@ static uint32_t table(struct fft *f, int64_t rows, int64_t cols, int64_t n, bool
 		      double scale, bool c2r)
 {
 	int64_t dims[2] = { rows, cols }, a, b;
-	uint32_t v = add(f, XRT_OP_CONSTANT, f->ct, 2, dims, NULL, 0);
 	size_t es = xrt_dtype_size(f->ct);
-	struct ir_instr *in;
-	xrt_status *st;
 	uint8_t *d;
+	uint32_t v = hp_emit_const(&f->e, f->ct, 2, dims, &d);
 
-	if (f->dry) {
+	if (f->e.dry)
 		f->bytes += (uint64_t)rows * (uint64_t)cols * es;	/* both <= 2^20 */
+	if (!d)
 		return v;
-	}
-	if (f->failed)
-		return v;
-	in = &f->p->cur->instrs[v];
-	st = xrt_literal_create(f->p->a, &in->shape, &in->literal);
-	if (st) {
-		xrt_status_free(st);
-		hp_oom(f->p);
-		f->failed = true;
-		return v;
-	}
-	d = in->literal->data;
 	for (a = 0; a < rows; a++) {
 		for (b = 0; b < cols; b++) {
 			double w = scale, c, sn, re, im;
@@ -151,7 +120,7 @@ static uint32_t permute(struct fft *f, uint32_t v, const int64_t *perm)
 		d[i] = f->dims[perm[i]];
 	memcpy(f->dims, d, sizeof(d));
 	v = add(f, XRT_OP_TRANSPOSE, f->ct, f->rank, f->dims, &v, 1);
-	ints(f, v, IR_ATTR_DIMENSIONS, perm, f->rank);
+	hp_emit_ints(&f->e, v, IR_ATTR_DIMENSIONS, perm, f->rank);
 	return v;
 }
 
@@ -184,8 +153,8 @@ static uint32_t times(struct fft *f, uint32_t v, uint32_t w, int64_t n_out, uint
 	d[j] = n_out;
 	memcpy(f->dims, d, sizeof(d));
 	v = add(f, XRT_OP_DOT, f->ct, f->rank, f->dims, ops, 2);
-	ints(f, v, IR_ATTR_LHS_CONTRACTING_DIMS, &c, 1);
-	ints(f, v, IR_ATTR_RHS_CONTRACTING_DIMS, &z, 1);
+	hp_emit_ints(&f->e, v, IR_ATTR_LHS_CONTRACTING_DIMS, &c, 1);
+	hp_emit_ints(&f->e, v, IR_ATTR_RHS_CONTRACTING_DIMS, &z, 1);
 	return v;
 }
 
@@ -199,27 +168,13 @@ static uint32_t reshape(struct fft *f, uint32_t v, uint32_t rank, const int64_t 
 /* Elements [@from, @to) of the last dimension. */
 static uint32_t head(struct fft *f, uint32_t v, int64_t from, int64_t to)
 {
-	struct ir_attr a = { .key = IR_ATTR_SLICE, .n = f->rank };
-	uint32_t i, s;
+	int64_t lo[XRT_MAX_RANK] = { 0 }, hi[XRT_MAX_RANK];
 
+	memcpy(hi, f->dims, sizeof(hi));
+	lo[f->rank - 1] = from;
+	hi[f->rank - 1] = to;
 	f->dims[f->rank - 1] = to - from;
-	s = add(f, XRT_OP_SLICE, f->ct, f->rank, f->dims, &v, 1);
-	if (f->dry || f->failed)
-		return s;
-	a.ints = xrt_mem_calloc(f->p->a, 3 * f->rank, sizeof(*a.ints));
-	if (!a.ints) {
-		hp_oom(f->p);
-		f->failed = true;
-		return s;
-	}
-	for (i = 0; i < f->rank; i++) {
-		a.ints[3 * i + 1] = i + 1 < f->rank ? f->dims[i] : to;
-		a.ints[3 * i] = i + 1 < f->rank ? 0 : from;
-		a.ints[3 * i + 2] = 1;
-	}
-	if (hp_put_attr(f->p, &f->p->cur->instrs[s], &a))
-		f->failed = true;
-	return s;
+	return hp_emit_slice(&f->e, v, f->ct, f->rank, lo, hi);
 }
 
 /* The full spectrum of length @n from the n/2 + 1 values in the last dimension of @v. */
@@ -233,7 +188,7 @@ static uint32_t hermitian(struct fft *f, uint32_t v, int64_t n)
 		return v;
 	tail = head(f, v, 1, n - h + 1);	/* X[1 .. n - h] */
 	tail = add(f, XRT_OP_REVERSE, f->ct, f->rank, f->dims, &tail, 1);
-	ints(f, tail, IR_ATTR_DIMENSIONS, &last, 1);
+	hp_emit_ints(&f->e, tail, IR_ATTR_DIMENSIONS, &last, 1);
 	re = add(f, XRT_OP_REAL, rt, f->rank, f->dims, &tail, 1);
 	im = add(f, XRT_OP_IMAG, rt, f->rank, f->dims, &tail, 1);
 	im = add(f, XRT_OP_NEGATE, rt, f->rank, f->dims, &im, 1);
@@ -246,7 +201,7 @@ static uint32_t hermitian(struct fft *f, uint32_t v, int64_t n)
 	ops[1] = tail;
 	f->dims[last] = n;
 	v = add(f, XRT_OP_CONCATENATE, f->ct, f->rank, d, ops, 2);
-	ints(f, v, IR_ATTR_DIMENSIONS, &last, 1);
+	hp_emit_ints(&f->e, v, IR_ATTR_DIMENSIONS, &last, 1);
 	return v;
 }
 
@@ -277,7 +232,7 @@ static uint32_t four_step(struct fft *f, uint32_t v, int64_t n, bool inverse)
 	bd[0] = r - 1;
 	bd[1] = r;
 	tw = add(f, XRT_OP_BROADCAST, f->ct, f->rank, f->dims, &tw, 1);
-	ints(f, tw, IR_ATTR_DIMENSIONS, bd, 2);
+	hp_emit_ints(&f->e, tw, IR_ATTR_DIMENSIONS, bd, 2);
 	ops[0] = v;
 	ops[1] = tw;
 	v = add(f, XRT_OP_MULTIPLY, f->ct, f->rank, f->dims, ops, 2);
@@ -323,7 +278,7 @@ static uint32_t expand(struct fft *f, uint32_t x, const int64_t *lens, uint32_t 
 {
 	uint32_t v = x, i;
 
-	f->k = 0;
+	f->e.k = 0;
 	f->rank = xs->rank;
 	memcpy(f->dims, xs->dims, xs->rank * sizeof(f->dims[0]));
 	if (f->kind == RFFT)
@@ -416,7 +371,8 @@ int hlo_unfft(struct hp *p)
 	uint32_t v, nl, i, at, x0;
 
 	memset(&f, 0, sizeof(f));
-	f.p = p;
+	f.e.p = p;
+	f.e.what = "dft";
 	if (in->num_operands != 1)
 		return hp_fail(p, "%s: fft takes one operand", in->name);
 	x0 = in->operands[0];
@@ -436,28 +392,20 @@ int hlo_unfft(struct hp *p)
 	if (check_result(p, in, &f, lens[nl - 1]))
 		return -1;
 	xs = *x;	/* an array shape: nothing to own */
-	snprintf(f.base, sizeof(f.base), "%.60s", in->name);
-	f.dry = true;
+	snprintf(f.e.base, sizeof(f.e.base), "%.60s", in->name);
+	f.e.dry = true;
 	expand(&f, x0, lens, nl, &xs);
 	if (f.bytes > DFT_MAX_BYTES - p->dft_bytes)
 		return hp_fail(p, "%s: the DFT matrices of this module's ffts pass %llu MiB",
-			       f.base, DFT_MAX_BYTES >> 20);
+			       f.e.base, DFT_MAX_BYTES >> 20);
 	p->dft_bytes += f.bytes;
-	if (hp_make_room(p, f.at, &at))
+	if (hp_make_room(p, f.e.at, &at))
 		return -1;
-	f.dry = false;
-	f.at = at;
+	f.e.dry = false;
+	f.e.at = at;
 	v = expand(&f, x0, lens, nl, &xs);
-	if (f.failed)
+	if (f.e.failed)
 		return -1;
 	/* the fft's own slot takes the last step: a real, or a copy */
-	in = &p->cur->instrs[p->cur->num_instrs - 1];
-	for (i = 0; i < in->num_attrs; i++)
-		ir_attr_release(p->a, &in->attrs[i]);
-	xrt_mem_free(p->a, in->attrs);
-	in->attrs = NULL;
-	in->num_attrs = 0;
-	in->op = f.kind == IRFFT ? XRT_OP_REAL : XRT_OP_COPY;
-	in->operands[0] = v;
-	return 0;
+	return hp_become(p, f.kind == IRFFT ? XRT_OP_REAL : XRT_OP_COPY, &v, 1);
 }

@@ -25,17 +25,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/literal.h"
-#include "core/mem.h"
 #include "hlo_parse.h"
 
 #define LA_MAX 256
 
 struct la {
-	struct hp *p;
-	bool dry, failed;
-	uint32_t at, k;
-	char base[64];
+	struct hp_emit e;
 	enum xrt_dtype t;
 	uint32_t nb;			/* batch dimensions */
 	int64_t batch[XRT_MAX_RANK];
@@ -53,48 +48,23 @@ static uint32_t shape_of(const struct la *l, int64_t r, int64_t c, int64_t *d)
 static uint32_t emit(struct la *l, enum xrt_opcode op, enum xrt_dtype t, uint32_t rank,
 		     const int64_t *dims, const uint32_t *ops, uint32_t n)
 {
-	struct ir_instr *in;
-
-	if (l->dry || l->failed)
-		return l->at++;
-	in = hp_add_instr(l->p, l->at, op, l->base, "la", l->k++, t, rank, dims);
-	if (!in || (n && hp_set_operands(l->p, in, ops, n)))
-		l->failed = true;
-	return l->at++;
+	return hp_emit(&l->e, op, t, rank, dims, ops, n);
 }
 
 static void ints(struct la *l, uint32_t v, enum ir_attr_key key, const int64_t *x, uint32_t n)
 {
-	if (!l->dry && !l->failed && hp_extend(l->p, &l->p->cur->instrs[v], key, x, n, false))
-		l->failed = true;
+	hp_emit_ints(&l->e, v, key, x, n);
 }
 
 /* Rows [r0, r1) and columns [c0, c1) of matrix value @v ([batch..., R, C]). */
 static uint32_t part(struct la *l, uint32_t v, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
 {
-	int64_t d[XRT_MAX_RANK];
-	uint32_t rank = shape_of(l, r1 - r0, c1 - c0, d), s, i;
-	struct ir_attr a = { .key = IR_ATTR_SLICE, .n = rank };
+	int64_t lo[XRT_MAX_RANK] = { 0 }, hi[XRT_MAX_RANK];
+	uint32_t rank = shape_of(l, r1, c1, hi);
 
-	s = emit(l, XRT_OP_SLICE, l->t, rank, d, &v, 1);
-	if (l->dry || l->failed)
-		return s;
-	a.ints = xrt_mem_calloc(l->p->a, 3 * rank, sizeof(*a.ints));
-	if (!a.ints) {
-		hp_oom(l->p);
-		l->failed = true;
-		return s;
-	}
-	for (i = 0; i < l->nb; i++) {
-		a.ints[3 * i + 1] = l->batch[i];
-		a.ints[3 * i + 2] = 1;
-	}
-	a.ints[3 * i] = r0, a.ints[3 * i + 1] = r1, a.ints[3 * i + 2] = 1;
-	i++;
-	a.ints[3 * i] = c0, a.ints[3 * i + 1] = c1, a.ints[3 * i + 2] = 1;
-	if (hp_put_attr(l->p, &l->p->cur->instrs[s], &a))
-		l->failed = true;
-	return s;
+	lo[l->nb] = r0;
+	lo[l->nb + 1] = c0;
+	return hp_emit_slice(&l->e, v, l->t, rank, lo, hi);
 }
 
 static uint32_t bin(struct la *l, enum xrt_opcode op, int64_t r, int64_t c, uint32_t x, uint32_t y)
@@ -175,23 +145,11 @@ static uint32_t reorient(struct la *l, uint32_t v, int64_t r, int64_t c, bool sw
 static uint32_t rows_from(struct la *l, int64_t n, int64_t j)
 {
 	int64_t d[XRT_MAX_RANK], two[2] = { n, 1 }, md[2] = { l->nb, l->nb + 1 };
-	uint32_t c = emit(l, XRT_OP_CONSTANT, XRT_PRED, 2, two, NULL, 0), v, rank;
-	struct ir_instr *in;
-	xrt_status *st;
-	int64_t i;
+	uint8_t *mask;
+	uint32_t c = hp_emit_const(&l->e, XRT_PRED, 2, two, &mask), v, rank;
 
-	if (!l->dry && !l->failed) {
-		in = &l->p->cur->instrs[c];
-		st = xrt_literal_create(l->p->a, &in->shape, &in->literal);
-		if (st) {
-			xrt_status_free(st);
-			hp_oom(l->p);
-			l->failed = true;
-		} else {
-			for (i = j; i < n; i++)
-				((uint8_t *)in->literal->data)[i] = 1;
-		}
-	}
+	if (mask)
+		memset(mask + j, 1, (size_t)(n - j));
 	rank = shape_of(l, n, 1, d);
 	v = emit(l, XRT_OP_BROADCAST, XRT_PRED, rank, d, &c, 1);
 	ints(l, v, IR_ATTR_DIMENSIONS, md, 2);
@@ -201,19 +159,9 @@ static uint32_t rows_from(struct la *l, int64_t n, int64_t j)
 static uint32_t zeros(struct la *l, int64_t r, int64_t c)
 {
 	int64_t d[XRT_MAX_RANK];
-	uint32_t z = emit(l, XRT_OP_CONSTANT, l->t, 0, NULL, NULL, 0), rank = shape_of(l, r, c, d);
-	struct ir_instr *in;
-	xrt_status *st;
+	uint8_t *data;
+	uint32_t z = hp_emit_const(&l->e, l->t, 0, NULL, &data), rank = shape_of(l, r, c, d);
 
-	if (!l->dry && !l->failed) {
-		in = &l->p->cur->instrs[z];
-		st = xrt_literal_create(l->p->a, &in->shape, &in->literal);
-		if (st) {
-			xrt_status_free(st);
-			hp_oom(l->p);
-			l->failed = true;
-		}
-	}
 	z = emit(l, XRT_OP_BROADCAST, l->t, rank, d, &z, 1);
 	ints(l, z, IR_ATTR_DIMENSIONS, NULL, 0);
 	return z;
@@ -330,7 +278,7 @@ static int check_triangular(struct hp *p, const struct ir_instr *in, struct la *
 	return 0;
 }
 
-/* The expansion of @in's operation into slots from l->at; the value the slot takes. */
+/* The expansion of @in's operation into slots from l->e.at; the value the slot takes. */
 static uint32_t expand(struct la *l, const struct ir_instr *in, bool chol, const struct tri *o,
 		       int64_t m, int64_t k)
 {
@@ -369,7 +317,7 @@ static uint32_t expand(struct la *l, const struct ir_instr *in, bool chol, const
 
 int hlo_unlinalg(struct hp *p)
 {
-	uint32_t g = p->cur->num_instrs - 1, at = g, v, i;
+	uint32_t g = p->cur->num_instrs - 1, at = g, v;
 	struct ir_instr *in = &p->cur->instrs[g];
 	bool chol = !strcmp(p->pseudo, "cholesky");
 	struct tri o = { false, false, false, false };
@@ -377,7 +325,8 @@ int hlo_unlinalg(struct hp *p)
 	struct la l;
 
 	memset(&l, 0, sizeof(l));
-	l.p = p;
+	l.e.p = p;
+	l.e.what = "la";
 	if (chol) {
 		if (in->num_operands != 1)
 			return hp_fail(p, "%s: cholesky takes one operand", in->name);
@@ -391,25 +340,16 @@ int hlo_unlinalg(struct hp *p)
 	} else if (check_triangular(p, in, &l, &o, &m, &k)) {
 		return -1;
 	}
-	snprintf(l.base, sizeof(l.base), "%.60s", in->name);
-	l.dry = true;
+	snprintf(l.e.base, sizeof(l.e.base), "%.60s", in->name);
+	l.e.dry = true;
 	expand(&l, in, chol, &o, m, k);
-	if (l.at && hp_make_room(p, l.at, &at))
+	if (l.e.at && hp_make_room(p, l.e.at, &at))
 		return -1;
-	l.dry = false;
-	l.at = at;
+	l.e.dry = false;
+	l.e.at = at;
 	in = &p->cur->instrs[p->cur->num_instrs - 1];
 	v = expand(&l, in, chol, &o, m, k);
-	if (l.failed)
+	if (l.e.failed)
 		return -1;
-	in = &p->cur->instrs[p->cur->num_instrs - 1];
-	for (i = 0; i < in->num_attrs; i++)
-		ir_attr_release(p->a, &in->attrs[i]);
-	xrt_mem_free(p->a, in->attrs);
-	in->attrs = NULL;
-	in->num_attrs = 0;
-	in->op = XRT_OP_COPY;
-	in->num_operands = 1;
-	in->operands[0] = v;
-	return 0;
+	return hp_become(p, XRT_OP_COPY, &v, 1);
 }

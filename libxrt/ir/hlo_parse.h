@@ -69,6 +69,35 @@ int hp_int_attr(struct hp *p, struct ir_instr *in, enum ir_attr_key key, int64_t
 /* @extra empty slots before the instruction just read, which moves after them: *@at the first. */
 int hp_make_room(struct hp *p, uint32_t extra, uint32_t *at);
 
+/*
+ * A rewrite emitted in two passes: a dry one (@dry) only counts slots in
+ * @at, the second fills the room hp_make_room() made from @at on.  Names
+ * are @base.@what@k; a failure sets @failed (and p->err) and the rest of
+ * the pass emits nothing.
+ */
+struct hp_emit {
+	struct hp *p;
+	bool dry, failed;
+	uint32_t at, k;
+	char base[64];
+	const char *what;
+};
+
+/* @op of @t[@dims] over @ops; its index. */
+uint32_t hp_emit(struct hp_emit *e, enum xrt_opcode op, enum xrt_dtype t, uint32_t rank,
+		 const int64_t *dims, const uint32_t *ops, uint32_t n);
+/* Appends @x to integer attribute @key of instruction @v. */
+void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int64_t *x,
+		  uint32_t n);
+/* A zero constant of @t[@dims]; *@data its bytes to fill (NULL in the dry pass). */
+uint32_t hp_emit_const(struct hp_emit *e, enum xrt_dtype t, uint32_t rank, const int64_t *dims,
+		       uint8_t **data);
+/* Elements [@from, @to) of @v, stride 1. */
+uint32_t hp_emit_slice(struct hp_emit *e, uint32_t v, enum xrt_dtype t, uint32_t rank,
+		       const int64_t *from, const int64_t *to);
+/* The instruction just read becomes @op of @ops, its attributes dropped. */
+int hp_become(struct hp *p, enum xrt_opcode op, const uint32_t *ops, uint32_t n);
+
 /* Rewrites the gather or scatter just read if it has batching dimensions. */
 int hlo_unbatch(struct hp *p);
 /* The opcode async-start, copy-done and the rest read as, or XRT_OP_COUNT. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the reader's rewrites (hlo_batching.c, hlo_fft.c, hlo_mixed.c) build with:
+ * What the reader's rewrites (hlo_batching.c, hlo_fft.c, hlo_mixed.c, ...) build with:
  * room for new instructions before the one just read, which moves after
  * them with its name; new instructions under names no instruction of
  * the computation has; their operands and attributes.
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/literal.h"
 #include "core/mem.h"
 #include "hlo_parse.h"
 
@@ -146,3 +147,90 @@ int hp_make_room(struct hp *p, uint32_t extra, uint32_t *at)
 	return 0;
 }
 
+
+uint32_t hp_emit(struct hp_emit *e, enum xrt_opcode op, enum xrt_dtype t, uint32_t rank,
+		 const int64_t *dims, const uint32_t *ops, uint32_t n)
+{
+	struct ir_instr *in;
+
+	if (e->dry || e->failed)
+		return e->at++;
+	in = hp_add_instr(e->p, e->at, op, e->base, e->what, e->k++, t, rank, dims);
+	if (!in || (n && hp_set_operands(e->p, in, ops, n)))
+		e->failed = true;
+	return e->at++;
+}
+
+void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int64_t *x,
+		  uint32_t n)
+{
+	if (!e->dry && !e->failed && hp_extend(e->p, &e->p->cur->instrs[v], key, x, n, false))
+		e->failed = true;
+}
+
+uint32_t hp_emit_const(struct hp_emit *e, enum xrt_dtype t, uint32_t rank, const int64_t *dims,
+		       uint8_t **data)
+{
+	uint32_t v = hp_emit(e, XRT_OP_CONSTANT, t, rank, dims, NULL, 0);
+	struct ir_instr *in;
+	xrt_status *st;
+
+	*data = NULL;
+	if (e->dry || e->failed)
+		return v;
+	in = &e->p->cur->instrs[v];
+	st = xrt_literal_create(e->p->a, &in->shape, &in->literal);
+	if (st) {
+		xrt_status_free(st);
+		hp_oom(e->p);
+		e->failed = true;
+		return v;
+	}
+	*data = in->literal->data;
+	return v;
+}
+
+uint32_t hp_emit_slice(struct hp_emit *e, uint32_t v, enum xrt_dtype t, uint32_t rank,
+		       const int64_t *from, const int64_t *to)
+{
+	struct ir_attr a = { .key = IR_ATTR_SLICE, .n = rank };
+	int64_t d[XRT_MAX_RANK];
+	uint32_t i, s;
+
+	for (i = 0; i < rank; i++)
+		d[i] = to[i] - from[i];
+	s = hp_emit(e, XRT_OP_SLICE, t, rank, d, &v, 1);
+	if (e->dry || e->failed)
+		return s;
+	a.ints = xrt_mem_calloc(e->p->a, 3 * rank, sizeof(*a.ints));
+	if (!a.ints) {
+		hp_oom(e->p);
+		e->failed = true;
+		return s;
+	}
+	for (i = 0; i < rank; i++) {
+		a.ints[3 * i] = from[i];
+		a.ints[3 * i + 1] = to[i];
+		a.ints[3 * i + 2] = 1;
+	}
+	if (hp_put_attr(e->p, &e->p->cur->instrs[s], &a))
+		e->failed = true;
+	return s;
+}
+
+int hp_become(struct hp *p, enum xrt_opcode op, const uint32_t *ops, uint32_t n)
+{
+	struct ir_instr *in = &p->cur->instrs[p->cur->num_instrs - 1];
+	uint32_t i;
+
+	for (i = 0; i < in->num_attrs; i++)
+		ir_attr_release(p->a, &in->attrs[i]);
+	xrt_mem_free(p->a, in->attrs);
+	in->attrs = NULL;
+	in->num_attrs = 0;
+	xrt_mem_free(p->a, in->operands);
+	in->operands = NULL;
+	in->num_operands = 0;
+	in->op = op;
+	return hp_set_operands(p, in, ops, n);
+}

@@ -13,6 +13,25 @@
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
 
+/* A module text and what its refusal says. */
+struct refusal {
+	const char *text, *msg;
+};
+
+/* Each of @bad is refused as INVALID_ARGUMENT with its message, and no module made. */
+static void expect_refused(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			   const struct refusal *bad, size_t n)
+{
+	xrt_module *m;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_ERR(xrt_hlo_parse(a, bad[i].text, strlen(bad[i].text), &m),
+			   XRT_INVALID_ARGUMENT, bad[i].msg);
+		ASSERT_EQ(NULL, m);
+	}
+}
+
 /* Parses @text, prints it and checks the print reads back the same. */
 static xrt_module *parse_and_round_trip(struct __test_metadata *_metadata,
 					const struct xrt_allocator *a, const char *text,
@@ -107,7 +126,7 @@ TEST_F(xrt, replica_and_partition_counts_are_kept)
 
 TEST_F(xrt, malformed_headers_name_line_and_column)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ "HloModule m, replica_count=0\nENTRY e {\n  ROOT a = f32[] parameter(0)\n}",
 		  "line 1, column 28: replica_count=0: not in 1..65536" },
 		{ "HloModule m, num_partitions=65537\ne {\n  ROOT a = f32[] parameter(0)\n}",
@@ -119,14 +138,8 @@ TEST_F(xrt, malformed_headers_name_line_and_column)
 		{ "HloModule m\nStackFrames\n1 {file_location_id=1\ne {\n  ROOT a = f32[] parameter(0)\n}",
 		  "line 6, column 2: unbalanced braces in an attribute value" },
 	};
-	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* A fusion reads as a call of its computation; kind= is checked, then dropped. */
@@ -184,7 +197,7 @@ TEST_F(xrt, xla_custom_calls_read_as_ours)
 		"HloModule m\nENTRY e {\n  x = f32[3,17]{1,0} parameter(0)\n"
 		"  ROOT t = (f32[3,5]{1,0}, s32[3,5]{1,0}) custom-call(x), custom_call_target=\"TopK\", "
 		"called_computations={}, api_version=API_VERSION_ORIGINAL\n}\n";
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ "HloModule m\nENTRY e {\n  x = f32[3,17] parameter(0)\n"
 		  "  ROOT t = (f32[3,5], s32[3,4]) custom-call(x), custom_call_target=\"TopK\"\n}",
 		  "t: custom-call TopK's result is not (T[.., k], s32[.., k]) of its operand" },
@@ -193,7 +206,6 @@ TEST_F(xrt, xla_custom_calls_read_as_ours)
 		  "t: custom-call TopK takes one operand" },
 	};
 	xrt_module *m;
-	size_t i;
 	char *t;
 
 	m = parse_and_round_trip(_metadata, self->a, text, &t);
@@ -203,17 +215,13 @@ TEST_F(xrt, xla_custom_calls_read_as_ours)
 	EXPECT_EQ(NULL, xrt_module_verify(m));
 	xrt_free(self->a, t);
 	xrt_module_destroy(m);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* XLA's opcodes that are not read yet say why, not "unknown". */
 TEST_F(xrt, unsupported_xla_opcodes_say_why)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
 		  "  ROOT r = f32[2] all-reduce(x), replica_groups={}, to_apply=%add\n}",
 		  "line 4, column 19: XLA's all-reduce is not supported: collectives come with replicas" },
@@ -226,14 +234,8 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 		  "  ROOT r = (f32[2], token[]) infeed(t)\n}",
 		  "XLA's infeed is not supported: a program takes parameters and gives results" },
 	};
-	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* Tokens hold no data: the empty tuple; after-all and add-dependency drop them. */
@@ -249,7 +251,7 @@ TEST_F(xrt, tokens_read_as_empty_tuples)
 		"%t = () parameter(0)", "%a = () tuple()", "%b = () tuple()",
 		"%d = f32[2]{0} copy(%n)", "ROOT %r = ((), f32[2]{0}) tuple(%b, %d)",
 	};
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
 		  "  ROOT a = token[] after-all(x)\n}", "a: operand 0 is not a token" },
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
@@ -270,11 +272,7 @@ TEST_F(xrt, tokens_read_as_empty_tuples)
 	EXPECT_EQ(NULL, xrt_module_verify(m));
 	xrt_free(self->a, t);
 	xrt_module_destroy(m);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* The asynchronous forms read as the work they wrap. */
@@ -293,7 +291,7 @@ TEST_F(xrt, async_forms_read_as_their_work)
 	};
 #define ASYNC(decl) "HloModule m\n%w (a: f32[]) -> f32[] {\n  ROOT %a = f32[] parameter(0)\n}\n" \
 	"ENTRY e {\n  x = f32[] parameter(0)\n  " decl "\n}"
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ ASYNC("ROOT s = ((f32[]), f32[], s32[]) async-start(x)"),
 		  "s: async-start without calls=" },
 		{ ASYNC("ROOT s = f32[] async-start(x), calls=%w"),
@@ -322,11 +320,7 @@ TEST_F(xrt, async_forms_read_as_their_work)
 	EXPECT_EQ(NULL, xrt_module_verify(m));
 	xrt_free(self->a, t);
 	xrt_module_destroy(m);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /*
@@ -335,7 +329,7 @@ TEST_F(xrt, async_forms_read_as_their_work)
  */
 TEST_F(xrt, unknown_attributes_are_refused)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ "HloModule m\ne {\n  a = f32[2] parameter(0)\n"
 		  "  ROOT f = f32[2] fusion(a), kind=kFast, calls=e\n}",
 		  "line 4, column 35: expected a fusion kind (kLoop, kInput, kOutput or kCustom)" },
@@ -355,13 +349,8 @@ TEST_F(xrt, unknown_attributes_are_refused)
 		"origin={{\"v\"}}, statistics_viz={stat_index_to_visualize=-1}, "
 		"result_accuracy={tolerance={atol=0 rtol=0 ulps=1}}, operand_precision={highest}\n}";
 	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 	ASSERT_OK(xrt_hlo_parse(self->a, inert, strlen(inert), &m));
 	xrt_module_destroy(m);
 }
@@ -377,7 +366,7 @@ TEST_F(xrt, constants_as_xla_writes_them)
 		"f32[2,3]{1,0} constant({{1.5, 1.5, 1.5}, {1.5, 1.5, 1.5}})",
 		"pred[] constant(true)", "pred[2]{0} constant({false, true})",
 	};
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ "HloModule m\ne {\n  ROOT a = s8[4] constant(300)\n}",
 		  "line 3, column 27: '300' is not a s8 value" },
 		{ "HloModule m\ne {\n  ROOT a = s8[0] constant(x)\n}",
@@ -395,11 +384,7 @@ TEST_F(xrt, constants_as_xla_writes_them)
 		EXPECT_TRUE(strstr(t, want[i]) != NULL) TH_LOG("missing entry %zu in %s", i, t);
 	xrt_free(self->a, t);
 	xrt_module_destroy(m);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 #define BATCHED_GATHER(ix, attrs)                                              \
@@ -409,7 +394,7 @@ TEST_F(xrt, constants_as_xla_writes_them)
 
 TEST_F(xrt, malformed_batching_dimensions)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ BATCHED_GATHER("s32[2,2]", ", operand_batching_dims={0}"),
 		  "g: operand_batching_dims without start_indices_batching_dims" },
 		{ BATCHED_GATHER("s32[2,2]", ", start_indices_batching_dims={0}"),
@@ -430,14 +415,8 @@ TEST_F(xrt, malformed_batching_dimensions)
 				 "start_indices_batching_dims={0}"),
 		  "g: batching dimensions need array operands and integer indices" },
 	};
-	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* The instructions the rewrite adds take names no instruction has. */
@@ -467,7 +446,7 @@ TEST_F(xrt, batching_rewrite_names_are_fresh)
 
 TEST_F(xrt, malformed_fft)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ FFT("c64[8]", "c64[8]", ", fft_length={8}"),
 		  "f: fft_type missing is none of FFT, IFFT, RFFT and IRFFT" },
 		{ FFT("c64[8]", "c64[8]", ", fft_type=DCT, fft_length={8}"),
@@ -502,14 +481,8 @@ TEST_F(xrt, malformed_fft)
 		{ FFT("c64[2,5]", "f32[3,8]", ", fft_type=IRFFT, fft_length={8}"),
 		  "f: this fft gives f32 with 8 elements in its last dimension and the others" },
 	};
-	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 #define MIXED(l, r, out, op)                                                    \
@@ -531,7 +504,7 @@ TEST_F(xrt, mixed_operand_types)
 		  "convolution(%d.as0, %d.as1)" },
 		{ MIXED("f32[2,3]", "c64[3,4]", "c64[2,4]", DOT), "%d.as0 = c64[2,3]{1,0} convert(%x)" },
 	};
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ MIXED("f16[2,3]", "bf16[3,4]", "f16[2,4]", DOT),
 		  "d: dot of f16 and bf16: neither converts exactly to the other or to f16" },
 		{ MIXED("s64[2,3]", "u64[3,4]", "s64[2,4]", DOT),
@@ -551,11 +524,7 @@ TEST_F(xrt, mixed_operand_types)
 		xrt_free(self->a, t);
 		xrt_module_destroy(m);
 	}
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 #define BN(decl) "HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n" \
@@ -563,7 +532,7 @@ TEST_F(xrt, mixed_operand_types)
 
 TEST_F(xrt, malformed_batch_norms)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c), epsilon=0.1, "
 		     "feature_index=1"), "b: batch-norm-training takes 3 operands" },
 		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, c), feature_index=1"),
@@ -585,14 +554,8 @@ TEST_F(xrt, malformed_batch_norms)
 		{ BN("f32[3] batch-norm-inference(c, c, c, c, c), epsilon=0.1, feature_index=0, "
 		     "momentum=0.9"), "attribute 'momentum' of batch-norm-inference is not supported" },
 	};
-	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 #define LA(decl) "HloModule m\nENTRY e {\n  a = f32[3,3] parameter(0)\n" \
@@ -600,7 +563,7 @@ TEST_F(xrt, malformed_batch_norms)
 
 TEST_F(xrt, malformed_linear_algebra)
 {
-	static const struct { const char *text, *msg; } bad[] = {
+	static const struct refusal bad[] = {
 		{ LA("f32[3,3] cholesky(a, a), lower=true"), "r: cholesky takes one operand" },
 		{ LA("f32[3,2] cholesky(b), lower=true"),
 		  "r: cholesky needs square matrices and gives their shape" },
@@ -619,14 +582,8 @@ TEST_F(xrt, malformed_linear_algebra)
 		{ LA("f32[3,2] triangular-solve(a, b), left_side=true, lower=true, pivot=true"),
 		  "attribute 'pivot' of triangular-solve is not supported" },
 	};
-	xrt_module *m;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		ASSERT_ERR(xrt_hlo_parse(self->a, bad[i].text, strlen(bad[i].text), &m),
-			   XRT_INVALID_ARGUMENT, bad[i].msg);
-		ASSERT_EQ(NULL, m);
-	}
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* A short text cannot make the reader build gigabytes of DFT matrices. */
