@@ -66,7 +66,9 @@ static void read_view(const struct cc *cc, const struct cc_buf *b, xrt_literal *
 		off = 0;
 		for (d = 0; d < (int)b->rank; d++)
 			off += idx[d] * b->strides[d];
-		memcpy(dst + k * es, cc->consts + b->offset + (uint64_t)off * es, es);
+		/* signed: a reversed view steps back from its offset */
+		off = (int64_t)b->offset + off * (int64_t)es;
+		memcpy(dst + k * es, cc->consts + off, es);
 		for (d = (int)b->rank - 1; d >= 0 && ++idx[d] == b->dims[d]; d--)
 			idx[d] = 0;
 	}
