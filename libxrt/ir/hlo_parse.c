@@ -535,8 +535,44 @@ static const char *pseudo_op(const char *s, size_t n)
 	return NULL;
 }
 
+/* "tuple(" straight after '=': XLA's text may leave a tuple's shape out. */
+static bool shapeless_tuple(struct hp *p)
+{
+	hp_skip(p);
+	return p->pos + 6 <= p->len && !memcmp(p->t + p->pos, "tuple(", 6);
+}
+
+/* The shape of a tuple written without one: its operands' shapes. */
+static int infer_tuple(struct hp *p, struct ir_instr *in)
+{
+	struct xrt_shape *elems = NULL;
+	xrt_status *st;
+	uint32_t k;
+
+	if (in->num_operands) {
+		elems = xrt_mem_calloc(p->a, in->num_operands, sizeof(*elems));
+		if (!elems)
+			return hp_oom(p);
+	}
+	for (k = 0; k < in->num_operands; k++)
+		elems[k] = p->cur->instrs[in->operands[k]].shape;	/* copied below */
+	st = xrt_shape_init_tuple(&in->shape, p->a, elems, in->num_operands);
+	xrt_mem_free(p->a, elems);
+	if (st && xrt_status_code(st) == XRT_RESOURCE_EXHAUSTED) {
+		xrt_status_free(st);
+		return hp_oom(p);
+	}
+	if (st) {
+		hp_fail(p, "%s: %s", in->name, xrt_status_message(st));
+		xrt_status_free(st);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_instruction(struct hp *p, bool *root)
 {
+	bool infer;
 	struct ir_instr *in;
 	const char *s;
 	size_t n, at;
@@ -560,8 +596,10 @@ static int parse_instruction(struct hp *p, bool *root)
 	p->cur->num_instrs++;
 	if (in->name && ir_names_add(&p->instr_names, s, n, p->cur->num_instrs - 1))
 		return hp_oom(p);
-	if (!in->name || hp_expect(p, '=', "after the instruction name") ||
-	    hp_shape(p, &in->shape))
+	if (!in->name || hp_expect(p, '=', "after the instruction name"))
+		return -1;
+	infer = shapeless_tuple(p);
+	if (!infer && hp_shape(p, &in->shape))
 		return -1;
 	at = (hp_skip(p), p->pos);
 	if (hp_word(p, &s, &n, "an opcode"))
@@ -576,7 +614,7 @@ static int parse_instruction(struct hp *p, bool *root)
 				       not_yet(s, n));
 		return hp_fail(p, "unknown opcode '%.*s'", (int)n, s);
 	}
-	if (parse_operands(p, in) || tokens_only(p, in, s, n))
+	if (parse_operands(p, in) || tokens_only(p, in, s, n) || (infer && infer_tuple(p, in)))
 		return -1;
 	type_only_bitcast(p, in);
 	while (hp_accept(p, ',')) {

@@ -238,6 +238,29 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* A tuple may come without its shape: its operands give it. */
+TEST_F(xrt, a_tuple_may_leave_its_shape_out)
+{
+	static const char text[] =
+		"HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = s32[] parameter(1)\n"
+		"  e = tuple()\n  ROOT t = tuple(a, b, e)\n}\n";
+	static const struct refusal bad[] = {
+		{ "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  ROOT n = negate(a)\n}",
+		  "line 4, column 12: expected an element type or '('" },
+	};
+	xrt_module *m;
+	char *t;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &t);
+	ASSERT_NE(NULL, m);
+	EXPECT_TRUE(strstr(t, "ROOT %t = (f32[2]{0}, s32[], ()) tuple(%a, %b, %e)") != NULL)
+		TH_LOG("%s", t);
+	EXPECT_EQ(NULL, xrt_module_verify(m));
+	xrt_free(self->a, t);
+	xrt_module_destroy(m);
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 /* Tokens hold no data: the empty tuple; after-all and add-dependency drop them. */
 TEST_F(xrt, tokens_read_as_empty_tuples)
 {
