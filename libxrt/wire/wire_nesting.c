@@ -99,5 +99,7 @@ xrt_status *wire_check_nesting(const struct xrt_allocator *a,
 {
 	struct scan s = { a, max_depth };
 
+	if (!size)	/* an empty message (its bytes may be NULL) nests nothing */
+		return NULL;
 	return scan_message(&s, desc, data, data, data + size, 0);
 }

@@ -577,6 +577,13 @@ TEST_F(xrt, xla_protos_compile_as_their_text)
 	b = pack(&comp.base, &n);
 	ASSERT_ERR(xrt_compile_proto(s, b, n, &c), XRT_INVALID_ARGUMENT, "");
 	free(b);
+	/* no bytes at all: no module in them */
+	ASSERT_ERR(xrt_compile_xla_proto(s, NULL, 0, &c), XRT_INVALID_ARGUMENT, "");
+	comp.xla_module.data = NULL;
+	comp.xla_module.len = 0;
+	b = pack(&comp.base, &n);
+	ASSERT_ERR(xrt_compile_proto(s, b, n, &c), XRT_INVALID_ARGUMENT, "");
+	free(b);
 	xrt_literal_destroy(want);
 	free(text);
 	free(pb);
