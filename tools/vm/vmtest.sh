@@ -112,6 +112,7 @@ libxrt=()
 for t in $libxrt_tests; do libxrt+=("$build/selftests/libxrt/$t"); done
 mkdir -p "$stage$src/selftests/libxrt"
 cp -r "$src/selftests/libxrt/hlo" "$src/selftests/libxrt/eval" "$src/selftests/libxrt/eager" \
+	"$src/selftests/libxrt/xla" \
 	"$stage$src/selftests/libxrt/"
 tests=()
 for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_* \
