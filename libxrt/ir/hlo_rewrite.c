@@ -107,6 +107,8 @@ struct ir_instr *hp_add_instr(struct hp *p, uint32_t at, enum xrt_opcode op,
 
 int hp_set_operands(struct hp *p, struct ir_instr *in, const uint32_t *ops, uint32_t n)
 {
+	if (!n)		/* an async-start of no arguments, say: nothing to hold */
+		return 0;
 	in->operands = xrt_mem_calloc(p->a, n, sizeof(*ops));
 	if (!in->operands)
 		return hp_oom(p);

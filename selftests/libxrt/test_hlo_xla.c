@@ -332,6 +332,16 @@ TEST_F(xrt, async_forms_read_as_their_work)
 	xrt_module *m;
 	size_t n, i;
 
+	static const char no_args[] =
+		"HloModule m\n%w () -> f32[] {\n  ROOT %c = f32[] constant(2)\n}\n"
+		"ENTRY e {\n  s = ((), f32[], s32[]) async-start(), calls=%w\n"
+		"  ROOT d = f32[] async-done(s)\n}\n";
+
+	/* a wrapped computation of no arguments */
+	m = parse_and_round_trip(_metadata, self->a, no_args, NULL);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(NULL, xrt_module_verify(m));
+	xrt_module_destroy(m);
 	snprintf(path, sizeof(path), "%s/xla_async.hlo", HLO_CORPUS_DIR);
 	text = test_slurp(path, &n);
 	ASSERT_NE(NULL, text);
