@@ -318,6 +318,10 @@ void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
+/* Collectives among one participant (cc_collective.c). */
+void cc_lower_collective(struct cc *cc, uint32_t i);
+/* A tuple of instruction @i's operands. */
+void cc_lower_tuple(struct cc *cc, uint32_t i);
 void cc_lower_sort(struct cc *cc, uint32_t i);
 void cc_lower_topk(struct cc *cc, uint32_t i);
 void cc_lower_rng_bit_generator(struct cc *cc, uint32_t i);

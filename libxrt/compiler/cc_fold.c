@@ -21,6 +21,7 @@
 
 #include "core/mem.h"
 #include "cc.h"
+#include "ir/opcode.h"
 
 #define FOLD_MAX_ELEMS	1024	/* result elements of a folded instruction */
 #define FOLD_MAX_READ	65536	/* operand elements it may read */
@@ -41,6 +42,9 @@ static bool foldable_op(const struct ir_instr *in)
 	case XRT_OP_BITCAST:	/* reads the operand's layout, which folding drops */
 		return false;
 	default:
+		/* a collective happens on every participant, at run time */
+		if (xrt_opcode_is_collective(in->op))
+			return false;
 		break;
 	}
 	for (k = 0; k < in->num_attrs; k++) {

@@ -10,6 +10,7 @@
 #include "core/literal.h"
 #include "core/mem.h"
 #include "cc.h"
+#include "ir/opcode.h"
 
 void cc_fill_value(struct cc *cc, const struct cc_buf *dst, const void *value)
 {
@@ -163,7 +164,7 @@ static void lower_bitcast(struct cc *cc, uint32_t i)
 	cc->vals[v].buf = b;
 }
 
-static void lower_tuple(struct cc *cc, uint32_t i)
+void cc_lower_tuple(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
 	uint32_t v = cc_iv(cc, i), k;
@@ -466,7 +467,7 @@ void cc_lower(struct cc *cc, uint32_t i)
 		lower_bitcast(cc, i);
 		return;
 	case XRT_OP_TUPLE:
-		lower_tuple(cc, i);
+		cc_lower_tuple(cc, i);
 		return;
 	case XRT_OP_GET_TUPLE_ELEMENT:
 		lower_gte(cc, i);
@@ -537,6 +538,9 @@ void cc_lower(struct cc *cc, uint32_t i)
 			ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET)->str);
 		return;
 	default:
-		cc_unimplemented(cc, xrt_opcode_name(in->op));
+		if (xrt_opcode_is_collective(in->op))
+			cc_lower_collective(cc, i);
+		else
+			cc_unimplemented(cc, xrt_opcode_name(in->op));
 	}
 }

@@ -7,6 +7,7 @@
 
 #include "core/mem.h"
 #include "eval/eval.h"
+#include "ir/opcode.h"
 
 const int64_t *ev_ints(const struct ev *ev, enum ir_attr_key key, uint32_t *n)
 {
@@ -79,6 +80,8 @@ static struct ev_val *eval_instr(struct ev *ev, struct ev_val *const *ops,
 	case XRT_OP_RNG_BIT_GENERATOR:
 		return ev_random(ev, ops);
 	default:
+		if (xrt_opcode_is_collective(ev->in->op))
+			return ev_collective(ev, ops);
 		return is_elementwise(ev->in->op) ? ev_elementwise(ev, ops) : ev_movement(ev, ops);
 	}
 }

@@ -11,6 +11,13 @@
  *   copy-start(x)                (T, T, context)  becomes
  *       tuple(copy(x), x, zeros for the context)
  *   copy-done(s)                 get-tuple-element(s), index=0
+ *   all-reduce-start(x)          all-reduce(x)
+ *   all-reduce-done(s)           copy(s)
+ *   all-gather-start(x), collective-permute-start(x)
+ *                                (operands, result, context...)  becomes
+ *       tuple(x or tuple(xs), the collective of x, zeros for the context)
+ *   all-gather-done(s), collective-permute-done(s)
+ *                                get-tuple-element(s), index=1
  *
  * The verifier then checks the pieces like any others (the tuple's
  * shape against its operands, the call against C's signature).
@@ -21,12 +28,16 @@
 #include "core/mem.h"
 #include "hlo_parse.h"
 
-enum form { NONE, ASYNC_START, ASYNC_UPDATE, ASYNC_DONE, COPY_START, COPY_DONE };
+enum form { NONE, ASYNC_START, ASYNC_UPDATE, ASYNC_DONE, COPY_START, COPY_DONE,
+	     REDUCE_START, REDUCE_DONE, GATHER_START, GATHER_DONE, PERMUTE_START, PERMUTE_DONE };
 
 static enum form form_of(const char *s, size_t n)
 {
-	static const char *const names[] = { NULL, "async-start", "async-update", "async-done",
-					     "copy-start", "copy-done" };
+	static const char *const names[] = {
+		NULL, "async-start", "async-update", "async-done", "copy-start", "copy-done",
+		"all-reduce-start", "all-reduce-done", "all-gather-start", "all-gather-done",
+		"collective-permute-start", "collective-permute-done",
+	};
 	uint32_t i;
 
 	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
@@ -40,23 +51,30 @@ enum xrt_opcode hlo_async_op(const char *s, size_t n)
 	switch (form_of(s, n)) {
 	case ASYNC_START:
 	case COPY_START:
+	case GATHER_START:
+	case PERMUTE_START:
 		return XRT_OP_TUPLE;
+	case REDUCE_START:
+		return XRT_OP_ALL_REDUCE;
 	case ASYNC_UPDATE:
+	case REDUCE_DONE:
 		return XRT_OP_COPY;
 	case ASYNC_DONE:
 	case COPY_DONE:
+	case GATHER_DONE:
+	case PERMUTE_DONE:
 		return XRT_OP_GET_TUPLE_ELEMENT;
 	default:
 		return XRT_OP_COUNT;
 	}
 }
 
-/* Fills slot @at with @op of shape @s (deep-copied). */
+/* Fills slot @at with @op of shape @s (deep-copied), named @base.@what@k. */
 static struct ir_instr *add_shaped(struct hp *p, uint32_t at, enum xrt_opcode op,
-				   const char *base, const char *what,
+				   const char *base, const char *what, uint32_t k,
 				   const struct xrt_shape *s)
 {
-	struct ir_instr *in = hp_add_instr(p, at, op, base, what, 0, XRT_F32, 0, NULL);
+	struct ir_instr *in = hp_add_instr(p, at, op, base, what, k, XRT_F32, 0, NULL);
 	xrt_status *st;
 
 	if (!in)
@@ -78,7 +96,7 @@ static int contexts(struct hp *p, uint32_t *at, uint32_t g, uint32_t *ops)
 
 	for (j = 2; j < s->tuple_count; j++) {
 		struct ir_instr *c = add_shaped(p, *at, XRT_OP_CONSTANT, p->cur->instrs[g].name,
-						"context", &s->tuple[j]);
+						"context", j - 2, &s->tuple[j]);
 		xrt_status *st;
 
 		if (!c)
@@ -127,11 +145,11 @@ static int async_start(struct hp *p)
 		return -1;
 	g = p->cur->num_instrs - 1;
 	in = &p->cur->instrs[g];
-	t = add_shaped(p, at, XRT_OP_TUPLE, in->name, "operands", &in->shape.tuple[0]);
+	t = add_shaped(p, at, XRT_OP_TUPLE, in->name, "operands", 0, &in->shape.tuple[0]);
 	if (!t || hp_set_operands(p, t, in->operands, in->num_operands))
 		return -1;
 	ops[0] = at++;
-	c = add_shaped(p, at, XRT_OP_CALL, in->name, "call", &in->shape.tuple[1]);
+	c = add_shaped(p, at, XRT_OP_CALL, in->name, "call", 0, &in->shape.tuple[1]);
 	if (!c || hp_set_operands(p, c, in->operands, in->num_operands) ||
 	    hp_int_attr(p, c, IR_ATTR_TO_APPLY, callee))
 		return -1;
@@ -156,10 +174,48 @@ static int copy_start(struct hp *p)
 	g = p->cur->num_instrs - 1;
 	in = &p->cur->instrs[g];
 	ops[1] = in->operands[0];
-	c = add_shaped(p, at, XRT_OP_COPY, in->name, "copy", &in->shape.tuple[0]);
+	c = add_shaped(p, at, XRT_OP_COPY, in->name, "copy", 0, &in->shape.tuple[0]);
 	if (!c || hp_set_operands(p, c, &ops[1], 1))
 		return -1;
 	ops[0] = at++;
+	if (contexts(p, &at, g, ops))
+		return -1;
+	return hp_become(p, XRT_OP_TUPLE, ops, n);
+}
+
+/*
+ * The start of an all-gather or collective-permute: the collective takes
+ * the start's operands and attributes, the start becomes the tuple.
+ */
+static int collective_start(struct hp *p, enum xrt_opcode op, const char *what)
+{
+	uint32_t g = p->cur->num_instrs - 1, at, n, ops[10];
+	struct ir_instr *in = &p->cur->instrs[g], *t, *c;
+
+	if (!in->num_operands)
+		return hp_fail(p, "%s: %s takes operands", in->name, what);
+	if (check_start(p, in, what))
+		return -1;
+	n = in->shape.tuple_count;
+	if (hp_make_room(p, n - 1 + (in->num_operands > 1), &at))
+		return -1;
+	g = p->cur->num_instrs - 1;
+	in = &p->cur->instrs[g];
+	ops[0] = in->operands[0];
+	if (in->num_operands > 1) {
+		t = add_shaped(p, at, XRT_OP_TUPLE, in->name, "operands", 0, &in->shape.tuple[0]);
+		if (!t || hp_set_operands(p, t, in->operands, in->num_operands))
+			return -1;
+		ops[0] = at++;
+	}
+	c = add_shaped(p, at, op, in->name, "collective", 0, &in->shape.tuple[1]);
+	if (!c || hp_set_operands(p, c, in->operands, in->num_operands))
+		return -1;
+	c->attrs = in->attrs;
+	c->num_attrs = in->num_attrs;
+	in->attrs = NULL;
+	in->num_attrs = 0;
+	ops[1] = at++;
 	if (contexts(p, &at, g, ops))
 		return -1;
 	return hp_become(p, XRT_OP_TUPLE, ops, n);
@@ -175,14 +231,23 @@ int hlo_unasync(struct hp *p, const char *s, size_t n)
 		return async_start(p);
 	case COPY_START:
 		return copy_start(p);
+	case GATHER_START:
+		return collective_start(p, XRT_OP_ALL_GATHER, "all-gather-start");
+	case PERMUTE_START:
+		return collective_start(p, XRT_OP_COLLECTIVE_PERMUTE, "collective-permute-start");
 	case ASYNC_UPDATE:
 	case ASYNC_DONE:
 	case COPY_DONE:
+	case REDUCE_DONE:
+	case GATHER_DONE:
+	case PERMUTE_DONE:
 		/* XLA may print the wrapped computation on each of them */
 		hp_drop_attr(p->a, in, IR_ATTR_CALLS);
 		if (in->num_operands != 1)
 			return hp_fail(p, "%s: %.*s takes the start", in->name, (int)n, s);
-		return f == ASYNC_UPDATE ? 0 : hp_int_attr(p, in, IR_ATTR_INDEX, f == ASYNC_DONE);
+		if (f == ASYNC_UPDATE || f == REDUCE_DONE)
+			return 0;
+		return hp_int_attr(p, in, IR_ATTR_INDEX, f != COPY_DONE);
 	default:
 		return 0;
 	}

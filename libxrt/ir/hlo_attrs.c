@@ -4,6 +4,7 @@
  * kind.  Attributes that cannot change a value are skipped whole; any
  * other name XRT does not know is refused.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,121 @@ static int parse_window(struct hp *p, struct ir_attr *a)
 	return 0;
 }
 
+/* {{0,1},{2,3}}: each group pushed as its length, then its ids. */
+static int parse_group_list(struct hp *p, struct ir_attr *a)
+{
+	uint32_t cap = 0, len_at;
+	int64_t v;
+
+	if (hp_accept(p, '}'))
+		return 0;
+	do {
+		if (hp_expect(p, '{', "to open a group"))
+			return -1;
+		len_at = a->n;
+		if (push(p, a, &cap, 0))
+			return -1;
+		if (!hp_accept(p, '}')) {
+			do {
+				if (hp_int(p, &v, "an id") || push(p, a, &cap, v))
+					return -1;
+				a->ints[len_at]++;
+			} while (hp_accept(p, ','));
+			if (hp_expect(p, '}', "to close a group"))
+				return -1;
+		}
+		if (a->n > IR_MAX_GROUP_INTS)
+			return hp_fail(p, "more than %d ids in groups", IR_MAX_REPLICAS);
+	} while (hp_accept(p, ','));
+	return hp_expect(p, '}', "to close the groups");
+}
+
+/* [a,b,...]: up to @max positive numbers; their count. */
+static int bracketed(struct hp *p, char open, char close, int64_t *v, uint32_t max,
+		     uint32_t *n, const char *what)
+{
+	char where[64];
+
+	snprintf(where, sizeof(where), "to open %s", what);
+	if (hp_expect(p, open, where))
+		return -1;
+	*n = 0;
+	do {
+		if (*n == max)
+			return hp_fail(p, "more than %u numbers in %s", max, what);
+		if (hp_int(p, &v[*n], "a number"))
+			return -1;
+		(*n)++;
+	} while (hp_accept(p, ','));
+	snprintf(where, sizeof(where), "to close %s", what);
+	return hp_expect(p, close, where);
+}
+
+/*
+ * [G,S]<=[d...]T(perm): the ids 0 .. n-1 laid out as d, transposed by
+ * perm (identity without T), read in row-major order as G groups of S.
+ */
+static int parse_iota_groups(struct hp *p, struct ir_attr *a)
+{
+	int64_t gs[2], d[XRT_MAX_RANK], perm[XRT_MAX_RANK], total = 1, idx[XRT_MAX_RANK];
+	int64_t stride[XRT_MAX_RANK], k, id;
+	uint32_t ng, nd, np, i, cap = 0;
+	size_t at = (hp_skip(p), p->pos);
+
+	if (bracketed(p, '[', ']', gs, 2, &ng, "the group dimensions"))
+		return -1;
+	hp_skip(p);
+	if (ng != 2 || p->pos + 1 >= p->len || memcmp(p->t + p->pos, "<=", 2))
+		return (p->pos = at), hp_fail(p, "expected [groups,size]<=[dims] replica groups");
+	p->pos += 2;
+	if (bracketed(p, '[', ']', d, XRT_MAX_RANK, &nd, "the iota dimensions"))
+		return -1;
+	for (i = 0; i < nd; i++) {
+		perm[i] = i;
+		if (d[i] < 1 || d[i] > IR_MAX_REPLICAS || (total *= d[i]) > IR_MAX_REPLICAS)
+			return (p->pos = at), hp_fail(p, "iota groups of more than %d ids",
+						       IR_MAX_REPLICAS);
+	}
+	if (hp_keyword(p, "T")) {
+		bool seen[XRT_MAX_RANK] = { false };
+
+		if (bracketed(p, '(', ')', perm, XRT_MAX_RANK, &np, "the permutation"))
+			return -1;
+		for (i = 0; i < np; i++) {
+			if (np != nd || perm[i] < 0 || perm[i] >= nd || seen[perm[i]])
+				return (p->pos = at), hp_fail(p, "T(...) is not a permutation "
+							       "of the %u iota dimensions", nd);
+			seen[perm[i]] = true;
+		}
+	}
+	if (gs[0] < 1 || gs[1] < 0 || gs[0] * gs[1] != total)
+		return (p->pos = at), hp_fail(p, "%lld groups of %lld are not the %lld iota ids",
+					       (long long)gs[0], (long long)gs[1], (long long)total);
+	for (i = nd, k = 1; i-- > 0; k *= d[i])
+		stride[i] = k;
+	memset(idx, 0, sizeof(idx));
+	for (k = 0; k < total; k++) {
+		if (k % gs[1] == 0 && push(p, a, &cap, gs[1]))
+			return -1;
+		for (id = 0, i = 0; i < nd; i++)
+			id += idx[i] * stride[perm[i]];
+		if (push(p, a, &cap, id))
+			return -1;
+		for (i = nd; i-- > 0 && ++idx[i] == d[perm[i]];)
+			idx[i] = 0;
+	}
+	return 0;
+}
+
+static int parse_groups(struct hp *p, struct ir_attr *a)
+{
+	if (hp_peek(p, '['))
+		return parse_iota_groups(p, a);
+	if (hp_expect(p, '{', "to open the groups"))
+		return -1;
+	return parse_group_list(p, a);
+}
+
 static int parse_comp(struct hp *p, struct ir_attr *a, uint32_t *cap)
 {
 	const char *s;
@@ -223,6 +339,8 @@ static int parse_value(struct hp *p, struct ir_attr *a)
 		return parse_padding(p, a);
 	case IR_WINDOW:
 		return parse_window(p, a);
+	case IR_GROUPS:
+		return parse_groups(p, a);
 	case IR_COMP:
 		return parse_comp(p, a, &cap);
 	case IR_COMPS:

@@ -56,6 +56,22 @@ static void print_window(struct fmtbuf *f, const struct ir_attr *a)
 	fmtbuf_puts(f, "}");
 }
 
+/* {{0,1},{2,3}}: the groups written out, however they were read. */
+static void print_groups(struct fmtbuf *f, const struct ir_attr *a)
+{
+	uint32_t i = 0, len;
+
+	fmtbuf_puts(f, "{");
+	while (i < a->n) {
+		len = (uint32_t)a->ints[i];
+		fmtbuf_printf(f, "%s{", i ? "," : "");
+		print_ints(f, a->ints + i + 1, len, 1, ",");
+		fmtbuf_puts(f, "}");
+		i += len + 1;
+	}
+	fmtbuf_puts(f, "}");
+}
+
 static void print_attr(struct fmtbuf *f, const xrt_module *m,
 		       const struct ir_attr *a)
 {
@@ -99,6 +115,9 @@ static void print_attr(struct fmtbuf *f, const xrt_module *m,
 		break;
 	case IR_WINDOW:
 		print_window(f, a);
+		break;
+	case IR_GROUPS:
+		print_groups(f, a);
 		break;
 	case IR_COMP:
 		fmtbuf_printf(f, "%%%s", m->comps[a->ints[0]].name);

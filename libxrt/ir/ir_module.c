@@ -227,3 +227,24 @@ xrt_status *ir_module_check_single(const xrt_module *m, const struct xrt_allocat
 			      who, m->name, m->replica_count ? m->replica_count : 1,
 			      m->num_partitions ? m->num_partitions : 1);
 }
+
+int64_t ir_groups_count(const int64_t *ints, uint32_t n)
+{
+	const int64_t max_id = (int64_t)IR_MAX_REPLICAS * IR_MAX_REPLICAS;
+	int64_t groups = 0;
+	uint32_t i = 0, k;
+
+	if (n > IR_MAX_GROUP_INTS)
+		return -1;
+	while (i < n) {
+		int64_t len = ints[i++];
+
+		if (len < 0 || len > n - i)
+			return -1;
+		for (k = 0; k < len; k++, i++)
+			if (ints[i] < 0 || ints[i] >= max_id)
+				return -1;
+		groups++;
+	}
+	return groups;
+}

@@ -87,6 +87,11 @@ static xrt_status *check_attr_values(struct reader *r, enum ir_attr_kind kind,
 		return bad(r, "attribute '%s' takes exactly one value", msg->name);
 	if (kind == IR_COMPS && !n)
 		return bad(r, "attribute '%s' needs a computation", msg->name);
+	if (kind == IR_GROUPS) {
+		if (n > UINT32_MAX || ir_groups_count(msg->ints, (uint32_t)n) < 0)
+			return bad(r, "attribute '%s' is not a list of groups", msg->name);
+		return NULL;
+	}
 	if (n % ir_attr_ints_per(kind) ||
 	    (kind != IR_COMPS && n / ir_attr_ints_per(kind) > IR_MAX_LIST))
 		return bad(r, "attribute '%s' has a bad number of values", msg->name);

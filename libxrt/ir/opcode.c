@@ -37,3 +37,8 @@ bool xrt_opcode_is_binary(enum xrt_opcode op)
 {
 	return op >= XRT_OP_ADD && op <= XRT_OP_SHIFT_RIGHT_LOGICAL;
 }
+
+bool xrt_opcode_is_collective(enum xrt_opcode op)
+{
+	return op >= XRT_OP_ALL_REDUCE && op <= XRT_OP_PARTITION_ID;
+}

@@ -267,6 +267,8 @@ int vfy_instr(struct vfy *v)
 	    op == XRT_OP_CONVERT || op == XRT_OP_BITCAST_CONVERT ||
 	    op == XRT_OP_REDUCE_PRECISION)
 		return vfy_elementwise(v);
+	if (xrt_opcode_is_collective(op))
+		return vfy_collective(v);
 	switch (op) {
 	case XRT_OP_REDUCE:
 	case XRT_OP_REDUCE_WINDOW:

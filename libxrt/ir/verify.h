@@ -74,6 +74,7 @@ int vfy_structural(struct vfy *v);
 int vfy_reductions(struct vfy *v);
 int vfy_calls(struct vfy *v);
 int vfy_scatter(struct vfy *v);
+int vfy_collective(struct vfy *v);
 /*
  * Computation @f combines n values of @types with n more of the same:
  * 2n scalar parameters, and a scalar (n = 1) or a tuple of n scalars, or

@@ -205,6 +205,60 @@ static xrt_value rebuild_reductions(struct rebuild *r, const struct ir_instr *in
 	}
 }
 
+/* The collective's groups (uniform ones only: the builder takes no other) and mode. */
+static void collective_of(const struct ir_instr *in, struct xrt_collective *c, int64_t *ids)
+{
+	const int64_t *g = ints(in, IR_ATTR_REPLICA_GROUPS);
+	uint32_t n = count(in, IR_ATTR_REPLICA_GROUPS), i = 0, k = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->groups = ids;
+	c->group_size = n ? (uint32_t)g[0] : 0;
+	while (i < n) {
+		memcpy(ids + k, g + i + 1, (size_t)g[i] * sizeof(*ids));
+		k += (uint32_t)g[i];
+		i += (uint32_t)g[i] + 1;
+		c->num_groups++;
+	}
+	c->channel_id = one(in, IR_ATTR_CHANNEL_ID, 0);
+	c->use_global_device_ids = one(in, IR_ATTR_USE_GLOBAL_DEVICE_IDS, 0);
+	c->constrain_layout = one(in, IR_ATTR_CONSTRAIN_LAYOUT, 0);
+}
+
+static xrt_value rebuild_collective(struct rebuild *r, const struct ir_instr *in,
+				    const xrt_value *o)
+{
+	static int64_t ids[4096], pairs[4096];
+	uint32_t n = in->num_operands, k;
+	xrt_builder *b = r->b;
+	struct xrt_collective c;
+
+	collective_of(in, &c, ids);
+	switch (in->op) {
+	case XRT_OP_ALL_REDUCE:
+		return xrt_build_all_reduce(b, o, n, comp(r, in, IR_ATTR_TO_APPLY), &c);
+	case XRT_OP_ALL_GATHER:
+		return xrt_build_all_gather(b, o, n, one(in, IR_ATTR_DIMENSIONS, 0), &c);
+	case XRT_OP_REDUCE_SCATTER:
+		return xrt_build_reduce_scatter(b, o, n, one(in, IR_ATTR_DIMENSIONS, 0),
+						comp(r, in, IR_ATTR_TO_APPLY), &c);
+	case XRT_OP_ALL_TO_ALL:
+		return xrt_build_all_to_all(b, o, n, one(in, IR_ATTR_DIMENSIONS, -1), &c);
+	case XRT_OP_COLLECTIVE_BROADCAST:
+		return xrt_build_collective_broadcast(b, o, n, &c);
+	case XRT_OP_COLLECTIVE_PERMUTE:
+		for (k = 0; k < count(in, IR_ATTR_SOURCE_TARGET_PAIRS) / 3; k++) {
+			pairs[2 * k] = ints(in, IR_ATTR_SOURCE_TARGET_PAIRS)[3 * k + 1];
+			pairs[2 * k + 1] = ints(in, IR_ATTR_SOURCE_TARGET_PAIRS)[3 * k + 2];
+		}
+		return xrt_build_collective_permute(b, o[0], pairs, k, c.channel_id);
+	case XRT_OP_REPLICA_ID:
+		return xrt_build_replica_id(b);
+	default:
+		return xrt_build_partition_id(b);
+	}
+}
+
 static xrt_value rebuild_struct(struct rebuild *r, const struct ir_instr *in, const xrt_value *o)
 {
 	int64_t x[XRT_MAX_RANK], y[XRT_MAX_RANK], z[XRT_MAX_RANK];
@@ -279,6 +333,8 @@ static xrt_value rebuild_instr(struct rebuild *r, const struct ir_instr *in, con
 		return xrt_build_reduce_precision(b, o[0], one(in, IR_ATTR_EXPONENT_BITS, 0),
 						  one(in, IR_ATTR_MANTISSA_BITS, 0));
 	default:
+		if (xrt_opcode_is_collective(in->op))
+			return rebuild_collective(r, in, o);
 		return rebuild_struct(r, in, o);
 	}
 }
@@ -316,6 +372,9 @@ static xrt_status *rebuild(const struct xrt_allocator *a, const xrt_module *m, x
 		free(r.vals);
 		return st;
 	}
+	if (m->replica_count || m->num_partitions)
+		xrt_builder_set_replicas(r.b, m->replica_count ? m->replica_count : 1,
+					 m->num_partitions ? m->num_partitions : 1);
 	for (ci = 0; ci < m->num_comps && ci < 64; ci++) {
 		if (ci == m->entry)
 			continue;

@@ -223,13 +223,11 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 {
 	static const struct refusal bad[] = {
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
-		  "  ROOT r = f32[2] all-reduce(x), replica_groups={}, to_apply=%add\n}",
-		  "line 4, column 19: XLA's all-reduce is not supported: collectives come with replicas" },
+		  "  ROOT r = f32[2] ragged-all-to-all(x, x, x, x, x, x), replica_groups={}\n}",
+		  "line 4, column 19: XLA's ragged-all-to-all is not supported: ragged collectives" },
 		{ "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n"
 		  "  ROOT r = u32[] get-dimension-size(x), dimensions={0}\n}",
 		  "XLA's get-dimension-size is not supported: dynamic shapes are not supported yet" },
-		{ "HloModule m\nENTRY e {\n  ROOT r = u32[] replica-id()\n}",
-		  "XLA's replica-id is not supported: collectives come with replicas" },
 		{ "HloModule m\nENTRY e {\n  t = token[] after-all()\n"
 		  "  ROOT r = (f32[2], token[]) infeed(t)\n}",
 		  "XLA's infeed is not supported: a program takes parameters and gives results" },

@@ -427,6 +427,82 @@ XRT_API xrt_value xrt_build_custom_call(xrt_builder *b, const char *target,
 					const xrt_value *args, uint32_t n,
 					const struct xrt_shape *shape);
 
+/**
+ * struct xrt_collective - who takes part in a collective
+ * @groups: @num_groups * @group_size ids, one group after the other
+ * @num_groups: how many groups; 0: one group of every participant
+ * @group_size: the ids in each group
+ * @channel_id: 0: the ids are replicas (cross-replica); positive: the
+ *	ids are partitions, except for all-reduce, all-gather and
+ *	reduce-scatter, where they are replicas of every partition
+ * @use_global_device_ids: with a channel, the ids are devices numbered
+ *	replica * num_partitions + partition (groups required)
+ * @constrain_layout: the operands keep their layouts (all-reduce, all-to-all)
+ *
+ * The groups must list every participant once.  A NULL
+ * struct xrt_collective means one cross-replica group of all.
+ */
+struct xrt_collective {
+	const int64_t *groups;
+	uint32_t num_groups, group_size;
+	int64_t channel_id;
+	bool use_global_device_ids, constrain_layout;
+};
+
+/**
+ * xrt_builder_set_replicas() - the module's replica and partition counts
+ * @b: the builder, before its first instruction
+ * @replica_count: replicas, 1 to 65536
+ * @num_partitions: partitions of each replica, 1 to 65536
+ *
+ * The collectives' groups are checked against these counts.  Only
+ * modules of one replica and one partition run for now; more are built
+ * and printed.  Errors are recorded as for the build calls.
+ */
+XRT_API void xrt_builder_set_replicas(xrt_builder *b, uint32_t replica_count,
+				      uint32_t num_partitions);
+/** xrt_build_all_reduce() - @n arrays combined by @f across each group (a tuple if @n > 1) */
+XRT_API xrt_value xrt_build_all_reduce(xrt_builder *b, const xrt_value *x, uint32_t n,
+				       xrt_comp f, const struct xrt_collective *c);
+/** xrt_build_all_gather() - @n arrays concatenated along @dim across each group, in id order */
+XRT_API xrt_value xrt_build_all_gather(xrt_builder *b, const xrt_value *x, uint32_t n,
+				       int64_t dim, const struct xrt_collective *c);
+/** xrt_build_reduce_scatter() - all-reduce by @f, each participant keeping its block of @dim */
+XRT_API xrt_value xrt_build_reduce_scatter(xrt_builder *b, const xrt_value *x, uint32_t n,
+					   int64_t dim, xrt_comp f,
+					   const struct xrt_collective *c);
+/**
+ * xrt_build_all_to_all() - blocks exchanged among each group
+ * @b: the builder
+ * @x: one array split along @dim, or (@dim < 0) one array per participant
+ * @n: how many arrays
+ * @dim: the dimension split into one block per participant; negative:
+ *	the tuple form, whose result is a tuple of @n
+ * @c: the groups
+ */
+XRT_API xrt_value xrt_build_all_to_all(xrt_builder *b, const xrt_value *x, uint32_t n,
+				       int64_t dim, const struct xrt_collective *c);
+/** xrt_build_collective_broadcast() - each group's first participant's @n arrays, everywhere */
+XRT_API xrt_value xrt_build_collective_broadcast(xrt_builder *b, const xrt_value *x,
+						 uint32_t n, const struct xrt_collective *c);
+/**
+ * xrt_build_collective_permute() - @x sent from source to target
+ * @b: the builder
+ * @x: the array each participant sends
+ * @pairs: @num_pairs (source, target) pairs; each source and each target once
+ * @num_pairs: how many pairs
+ * @channel_id: 0: the ids are replicas; positive: they are partitions
+ *
+ * Return: what was sent to this participant; zeros where nothing was.
+ */
+XRT_API xrt_value xrt_build_collective_permute(xrt_builder *b, xrt_value x,
+					       const int64_t *pairs, uint32_t num_pairs,
+					       int64_t channel_id);
+/** xrt_build_replica_id() - this participant's replica, u32[] */
+XRT_API xrt_value xrt_build_replica_id(xrt_builder *b);
+/** xrt_build_partition_id() - this participant's partition, u32[] */
+XRT_API xrt_value xrt_build_partition_id(xrt_builder *b);
+
 #ifdef __cplusplus
 }
 #endif

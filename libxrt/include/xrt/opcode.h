@@ -14,7 +14,9 @@ extern "C" {
 /*
  * XRT_OPCODES(X) - every opcode as X(NAME, "hlo-spelling"), in the order
  * of enum xrt_opcode.  The unary opcodes run from ABS to IMAG, the
- * binary ones from ADD to SHIFT_RIGHT_LOGICAL.
+ * binary ones from ADD to SHIFT_RIGHT_LOGICAL, the collectives (those
+ * that read other replicas' or partitions' values, and the ids) from
+ * ALL_REDUCE to PARTITION_ID.  New opcodes go at the end.
  */
 #define XRT_OPCODES(X)                                                        \
 	X(PARAMETER, "parameter")                                             \
@@ -96,7 +98,15 @@ extern "C" {
 	X(RNG, "rng")                                                         \
 	X(RNG_BIT_GENERATOR, "rng-bit-generator")                             \
 	X(REDUCE_PRECISION, "reduce-precision")                               \
-	X(CUSTOM_CALL, "custom-call")
+	X(CUSTOM_CALL, "custom-call")                                         \
+	X(ALL_REDUCE, "all-reduce")                                           \
+	X(ALL_GATHER, "all-gather")                                           \
+	X(REDUCE_SCATTER, "reduce-scatter")                                   \
+	X(ALL_TO_ALL, "all-to-all")                                           \
+	X(COLLECTIVE_PERMUTE, "collective-permute")                           \
+	X(COLLECTIVE_BROADCAST, "collective-broadcast")                       \
+	X(REPLICA_ID, "replica-id")                                           \
+	X(PARTITION_ID, "partition-id")
 
 /**
  * enum xrt_opcode - an HLO opcode: XRT_OP_ADD is "add", XRT_OP_ROUND_AFZ

@@ -64,6 +64,11 @@
 	X(DISTRIBUTION, "distribution", WORD)                                 \
 	X(ALGORITHM, "algorithm", WORD)                                       \
 	X(CUSTOM_CALL_TARGET, "custom_call_target", STRING)                   \
+	X(REPLICA_GROUPS, "replica_groups", GROUPS)                           \
+	X(SOURCE_TARGET_PAIRS, "source_target_pairs", GROUPS)                 \
+	X(CHANNEL_ID, "channel_id", INT)                                      \
+	X(USE_GLOBAL_DEVICE_IDS, "use_global_device_ids", BOOL)               \
+	X(CONSTRAIN_LAYOUT, "constrain_layout", BOOL)                         \
 	X(CONDITION, "condition", COMP)                                       \
 	X(BODY, "body", COMP)                                                 \
 	X(TRUE_COMPUTATION, "true_computation", COMP)                         \
@@ -86,11 +91,13 @@ enum ir_attr_key {
  * (LT, TOTALORDER, rng_uniform, b01f_01io->b01f); STRING quoted text;
  * SLICE (start, limit, stride) per dimension; PADDING (low, high,
  * interior) per dimension; WINDOW (size, stride, pad low, pad high,
- * lhs dilation, rhs dilation, reversal) per dimension; COMP and COMPS
+ * lhs dilation, rhs dilation, reversal) per dimension; GROUPS lists of
+ * ids ({{0,1},{2,3}}: replica groups, source-target pairs), each group
+ * its length then its ids, n counting every int; COMP and COMPS
  * computation indices.
  */
 enum ir_attr_kind { IR_INTS, IR_INT, IR_BOOL, IR_WORD, IR_STRING, IR_SLICE,
-		    IR_PADDING, IR_WINDOW, IR_COMP, IR_COMPS };
+		    IR_PADDING, IR_WINDOW, IR_GROUPS, IR_COMP, IR_COMPS };
 
 #define IR_WINDOW_FIELDS 7
 
@@ -148,6 +155,15 @@ struct xrt_module {
 
 /* The most replicas, or partitions, a module may state. */
 #define IR_MAX_REPLICAS 65536
+/* The most ints of a GROUPS attribute: every id of the most devices once, and the lengths. */
+#define IR_MAX_GROUP_INTS (2 * IR_MAX_REPLICAS)
+
+/*
+ * Checks that @ints (@n of them) are GROUPS: each length non-negative and
+ * followed by that many ids in [0, IR_MAX_REPLICAS * IR_MAX_REPLICAS).
+ * Return: the number of groups, or -1.
+ */
+int64_t ir_groups_count(const int64_t *ints, uint32_t n);
 
 const char *ir_attr_name(enum ir_attr_key key);
 enum ir_attr_kind ir_attr_kind(enum ir_attr_key key);
