@@ -478,6 +478,90 @@ static void write_dims_numbers(struct wr *w)
 }
 
 /* Is @type what a compare of @operand0's elements does anyway? XLA prints it only if not. */
+static void write_group_list(struct fmtbuf *f, Xla__ReplicaGroup *const *g, size_t n)
+{
+	size_t i, j;
+
+	fmtbuf_puts(f, ", replica_groups={");
+	for (i = 0; i < n; i++) {
+		fmtbuf_puts(f, i ? ",{" : "{");
+		for (j = 0; j < g[i]->n_replica_ids; j++)
+			fmtbuf_printf(f, "%s%" PRId64, j ? "," : "", g[i]->replica_ids[j]);
+		fmtbuf_puts(f, "}");
+	}
+	fmtbuf_puts(f, "}");
+}
+
+/* [G,S]<=[dims]T(perm), which the text reader expands (and checks). */
+static void write_iota_list(struct fmtbuf *f, const Xla__IotaReplicaGroupListProto *l)
+{
+	size_t i;
+
+	fmtbuf_printf(f, ", replica_groups=[%" PRId64 ",%" PRId64 "]<=[", l->num_replica_groups,
+		      l->num_devices_per_group);
+	for (i = 0; i < l->n_iota_reshape_dims; i++)
+		fmtbuf_printf(f, "%s%" PRId64, i ? "," : "", l->iota_reshape_dims[i]);
+	if (!l->n_iota_reshape_dims)	/* XLA's default: one dimension of every id */
+		fmtbuf_printf(f, "%" PRId64, l->num_replica_groups * l->num_devices_per_group);
+	fmtbuf_puts(f, "]");
+	if (l->n_iota_transpose_perm) {
+		fmtbuf_puts(f, "T(");
+		for (i = 0; i < l->n_iota_transpose_perm; i++)
+			fmtbuf_printf(f, "%s%d", i ? "," : "", l->iota_transpose_perm[i]);
+		fmtbuf_puts(f, ")");
+	}
+}
+
+/*
+ * A collective's groups come in one of three fields (the newest first);
+ * every collective but collective-permute prints them, empty or not.
+ */
+static void write_collective(struct wr *w)
+{
+	const Xla__HloInstructionProto *in = w->in;
+	const Xla__CollectiveDeviceListProto *l = in->collective_device_list;
+	struct fmtbuf *f = w->f;
+	size_t i;
+
+	if (in->iota_collective_device_list)
+		write_iota_list(f, in->iota_collective_device_list);
+	else if (l && l->iota_replica_group_list)
+		write_iota_list(f, l->iota_replica_group_list);
+	else if (l && l->n_replica_groups)
+		write_group_list(f, l->replica_groups, l->n_replica_groups);
+	else if (in->n_replica_groups || !is_op(in, "collective-permute"))
+		write_group_list(f, in->replica_groups, in->n_replica_groups);
+	if (in->n_source_target_pairs) {
+		fmtbuf_puts(f, ", source_target_pairs={");
+		for (i = 0; i < in->n_source_target_pairs; i++)
+			fmtbuf_printf(f, "%s{%" PRId64 ",%" PRId64 "}", i ? "," : "",
+				      in->source_target_pairs[i]->source,
+				      in->source_target_pairs[i]->target);
+		fmtbuf_puts(f, "}");
+	}
+	if (in->channel_id > 0)
+		fmtbuf_printf(f, ", channel_id=%" PRId64, in->channel_id);
+	if (in->use_global_device_ids)
+		fmtbuf_puts(f, ", use_global_device_ids=true");
+	if (in->constrain_layout)
+		fmtbuf_puts(f, ", constrain_layout=true");
+}
+
+static bool is_collective(const Xla__HloInstructionProto *in)
+{
+	static const char *const ops[] = {
+		"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute",
+		"collective-broadcast", "all-reduce-start", "all-gather-start",
+		"collective-permute-start",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (is_op(in, ops[i]))
+			return true;
+	return false;
+}
+
 static bool default_comparison(const char *type, const Xla__ShapeProto *operand0)
 {
 	int t = operand0 ? operand0->element_type : 0;
@@ -598,6 +682,8 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 		fmtbuf_puts(f, ", indices_are_sorted=true");
 	if (in->unique_indices)
 		fmtbuf_puts(f, ", unique_indices=true");
+	if (is_collective(in))
+		write_collective(w);
 	if (in->fusion_kind[0] && is_op(in, "fusion"))
 		fmtbuf_printf(f, ", kind=%s", in->fusion_kind);
 	if (in->custom_call_target[0]) {

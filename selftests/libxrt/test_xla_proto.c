@@ -16,7 +16,7 @@
 #include <xrt/wire.h>
 
 static const char *const programs[] = {
-	"conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
+	"collectives", "conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
 };
 
 static char *slurp_xla(const char *name, const char *ext, size_t *n)
@@ -114,7 +114,7 @@ TEST_F(xrt, xla_dumps_read_as_their_text)
 			files++;
 		}
 	}
-	ASSERT_EQ(14, files);
+	ASSERT_EQ(16, files);
 }
 
 /* The module alone, and inside a snapshot, read as the HloProto does. */
@@ -178,6 +178,80 @@ static Xla__HloInstructionProto *instr_named(Xla__HloModuleProto *m, const char 
 			if (!strcmp(m->computations[c]->instructions[i]->name, name))
 				return m->computations[c]->instructions[i];
 	return NULL;
+}
+
+/*
+ * XLA has kept a collective's groups in three fields over time: the
+ * old replica_groups, collective_device_list (listed or iota) and
+ * iota_collective_device_list.  The dump uses the listed device list;
+ * each other spelling of the same groups reads as the same module, and
+ * an iota list naming more devices than there are is refused.
+ */
+TEST_F(xrt, collective_groups_read_from_every_field)
+{
+	static int64_t zero[] = { 0 }, one[] = { 1 }, two[] = { 2 };
+	static int32_t perm0[] = { 0 };
+	static Xla__ReplicaGroup g = XLA__REPLICA_GROUP__INIT, *gs[] = { &g };
+	static Xla__IotaReplicaGroupListProto iota = XLA__IOTA_REPLICA_GROUP_LIST_PROTO__INIT;
+	static Xla__CollectiveDeviceListProto listed = XLA__COLLECTIVE_DEVICE_LIST_PROTO__INIT,
+					      iota_list = XLA__COLLECTIVE_DEVICE_LIST_PROTO__INIT;
+	size_t n, len, form;
+	char *pb = slurp_xla("collectives", ".before.pb", &n);
+	char *text = slurp_xla("collectives", ".before.hlo", &len);
+	Xla__HloInstructionProto *ar;
+	Xla__HloProto *hp;
+	xrt_module *ref, *m;
+	uint8_t *buf;
+
+	ASSERT_TRUE(pb && text);
+	ASSERT_OK(xrt_hlo_parse(self->a, text, len, &ref));
+	hp = xla__hlo_proto__unpack(NULL, n, (const uint8_t *)pb);
+	ASSERT_NE(NULL, hp);
+	ar = instr_named(hp->hlo_module, "psum_invariant.5");
+	ASSERT_NE(NULL, ar);
+	ASSERT_NE(NULL, ar->collective_device_list);
+	g.n_replica_ids = 1;
+	g.replica_ids = zero;
+	listed.n_replica_groups = 1;
+	listed.replica_groups = gs;
+	iota.num_replica_groups = 1;
+	iota.num_devices_per_group = 1;
+	iota_list.iota_replica_group_list = &iota;
+	xla__collective_device_list_proto__free_unpacked(ar->collective_device_list, NULL);
+	ar->collective_device_list = NULL;
+	for (form = 0; form < 6; form++) {
+		ar->n_replica_groups = form == 0;
+		ar->replica_groups = form == 0 ? gs : NULL;
+		ar->collective_device_list = form == 1 ? &listed : form == 2 ? &iota_list : NULL;
+		ar->iota_collective_device_list = form >= 3 ? &iota : NULL;
+		/* [1,1]<=[1]T(0) and, from form 5, [1,1]<=[2]: two devices where there is one */
+		iota.n_iota_reshape_dims = form >= 4;
+		iota.iota_reshape_dims = form == 5 ? two : one;
+		iota.n_iota_transpose_perm = form == 4;
+		iota.iota_transpose_perm = perm0;
+		len = xla__hlo_proto__get_packed_size(hp);
+		buf = malloc(len);
+		ASSERT_NE(NULL, buf);
+		xla__hlo_proto__pack(hp, buf);
+		TH_LOG("form %zu", form);
+		if (form < 5) {
+			ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, buf, len, XRT_XLA_HLO_PROTO, &m));
+			expect_same_module(_metadata, self->a, ref, m, true);
+			xrt_module_destroy(m);
+		} else {
+			ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, buf, len, XRT_XLA_HLO_PROTO, &m),
+				   XRT_INVALID_ARGUMENT, "1 groups of 1 are not the 2 iota ids");
+		}
+		free(buf);
+	}
+	/* what the message holds now is ours: not freed with it */
+	ar->n_replica_groups = 0;
+	ar->replica_groups = NULL;
+	ar->iota_collective_device_list = NULL;
+	xla__hlo_proto__free_unpacked(hp, NULL);
+	xrt_module_destroy(ref);
+	free(text);
+	free(pb);
 }
 
 static void unknown_operand(Xla__HloModuleProto *m)

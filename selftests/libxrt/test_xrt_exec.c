@@ -590,6 +590,65 @@ TEST_F(xrt, xla_protos_compile_as_their_text)
 	xrt_session_destroy(s);
 }
 
+/*
+ * JAX's collectives over one device (xla/gen.py): psum, all_gather,
+ * psum_scatter, ppermute, all_to_all and pmax each give the operand
+ * back, axis_index 0, so the program adds x six times, as JAX ran it.
+ * The text before and after XLA's optimizations (async forms and all)
+ * and the proto give exactly that.
+ */
+TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
+{
+	static const char *const files[] = { "collectives.before.hlo", "collectives.after.hlo",
+					     "collectives.after.pb" };
+	static const int64_t dims[] = { 4, 6 };
+	struct xrt_shape shape;
+	xrt_literal *x, *got;
+	xrt_session *s = NULL;
+	xrt_handle c, arg, r;
+	char path[1024], *text;
+	const float *out;
+	size_t n, f;
+	float *in;
+	int k;
+
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 2, dims));
+	ASSERT_OK(xrt_literal_create(self->a, &shape, &x));
+	in = xrt_literal_mutable_data(x);
+	for (k = 0; k < 24; k++)
+		in[k] = (float)k / 7;
+	ASSERT_OK(xrt_allocate(s, x, &arg));
+	for (f = 0; f < 3; f++) {
+		snprintf(path, sizeof(path), "%s/%s", XLA_DIR, files[f]);
+		text = test_slurp(path, &n);
+		ASSERT_NE(NULL, text);
+		TH_LOG("%s", files[f]);
+		if (f < 2)
+			ASSERT_OK(xrt_compile_hlo(s, text, n, &c));
+		else
+			ASSERT_OK(xrt_compile_xla_proto(s, text, n, &c));
+		ASSERT_OK(xrt_execute(s, c, &arg, 1, NULL, &r));
+		ASSERT_OK(xrt_read_literal(s, r, true, &got));
+		out = xrt_literal_data(got);
+		for (k = 0; k < 24; k++) {
+			volatile float want = in[k];
+			int j;
+
+			for (j = 1; j < 6; j++)
+				want += in[k];
+			EXPECT_EQ(want, out[k]) TH_LOG("element %d", k);
+		}
+		xrt_literal_destroy(got);
+		ASSERT_OK(xrt_release_compilations(s, &c, 1));
+		free(text);
+	}
+	ASSERT_OK(xrt_release_allocations(s, &arg, 1));
+	xrt_literal_destroy(x);
+	xrt_shape_deinit(&shape);
+	xrt_session_destroy(s);
+}
+
 TEST_F(xrt, operations_are_counted_and_timed)
 {
 	struct xrt_op_stats ex, rel, bad;
