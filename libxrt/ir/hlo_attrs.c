@@ -254,7 +254,8 @@ static int parse_iota_groups(struct hp *p, struct ir_attr *a)
 			seen[perm[i]] = true;
 		}
 	}
-	if (gs[0] < 1 || gs[1] < 0 || gs[0] * gs[1] != total)
+	/* both at most total first: their product cannot wrap */
+	if (gs[0] < 1 || gs[1] < 1 || gs[0] > total || gs[1] > total || gs[0] * gs[1] != total)
 		return (p->pos = at), hp_fail(p, "%lld groups of %lld are not the %lld iota ids",
 					       (long long)gs[0], (long long)gs[1], (long long)total);
 	for (i = nd, k = 1; i-- > 0; k *= d[i])

@@ -227,6 +227,9 @@ TEST_F(xrt, malformed_collectives_say_what_is_wrong)
 	static const struct refusal unread[] = {
 		{ MOD(4, "ROOT r = f32[4,6] all-reduce(x), replica_groups=[2,2]<=[3], to_apply=%sum"),
 		  "2 groups of 2 are not the 3 iota ids" },
+		{ MOD(4, "ROOT r = f32[4,6] all-reduce(x), "
+			 "replica_groups=[4611686018427387904,4]<=[4], to_apply=%sum"),
+		  "4611686018427387904 groups of 4 are not the 4 iota ids" },
 		{ MOD(4, "ROOT r = f32[4,6] all-reduce(x), replica_groups={{0,1}, to_apply=%sum"),
 		  "line 9, column 59: expected '{' to open a group" },
 		{ MOD(1, "ROOT r = f32[4,6] all-gather-start(x), replica_groups={}, dimensions={0}"),
