@@ -493,16 +493,21 @@ static void write_group_list(struct fmtbuf *f, Xla__ReplicaGroup *const *g, size
 }
 
 /* [G,S]<=[dims]T(perm), which the text reader expands (and checks). */
-static void write_iota_list(struct fmtbuf *f, const Xla__IotaReplicaGroupListProto *l)
+static int write_iota_list(struct wr *w, const Xla__IotaReplicaGroupListProto *l)
 {
+	struct fmtbuf *f = w->f;
+	int64_t all;
 	size_t i;
+
+	if (__builtin_mul_overflow(l->num_replica_groups, l->num_devices_per_group, &all))
+		return fail_at(w, "its iota groups count more ids than there can be");
 
 	fmtbuf_printf(f, ", replica_groups=[%" PRId64 ",%" PRId64 "]<=[", l->num_replica_groups,
 		      l->num_devices_per_group);
 	for (i = 0; i < l->n_iota_reshape_dims; i++)
 		fmtbuf_printf(f, "%s%" PRId64, i ? "," : "", l->iota_reshape_dims[i]);
 	if (!l->n_iota_reshape_dims)	/* XLA's default: one dimension of every id */
-		fmtbuf_printf(f, "%" PRId64, l->num_replica_groups * l->num_devices_per_group);
+		fmtbuf_printf(f, "%" PRId64, all);
 	fmtbuf_puts(f, "]");
 	if (l->n_iota_transpose_perm) {
 		fmtbuf_puts(f, "T(");
@@ -510,27 +515,31 @@ static void write_iota_list(struct fmtbuf *f, const Xla__IotaReplicaGroupListPro
 			fmtbuf_printf(f, "%s%d", i ? "," : "", l->iota_transpose_perm[i]);
 		fmtbuf_puts(f, ")");
 	}
+	return 0;
 }
 
 /*
  * A collective's groups come in one of three fields (the newest first);
  * every collective but collective-permute prints them, empty or not.
  */
-static void write_collective(struct wr *w)
+static int write_collective(struct wr *w)
 {
 	const Xla__HloInstructionProto *in = w->in;
 	const Xla__CollectiveDeviceListProto *l = in->collective_device_list;
 	struct fmtbuf *f = w->f;
 	size_t i;
+	int ret = 0;
 
 	if (in->iota_collective_device_list)
-		write_iota_list(f, in->iota_collective_device_list);
+		ret = write_iota_list(w, in->iota_collective_device_list);
 	else if (l && l->iota_replica_group_list)
-		write_iota_list(f, l->iota_replica_group_list);
+		ret = write_iota_list(w, l->iota_replica_group_list);
 	else if (l && l->n_replica_groups)
 		write_group_list(f, l->replica_groups, l->n_replica_groups);
 	else if (in->n_replica_groups || !is_op(in, "collective-permute"))
 		write_group_list(f, in->replica_groups, in->n_replica_groups);
+	if (ret)
+		return -1;
 	if (in->n_source_target_pairs) {
 		fmtbuf_puts(f, ", source_target_pairs={");
 		for (i = 0; i < in->n_source_target_pairs; i++)
@@ -545,6 +554,7 @@ static void write_collective(struct wr *w)
 		fmtbuf_puts(f, ", use_global_device_ids=true");
 	if (in->constrain_layout)
 		fmtbuf_puts(f, ", constrain_layout=true");
+	return 0;
 }
 
 static bool is_collective(const Xla__HloInstructionProto *in)
@@ -682,8 +692,8 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 		fmtbuf_puts(f, ", indices_are_sorted=true");
 	if (in->unique_indices)
 		fmtbuf_puts(f, ", unique_indices=true");
-	if (is_collective(in))
-		write_collective(w);
+	if (is_collective(in) && write_collective(w))
+		return -1;
 	if (in->fusion_kind[0] && is_op(in, "fusion"))
 		fmtbuf_printf(f, ", kind=%s", in->fusion_kind);
 	if (in->custom_call_target[0]) {

@@ -185,7 +185,8 @@ static Xla__HloInstructionProto *instr_named(Xla__HloModuleProto *m, const char 
  * old replica_groups, collective_device_list (listed or iota) and
  * iota_collective_device_list.  The dump uses the listed device list;
  * each other spelling of the same groups reads as the same module, and
- * an iota list naming more devices than there are is refused.
+ * an iota list naming more devices than there are, or more than an
+ * int64 counts, is refused.
  */
 TEST_F(xrt, collective_groups_read_from_every_field)
 {
@@ -219,7 +220,7 @@ TEST_F(xrt, collective_groups_read_from_every_field)
 	iota_list.iota_replica_group_list = &iota;
 	xla__collective_device_list_proto__free_unpacked(ar->collective_device_list, NULL);
 	ar->collective_device_list = NULL;
-	for (form = 0; form < 6; form++) {
+	for (form = 0; form < 7; form++) {
 		ar->n_replica_groups = form == 0;
 		ar->replica_groups = form == 0 ? gs : NULL;
 		ar->collective_device_list = form == 1 ? &listed : form == 2 ? &iota_list : NULL;
@@ -229,6 +230,10 @@ TEST_F(xrt, collective_groups_read_from_every_field)
 		iota.iota_reshape_dims = form == 5 ? two : one;
 		iota.n_iota_transpose_perm = form == 4;
 		iota.iota_transpose_perm = perm0;
+		/* form 6: 2^62 groups of 4, no dimensions: a count that wraps */
+		iota.num_replica_groups = form == 6 ? (int64_t)1 << 62 : 1;
+		iota.num_devices_per_group = form == 6 ? 4 : 1;
+		iota.n_iota_reshape_dims = form == 6 ? 0 : iota.n_iota_reshape_dims;
 		len = xla__hlo_proto__get_packed_size(hp);
 		buf = malloc(len);
 		ASSERT_NE(NULL, buf);
@@ -240,7 +245,9 @@ TEST_F(xrt, collective_groups_read_from_every_field)
 			xrt_module_destroy(m);
 		} else {
 			ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, buf, len, XRT_XLA_HLO_PROTO, &m),
-				   XRT_INVALID_ARGUMENT, "1 groups of 1 are not the 2 iota ids");
+				   XRT_INVALID_ARGUMENT, form == 5 ?
+				   "1 groups of 1 are not the 2 iota ids" :
+				   "its iota groups count more ids than there can be");
 		}
 		free(buf);
 	}
