@@ -8,8 +8,9 @@
  * mutator works on the message where the input decodes as an HloProto
  * (the seeds are XLA's own dumps, selftests/libxrt/xla/): it rewires an
  * operand or a call, changes a dimension, a type, an opcode, an index,
- * a root, a layout or a constant's length, or drops an instruction,
- * then encodes the message again.
+ * a root, a layout, a constant's length or a collective's groups,
+ * pairs and channel, or drops an instruction, then encodes the message
+ * again.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -123,6 +124,45 @@ static int64_t small(void)
 	return v[pick(sizeof(v) / sizeof(v[0]))];
 }
 
+/* A collective's groups, iota list, pairs, channel or global ids. */
+static void mutate_collective(Xla__HloInstructionProto *in)
+{
+	static Xla__IotaReplicaGroupListProto iota = XLA__IOTA_REPLICA_GROUP_LIST_PROTO__INIT;
+	static int64_t dims[2];
+	static int32_t perm[2];
+	Xla__CollectiveDeviceListProto *l = in->collective_device_list;
+
+	switch (next() % 5) {
+	case 0:
+		if (l && l->n_replica_groups && l->replica_groups[0]->n_replica_ids)
+			l->replica_groups[0]->replica_ids[0] = small();
+		break;
+	case 1:
+		iota.num_replica_groups = small();
+		iota.num_devices_per_group = small();
+		dims[0] = small();
+		dims[1] = small();
+		perm[0] = (int32_t)pick(3);
+		perm[1] = (int32_t)pick(3);
+		iota.n_iota_reshape_dims = (size_t)pick(3);
+		iota.iota_reshape_dims = dims;
+		iota.n_iota_transpose_perm = (size_t)pick(3);
+		iota.iota_transpose_perm = perm;
+		in->iota_collective_device_list = &iota;
+		break;
+	case 2:
+		if (in->n_source_target_pairs)
+			in->source_target_pairs[0]->target = small();
+		break;
+	case 3:
+		in->channel_id = small();
+		break;
+	default:
+		in->use_global_device_ids = !in->use_global_device_ids;
+		break;
+	}
+}
+
 static void mutate_instr(Xla__HloModuleProto *m, Xla__HloComputationProto *c,
 			 Xla__HloInstructionProto *in)
 {
@@ -130,10 +170,11 @@ static void mutate_instr(Xla__HloModuleProto *m, Xla__HloComputationProto *c,
 		"add", "negate", "tuple", "get-tuple-element", "broadcast", "reshape", "reduce",
 		"dot", "convolution", "gather", "scatter", "fusion", "while", "conditional",
 		"constant", "parameter", "bitcast", "sort", "slice", "pad", "iota", "call",
+		"all-reduce", "all-gather", "collective-permute", "all-to-all", "replica-id",
 	};
 	Xla__HloInstructionProto *other = c->instructions[pick(c->n_instructions)];
 
-	switch (next() % 10) {
+	switch (next() % 11) {
 	case 0:
 		if (in->n_operand_ids)
 			in->operand_ids[pick(in->n_operand_ids)] = next() % 4 ? other->id : small();
@@ -169,6 +210,9 @@ static void mutate_instr(Xla__HloModuleProto *m, Xla__HloComputationProto *c,
 		if (in->shape && in->shape->layout && in->shape->layout->n_minor_to_major)
 			in->shape->layout->minor_to_major[pick(in->shape->layout->n_minor_to_major)] =
 				small();
+		break;
+	case 9:
+		mutate_collective(in);
 		break;
 	default:
 		if (in->literal && in->literal->n_f32s)
