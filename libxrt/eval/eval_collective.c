@@ -11,21 +11,7 @@
 /* The operands themselves: one value, or the tuple of them. */
 static struct ev_val *own_operands(struct ev *ev, struct ev_val *const *ops)
 {
-	struct ev_val *r;
-	uint32_t i;
-
-	if (!xrt_shape_is_tuple(&ev->in->shape))
-		return ev_copy(ev, ops[0]);
-	r = ev_new(ev, &ev->in->shape);
-	for (i = 0; r && i < r->num_elems; i++) {
-		ev_free(ev, r->elems[i]);
-		r->elems[i] = ev_copy(ev, ops[i]);
-		if (!r->elems[i]) {
-			ev_free(ev, r);
-			return NULL;
-		}
-	}
-	return r;
+	return xrt_shape_is_tuple(&ev->in->shape) ? ev_tuple(ev, ops) : ev_copy(ev, ops[0]);
 }
 
 /* Whether participant 0 sends to itself: a pair {0,0} (each pair is "2, source, target"). */

@@ -28,7 +28,7 @@ static struct ev_val *iota(struct ev *ev)
 	return r;
 }
 
-static struct ev_val *tuple(struct ev *ev, struct ev_val *const *ops)
+struct ev_val *ev_tuple(struct ev *ev, struct ev_val *const *ops)
 {
 	struct ev_val *r = ev_new(ev, &ev->in->shape);
 	uint32_t i;
@@ -165,7 +165,7 @@ struct ev_val *ev_movement(struct ev *ev, struct ev_val *const *ops)
 	case XRT_OP_IOTA:
 		return iota(ev);
 	case XRT_OP_TUPLE:
-		return tuple(ev, ops);
+		return ev_tuple(ev, ops);
 	case XRT_OP_GET_TUPLE_ELEMENT:
 		return ev_copy(ev, ops[0]->elems[ev_int(ev, IR_ATTR_INDEX, 0)]);
 	case XRT_OP_COPY:

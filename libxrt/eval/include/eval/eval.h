@@ -73,6 +73,8 @@ struct ev_val *ev_array(struct ev *ev, enum xrt_dtype t, uint32_t rank, const in
 struct ev_val *ev_new(struct ev *ev, const struct xrt_shape *shape);
 struct ev_val *ev_copy(struct ev *ev, const struct ev_val *v);
 void ev_free(struct ev *ev, struct ev_val *v);
+/* The tuple of ev->in's shape holding copies of @ops, one per element. */
+struct ev_val *ev_tuple(struct ev *ev, struct ev_val *const *ops);
 /* A rank-0 array holding @x. */
 struct ev_val *ev_scalar_val(struct ev *ev, enum xrt_dtype t, struct ev_scalar x);
 
