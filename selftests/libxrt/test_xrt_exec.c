@@ -503,33 +503,6 @@ TEST_F(xrt, the_wire_forms_of_the_seed_ops)
 	xrt_session_destroy(s);
 }
 
-/* Runs @c on random arguments of its program shape (seed 7); the result read back. */
-static xrt_literal *run_random(struct __test_metadata *_metadata, xrt_session *s, xrt_handle c,
-			       const struct xrt_allocator *a)
-{
-	struct xrt_program_shape ps;
-	xrt_handle args[16], r;
-	xrt_literal *lit, *out = NULL;
-	uint64_t state = 7;
-	uint32_t i;
-
-	if (xrt_compilation_shape(s, c, a, &ps))
-		return NULL;
-	for (i = 0; i < ps.num_params && i < 16; i++) {
-		if (xrt_literal_create(a, &ps.params[i], &lit))
-			return NULL;
-		test_fill_random(lit, &state);
-		if (xrt_allocate(s, lit, &args[i]))
-			return NULL;
-		xrt_literal_destroy(lit);
-	}
-	if (!xrt_execute(s, c, args, i, NULL, &r))
-		EXPECT_EQ(NULL, xrt_read_literal(s, r, true, &out));
-	xrt_release_allocations(s, args, i);
-	xrt_program_shape_deinit(&ps);
-	return out;
-}
-
 /* XLA's serialized modules compile, directly and in a Computation, as their text does. */
 TEST_F(xrt, xla_protos_compile_as_their_text)
 {
@@ -549,11 +522,11 @@ TEST_F(xrt, xla_protos_compile_as_their_text)
 	pb = test_slurp(path, &pn);
 	ASSERT_TRUE(text && pb);
 	ASSERT_OK(xrt_compile_hlo(s, text, tn, &c));
-	want = run_random(_metadata, s, c, self->a);
+	want = test_run_random(s, c, self->a);
 	ASSERT_NE(NULL, want);
 	ASSERT_OK(xrt_release_compilations(s, &c, 1));
 	ASSERT_OK(xrt_compile_xla_proto(s, pb, pn, &c));
-	got = run_random(_metadata, s, c, self->a);
+	got = test_run_random(s, c, self->a);
 	ASSERT_NE(NULL, got);
 	EXPECT_TRUE(xrt_literal_equal(want, got, why, sizeof(why))) TH_LOG("%s", why);
 	xrt_literal_destroy(got);
@@ -564,7 +537,7 @@ TEST_F(xrt, xla_protos_compile_as_their_text)
 	b = pack(&comp.base, &n);
 	ASSERT_OK(xrt_compile_proto(s, b, n, &c));
 	free(b);
-	got = run_random(_metadata, s, c, self->a);
+	got = test_run_random(s, c, self->a);
 	ASSERT_NE(NULL, got);
 	EXPECT_TRUE(xrt_literal_equal(want, got, why, sizeof(why))) TH_LOG("%s", why);
 	xrt_literal_destroy(got);

@@ -138,3 +138,40 @@ xrt_status *test_run_module(xrt_session *s, const xrt_module *m, xrt_literal *co
 		xrt_status_free(xrt_release_compilations(s, &c, 1));
 	return st;
 }
+
+xrt_literal *test_run_random(xrt_session *s, xrt_handle c, const struct xrt_allocator *a)
+{
+	struct xrt_program_shape ps;
+	xrt_literal *lit = NULL, *out = NULL;
+	xrt_handle args[16], r;
+	uint64_t state = 7;
+	xrt_status *st;
+	uint32_t i;
+
+	st = xrt_compilation_shape(s, c, a, &ps);
+	if (st) {
+		xrt_status_free(st);
+		return NULL;
+	}
+	for (i = 0; !st && i < ps.num_params && i < 16; i++) {
+		st = xrt_literal_create(a, &ps.params[i], &lit);
+		if (st)
+			break;
+		test_fill_random(lit, &state);
+		st = xrt_allocate(s, lit, &args[i]);
+		xrt_literal_destroy(lit);
+		if (st)
+			break;
+	}
+	if (!st)
+		st = xrt_execute(s, c, args, i, NULL, &r);
+	if (!st)
+		st = xrt_read_literal(s, r, true, &out);
+	if (st) {
+		xrt_status_free(st);
+		out = NULL;	/* only a read that succeeds gives one */
+	}
+	xrt_status_free(xrt_release_allocations(s, args, i));
+	xrt_program_shape_deinit(&ps);
+	return out;
+}

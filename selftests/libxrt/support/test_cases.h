@@ -39,6 +39,13 @@ xrt_status *test_run_module(xrt_session *s, const xrt_module *m, xrt_literal *co
 			    uint32_t n, xrt_literal **out);
 
 /*
+ * Runs compilation @c of @s on seeded random arguments of its program
+ * shape (seed 7, up to 16) and returns the result read back, or NULL
+ * where any step fails.  The arguments are released.
+ */
+xrt_literal *test_run_random(xrt_session *s, xrt_handle c, const struct xrt_allocator *a);
+
+/*
  * Seeded values for every leaf of @lit: floats in [-2, 2), integers in
  * [-8, 8) ([0, 16) unsigned), preds 0 or 1.
  */
