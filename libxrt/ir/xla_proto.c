@@ -214,8 +214,8 @@ static char *module_text(struct xp *x, const struct xrt_allocator *a, size_t *le
 	return text;
 }
 
-static xrt_status *from_module_msg(const struct xrt_allocator *a, const Xla__HloModuleProto *m,
-				   xrt_module **out)
+xrt_status *xla_module_from_msg(const struct xrt_allocator *a, const Xla__HloModuleProto *m,
+				xrt_module **out)
 {
 	struct xp x = { .m = m };
 	xrt_status *st = NULL;
@@ -338,7 +338,7 @@ static xrt_status *parse_form(const struct xrt_allocator *a, const void *data, s
 		st = xrt_status_new(a, XRT_INVALID_ARGUMENT, "%s: no module in it",
 				    form_name(form));
 	else
-		st = from_module_msg(a, m, out);
+		st = xla_module_from_msg(a, m, out);
 	protobuf_c_message_free_unpacked(msg, &w.pb);
 	return st;
 }

@@ -42,6 +42,11 @@ static xrt_status *bad(const struct xrt_allocator *a, const char *what)
 	return xrt_status_new(a, XRT_INVALID_ARGUMENT, "xla.LiteralProto: %s", what);
 }
 
+static xrt_status *shape_bad(const struct xrt_allocator *a, const char *what)
+{
+	return xrt_status_new(a, XRT_INVALID_ARGUMENT, "xla.ShapeProto: %s", what);
+}
+
 static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapeProto *s,
 			      struct xrt_shape *out, int depth)
 {
@@ -53,13 +58,13 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 
 	memset(out, 0, sizeof(*out));
 	if (!s)
-		return bad(a, "a shape is missing");
+		return shape_bad(a, "a shape is missing");
 	if (depth > XRT_MAX_TUPLE_DEPTH)
-		return bad(a, "tuples nest too deep");
+		return shape_bad(a, "tuples nest too deep");
 	if (s->element_type == XLA__PRIMITIVE_TYPE__TUPLE) {
 		n = s->n_tuple_shapes;
 		if (n > XRT_MAX_TUPLE_SIZE)
-			return bad(a, "a tuple has too many elements");
+			return shape_bad(a, "a tuple has too many elements");
 		if (n > 8)
 			e = xrt_mem_calloc(a, n, sizeof(*e));
 		if (!e)
@@ -77,21 +82,21 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 	t = dtype_of(s->element_type);
 	if (t == XRT_INVALID)
 		return xrt_status_new(a, XRT_INVALID_ARGUMENT,
-				      "xla.LiteralProto: element type %d is not supported",
+				      "xla.ShapeProto: element type %d is not supported",
 				      s->element_type);
 	if (s->n_dimensions > XRT_MAX_RANK)
-		return bad(a, "more than 8 dimensions");
+		return shape_bad(a, "more than 8 dimensions");
 	for (i = 0; i < s->n_is_dynamic_dimension; i++) {
 		if (s->is_dynamic_dimension[i])
-			return bad(a, "dynamic dimensions are not supported");
+			return shape_bad(a, "dynamic dimensions are not supported");
 	}
 	st = xrt_shape_init_array(out, t, (uint32_t)s->n_dimensions, s->dimensions);
 	if (st || !s->layout || !s->layout->n_minor_to_major)
 		return st;
 	if (s->layout->n_tiles)
-		st = bad(a, "tiled layouts are not supported");
+		st = shape_bad(a, "tiled layouts are not supported");
 	else if (s->layout->n_minor_to_major != s->n_dimensions)
-		st = bad(a, "a layout's length differs from its shape's rank");
+		st = shape_bad(a, "a layout's length differs from its shape's rank");
 	if (!st) {
 		memcpy(m2m, s->layout->minor_to_major, s->n_dimensions * sizeof(m2m[0]));
 		st = xrt_shape_set_layout(out, m2m);
@@ -99,6 +104,12 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 	if (st)
 		xrt_shape_deinit(out);
 	return st;
+}
+
+xrt_status *wire_shape_from_xla(const struct xrt_allocator *a, const Xla__ShapeProto *s,
+				struct xrt_shape *out)
+{
+	return shape_from(a, s, out, 0);
 }
 
 /* The elements in @b of @es bytes each; SIZE_MAX if it holds a partial one. */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The XRT API over the wire format, as the seed's ops take it: compile
- * from an xrt.Computation, allocate from an xrt.Allocation, make a tuple
- * from an xrt.TupleNode, execute with an xrt.ExecutionConfig, read back
- * an xrt.Literal.  Each message is checked (nesting first, then every
- * field) before anything happens; the data path has raw-byte calls too.
+ * The XRT API over the wire format, as the seed's ops take it: allocate
+ * from an xrt.Allocation, make a tuple from an xrt.TupleNode, execute
+ * with an xrt.ExecutionConfig, read back an xrt.Literal (compiling is in
+ * xrt_proto_compile.c).  The messages carry the original XRT's field
+ * numbers, so its clients' bytes read.  Each is checked (nesting first,
+ * then every field) before anything happens; the data path has raw-byte
+ * calls too.
  */
 #include <string.h>
 
@@ -21,84 +23,6 @@
 					      XRT_INVALID_ARGUMENT,           \
 					      "%s: NULL argument", fn);       \
 	} while (0)
-
-/* The signature @ps asks for, against the module's; NULL if they agree. */
-static xrt_status *check_signature(xrt_session *s, const Xrt__ProgramShape *ps,
-				   const xrt_module *m)
-{
-	struct xrt_shape want;
-	xrt_status *st = NULL;
-	uint32_t i, n = xrt_module_num_params(m);
-
-	if (ps->n_parameters != n)
-		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
-				      "compile: the config's program shape has %zu parameters, "
-				      "the computation %u", ps->n_parameters, n);
-	for (i = 0; i <= n && !st; i++) {
-		const Xrt__Shape *msg = i < n ? ps->parameters[i] : ps->result;
-		const struct xrt_shape *have = i < n ? xrt_module_param_shape(m, i) :
-						      xrt_module_result_shape(m);
-
-		if (!msg)
-			continue;	/* not given: not checked */
-		st = wire_shape_from_msg(&want, s->a, msg, i < n ? "parameters" : "result");
-		if (!st && !xrt_shape_compatible(&want, have))
-			st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
-					    "compile: the config's program shape differs from the "
-					    "computation's at %s %u", i < n ? "parameter" : "the result",
-					    i < n ? i : 0);
-		xrt_shape_deinit(&want);
-	}
-	return st;
-}
-
-static xrt_status *compile_msg(xrt_session *s, const Xrt__Computation *c, xrt_handle *out)
-{
-	const Xrt__ComputationConfig *cfg = c->config;
-	xrt_module *m = NULL;
-	xrt_status *st;
-
-	if (cfg && (cfg->num_replicas > 1 || cfg->num_cores_per_replica > 1))
-		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
-				      "compile: %d replicas of %d cores each: one core is all there "
-				      "is for now", cfg->num_replicas, cfg->num_cores_per_replica);
-	if (c->body_case == XRT__COMPUTATION__BODY_MODULE)
-		st = ir_module_from_msg(s->a, c->module, &m);
-	else if (c->body_case == XRT__COMPUTATION__BODY_HLO_TEXT)
-		st = xrt_hlo_parse(s->a, c->hlo_text, strlen(c->hlo_text), &m);
-	else if (c->body_case == XRT__COMPUTATION__BODY_XLA_MODULE)
-		st = xrt_hlo_parse_xla_proto(s->a, c->xla_module.data, c->xla_module.len,
-					     XRT_XLA_ANY, &m);
-	else
-		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
-				    "compile: the computation has no body (module, hlo_text or "
-				    "xla_module)");
-	if (!st && cfg && cfg->program_shape) {
-		st = xrt_module_verify(m);	/* shapes are only known once verified */
-		if (!st)
-			st = check_signature(s, cfg->program_shape, m);
-	}
-	if (!st)
-		st = xrt_compile_module(s, m, out);
-	xrt_module_destroy(m);
-	return st;
-}
-
-xrt_status *xrt_compile_proto(xrt_session *s, const void *data, size_t size, xrt_handle *out)
-{
-	ProtobufCMessage *base;
-	struct wire_alloc w;
-	xrt_status *st;
-
-	ARG_CHECK(s, s && out && (data || !size), "compile");
-	wire_alloc_init(&w, s->a);
-	st = wire_unpack(&w, &xrt__computation__descriptor, data, size, "computation", &base);
-	if (st)
-		return st;
-	st = compile_msg(s, (const Xrt__Computation *)base, out);
-	protobuf_c_message_free_unpacked(base, &w.pb);
-	return st;
-}
 
 xrt_status *xrt_allocate_proto(xrt_session *s, const void *data, size_t size, xrt_handle *out)
 {
@@ -118,10 +42,16 @@ xrt_status *xrt_allocate_proto(xrt_session *s, const void *data, size_t size, xr
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				    "allocate: device ordinal %d, the session's device is %s",
 				    msg->device_ordinal, s->dev->info.name);
-	else if (!msg->value)
-		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "allocate: the allocation has no value");
+	else if (msg->contents_case == XRT__ALLOCATION__CONTENTS_VALUE)
+		st = wire_literal_from_xla(s->a, msg->value, &lit);
+	else if (msg->contents_case == XRT__ALLOCATION__CONTENTS_LITERAL)
+		st = wire_literal_from_msg(s->a, msg->literal, "literal", &lit);
 	else
-		st = wire_literal_from_msg(s->a, msg->value, "value", &lit);
+		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				    "allocate: the allocation has no value (an xla.LiteralProto) "
+				    "or literal (an xrt.Literal)");
+	if (st && msg->contents_case == XRT__ALLOCATION__CONTENTS_VALUE)
+		st = xrt_status_annotate(st, "allocate: value");
 	protobuf_c_message_free_unpacked(base, &w.pb);
 	if (!st)
 		st = xrt_allocate(s, lit, out);
@@ -200,6 +130,115 @@ xrt_status *xrt_make_tuple_proto(xrt_session *s, const void *data, size_t size,
 	return st;
 }
 
+/* The execution options @msg gives, or why they cannot be honoured. */
+static xrt_status *exec_options(xrt_session *s, const Xrt__ExecutionConfig *msg,
+				struct xrt_execution_config *c)
+{
+	const Xrt__CommonExecutionConfig *cc = msg->common_config;
+	size_t i;
+
+	*c = (struct xrt_execution_config){ msg->device_ordinal, msg->rng_seed,
+					    msg->release_input_handles,
+					    msg->release_compilation_handle };
+	if (msg->core_index_in_replica)
+		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
+				      "execute: core %d of a replica: one core is all there is "
+				      "for now", msg->core_index_in_replica);
+	if (!cc)
+		return NULL;
+	if (cc->replica_id)
+		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
+				      "execute: replica %d: one replica is all there is for now",
+				      cc->replica_id);
+	for (i = 0; i < cc->n_local_replica_mapping; i++) {
+		if (cc->local_replica_mapping[i])
+			return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
+					      "execute: local device %zu runs replica %d: one "
+					      "replica is all there is for now", i,
+					      cc->local_replica_mapping[i]);
+	}
+	return NULL;	/* run_id only tells concurrent runs apart */
+}
+
+/*
+ * The result @h as the original XRT returns it: itself, or with @explode
+ * and a tuple, one handle per element (an empty tuple gives none; @h
+ * goes).  On failure nothing is left.
+ */
+static xrt_status *result_handles(xrt_session *s, xrt_handle h, bool explode,
+				  const struct xrt_allocator *a, xrt_handle **out,
+				  uint32_t *num_out)
+{
+	struct xrt_shape shape;
+	xrt_handle *hs = NULL;
+	xrt_status *st;
+	uint32_t i = 0, n;
+	bool tuple;
+
+	st = xrt_allocation_shape(s, h, NULL, &shape);
+	if (st)
+		goto fail;
+	tuple = explode && shape.dtype == XRT_TUPLE;
+	n = tuple ? shape.tuple_count : 1;
+	xrt_shape_deinit(&shape);
+	hs = xrt_mem_calloc(a, n ? n : 1, sizeof(*hs));
+	if (!hs) {
+		st = xrt_status_oom(s->a, "the result handles");
+		goto fail;
+	}
+	if (!tuple) {
+		*hs = h;
+		*out = hs;
+		*num_out = 1;
+		return NULL;
+	}
+	for (; i < n && !st; i++)
+		st = xrt_sub_tuple(s, h, (const int64_t[]){ i }, 1, false, &hs[i]);
+	if (st) {
+		xrt_release_allocations(s, hs, i - 1);
+		goto fail;
+	}
+	xrt_release_allocations(s, &h, 1);
+	*out = hs;
+	*num_out = n;
+	return NULL;
+fail:
+	xrt_mem_free(a, hs);
+	xrt_release_allocations(s, &h, 1);
+	return st;
+}
+
+xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
+				      const xrt_handle *args, uint32_t num_args,
+				      const void *config, size_t config_size,
+				      const struct xrt_allocator *a, xrt_handle **out,
+				      uint32_t *num_out)
+{
+	struct xrt_execution_config c;
+	const Xrt__ExecutionConfig *msg;
+	ProtobufCMessage *base;
+	struct wire_alloc w;
+	bool exploded;
+	xrt_handle r;
+	xrt_status *st;
+
+	ARG_CHECK(s, s && out && num_out && (config || !config_size), "execute");
+	*out = NULL;
+	*num_out = 0;
+	wire_alloc_init(&w, s->a);
+	st = wire_unpack(&w, &xrt__execution_config__descriptor, config, config_size,
+			 "execution config", &base);
+	if (st)
+		return st;
+	msg = (const Xrt__ExecutionConfig *)base;
+	st = exec_options(s, msg, &c);
+	exploded = msg->return_exploded_tuple;
+	protobuf_c_message_free_unpacked(base, &w.pb);
+	if (!st)
+		st = xrt_execute(s, compilation, args, num_args, &c, &r);
+	return st ? st : result_handles(s, r, exploded, a, out, num_out);
+}
+
 xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
 			      uint32_t num_args, const void *config, size_t config_size,
 			      xrt_handle *out)
@@ -217,13 +256,11 @@ xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation, const xrt_
 	if (st)
 		return st;
 	msg = (const Xrt__ExecutionConfig *)base;
-	c = (struct xrt_execution_config){ msg->device_ordinal, msg->rng_seed,
-					   msg->release_input_handles,
-					   msg->release_compilation_handle };
-	if (msg->core_index_in_replica)
-		st = xrt_status_new(s->a, XRT_UNIMPLEMENTED,
-				    "execute: core %d of a replica: one core is all there is for now",
-				    msg->core_index_in_replica);
+	st = exec_options(s, msg, &c);
+	if (!st && msg->return_exploded_tuple)
+		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				    "execute: return_exploded_tuple asks for a handle per "
+				    "element; xrt_execute_proto_handles() gives them");
 	protobuf_c_message_free_unpacked(base, &w.pb);
 	return st ? st : xrt_execute(s, compilation, args, num_args, &c, out);
 }

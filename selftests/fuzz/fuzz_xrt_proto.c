@@ -10,6 +10,7 @@
  *   2  xrt_make_tuple_proto() over three allocations (an array, a scalar,
  *      a tuple)
  *   3  xrt_execute_proto() of a fixed program with the message as config
+ *   4  xrt_execute_proto_handles() likewise (a tuple result may explode)
  * Every call succeeds or fails with a status; nothing may leak (the
  * session is released and destroyed per input, LeakSanitizer watches).
  */
@@ -59,14 +60,14 @@ static void allocate_round_trip(xrt_session *s, const uint8_t *data, size_t size
 		xrt_status_free(st);
 		return;
 	}
-	/* what was read is a Literal; as an Allocation's value it goes back */
+	/* what was read is a Literal; as an Allocation's literal it goes back */
 	{
 		uint8_t *msg = malloc(len + 16);
 		size_t k = 0, v = len;
 
 		if (!msg)
 			abort();
-		msg[k++] = 0x12;	/* field 2, length-delimited */
+		msg[k++] = 0x1a;	/* field 3, length-delimited */
 		do {
 			msg[k++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
 			v >>= 7;
@@ -88,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const float x[6] = { 1, 2, 3, 4, 5, 6 };
 	static const int32_t k = 3;
-	xrt_handle c, in[3], out;
+	xrt_handle c, in[3], out, *outs = NULL;
+	uint32_t n = 0;
 	struct xrt_shape sx, sk;
 	xrt_session *s = NULL;
 	xrt_status *st;
@@ -98,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st = xrt_session_create(NULL, NULL, &s);
 	if (st)
 		abort();
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0:
 		st = xrt_compile_proto(s, data + 1, size - 1, &c);
 		if (!st)
@@ -120,10 +122,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		xrt_shape_deinit(&sx);
 		xrt_shape_deinit(&sk);
-		if (data[0] % 4 == 2)
+		if (data[0] % 5 == 2)
 			st = xrt_make_tuple_proto(s, data + 1, size - 1, in, 3, &out);
-		else
+		else if (data[0] % 5 == 3)
 			st = xrt_execute_proto(s, c, in, 2, data + 1, size - 1, &out);
+		else
+			st = xrt_execute_proto_handles(s, c, in, 2, data + 1, size - 1, NULL,
+						       &outs, &n);
+		if (st && (outs || n))
+			abort();	/* nothing is returned on failure */
+		xrt_free(NULL, outs);
 		ok_or_free(st);
 		break;
 	}

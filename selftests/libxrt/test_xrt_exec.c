@@ -458,8 +458,9 @@ TEST_F(xrt, the_wire_forms_of_the_seed_ops)
 	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 1, (int64_t[]){ 2 }));
 	ASSERT_OK(xrt_literal_create_from(self->a, &shape, v0, 8, &lit));
 	ASSERT_OK(xrt_literal_serialize(lit, self->a, &lb, &ln));
-	al.value = xrt__literal__unpack(NULL, ln, lb);
-	ASSERT_NE(NULL, al.value);
+	al.contents_case = XRT__ALLOCATION__CONTENTS_LITERAL;
+	al.literal = xrt__literal__unpack(NULL, ln, lb);
+	ASSERT_NE(NULL, al.literal);
 	b = pack(&al.base, &n);
 	ASSERT_OK(xrt_allocate_proto(s, b, n, &args[0]));
 	free(b);
@@ -467,7 +468,7 @@ TEST_F(xrt, the_wire_forms_of_the_seed_ops)
 	b = pack(&al.base, &n);
 	ASSERT_ERR(xrt_allocate_proto(s, b, n, &t), XRT_INVALID_ARGUMENT, "device ordinal 1");
 	free(b);
-	xrt__literal__free_unpacked(al.value, NULL);
+	xrt__literal__free_unpacked(al.literal, NULL);
 	xrt_free(self->a, lb);
 	xrt_literal_destroy(lit);
 	ASSERT_OK(xrt_allocate_data(s, &shape, v1, 8, &args[1]));

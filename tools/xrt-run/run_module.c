@@ -329,8 +329,8 @@ static bool is_hlo_text(const char *data, size_t len)
 }
 
 /*
- * The module in @data: HLO text, an xrt.Computation message (its
- * IrModule or HLO text body; its config is not needed to run it), or
+ * The module in @data: HLO text, an xrt.Computation message (any of its
+ * bodies; its config is not needed to run it), or
  * one of XLA's (HloModuleProto, HloProto, HloSnapshot).
  */
 static xrt_status *read_module(const char *data, size_t len, xrt_module **m, bool *xla)
@@ -366,6 +366,17 @@ static xrt_status *read_module(const char *data, size_t len, xrt_module **m, boo
 		}
 		xrt__ir_module__pack(c->module, ir);
 		st = xrt_module_deserialize(NULL, ir, n, m);
+		free(ir);
+	} else if (c->body_case == XRT__COMPUTATION__BODY_HLO_SNAPSHOT) {
+		/* the original XRT's XLAComputation: its snapshot's bytes again */
+		n = xla__hlo_snapshot__get_packed_size(c->hlo_snapshot);
+		ir = malloc(n ? n : 1);
+		if (!ir) {
+			xrt__computation__free_unpacked(c, NULL);
+			return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+		}
+		xla__hlo_snapshot__pack(c->hlo_snapshot, ir);
+		st = xrt_hlo_parse_xla_proto(NULL, ir, n, XRT_XLA_HLO_SNAPSHOT, m);
 		free(ir);
 	} else if (c->body_case == XRT__COMPUTATION__BODY_XLA_MODULE) {
 		st = xrt_hlo_parse_xla_proto(NULL, c->xla_module.data, c->xla_module.len,

@@ -510,19 +510,24 @@ XRT_API void xrt_compile_cache_limits(uint64_t max_entries, uint64_t max_bytes);
 
 /*
  * The same over the wire format (proto/xrt.proto), as the seed's ops take
- * them.  Messages are checked (nesting, then every field) before
- * anything happens; errors name the field.
+ * them.  The messages carry the field numbers of the original XRT's
+ * (XLAComputation, XLAAllocation, XLATupleNode, XRTExecutionConfig), so
+ * the bytes its clients send read here.  Messages are checked (nesting,
+ * then every field) before anything happens; errors name the field.
  */
 
 /**
  * xrt_compile_proto() - compile an xrt.Computation message
  * @s: a session
- * @data: the message (its body an IrModule or HLO text)
+ * @data: the message: a config and a body (an xla.HloSnapshot, HLO text,
+ *	  XLA's serialized module, or an IrModule)
  * @size: its length
  * @out: receives the compilation handle
  *
- * A config asking for more than one replica or core is UNIMPLEMENTED; a
- * config's program shape, when given, must match the computation's.
+ * A config asking for more than one replica or core, or naming host
+ * sends and receives, is UNIMPLEMENTED; a program shape (the whole
+ * computation's, or core 0's), when given, must match the computation's.
+ * XLA's debug options and the experimental hints are not read.
  *
  * Return: as xrt_compile_module(), INVALID_ARGUMENT also for a
  * malformed message.
@@ -533,7 +538,8 @@ XRT_API xrt_status *xrt_compile_proto(xrt_session *s, const void *data, size_t s
 /**
  * xrt_allocate_proto() - allocate from an xrt.Allocation message
  * @s: a session
- * @data: the message; its device ordinal must be 0
+ * @data: the message: device ordinal 0 and a value, an xla.LiteralProto
+ *	  (read as xrt_literal_from_xla_proto() reads one) or an xrt.Literal
  * @size: its length
  * @out: receives the allocation handle
  *
@@ -583,11 +589,39 @@ XRT_API xrt_status *xrt_make_tuple_proto(xrt_session *s, const void *data, size_
  * @config_size: its length
  * @out: receives the result's allocation handle
  *
- * Return: as xrt_execute(); a core index other than 0 is UNIMPLEMENTED.
+ * Return: as xrt_execute(); a core index or replica other than 0 is
+ * UNIMPLEMENTED; return_exploded_tuple is INVALID_ARGUMENT (it asks for
+ * several handles: xrt_execute_proto_handles() gives them).
  */
 XRT_API xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation,
 				      const xrt_handle *args, uint32_t num_args,
 				      const void *config, size_t config_size, xrt_handle *out);
+
+/**
+ * xrt_execute_proto_handles() - xrt_execute_proto() giving what the
+ *				 original XRT's execute gives
+ * @s: a session
+ * @compilation: a compilation handle
+ * @args: one allocation handle per parameter
+ * @num_args: their number
+ * @config: an xrt.ExecutionConfig message (0 bytes: the defaults)
+ * @config_size: its length
+ * @alloc: allocator for the handle array (NULL: system)
+ * @out: receives the result handles; free the array with
+ *	 xrt_free(@alloc, *@out)
+ * @num_out: receives their number
+ *
+ * One handle for the result; or, where the config sets
+ * return_exploded_tuple and the result is a tuple, one per element of it
+ * (none for an empty tuple), the tuple itself released.
+ *
+ * Return: as xrt_execute_proto(); nothing is returned on failure.
+ */
+XRT_API xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
+					      const xrt_handle *args, uint32_t num_args,
+					      const void *config, size_t config_size,
+					      const struct xrt_allocator *alloc, xrt_handle **out,
+					      uint32_t *num_out);
 
 /**
  * struct xrt_chain_ref - a value of a chain: a step's result, or an element

@@ -72,8 +72,16 @@ xrt_status *wire_literal_from_msg(const struct xrt_allocator *alloc,
 xrt_status *wire_literal_from_xla(const struct xrt_allocator *a, const Xla__LiteralProto *l,
 				  xrt_literal **out);
 
-/* A module from an unpacked xrt.IrModule message (ir_wire_read.c). */
+/* A shape from an unpacked xla.ShapeProto (xla_literal.c). */
+xrt_status *wire_shape_from_xla(const struct xrt_allocator *a, const Xla__ShapeProto *s,
+				struct xrt_shape *out);
+
+/* A module from an unpacked xla.HloModuleProto (xla_proto.c). */
 struct xrt_module;
+xrt_status *xla_module_from_msg(const struct xrt_allocator *alloc, const Xla__HloModuleProto *m,
+				struct xrt_module **out);
+
+/* A module from an unpacked xrt.IrModule message (ir_wire_read.c). */
 xrt_status *ir_module_from_msg(const struct xrt_allocator *alloc, const Xrt__IrModule *msg,
 			       struct xrt_module **out);
 
