@@ -142,25 +142,6 @@ const struct cmd_ops engine_gather_ops = {
 	.run = gather_run,
 };
 
-/* The binary function of a combiner (a reduce op). */
-static u32 combiner_fn(u32 combiner)
-{
-	switch (combiner) {
-	case XRT_CS_RED_SUM:
-		return XRT_CS_BIN_ADD;
-	case XRT_CS_RED_PROD:
-		return XRT_CS_BIN_MUL;
-	case XRT_CS_RED_MIN:
-		return XRT_CS_BIN_MIN;
-	case XRT_CS_RED_MAX:
-		return XRT_CS_BIN_MAX;
-	case XRT_CS_RED_AND:
-		return XRT_CS_BIN_AND;
-	default:
-		return XRT_CS_BIN_OR;
-	}
-}
-
 /* Replace, or an element-wise reduction (not the arg- ones) on its types. */
 static int combiner_ok(u32 combiner, u32 t)
 {
@@ -224,29 +205,12 @@ static void combine_row(u32 combiner, u32 t, u8 *dst, s64 ds, const u8 *src,
 		return;
 	}
 	for (off = 0; off < n; off += EW_BLOCK) {
-		u32 bn = (u32)engine_min(n - off, EW_BLOCK), fn = combiner_fn(combiner);
+		u32 bn = (u32)engine_min(n - off, EW_BLOCK), fn = engine_red_fn(combiner);
 		u8 *dp = dst + (s64)off * ds * (s64)es;
 
 		ew_load(t, a, dp, ds, bn);
 		ew_load(t, b, src + (s64)off * ss * (s64)es, ss, bn);
-		switch (ew_class_of(t)) {
-		case EW_INT:
-			ew_int_binary(fn, t, d, a, b, bn);
-			break;
-		case EW_F32:
-			ew_f32_binary(fn, d, a, b, bn);
-			ew_round_half(t, d, bn);
-			break;
-		case EW_F64:
-			ew_f64_binary(fn, d, a, b, bn);
-			break;
-		case EW_C64:
-			ew_c64_binary(fn, d, a, b, bn);
-			break;
-		default:
-			ew_c128_binary(fn, d, a, b, bn);
-			break;
-		}
+		ew_binary_of(fn, t, d, a, b, bn);
 		ew_store(t, dp, ds, d, bn);
 	}
 }

@@ -33,7 +33,7 @@ struct cmd_ops {
 
 const struct cmd_ops *engine_cmd_ops(u32 op);
 
-#define ENGINE_NUM_OPS	(XRT_CS_OP_JUMP + 1)
+#define ENGINE_NUM_OPS	(XRT_CS_OP_SCAN + 1)
 /* Per opcode: its operations, NULL where there is no such command. */
 extern const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS];
 
@@ -66,6 +66,7 @@ extern const struct cmd_ops engine_sort_ops;
 extern const struct cmd_ops engine_rng_ops;
 extern const struct cmd_ops engine_fill_ops;
 extern const struct cmd_ops engine_jump_ops;
+extern const struct cmd_ops engine_scan_ops;
 
 /* Validation helpers; each returns 0 or -1 with v->err filled. */
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b);
@@ -99,6 +100,8 @@ int engine_check_outputs_apart(struct vctx *v, const struct xrt_cs_operand *ops,
 int engine_is_int(u32 dtype);
 /* Whether reduction @op (XRT_CS_RED_*) takes elements of type @t. */
 int engine_red_allows(u32 op, u32 t);
+/* The binary function (XRT_CS_BIN_*) that combining with @op, SUM..OR, is. */
+u32 engine_red_fn(u32 op);
 s64 engine_read_index(const u8 *p, u32 dtype);
 /* A start clamped so that [start, start + size) stays inside [0, dim). */
 s64 engine_clamp_start(s64 start, u64 dim, u64 size);

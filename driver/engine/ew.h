@@ -218,6 +218,11 @@ void ew_f64_binary(u32 fn, void *d, const double *a, const double *b, u32 n);
 void ew_f64_compare(u32 fn, s64 *d, const double *a, const double *b, u32 n);
 /* Rounds a block of floats to f16 or bf16. */
 void ew_round_half(u32 dtype, float *d, u32 n);
+/*
+ * d = fn(a, b) for @n registers of type @t's class (XRT_CS_BIN_*), rounded
+ * to @t as an EWISE BINARY is; @d may be @a or @b.
+ */
+void ew_binary_of(u32 fn, u32 t, void *d, const void *a, const void *b, u32 n);
 
 /* exp, tanh, logistic of f32 blocks, vectorized (vmath.c). */
 void vm_exp_f32(float *d, const float *a, u32 n);

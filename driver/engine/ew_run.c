@@ -552,3 +552,25 @@ void ew_make_plan(const struct xrt_cs_operand *ops, u32 num_ops,
 	BUILD_BUG_ON(EW_STREAM_BYTES <= EW_CACHED_BYTES);
 	plan->defer = plan->stream && fwd == 1 && unary;
 }
+
+void ew_binary_of(u32 fn, u32 t, void *d, const void *a, const void *b, u32 n)
+{
+	switch (ew_class_of(t)) {
+	case EW_INT:
+		ew_int_binary(fn, t, d, a, b, n);
+		break;
+	case EW_F32:
+		ew_f32_binary(fn, d, a, b, n);
+		ew_round_half(t, d, n);
+		break;
+	case EW_F64:
+		ew_f64_binary(fn, d, a, b, n);
+		break;
+	case EW_C64:
+		ew_c64_binary(fn, d, a, b, n);
+		break;
+	default:
+		ew_c128_binary(fn, d, a, b, n);
+		break;
+	}
+}

@@ -312,6 +312,14 @@ void cc_emit_dot(struct cc *cc, uint32_t flags, uint64_t batch, uint64_t m, uint
 		 const struct xrt_cs_matrix *mo);
 void cc_lower_control(struct cc *cc, uint32_t i);
 void cc_lower_reduce_window(struct cc *cc, uint32_t i);
+/*
+ * reduce-window @i as a SCAN where its windows are the prefixes or the
+ * suffixes of one dimension (cumsum and its kin); false where they are
+ * not, nothing emitted.  @op is the REDUCE op of its reducer.
+ */
+bool cc_lower_scan_window(struct cc *cc, uint32_t i, uint32_t op, const void *init);
+/* The same for any other elementwise reducer of one input, by doubling. */
+bool cc_lower_scan_window_general(struct cc *cc, uint32_t i);
 /* reduce-window offset by offset, for what one REDUCE cannot do. */
 void cc_lower_window_general(struct cc *cc, uint32_t i);
 void cc_lower_convolution(struct cc *cc, uint32_t i);

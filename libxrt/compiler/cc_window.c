@@ -24,9 +24,12 @@ void cc_lower_reduce_window(struct cc *cc, uint32_t i)
 	bool padded = false;
 
 	if (in->num_operands != 2 || !op || !init || !cc_red_identity(op, in->shape.dtype, id)) {
-		cc_lower_window_general(cc, i);	/* offset by offset */
+		if (!cc_lower_scan_window_general(cc, i))
+			cc_lower_window_general(cc, i);	/* offset by offset */
 		return;
 	}
+	if (cc_lower_scan_window(cc, i, op, init))
+		return;	/* prefixes or suffixes: linear */
 	src = cc->vals[cc_opnd(cc, in, 0)].buf;
 	rank = src.rank;
 	for (d = 0, k = rank; d < rank; d++) {

@@ -309,6 +309,20 @@ void cs_sort(struct cs_builder *b, uint32_t flags, uint32_t rank,
 		c->operands[i] = ops[i];
 }
 
+void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_cs_view *in,
+	     const struct xrt_cs_view *out, const void *init, size_t size)
+{
+	struct xrt_cs_scan *c = cs_append(b, XRT_CS_OP_SCAN, sizeof(*c));
+
+	if (!c)
+		return;
+	c->op = (uint8_t)op;
+	c->dim = (uint8_t)dim;
+	memcpy(c->init, init, size < sizeof(c->init) ? size : sizeof(c->init));
+	c->in = *in;
+	c->out = *out;
+}
+
 void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
 	    const struct xrt_cs_view *dst, double p0, double p1)
 {

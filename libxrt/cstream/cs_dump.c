@@ -54,6 +54,8 @@ const char *cs_op_name(uint32_t op)
 		return "RNG";
 	case XRT_CS_OP_JUMP:
 		return "JUMP";
+	case XRT_CS_OP_SCAN:
+		return "SCAN";
 	}
 	return "UNKNOWN";
 }
@@ -228,6 +230,8 @@ static size_t fixed_size(uint32_t op)
 		return sizeof(struct xrt_cs_rng);
 	case XRT_CS_OP_JUMP:
 		return sizeof(struct xrt_cs_jump);
+	case XRT_CS_OP_SCAN:
+		return sizeof(struct xrt_cs_scan);
 	}
 	return sizeof(struct xrt_cs_cmd);
 }
@@ -316,6 +320,15 @@ static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
 		fmtbuf_printf(f, " <- %s stream %llu", r->distribution == XRT_CS_RNG_BITS ?
 			      "bits" : r->distribution == XRT_CS_RNG_UNIFORM ? "uniform" :
 			      "normal", (unsigned long long)r->stream);
+		break;
+	}
+	case XRT_CS_OP_SCAN: {
+		const struct xrt_cs_scan *sc = (const void *)c;
+
+		print_view(f, &sc->out);
+		fmtbuf_printf(f, " <- scan %u along %u from 0x%016llx%016llx of ", sc->op, sc->dim,
+			      (unsigned long long)sc->init[1], (unsigned long long)sc->init[0]);
+		print_view(f, &sc->in);
 		break;
 	}
 	case XRT_CS_OP_JUMP:

@@ -493,9 +493,26 @@ static void gen_sort(struct gen *g, struct cs_builder *b)
 	cs_sort(b, 0, r, dims, pick(g, r), ops, n, 1);
 }
 
+static void gen_scan(struct gen *g, struct cs_builder *b)
+{
+	uint32_t t = gen_type(g), r = 1 + pick(g, 3), i;
+	struct xrt_cs_view in = gen_view(g, t, r, NULL), out;
+	struct fields f = { .n = 0 };
+	uint64_t dims[XRT_CS_MAX_RANK], init[2] = { 0, 0 };
+
+	for (i = 0; i < r; i++)
+		dims[i] = in.dims[i];
+	out = gen_view(g, t, r, dims);
+	view_fields(&f, &in);
+	view_fields(&f, &out);
+	mutate(g, &f);
+	init[0] = t == XRT_CS_PRED ? pick(g, 2) : take(g, 1);
+	cs_scan(b, XRT_CS_RED_SUM + pick(g, 6), pick(g, r), &in, &out, init, sizeof(init));
+}
+
 static void gen_command(struct gen *g, struct cs_builder *b, uint32_t at)
 {
-	switch (pick(g, 12)) {
+	switch (pick(g, 13)) {
 	case 0: gen_copy(g, b); break;
 	case 1: gen_fill(g, b); break;
 	case 2: gen_rng(g, b); break;
@@ -507,6 +524,7 @@ static void gen_command(struct gen *g, struct cs_builder *b, uint32_t at)
 	case 8: gen_indexed(g, b, 1); break;
 	case 9: gen_dslice(g, b); break;
 	case 10: gen_sort(g, b); break;
+	case 11: gen_scan(g, b); break;
 	default: gen_copy(g, b); break;
 	}
 }
@@ -656,6 +674,13 @@ static void check_command(const struct xrt_engine_prog *p, uint32_t i)
 		const struct xrt_cs_sort *x = at;
 
 		check_operands(p, i, x->operands, x->num_operands, x->rank, x->dims);
+		break;
+	}
+	case XRT_CS_OP_SCAN: {
+		const struct xrt_cs_scan *x = at;
+
+		check_view(p, i, "in", &x->in);
+		check_view(p, i, "out", &x->out);
 		break;
 	}
 	default:

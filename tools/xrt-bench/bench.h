@@ -61,6 +61,15 @@ static inline unsigned int bench_threads(void)
 /* The best time a Python peer (peers.py NAME) reports, in seconds; 0: none. */
 double bench_peer(const char *name, int reps, uint32_t threads);
 
+/*
+ * HLO module @text on the host device's @pool against peers.py's
+ * @peer_name, alternating @rounds times, as runs per second; appended to
+ * @r at *@k (nothing where the peer cannot run).
+ */
+struct host_pool;
+void bench_against_python(struct host_pool *pool, const char *text, const char *name,
+			  const char *peer_name, int reps, int rounds, struct result *r, int *k);
+
 /* The host device's benchmarks into @r (room for 16); how many. */
 int bench_host(struct result *r, bool quick);
 /* The XRT API's own costs into @r (room for 4); how many. */
@@ -73,6 +82,8 @@ int bench_devices(struct result *r, bool quick);
 int bench_cuda(struct result *r, bool quick);
 /* Parse, compile and run at n against n / 10 (room for 2); how many. */
 int bench_scale(struct result *r, bool quick);
+/* Cumulative ops as JAX writes them, against numpy (room for 6); how many. */
+int bench_scan(struct result *r, bool quick);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 

@@ -322,7 +322,7 @@ static void dots(struct host_pool *pool, int reps, bool quick, struct result *r,
 }
 
 /* A module against its numpy (and torch) peers, as runs per second. */
-static void against_python(struct host_pool *pool, const char *text, const char *name,
+void bench_against_python(struct host_pool *pool, const char *text, const char *name,
 			   const char *peer_name, int reps, int rounds, struct result *r, int *k)
 {
 	struct job j;
@@ -393,7 +393,7 @@ int bench_host(struct result *r, bool quick)
 	fused(pool, quick ? 1u << 20 : 64u << 20, reps, quick ? 1 : 3, r, &k);
 	dots(pool, reps, quick, r, &k);
 	if (!quick) {
-		against_python(pool, module_text("HloModule r\n%sENTRY e {\n"
+		bench_against_python(pool, module_text("HloModule r\n%sENTRY e {\n"
 						 "  x = f32[%u] parameter(0)\n  z = f32[] constant(0)\n"
 						 "  ROOT s = f32[] reduce(x, z), dimensions={0}, "
 						 "to_apply=%%add\n}\n", reducer, 64u << 20),
@@ -408,7 +408,7 @@ int bench_host(struct result *r, bool quick)
 				     "  s = f32[4096] reduce(e, z), dimensions={1}, to_apply=%%add\n"
 				     "  sb = f32[4096,4096] broadcast(s), dimensions={0}\n"
 				     "  ROOT o = f32[4096,4096] divide(e, sb)\n}\n", reducer));
-		against_python(pool, soft, "host softmax 4096x4096", "softmax", reps, 3, r, &k);
+		bench_against_python(pool, soft, "host softmax 4096x4096", "softmax", reps, 3, r, &k);
 		snprintf(mlp, sizeof(mlp), "%s",
 			 module_text("HloModule mlp\nENTRY e {\n  x = f32[64,512] parameter(0)\n"
 				     "  w1 = f32[512,512] parameter(1)\n  w2 = f32[512,512] parameter(2)\n"
@@ -424,9 +424,9 @@ int bench_host(struct result *r, bool quick)
 				     "  d3 = f32[64,512] dot(h2, w3), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
 				     "  c3 = f32[64,512] broadcast(b3), dimensions={1}\n"
 				     "  ROOT o = f32[64,512] add(d3, c3)\n}\n"));
-		against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 100, 3, r, &k);
-		against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 100, 3, r, &k);
-		against_python(pool, module_text("HloModule s\n%%lt (a: f32[], b: f32[]) -> pred[] {\n"
+		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 100, 3, r, &k);
+		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 100, 3, r, &k);
+		bench_against_python(pool, module_text("HloModule s\n%%lt (a: f32[], b: f32[]) -> pred[] {\n"
 						 "  %%a = f32[] parameter(0)\n  %%b = f32[] parameter(1)\n"
 						 "  ROOT %%r = pred[] compare(%%a, %%b), direction=LT, "
 						 "type=TOTALORDER\n}\nENTRY e {\n"

@@ -43,6 +43,16 @@ def main():
     elif name == 'reduce':
         x = rng.random(64 << 20, dtype=np.float32)
         print(best(lambda: x.sum(), reps))
+    elif name in ('cumsum-64k', 'cumsum-1m', 'rcumsum-1m', 'cummax-1m'):
+        # xrt-bench's scan group: the running op over one long vector
+        x = rng.random(65536 if name.endswith('64k') else 1 << 20, dtype=np.float32)
+        f = {'cumsum-64k': lambda: np.cumsum(x), 'cumsum-1m': lambda: np.cumsum(x),
+             'rcumsum-1m': lambda: np.cumsum(x[::-1])[::-1],
+             'cummax-1m': lambda: np.maximum.accumulate(x)}[name]
+        print(best(f, reps))
+    elif name in ('cumsum-rows', 'cumsum-cols'):
+        x = rng.random((1024, 1024), dtype=np.float32)
+        print(best(lambda: np.cumsum(x, axis=1 if name == 'cumsum-rows' else 0), reps))
     elif name == 'sort':
         # xrt-bench's own arguments: 1000 distinct values, many ties
         k = np.arange(8 << 20, dtype=np.uint64)

@@ -11,6 +11,9 @@
  *                  triad's bandwidth
  *   engine-dot     f32 1024 x 1024 x 1024 through DOT, one thread,
  *                  against OpenBLAS sgemm on one thread
+ *   scan-*         cumulative sums and maxima as JAX writes them (a
+ *                  reduce-window as long as the operand) against numpy's
+ *                  cumsum and maximum.accumulate (bench_scan.c)
  *   host-*         compiled modules on every core (bench_host.c): a fused
  *                  kernel against a C triad on as many threads and numpy,
  *                  DOT against OpenBLAS on as many threads, reduce-sum,
@@ -226,10 +229,10 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result res[40];
+	struct result res[64];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
-				    "[--only=engine|host|xrt|eager|scale|python|devices|cuda]\n";
+				    "[--only=engine|host|scan|xrt|eager|scale|python|devices|cuda]\n";
 	const char *only = NULL;
 	int json = 0, reps = 5, o;
 
@@ -244,7 +247,7 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			only = optarg;
-			if (strcmp(only, "engine") && strcmp(only, "host") &&
+			if (strcmp(only, "engine") && strcmp(only, "host") && strcmp(only, "scan") &&
 			    strcmp(only, "xrt") && strcmp(only, "eager") && strcmp(only, "scale") &&
 			    strcmp(only, "python") && strcmp(only, "devices") &&
 			    strcmp(only, "cuda")) {
@@ -270,6 +273,8 @@ int main(int argc, char **argv)
 	}
 	if (wanted(only, "host"))
 		count += (size_t)bench_host(res + count, reps <= 2);
+	if (wanted(only, "scan"))
+		count += (size_t)bench_scan(res + count, reps <= 2);
 	if (wanted(only, "xrt"))
 		count += (size_t)bench_xrt(res + count, reps <= 2);
 	if (wanted(only, "eager"))

@@ -137,6 +137,7 @@ struct xrt_cs_slot {
  * @XRT_CS_OP_SORT: struct xrt_cs_sort
  * @XRT_CS_OP_RNG: struct xrt_cs_rng
  * @XRT_CS_OP_JUMP: struct xrt_cs_jump
+ * @XRT_CS_OP_SCAN: struct xrt_cs_scan
  */
 enum xrt_cs_op {
 	XRT_CS_OP_COPY = 1,
@@ -151,6 +152,7 @@ enum xrt_cs_op {
 	XRT_CS_OP_SORT = 10,
 	XRT_CS_OP_RNG = 11,
 	XRT_CS_OP_JUMP = 12,
+	XRT_CS_OP_SCAN = 13,
 };
 
 /**
@@ -696,6 +698,41 @@ struct xrt_cs_rng {
 	__u64 stream;
 	struct xrt_cs_view dst;
 	__u64 params[2];
+};
+
+/* Longest dimension SCAN takes: its phases are counted in 32 bits. */
+#define XRT_CS_SCAN_MAX_LEN	0x100000000000ull	/* 2^44 */
+
+/**
+ * struct xrt_cs_scan - running reduction along one dimension
+ * @cmd: op XRT_CS_OP_SCAN, flags 0
+ * @op: enum xrt_cs_reduce_op, SUM to OR (not the arg- ones), on the
+ *      types REDUCE takes it for
+ * @dim: the dimension scanned, below the rank of @in; at most
+ *       XRT_CS_SCAN_MAX_LEN long
+ * @pad: 0
+ * @reserved: 0
+ * @init: the running value before each line's first element, as FILL's
+ *        value, of @in's dtype
+ * @in: the operand
+ * @out: the result: @in's dtype and dims; must not overlap @in
+ *
+ * Each line along @dim is scanned from index 0 up (a negative stride
+ * scans from the other end): acc = init, then for every element acc =
+ * fn(acc, in[j]) and out[j] = acc, where fn is @op's element-wise binary
+ * function (ADD, MUL, MIN, MAX, AND, OR) with its EWISE semantics: floats
+ * rounded to their type at each step (16-bit floats through f32),
+ * integers wrapping.  Every executor gets the same bits.
+ */
+struct xrt_cs_scan {
+	struct xrt_cs_cmd cmd;
+	__u8 op;
+	__u8 dim;
+	__u16 pad;
+	__u32 reserved;
+	__u64 init[2];
+	struct xrt_cs_view in;
+	struct xrt_cs_view out;
 };
 
 #define XRT_CS_JUMP_ALWAYS	0	/* jump */

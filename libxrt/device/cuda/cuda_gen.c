@@ -399,6 +399,7 @@ static void translate(struct cg *g, const struct xrt_cs_cmd *c, struct cg_step *
 		break;
 	case XRT_CS_OP_GATHER:
 	case XRT_CS_OP_SCATTER:
+	case XRT_CS_OP_SCAN:
 	case XRT_CS_OP_DYNAMIC_SLICE:
 	case XRT_CS_OP_DYNAMIC_UPDATE_SLICE:
 		cg_indexed(g, c, st);

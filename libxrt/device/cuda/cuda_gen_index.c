@@ -5,7 +5,8 @@
  * element) and SCATTER.  SCATTER applies its windows in order of b, as
  * the format requires when windows overlap: one block walks the windows,
  * its threads sharing each window's elements, with a barrier between
- * windows.
+ * windows.  SCAN gives each line along its dimension one thread, which
+ * walks it in order.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -196,6 +197,47 @@ static void scatter(struct cg *g, const struct xrt_cs_scatter *c, struct cg_step
 	cg_printf(&g->t, "\t}\n}\n}\n");
 }
 
+static void scan(struct cg *g, const struct xrt_cs_scan *c, struct cg_step *st)
+{
+	const struct xrt_cs_view *in = &c->in, *out = &c->out;
+	__s64 istr[XRT_CS_MAX_RANK], ostr[XRT_CS_MAX_RANK];
+	char ioff[300], ooff[300], ld[CG_PTR_LEN + 64], at[CG_PTR_LEN], val[200], init[128];
+	struct cg_kernel *k = &st->kernel[0];
+	__u64 dims[XRT_CS_MAX_RANK], lines = 1, len = in->dims[c->dim];
+	uint32_t d, r = 0, t = in->dtype;
+	char ptr[CG_PTR_LEN];
+
+	for (d = 0; d < in->rank; d++) {
+		if (d == c->dim)
+			continue;
+		dims[r] = in->dims[d];
+		istr[r] = in->strides[d];
+		ostr[r++] = out->strides[d];
+		lines *= in->dims[d];
+	}
+	cg_kernel_init(g, k, lines);
+	cg_use_slot(g, k, in->slot);
+	cg_use_slot(g, k, out->slot);
+	cg_open(g, k);
+	cg_printf(&g->t, "FOR_EACH(e, %lluull) {\n", lines);
+	cg_unravel(g, "c", "e", r, dims, lines <= UINT32_MAX);
+	cg_offset(ioff, sizeof(ioff), "c", r, istr);
+	cg_offset(ooff, sizeof(ooff), "c", r, ostr);
+	cg_const(init, sizeof(init), t, c->init);
+	cg_printf(&g->t, "\t%s cur = %s;\n\tfor (u64 j = 0; j < %lluull; j++) {\n",
+		  cg_reg_type(t), init, len);
+	snprintf(ptr, sizeof(ptr), "s%u + %llull + ((%s) + (s64)j * %lldll) * %u", in->slot,
+		 in->offset, ioff, in->strides[c->dim], xs_dtype_size(t));
+	cg_load(ld, sizeof(ld), t, ptr);
+	cg_printf(&g->t, "\t%s upd = %s;\n", cg_reg_type(t), ld);
+	combined(val, sizeof(val), t, combiner_fn(c->op));
+	cg_printf(&g->t, "\tcur = %s;\n", val);
+	snprintf(at, sizeof(at), "s%u + %llull + ((%s) + (s64)j * %lldll) * %u", out->slot,
+		 out->offset, ooff, out->strides[c->dim], xs_dtype_size(t));
+	cg_store(g, t, at, "cur");
+	cg_printf(&g->t, "\t}\n}\n}\n");
+}
+
 void cg_indexed(struct cg *g, const struct xrt_cs_cmd *c, struct cg_step *st)
 {
 	switch (c->op) {
@@ -204,6 +246,9 @@ void cg_indexed(struct cg *g, const struct xrt_cs_cmd *c, struct cg_step *st)
 		break;
 	case XRT_CS_OP_SCATTER:
 		scatter(g, (const void *)c, st);
+		break;
+	case XRT_CS_OP_SCAN:
+		scan(g, (const void *)c, st);
 		break;
 	default:
 		dynamic_slice(g, (const void *)c, c->op == XRT_CS_OP_DYNAMIC_UPDATE_SLICE, st);
