@@ -104,6 +104,70 @@ static u64 gather_items(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 	return view_items(&((const struct xrt_cs_gather *)cmd)->out);
 }
 
+/* Is each window one row of the operand's last dimension (a lookup)? */
+static int one_row_windows(const struct xrt_cs_gather *c)
+{
+	u32 r = c->operand.rank, d;
+
+	if (!r)
+		return 0;
+	for (d = 0; d + 1 < r; d++) {
+		if (c->out.dims[1 + d] != 1)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Elements [s0, s0 + cnt) of one-row windows: a copy per window, its
+ * start read and clamped once, without walking the index space.
+ */
+static void gather_rows(const struct xrt_engine_ctx *x, const struct xrt_cs_gather *c, u64 s0,
+			u64 cnt)
+{
+	const struct xrt_cs_view *op = &c->operand, *out = &c->out, *ix = &c->indices;
+	u32 r = op->rank, es = xs_dtype_size(op->dtype), ies = xs_dtype_size(ix->dtype), j;
+	u64 w = out->dims[r], end = s0 + cnt, b;
+	const u8 *base = engine_ptr(x, op->slot, op->offset);
+	const u8 *irow = engine_ptr(x, ix->slot, ix->offset);
+	u8 *dst = engine_ptr(x, out->slot, out->offset);
+
+	if (c->num_index_dims == 1 && ix->dtype == XRT_CS_S32 && s0 % w == 0 && end % w == 0 &&
+	    op->strides[r - 1] == 1 && out->strides[r] == 1) {
+		/* the embedding lookup: s32 row numbers, whole dense rows */
+		u32 d = c->index_map[0];
+		s64 most = (s64)(op->dims[d] - out->dims[1 + d]), rs = op->strides[d] * (s64)es;
+		s64 os = out->strides[0] * (s64)es, is = ix->strides[0];
+		const s32 *iv = (const s32 *)irow;
+		size_t bytes = (size_t)(w * es);
+
+		for (b = s0 / w; b < end / w; b++) {
+			s64 st = iv[(s64)b * is];
+
+			st = st < 0 ? 0 : st > most ? most : st;
+			memcpy(dst + (s64)b * os, base + st * rs, bytes);
+		}
+		return;
+	}
+	for (b = s0 / w; b * w < end; b++) {
+		u64 lo = b * w > s0 ? 0 : s0 - b * w, hi = engine_min(end - b * w, w);
+		s64 src = 0;
+
+		for (j = 0; j < c->num_index_dims; j++) {
+			u32 d = c->index_map[j];
+			s64 st = engine_read_index(irow + ((s64)b * ix->strides[0] +
+						   (s64)j * ix->strides[1]) * (s64)ies, ix->dtype);
+
+			src += engine_clamp_start(st, op->dims[d], out->dims[1 + d]) *
+			       op->strides[d];
+		}
+		engine_copy_strided(dst + ((s64)b * out->strides[0] +
+				    (s64)lo * out->strides[r]) * (s64)es, out->strides[r],
+				    base + (src + (s64)lo * op->strides[r - 1]) * (s64)es,
+				    op->strides[r - 1], hi - lo, es);
+	}
+}
+
 static void gather_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 		       u64 first, u64 count, void *ws)
 {
@@ -114,6 +178,11 @@ static void gather_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phas
 	s64 start[XRT_CS_MAX_RANK], src;
 	struct row_iter it;
 	u64 len;
+
+	if (one_row_windows(c)) {
+		gather_rows(x, c, s0, engine_min(count * ENGINE_ITEM_ELEMS, n - s0));
+		return;
+	}
 
 	row_iter_init(&it, out->rank, out->dims, s0,
 		      engine_min(count * ENGINE_ITEM_ELEMS, n - s0));

@@ -271,11 +271,46 @@ static void put(u32 t, void *d, u32 i, double re, double im, u32 from)
 	}
 }
 
+/*
+ * The conversions indices and quantization meet most, as loops the
+ * compiler vectorizes; the same values as the general path: integers of
+ * at most 32 bits (or signed) to f32 round once, as (float) does, and f32
+ * to s32 truncates, saturating, NaN to 0.  False for any other pair.
+ */
+static int convert_fast(u32 to, void *d, u32 from, const void *a, u32 n)
+{
+	const s64 *ia = a;
+	const float *fa = a;
+	float *f = d;
+	s64 *r = d;
+	u32 i;
+
+	if (to == XRT_CS_F32 && ew_class_of(from) == EW_INT && from != XRT_CS_PRED &&
+	    from != XRT_CS_U64) {
+		for (i = 0; i < n; i++)
+			f[i] = (float)ia[i];
+		return 1;
+	}
+	if (to == XRT_CS_S32 && from == XRT_CS_F32) {
+		for (i = 0; i < n; i++) {
+			float x = fa[i];
+			s64 v = x >= 2147483648.0f ? 2147483647 :
+				x > -2147483648.0f ? (s64)(s32)x : (s64)-2147483648ll;
+
+			r[i] = x != x ? 0 : v;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 void ew_convert(u32 to, void *d, u32 from, const void *a, u32 n)
 {
 	s64 *r = d;
 	u32 i;
 
+	if (convert_fast(to, d, from, a, n))
+		return;
 	if (ew_class_of(from) == EW_INT) {
 		if (ew_class_of(to) != EW_INT) {
 			int_to_real(to, d, from, a, n);

@@ -7,12 +7,44 @@
  */
 #include "ew.h"
 
+/* One loop per type, each a cast the compiler vectorizes (GCC's casts wrap). */
+#define WRAP_AS(type)						\
+	do {							\
+		for (i = 0; i < n; i++)				\
+			d[i] = (type)d[i];			\
+	} while (0)
+
 void ew_int_wrap(u32 dtype, s64 *d, u32 n)
 {
 	u32 i;
 
-	for (i = 0; i < n; i++)
-		d[i] = xs_int_wrap(dtype, (u64)d[i]);
+	switch (dtype) {
+	case XRT_CS_S8:
+		WRAP_AS(s8);
+		break;
+	case XRT_CS_U8:
+		WRAP_AS(u8);
+		break;
+	case XRT_CS_S16:
+		WRAP_AS(s16);
+		break;
+	case XRT_CS_U16:
+		WRAP_AS(u16);
+		break;
+	case XRT_CS_S32:
+		WRAP_AS(s32);
+		break;
+	case XRT_CS_U32:
+		WRAP_AS(u32);
+		break;
+	case XRT_CS_S64:
+	case XRT_CS_U64:
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			d[i] = xs_int_wrap(dtype, (u64)d[i]);
+		break;
+	}
 }
 
 void ew_int_unary(u32 fn, u32 dtype, s64 *d, const s64 *a, u32 n)

@@ -65,6 +65,38 @@ static struct cc_buf index_vectors(struct cc *cc, const struct cc_buf *ix, int64
 	return r;
 }
 
+/*
+ * The strides of the engine's [n, slice...] output over @in's own dense
+ * buffer, where the batch dimensions flatten in it (no offset dimension
+ * wider than 1 between two of them): then GATHER writes the result in
+ * place, with no copy after.  False where they do not.
+ */
+static bool direct_strides(const struct ir_instr *in, const struct ir_attr *off,
+			   const struct ir_attr *col, uint32_t orank, int64_t *st)
+{
+	const struct xrt_shape *s = &in->shape;
+	int64_t rm[XRT_MAX_RANK], n = 1, span = -1;
+	uint32_t d, j = 0;
+
+	for (d = s->rank; d-- > 0;) {
+		rm[d] = n;
+		n *= s->dims[d];
+	}
+	st[0] = 0;
+	for (d = s->rank; d-- > 0;) {
+		if (listed(off->ints, off->n, d) || s->dims[d] == 1)
+			continue;
+		if (span >= 0 && rm[d] != span)
+			return false;
+		if (span < 0)
+			st[0] = rm[d];
+		span = rm[d] * s->dims[d];
+	}
+	for (d = 0; d < orank; d++)
+		st[1 + d] = col && listed(col->ints, col->n, d) ? 0 : rm[off->ints[j++]];
+	return true;
+}
+
 void cc_lower_gather(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -73,7 +105,7 @@ void cc_lower_gather(struct cc *cc, uint32_t i)
 	const struct ir_attr *map = ir_instr_attr(in, IR_ATTR_START_INDEX_MAP);
 	const int64_t *sizes = ir_instr_attr(in, IR_ATTR_SLICE_SIZES)->ints;
 	uint32_t v = cc_iv(cc, i), g, tmp = ~0u, k, d, j, nb, od;
-	int64_t gd[XRT_MAX_RANK + 1], bstride[XRT_MAX_RANK], n;
+	int64_t gd[XRT_MAX_RANK + 1], bstride[XRT_MAX_RANK + 1], n;
 	struct cc_buf ix, out, gv, a;
 	uint8_t imap[XRT_MAX_RANK] = { 0 };
 	struct xrt_cs_view vo, vi, vg;
@@ -81,16 +113,33 @@ void cc_lower_gather(struct cc *cc, uint32_t i)
 	/* new values move the table: take the operand's buf once they are made */
 	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, 1)].buf,
 			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &k, &tmp);
-	g = cc_new_val(cc);
 	a = cc->vals[cc_opnd(cc, in, 0)].buf;
 	n = ix.dims[0];
 	gd[0] = n;
 	for (d = 0; d < a.rank; d++)
 		gd[1 + d] = sizes[d];
-	if (cc_alloc(cc, g, a.dtype, a.rank + 1, gd))
-		return;
 	for (j = 0; j < k; j++)
 		imap[j] = (uint8_t)map->ints[j];
+	if (direct_strides(in, off, col, a.rank, bstride)) {
+		if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
+			return;
+		out = cc->vals[v].buf;
+		out.rank = a.rank + 1;
+		memcpy(out.dims, gd, sizeof(gd[0]) * out.rank);
+		memcpy(out.strides, bstride, sizeof(bstride[0]) * out.rank);
+		vo = cc_csview(&a);
+		vi = cc_csview(&ix);
+		vg = cc_csview(&out);
+		if (n && xrt_shape_element_count(&in->shape))
+			cs_gather(&cc->b, &vo, &vi, &vg, k, imap);
+		if (tmp != ~0u)
+			cc_release(cc, tmp);
+		return;
+	}
+	g = cc_new_val(cc);
+	a = cc->vals[cc_opnd(cc, in, 0)].buf;
+	if (cc_alloc(cc, g, a.dtype, a.rank + 1, gd))
+		return;
 	vo = cc_csview(&a);
 	vi = cc_csview(&ix);
 	vg = cc_csview(&cc->vals[g].buf);

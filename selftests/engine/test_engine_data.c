@@ -57,6 +57,69 @@ TEST_F(xrt, gather_clamps_and_maps_dims)
 	run_free(&r);
 }
 
+/*
+ * One-row windows (lookups): rows of @W from f32[50, W] at 70 indices,
+ * some out of range; with W = 300 items (16384 elements) end inside rows,
+ * with 256 they do not (the s32 dense-row path).  s32 or s64 indices,
+ * dense rows or a reversed column view.
+ */
+static void lookups(struct __test_metadata *_metadata, uint32_t itype, int reversed, int W)
+{
+	enum { R = 50, N = 70 };
+	uint64_t od[2] = { R, (uint64_t)W }, id[2] = { N, 1 }, outd[3] = { N, 1, (uint64_t)W };
+	uint8_t map[1] = { 0 };
+	struct xrt_cs_view op, ix, out;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	int64_t want[N];
+	float *o, *g;
+	int i, j;
+
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, R * W * 4, XRT_CS_SLOT_READ, 0);
+	add_buf(&b, &r, N * 8, XRT_CS_SLOT_READ, 0);
+	add_buf(&b, &r, N * W * 4, XRT_CS_SLOT_WRITE, 0);
+	o = (float *)r.slot[0];
+	for (i = 0; i < R * W; i++)
+		o[i] = (float)i;
+	for (i = 0; i < N; i++) {
+		int64_t v = (i * 37) % 61 - 5;	/* -5 .. 55: both ends clamp */
+
+		if (itype == XRT_CS_S32)
+			((int32_t *)r.slot[1])[i] = (int32_t)v;
+		else
+			((int64_t *)r.slot[1])[i] = v;
+		want[i] = clamp(v, R, 1);
+	}
+	op = cs_view_dense(0, XRT_CS_F32, 0, 2, od);
+	if (reversed) {
+		op.offset = (W - 1) * 4;
+		op.strides[1] = -1;
+	}
+	ix = cs_view_dense(1, itype, 0, 2, id);
+	out = cs_view_dense(2, XRT_CS_F32, 0, 3, outd);
+	cs_gather(&b, &op, &ix, &out, 1, map);
+	RUN_PROGRAM(&b, &r);
+	g = (float *)r.slot[2];
+	for (i = 0; i < N; i++)
+		for (j = 0; j < W; j++) {
+			int col = reversed ? W - 1 - j : j;
+
+			ASSERT_EQ(o[want[i] * W + col], g[i * W + j])
+				TH_LOG("lookup %d element %d", i, j);
+		}
+	run_free(&r);
+}
+
+TEST_F(xrt, gather_one_row_windows)
+{
+	lookups(_metadata, XRT_CS_S32, 0, 300);
+	lookups(_metadata, XRT_CS_S64, 0, 300);
+	lookups(_metadata, XRT_CS_S32, 1, 300);
+	lookups(_metadata, XRT_CS_S32, 0, 256);
+	lookups(_metadata, XRT_CS_S32, 1, 256);
+}
+
 TEST_F(xrt, scatter_combines_in_order)
 {
 	/* operand s32[8]; windows of 3 at starts 0, 2, 2, 6 (out of bounds), -1 */

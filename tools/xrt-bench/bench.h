@@ -64,11 +64,16 @@ double bench_peer(const char *name, int reps, uint32_t threads);
 /*
  * HLO module @text on the host device's @pool against peers.py's
  * @peer_name, alternating @rounds times, as runs per second; appended to
- * @r at *@k (nothing where the peer cannot run).
+ * @r at *@k (nothing where the peer cannot run).  @resident: the
+ * arguments bound where they lie and the results written to buffers
+ * faulted in once, as runs on device-resident handles are (the peer's
+ * arrays are in memory too); else each run takes literals and returns a
+ * fresh one.
  */
 struct host_pool;
 void bench_against_python(struct host_pool *pool, const char *text, const char *name,
-			  const char *peer_name, int reps, int rounds, struct result *r, int *k);
+			  const char *peer_name, int reps, int rounds, bool resident,
+			  struct result *r, int *k);
 
 /* The host device's benchmarks into @r (room for 16); how many. */
 int bench_host(struct result *r, bool quick);
@@ -84,6 +89,8 @@ int bench_cuda(struct result *r, bool quick);
 int bench_scale(struct result *r, bool quick);
 /* Cumulative ops as JAX writes them, against numpy (room for 6); how many. */
 int bench_scan(struct result *r, bool quick);
+/* Row gathers against numpy's take (room for 2); how many. */
+int bench_gather(struct result *r, bool quick);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 

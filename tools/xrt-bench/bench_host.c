@@ -37,7 +37,10 @@ static void die(xrt_status *st, const char *what)
 	exit(1);
 }
 
-/* Compiles @text and makes arguments of random floats in [0, 1). */
+/*
+ * Compiles @text and makes arguments: f32 ones of pseudo-random floats in
+ * [0, 1), s32 ones of pseudo-random integers in [0, 2^31).
+ */
 static void prepare(struct job *j, const char *text, struct host_pool *pool)
 {
 	xrt_module *m = NULL;
@@ -57,8 +60,14 @@ static void prepare(struct job *j, const char *text, struct host_pool *pool)
 		if (st)
 			die(st, "arguments");
 		d = xrt_literal_mutable_data(j->args[i]);
-		for (k = 0; k < xrt_literal_size(j->args[i]) / 4; k++)
-			d[k] = (float)((k * 2654435761u) % 1000) / 1000.0f;
+		for (k = 0; k < xrt_literal_size(j->args[i]) / 4; k++) {
+			uint32_t h = (uint32_t)(k * 2654435761u);
+
+			if (xrt_module_param_shape(m, i)->dtype == XRT_S32)
+				((int32_t *)d)[k] = (int32_t)(h >> 1);
+			else
+				d[k] = (float)(h % 1000) / 1000.0f;
+		}
 	}
 	j->pool = pool;
 	xrt_module_destroy(m);
@@ -90,7 +99,8 @@ static double run(struct job *j, int reps)
 /*
  * Best time of @reps runs into result buffers allocated (and faulted in)
  * once, as the triad's are: the engine's own speed, without the page
- * faults of a fresh output.  One array parameter and one array result.
+ * faults of a fresh output, the parameters bound where they lie: as a
+ * run on resident handles.  Array parameters and array results.
  */
 static double run_in_place(struct job *j, int reps)
 {
@@ -323,7 +333,8 @@ static void dots(struct host_pool *pool, int reps, bool quick, struct result *r,
 
 /* A module against its numpy (and torch) peers, as runs per second. */
 void bench_against_python(struct host_pool *pool, const char *text, const char *name,
-			   const char *peer_name, int reps, int rounds, struct result *r, int *k)
+			  const char *peer_name, int reps, int rounds, bool resident,
+			  struct result *r, int *k)
 {
 	struct job j;
 	double t = 1e9, py = 1e9;
@@ -331,8 +342,8 @@ void bench_against_python(struct host_pool *pool, const char *text, const char *
 
 	prepare(&j, text, pool);
 	for (round = 0; round < rounds; round++) {	/* alternating, as dots() */
-		double s = run(&j, reps), p = bench_peer(peer_name, reps,
-							  host_pool_threads(pool));
+		double s = resident ? run_in_place(&j, reps) : run(&j, reps);
+		double p = bench_peer(peer_name, reps, host_pool_threads(pool));
 
 		t = s < t ? s : t;
 		py = p > 0 && p < py ? p : py;
@@ -397,7 +408,7 @@ int bench_host(struct result *r, bool quick)
 						 "  x = f32[%u] parameter(0)\n  z = f32[] constant(0)\n"
 						 "  ROOT s = f32[] reduce(x, z), dimensions={0}, "
 						 "to_apply=%%add\n}\n", reducer, 64u << 20),
-			       "host reduce-sum 64M f32", "reduce", reps, 3, r, &k);
+			       "host reduce-sum 64M f32", "reduce", reps, 3, false, r, &k);
 		snprintf(soft, sizeof(soft), "%s",
 			 module_text("HloModule s\n%sENTRY e {\n  x = f32[4096,4096] parameter(0)\n"
 				     "  ninf = f32[] constant(-inf)\n  z = f32[] constant(0)\n"
@@ -408,7 +419,7 @@ int bench_host(struct result *r, bool quick)
 				     "  s = f32[4096] reduce(e, z), dimensions={1}, to_apply=%%add\n"
 				     "  sb = f32[4096,4096] broadcast(s), dimensions={0}\n"
 				     "  ROOT o = f32[4096,4096] divide(e, sb)\n}\n", reducer));
-		bench_against_python(pool, soft, "host softmax 4096x4096", "softmax", reps, 3, r, &k);
+		bench_against_python(pool, soft, "host softmax 4096x4096", "softmax", reps, 3, false, r, &k);
 		snprintf(mlp, sizeof(mlp), "%s",
 			 module_text("HloModule mlp\nENTRY e {\n  x = f32[64,512] parameter(0)\n"
 				     "  w1 = f32[512,512] parameter(1)\n  w2 = f32[512,512] parameter(2)\n"
@@ -424,8 +435,8 @@ int bench_host(struct result *r, bool quick)
 				     "  d3 = f32[64,512] dot(h2, w3), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
 				     "  c3 = f32[64,512] broadcast(b3), dimensions={1}\n"
 				     "  ROOT o = f32[64,512] add(d3, c3)\n}\n"));
-		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 100, 3, r, &k);
-		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 100, 3, r, &k);
+		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 100, 3, false, r, &k);
+		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 100, 3, false, r, &k);
 		bench_against_python(pool, module_text("HloModule s\n%%lt (a: f32[], b: f32[]) -> pred[] {\n"
 						 "  %%a = f32[] parameter(0)\n  %%b = f32[] parameter(1)\n"
 						 "  ROOT %%r = pred[] compare(%%a, %%b), direction=LT, "
@@ -433,7 +444,7 @@ int bench_host(struct result *r, bool quick)
 						 "  x = f32[%u] parameter(0)\n"
 						 "  ROOT s = f32[%u] sort(x), dimensions={0}, to_apply=%%lt\n}\n",
 						 8u << 20, 8u << 20),
-			       "host sort 8M f32", "sort", reps, 3, r, &k);
+			       "host sort 8M f32", "sort", reps, 3, false, r, &k);
 	}
 	compile_time(quick ? 2 : 10, r, &k);
 	host_pool_destroy(pool);

@@ -57,7 +57,7 @@ int bench_scan(struct result *r, bool quick)
 			continue;
 		scan_module(text, sizeof(text), cases[i].shape, cases[i].init, cases[i].window,
 			    cases[i].reducer);
-		bench_against_python(pool, text, cases[i].name, cases[i].peer, reps, 3, r, &k);
+		bench_against_python(pool, text, cases[i].name, cases[i].peer, reps, 3, true, r, &k);
 	}
 	host_pool_destroy(pool);
 	return k;

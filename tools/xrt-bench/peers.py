@@ -53,6 +53,12 @@ def main():
     elif name in ('cumsum-rows', 'cumsum-cols'):
         x = rng.random((1024, 1024), dtype=np.float32)
         print(best(lambda: np.cumsum(x, axis=1 if name == 'cumsum-rows' else 0), reps))
+    elif name in ('take-256', 'take-16'):
+        # xrt-bench's gather group: whole rows at random indices
+        rows, width, n = (50000, 256, 4096) if name == 'take-256' else (100000, 16, 65536)
+        t = rng.random((rows, width), dtype=np.float32)
+        i = rng.integers(0, rows, n, dtype=np.int32)
+        print(best(lambda: np.take(t, i, axis=0), reps))
     elif name == 'sort':
         # xrt-bench's own arguments: 1000 distinct values, many ties
         k = np.arange(8 << 20, dtype=np.uint64)

@@ -14,6 +14,8 @@
  *   scan-*         cumulative sums and maxima as JAX writes them (a
  *                  reduce-window as long as the operand) against numpy's
  *                  cumsum and maximum.accumulate (bench_scan.c)
+ *   gather-*       row lookups (jnp.take, embeddings) against numpy's take
+ *                  (bench_gather.c)
  *   host-*         compiled modules on every core (bench_host.c): a fused
  *                  kernel against a C triad on as many threads and numpy,
  *                  DOT against OpenBLAS on as many threads, reduce-sum,
@@ -232,7 +234,7 @@ int main(int argc, char **argv)
 	struct result res[64];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
-				    "[--only=engine|host|scan|xrt|eager|scale|python|devices|cuda]\n";
+				    "[--only=engine|host|scan|gather|xrt|eager|scale|python|devices|cuda]\n";
 	const char *only = NULL;
 	int json = 0, reps = 5, o;
 
@@ -248,6 +250,7 @@ int main(int argc, char **argv)
 		case 'o':
 			only = optarg;
 			if (strcmp(only, "engine") && strcmp(only, "host") && strcmp(only, "scan") &&
+			    strcmp(only, "gather") &&
 			    strcmp(only, "xrt") && strcmp(only, "eager") && strcmp(only, "scale") &&
 			    strcmp(only, "python") && strcmp(only, "devices") &&
 			    strcmp(only, "cuda")) {
@@ -275,6 +278,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_host(res + count, reps <= 2);
 	if (wanted(only, "scan"))
 		count += (size_t)bench_scan(res + count, reps <= 2);
+	if (wanted(only, "gather"))
+		count += (size_t)bench_gather(res + count, reps <= 2);
 	if (wanted(only, "xrt"))
 		count += (size_t)bench_xrt(res + count, reps <= 2);
 	if (wanted(only, "eager"))
