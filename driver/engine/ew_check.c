@@ -83,7 +83,7 @@ static int binary_ok(u32 fn, u32 a)
 	case XRT_CS_BIN_POW:
 		return is_int(a) || is_float(a) || is_complex(a);
 	case XRT_CS_BIN_ATAN2:
-		return is_float(a);
+		return is_float(a) || is_complex(a);
 	case XRT_CS_BIN_MAX:
 	case XRT_CS_BIN_MIN:
 		return is_int(a) || is_float(a) || a == XRT_CS_PRED;

@@ -292,9 +292,20 @@ static double float_binary(enum xrt_opcode op, double x, double y)
 	}
 }
 
+/* XLA's complex atan2(y, x): -i log((x + iy) / sqrt(x^2 + y^2)); NaN where that is 0. */
+static double complex catan2(double complex y, double complex x)
+{
+	double complex s = csqrt(x * x + y * y);
+
+	if (s == 0)
+		return ev_cplx(NAN, NAN);
+	return -I * clog((x + I * y) / s);
+}
+
 static double complex complex_binary(enum xrt_opcode op, double complex x, double complex y)
 {
 	switch (op) {
+	case XRT_OP_ATAN2: return catan2(x, y);
 	case XRT_OP_ADD: return x + y;
 	case XRT_OP_SUBTRACT: return x - y;
 	case XRT_OP_MULTIPLY: return x * y;

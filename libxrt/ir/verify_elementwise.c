@@ -81,8 +81,8 @@ static bool binary_ok(enum xrt_opcode op, enum xrt_dtype t)
 	case XRT_OP_MAXIMUM:
 	case XRT_OP_MINIMUM:
 		return is_int(t) || is_float(t) || t == XRT_PRED;
-	case XRT_OP_ATAN2:
-		return is_float(t);
+	case XRT_OP_ATAN2:	/* complex: -i log((x + iy) / sqrt(x^2 + y^2)), as XLA */
+		return is_float(t) || is_complex(t);
 	case XRT_OP_COMPLEX:
 		return t == XRT_F32 || t == XRT_F64;
 	case XRT_OP_AND:

@@ -296,6 +296,14 @@ def binary_float():
                           'divide': X / Y, 'power': np.power(X, Y)}.items():
                 elementwise('%s_%s' % (op, t), op, t, [xs, ys], t, [rnd(a) for a in v],
                             (8 * EPS[part], 8 * EPS[part]))
+            # XLA's complex atan2(y, x) = -i log((x + iy) / sqrt(x^2 + y^2)), NaN
+            # where x^2 + y^2 = 0 (as jaxlib's CPU backend gives for 3-i, -1-3i)
+            ya, xa = np.array(xs + [complex(3, -1)]), np.array(ys + [complex(-1, -3)])
+            with np.errstate(all='ignore'):
+                v = -1j * np.log((xa + 1j * ya) / np.sqrt(xa * xa + ya * ya))
+            v = [complex(math.nan, math.nan) if not np.isfinite(z) else z for z in v]
+            elementwise('atan2_%s' % t, 'atan2', t, [list(ya), list(xa)], t,
+                        [rnd(a) for a in v], (8 * EPS[part], 8 * EPS[part]))
             for d in ('EQ', 'NE'):
                 elementwise('compare_%s_%s' % (d, t), 'compare', t, [xs, ys], 'pred',
                             [(a == b) == (d == 'EQ') for a, b in zip(xs, ys)],

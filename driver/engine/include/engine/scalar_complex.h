@@ -231,7 +231,21 @@ static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cunary(u32 fn, struct xs_cplx 
 	}
 }
 
-/* A complex binary instruction: ADD, SUB, MUL (no fused multiply-add), DIV, POW. */
+/*
+ * atan2(y, x) of complex numbers as XLA defines it: -i log((x + iy) /
+ * sqrt(x^2 + y^2)), NaN where x^2 + y^2 is 0.
+ */
+static inline XRT_SCALAR_DEVICE struct xs_cplx xs_catan2(struct xs_cplx y, struct xs_cplx x)
+{
+	struct xs_cplx s, l;
+
+	s = xs_csqrt(xs_cplx_of(x.re * x.re - x.im * x.im + (y.re * y.re - y.im * y.im),
+				2 * x.re * x.im + 2 * y.re * y.im));
+	l = xs_clog(xs_cdiv(xs_cplx_of(x.re - y.im, x.im + y.re), s));
+	return xs_cplx_of(l.im, -l.re);
+}
+
+/* A complex binary instruction: ADD, SUB, MUL (no fused multiply-add), DIV, POW, ATAN2. */
 static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cbinary(u32 fn, struct xs_cplx a,
 							  struct xs_cplx b)
 {
@@ -244,6 +258,8 @@ static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cbinary(u32 fn, struct xs_cplx
 		return xs_cplx_of(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 	case XRT_CS_BIN_POW:
 		return xs_cpow(a, b);
+	case XRT_CS_BIN_ATAN2:
+		return xs_catan2(a, b);
 	default:
 		return xs_cdiv(a, b);
 	}
