@@ -356,7 +356,7 @@ static u32 unorder32(const struct fiber *f, u32 k)
 /*
  * A lone key of 4 bytes sorts as 4-byte words alone, half the memory of
  * the packed form, where order_bits() loses nothing: no NaN it quiets,
- * nothing BY_VALUE merges.  Returns 0, having written nothing and left
+ * no -0 or NaN BY_VALUE merges with another.  Returns 0, having written nothing and left
  * the identity permutation, where some element's key does not give its
  * bits back.
  */
@@ -364,8 +364,6 @@ static int sort_words(struct fiber *f, struct sort_ws *w)
 {
 	u32 *key = w->perm, *key2 = w->perm2, *tmp, i, end, b, sum, c;
 
-	if (f->c->cmd.flags & XRT_CS_SORT_BY_VALUE)
-		return 0;
 	memset(w->count, 0, 4 * sizeof(w->count[0]));
 	for (i = 0; i < f->n && !f->stop; i = end) {
 		end = block_end(f, i);
