@@ -752,6 +752,64 @@ static int bits_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* (value, index) pairs in JAX's by-value order: -0 equals +0, NaNs last. */
+struct by_value {
+	float v;
+	int i;
+};
+
+static int by_value_cmp(const void *pa, const void *pb)
+{
+	const struct by_value *a = pa, *b = pb;
+	int na = a->v != a->v, nb = b->v != b->v;
+
+	if (na != nb)
+		return na - nb;
+	if (!na && a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return a->i - b->i;	/* equal: their order, stably */
+}
+
+/*
+ * BY_VALUE on a lone f32 key, long fibers: without -0 or NaN the keys
+ * sort as words and decode; with them the packed path keeps each
+ * element's bits, -0 and +0 in their order.  Against a stable reference.
+ */
+TEST_F(xrt, sort_by_value_lone_f32)
+{
+	enum { N = 3000 };
+	static const float pool[] = { 1.5f, -2, 0.25f, 7, -0.5f, 3 };
+	static float k0[N], want[N];
+	static struct by_value ref[N];
+	uint64_t dims[1] = { N };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand op;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	int pass, i;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < N; i++) {
+			k0[i] = pool[(i * 7919) % 6] * (float)(i % 5);
+			if (pass && i % 97 == 0)
+				k0[i] = i % 2 ? -0.0f : __builtin_nanf("");
+			ref[i] = (struct by_value){ k0[i], i };
+		}
+		qsort(ref, N, sizeof(ref[0]), by_value_cmp);
+		for (i = 0; i < N; i++)
+			want[i] = k0[ref[i].i];
+		cs_builder_init(&b, NULL);
+		add_buf(&b, &r, sizeof(k0), XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+		memcpy(r.slot[0], k0, sizeof(k0));
+		op = cs_operand(0, XRT_CS_F32, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1, st);
+		cs_sort(&b, XRT_CS_SORT_BY_VALUE, 1, dims, 0, &op, 1, 1);
+		RUN_PROGRAM(&b, &r);
+		ASSERT_EQ(0, memcmp(want, r.slot[0], sizeof(want))) TH_LOG("pass %d", pass);
+		run_free(&r);
+		r.n = 0;
+	}
+}
+
 /*
  * A lone key of up to 4 bytes travels through the sort with its bits
  * (no permutation): each comes out once, signalling NaNs included, in
