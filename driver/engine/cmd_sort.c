@@ -14,6 +14,7 @@
  * the kernel runs an item with preemption off.
  */
 #include "ew.h"
+#include "sort.h"
 
 #define SORT_MAX_LEN	BIT_ULL(26)
 
@@ -80,7 +81,13 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	len = c->dims[c->dim];
 	if (len > SORT_MAX_LEN)
 		return engine_fail(v, ~0u, "SORT: sorted dimension longer than 2^26", len, 0);
-	ws = sizeof(struct sort_ws) + len * (2 * sizeof(u32) + 2 * sizeof(u64));
+	if (engine_sort_wide(c)) {	/* buffers shared, a chunk's places each */
+		ws = engine_sort_wide_ws(c);
+		if (engine_sort_wide_shared(c) > v->prog->shared_ws_size)
+			v->prog->shared_ws_size = engine_sort_wide_shared(c);
+	} else {
+		ws = sizeof(struct sort_ws) + len * (2 * sizeof(u32) + 2 * sizeof(u64));
+	}
 	if (ws > v->prog->thread_ws_size)
 		v->prog->thread_ws_size = ws;
 	return 0;
@@ -103,34 +110,25 @@ static u64 fibers_per_item(const struct xrt_cs_sort *c)
 	return per ? per : 1;
 }
 
+static u32 sort_phases(const void *cmd)
+{
+	return engine_sort_wide(cmd) ? engine_sort_wide_phases(cmd) : 1;
+}
+
 static u64 sort_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
 {
 	const struct xrt_cs_sort *c = cmd;
 
+	if (engine_sort_wide(c))
+		return engine_sort_wide_items(c);
 	return (fibers(c) + fibers_per_item(c) - 1) / fibers_per_item(c);
 }
-
-/* Key elements between two offers to yield (xrt_engine_ctx.yield). */
-#define SORT_YIELD_ELEMS	BIT_ULL(16)
-/* Fibers this short sort by insertion */
-#define SORT_SMALL		32
-
-struct fiber {
-	const struct xrt_engine_ctx *x;
-	const struct xrt_cs_sort *c;
-	u8 *base[8];
-	s64 stride[8];		/* in bytes */
-	u32 n;
-	u32 work;		/* elements handled since the last yield */
-	int direct;		/* one operand of at most 4 bytes: see sort_fiber() */
-	int stop;		/* the executor asked to abandon the item */
-};
 
 /*
  * Counts @elems of work about to be done, yielding once SORT_YIELD_ELEMS
  * have gathered; sets f->stop when the item must be abandoned.
  */
-static void fiber_tick(struct fiber *f, u32 elems)
+void engine_sort_tick(struct fiber *f, u32 elems)
 {
 	f->work += elems;
 	if (f->work >= SORT_YIELD_ELEMS && f->x->yield) {
@@ -140,7 +138,7 @@ static void fiber_tick(struct fiber *f, u32 elems)
 }
 
 /* Element @i of operand @k: its bits. */
-static u64 load_bits(const struct fiber *f, u32 k, u32 i)
+u64 engine_sort_load(const struct fiber *f, u32 k, u32 i)
 {
 	u32 es = xs_dtype_size(f->c->operands[k].dtype);
 	const u8 *p = f->base[k] + (s64)i * f->stride[k];
@@ -166,7 +164,7 @@ static u64 load_bits(const struct fiber *f, u32 k, u32 i)
 }
 
 /* Stores @v, an element's bits, as element @i of operand @k. */
-static void store_bits(const struct fiber *f, u32 k, u32 i, u64 v)
+void engine_sort_store(const struct fiber *f, u32 k, u32 i, u64 v)
 {
 	u32 es = xs_dtype_size(f->c->operands[k].dtype);
 	u8 *p = f->base[k] + (s64)i * f->stride[k], v8 = (u8)v;
@@ -209,7 +207,7 @@ static u64 float_quiet(u32 t)
  * value, zeros as +0 and NaNs as one positive NaN), signed integers by
  * their flipped sign bit; inverted for a descending sort.
  */
-static u64 order_bits(const struct fiber *f, u32 k, u64 b)
+u64 engine_sort_order(const struct fiber *f, u32 k, u64 b)
 {
 	u32 t = f->c->operands[k].dtype, es = xs_dtype_size(t);
 	u64 top = 1ull << (8 * es - 1), mask = top | (top - 1);
@@ -243,7 +241,7 @@ static u64 order_bits(const struct fiber *f, u32 k, u64 b)
 }
 
 /* The end of the block of work starting at @i: SORT_YIELD_ELEMS at most. */
-static u32 block_end(const struct fiber *f, u32 i)
+u32 engine_sort_block_end(const struct fiber *f, u32 i)
 {
 	return (u32)engine_min(f->n, (u64)i + SORT_YIELD_ELEMS);
 }
@@ -267,8 +265,8 @@ static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 shift
 		sum += c;
 	}
 	for (i = 0; i < f->n && !f->stop; i = end) {
-		end = block_end(f, i);
-		fiber_tick(f, end - i);
+		end = engine_sort_block_end(f, i);
+		engine_sort_tick(f, end - i);
 		for (; i < end; i++) {
 			u32 to = count[(key[i] >> shift) & 255]++;
 
@@ -320,10 +318,11 @@ static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
 	if (!small)
 		memset(w->count, 0, es * sizeof(w->count[0]));
 	for (i = 0; i < f->n && !f->stop; i = end) {
-		end = block_end(f, i);
-		fiber_tick(f, end - i);
+		end = engine_sort_block_end(f, i);
+		engine_sort_tick(f, end - i);
 		for (; i < end; i++) {
-			u64 raw = load_bits(f, k, w->perm[i]), key = order_bits(f, k, raw);
+			u64 raw = engine_sort_load(f, k, w->perm[i]);
+			u64 key = engine_sort_order(f, k, raw);
 
 			/* the element's own bits where they are all that moves */
 			w->key[i] = packed ? key << 32 | (f->direct ? raw : w->perm[i]) : key;
@@ -341,7 +340,7 @@ static void sort_by_key(struct fiber *f, struct sort_ws *w, u32 k)
 		w->perm[i] = (u32)w->key[i];
 }
 
-/* The bits whose order_bits() are @k, for a key of 4 bytes, if injective there. */
+/* The bits whose engine_sort_order() are @k, for a key of 4 bytes, if injective there. */
 static u32 unorder32(const struct fiber *f, u32 k)
 {
 	u32 t = f->c->operands[0].dtype, top = 0x80000000u;
@@ -355,7 +354,7 @@ static u32 unorder32(const struct fiber *f, u32 k)
 
 /*
  * A lone key of 4 bytes sorts as 4-byte words alone, half the memory of
- * the packed form, where order_bits() loses nothing: no NaN it quiets,
+ * the packed form, where engine_sort_order() loses nothing: no NaN it quiets,
  * no -0 or NaN BY_VALUE merges with another.  Returns 0, having written nothing and left
  * the identity permutation, where some element's key does not give its
  * bits back.
@@ -366,10 +365,11 @@ static int sort_words(struct fiber *f, struct sort_ws *w)
 
 	memset(w->count, 0, 4 * sizeof(w->count[0]));
 	for (i = 0; i < f->n && !f->stop; i = end) {
-		end = block_end(f, i);
-		fiber_tick(f, end - i);
+		end = engine_sort_block_end(f, i);
+		engine_sort_tick(f, end - i);
 		for (; i < end; i++) {
-			u32 raw = (u32)load_bits(f, 0, i), k = (u32)order_bits(f, 0, raw);
+			u32 raw = (u32)engine_sort_load(f, 0, i);
+			u32 k = (u32)engine_sort_order(f, 0, raw);
 
 			if (unorder32(f, k) != raw) {
 				while (i--)	/* the permutation's start again */
@@ -392,8 +392,8 @@ static int sort_words(struct fiber *f, struct sort_ws *w)
 			sum += c;
 		}
 		for (i = 0; i < f->n && !f->stop; i = end) {
-			end = block_end(f, i);
-			fiber_tick(f, end - i);
+			end = engine_sort_block_end(f, i);
+			engine_sort_tick(f, end - i);
 			for (; i < end; i++)
 				key2[count[(key[i] >> (8 * b)) & 255]++] = key[i];
 		}
@@ -402,10 +402,10 @@ static int sort_words(struct fiber *f, struct sort_ws *w)
 		key2 = tmp;
 	}
 	for (i = 0; i < f->n && !f->stop; i = end) {
-		end = block_end(f, i);
-		fiber_tick(f, end - i);
+		end = engine_sort_block_end(f, i);
+		engine_sort_tick(f, end - i);
 		for (; i < end; i++)
-			store_bits(f, 0, i, unorder32(f, key[i]));
+			engine_sort_store(f, 0, i, unorder32(f, key[i]));
 	}
 	return 1;
 }
@@ -422,14 +422,14 @@ static void permute(struct fiber *f, struct sort_ws *w)
 		s64 stride = f->stride[k];
 
 		for (i = 0; i < f->n; i = end) {
-			end = block_end(f, i);
-			fiber_tick(f, end - i);
+			end = engine_sort_block_end(f, i);
+			engine_sort_tick(f, end - i);
 			for (; i < end; i++)
 				memcpy(vals + (size_t)i * es, base + (s64)w->perm[i] * stride, es);
 		}
 		for (i = 0; i < f->n; i = end) {
-			end = block_end(f, i);
-			fiber_tick(f, end - i);
+			end = engine_sort_block_end(f, i);
+			engine_sort_tick(f, end - i);
 			for (; i < end; i++)
 				memcpy(base + (s64)i * stride, vals + (size_t)i * es, es);
 		}
@@ -446,7 +446,7 @@ static int ieee_less(const struct fiber *f, u32 i, u32 j)
 	u32 k, t;
 
 	for (k = 0; k < f->c->num_keys; k++) {
-		u64 a = load_bits(f, k, i), b = load_bits(f, k, j), top;
+		u64 a = engine_sort_load(f, k, i), b = engine_sort_load(f, k, j), top;
 
 		t = f->c->operands[k].dtype;
 		if (t >= XRT_CS_F16 && t <= XRT_CS_F64) {
@@ -454,8 +454,8 @@ static int ieee_less(const struct fiber *f, u32 i, u32 j)
 			if ((a & ~top) > float_inf(t) || (b & ~top) > float_inf(t))
 				return 0;
 		}
-		a = order_bits(f, k, a);
-		b = order_bits(f, k, b);
+		a = engine_sort_order(f, k, a);
+		b = engine_sort_order(f, k, b);
 		if (a != b)
 			return a < b;
 	}
@@ -467,7 +467,7 @@ static void merge(struct fiber *f, struct sort_ws *w, u32 lo, u32 mid, u32 end)
 {
 	u32 i = lo, j = mid, k = lo;
 
-	fiber_tick(f, end - lo);
+	engine_sort_tick(f, end - lo);
 	while (i < mid && j < end)
 		w->perm2[k++] = ieee_less(f, w->perm[j], w->perm[i]) ? w->perm[j++] : w->perm[i++];
 	while (i < mid)
@@ -565,10 +565,10 @@ static void sort_fiber(const struct xrt_engine_ctx *x, const struct xrt_cs_sort 
 		return;
 	}
 	for (i = 0; i < f.n; i = end) {
-		end = block_end(&f, i);
-		fiber_tick(&f, end - i);
+		end = engine_sort_block_end(&f, i);
+		engine_sort_tick(&f, end - i);
 		for (; i < end; i++)
-			store_bits(&f, 0, i, (u32)w->key[i]);
+			engine_sort_store(&f, 0, i, (u32)w->key[i]);
 	}
 }
 
@@ -578,6 +578,10 @@ static void sort_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 	const struct xrt_cs_sort *c = cmd;
 	u64 per = fibers_per_item(c), f, end = engine_min((first + count) * per, fibers(c));
 
+	if (engine_sort_wide(c)) {
+		engine_sort_wide_run(x, c, phase, first, count, ws);
+		return;
+	}
 	for (f = first * per; f < end; f++)
 		sort_fiber(x, c, f, ws);
 }
@@ -586,7 +590,7 @@ const struct cmd_ops engine_sort_ops = {
 	.name = "SORT",
 	.fixed_size = sizeof(struct xrt_cs_sort),
 	.validate = sort_validate,
-	.phases = engine_one_phase,
+	.phases = sort_phases,
 	.items = sort_items,
 	.run = sort_run,
 };

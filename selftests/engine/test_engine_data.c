@@ -752,6 +752,73 @@ static int bits_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* An element's bits and place, in key_cmp's order, ties by place. */
+struct keyed {
+	uint32_t bits;
+	int i;
+};
+
+static uint32_t keyed_type;
+static int keyed_desc;
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c = key_cmp(keyed_type, (const uint8_t *)&a->bits, (const uint8_t *)&b->bits);
+
+	if (keyed_desc)
+		c = -c;
+	return c ? c : a->i - b->i;
+}
+
+/*
+ * One fiber of a million and more (the wide sort: its passes shared out
+ * in chunks among the items of several phases): random f32 bits, NaNs of
+ * every payload among them, and s16; ascending and descending; against
+ * a stable reference.
+ */
+TEST_F(xrt, sort_one_long_fiber_in_chunks)
+{
+	static const uint32_t types[] = { XRT_CS_F32, XRT_CS_S16 };
+	enum { N = (1 << 20) + 777 };
+	static struct keyed ref[N];
+	static uint8_t k0[N * 4], want[N * 4];
+	uint64_t dims[1] = { N };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand op;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	uint32_t ti, es;
+	int desc, i;
+
+	for (ti = 0; ti < 2; ti++)
+		for (desc = 0; desc < 2; desc++) {
+			keyed_type = types[ti];
+			keyed_desc = desc;
+			es = xs_dtype_size(keyed_type);
+			rand_fill(k0, sizeof(k0), 5 + ti);
+			for (i = 0; i < N; i++) {
+				ref[i].bits = 0;
+				memcpy(&ref[i].bits, k0 + (size_t)i * es, es);
+				ref[i].i = i;
+			}
+			qsort(ref, N, sizeof(ref[0]), keyed_cmp);
+			for (i = 0; i < N; i++)
+				memcpy(want + (size_t)i * es, &ref[i].bits, es);
+			cs_builder_init(&b, NULL);
+			add_buf(&b, &r, (size_t)N * es, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+			memcpy(r.slot[0], k0, (size_t)N * es);
+			op = cs_operand(0, keyed_type, XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, 0, 1,
+					st);
+			cs_sort(&b, desc ? XRT_CS_SORT_DESCENDING : 0, 1, dims, 0, &op, 1, 1);
+			RUN_PROGRAM(&b, &r);
+			ASSERT_EQ(0, memcmp(want, r.slot[0], (size_t)N * es))
+				TH_LOG("type %u, descending %d", keyed_type, desc);
+			run_free(&r);
+			r.n = 0;
+		}
+}
+
 /* (value, index) pairs in JAX's by-value order: -0 equals +0, NaNs last. */
 struct by_value {
 	float v;

@@ -39,6 +39,13 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
  * Like the rest of the pool, for one run at a time.
  */
 void *host_pool_arena(struct host_pool *p, uint64_t size);
+/*
+ * The engine's shared workspace of a run on @p, kept from run to run as
+ * the arena is (a sort of millions shares a few hundred MiB: faulting
+ * them in again each run cost a quarter of its time); NULL when out of
+ * memory.
+ */
+void *host_pool_shared(struct host_pool *p, uint64_t size);
 /* Calls @fn on chunks of [0, @items) over the pool's threads (NULL: inline). */
 void host_pool_for(struct host_pool *p, uint64_t items,
 		   void (*fn)(void *ctx, uint64_t first, uint64_t count, void *ws), void *ctx);

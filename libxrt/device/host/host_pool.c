@@ -46,6 +46,8 @@ struct host_pool {
 	uint64_t ws_size;
 	void *arena;			/* kept from run to run */
 	uint64_t arena_size;
+	void *shared;			/* the engine's shared workspace, likewise */
+	uint64_t shared_size;
 	uint32_t num_threads;		/* workers, the caller not counted */
 	/* bumped per job, under the lock; after job is set (release) */
 	atomic_uint_fast64_t generation;
@@ -186,6 +188,7 @@ void host_pool_destroy(struct host_pool *p)
 	for (i = 0; i <= p->num_threads; i++)
 		xrt_mem_free(NULL, p->ws[i]);
 	xrt_mem_free(NULL, p->arena);
+	xrt_mem_free(NULL, p->shared);
 	free(p->ws);
 	free(p->threads);
 	pthread_cond_destroy(&p->wake);
@@ -249,6 +252,16 @@ static xrt_status *reserve(struct host_pool *p, uint64_t size)
 	}
 	p->ws_size = size;
 	return NULL;
+}
+
+void *host_pool_shared(struct host_pool *p, uint64_t size)
+{
+	if (size > p->shared_size) {
+		xrt_mem_free(NULL, p->shared);
+		p->shared = xrt_mem_alloc_aligned(NULL, size, 64);
+		p->shared_size = p->shared ? size : 0;
+	}
+	return p->shared;
 }
 
 void *host_pool_arena(struct host_pool *p, uint64_t size)

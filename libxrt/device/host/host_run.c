@@ -217,13 +217,19 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 	struct xdev_watcher hw;
 	struct xrt_engine_ctx x;
 	xrt_status *st = xdev_program_of(exe, &loaded);
+	bool pooled;
 	void *shared;
 
 	if (st)
 		return st;
 	p = &loaded->prog;
 	/* Most programs share nothing: no allocation for them. */
-	shared = p->shared_ws_size ? xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64) : NULL;
+	pooled = p->shared_ws_size && o && o->pool;
+	if (pooled)
+		shared = host_pool_shared(o->pool, p->shared_ws_size + 64);
+	else
+		shared = p->shared_ws_size ? xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64) :
+					     NULL;
 	x = (struct xrt_engine_ctx){ p, slots, shared, o ? o->seed : 0 };
 	if (p->shared_ws_size && !shared)
 		return xrt_status_oom(a, "engine workspace");
@@ -233,7 +239,8 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 		st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas),
 				   o && o->watch ? &hw : NULL);
 	xdev_watch_deinit(&hw);
-	xrt_mem_free(a, shared);
+	if (!pooled)
+		xrt_mem_free(a, shared);
 	return st;
 }
 
