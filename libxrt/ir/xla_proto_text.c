@@ -235,10 +235,13 @@ static int write_array(struct wr *w, const Xla__LiteralProto *l, const Xla__Shap
 	struct lit k = { l, s->element_type, (uint32_t)s->n_dimensions, s->dimensions, { 0 } };
 	const Xla__ShapeProto *ls = l->shape ? l->shape : s;
 	uint64_t n = 1, stride = 1;
+	uint32_t seen = 0;
 	size_t i;
 
 	if (!type_name(k.t))
 		return bad_type(w, k.t);
+	if (k.rank > XRT_MAX_RANK)
+		return fail_at(w, "a constant of more than 8 dimensions");
 	for (i = 0; i < k.rank; i++) {
 		if (s->dimensions[i] < 0 || (s->dimensions[i] && n > XRT_MAX_BYTES / (uint64_t)s->dimensions[i]))
 			return fail_at(w, "a constant's shape is too large");
@@ -255,8 +258,10 @@ static int write_array(struct wr *w, const Xla__LiteralProto *l, const Xla__Shap
 
 		if (ls->layout && ls->layout->n_minor_to_major == k.rank) {
 			d = (size_t)ls->layout->minor_to_major[i];
-			if (d >= k.rank)
+			/* a repeat would leave a dimension's stride out: reads past the data */
+			if (d >= k.rank || seen & 1u << d)
 				return fail_at(w, "a constant's layout is not a permutation");
+			seen |= 1u << d;
 		}
 		k.stride[d] = stride;
 		stride *= (uint64_t)s->dimensions[d];

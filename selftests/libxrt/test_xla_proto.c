@@ -308,6 +308,32 @@ static void short_constant(Xla__HloModuleProto *m)
 		}
 }
 
+/* The first constant as f32[2,2] whose layout names dimension 0 twice. */
+static void repeated_layout(Xla__HloModuleProto *m)
+{
+	static int64_t dims[2] = { 2, 2 }, m2m[2] = { 0, 0 };
+	static float v[4] = { 1, 2, 3, 4 };
+	static Xla__LayoutProto lay = XLA__LAYOUT_PROTO__INIT;
+	size_t c, i;
+
+	lay.n_minor_to_major = 2;
+	lay.minor_to_major = m2m;
+	for (c = 0; c < m->n_computations; c++)
+		for (i = 0; i < m->computations[c]->n_instructions; i++) {
+			Xla__HloInstructionProto *in = m->computations[c]->instructions[i];
+
+			if (strcmp(in->opcode, "constant"))
+				continue;
+			in->shape->n_dimensions = 2;
+			in->shape->dimensions = dims;
+			in->shape->layout = &lay;
+			in->literal->shape = in->shape;
+			in->literal->n_f32s = 4;
+			in->literal->f32s = v;
+			return;
+		}
+}
+
 static void odd_name(Xla__HloModuleProto *m)
 {
 	static char name[] = "tanh one";
@@ -396,6 +422,7 @@ TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
 		{ tiled, "instruction 'tanh.1': tiled layouts are not supported" },
 		{ dynamic, "instruction 'tanh.1': dynamic dimensions are not supported" },
 		{ short_constant, "a constant's values do not fill its shape" },
+		{ repeated_layout, "a constant's layout is not a permutation" },
 		{ odd_name, "instruction 'tanh one': its name is not one HLO text can hold" },
 		{ no_shape, "instruction 'tanh.1': a shape is missing" },
 		{ bad_entry, "the entry computation id 424242 is none of the module's" },
