@@ -59,8 +59,12 @@ xrt_status *xrt_allocate_proto(xrt_session *s, const void *data, size_t size, xr
 	return st;
 }
 
-xrt_status *xrt_read_proto(xrt_session *s, xrt_handle h, bool release,
-			   const struct xrt_allocator *a, void **out, size_t *out_size)
+/* Allocation @h read back and encoded by @encode. */
+static xrt_status *read_encoded(xrt_session *s, xrt_handle h, bool release,
+				const struct xrt_allocator *a, void **out, size_t *out_size,
+				xrt_status *(*encode)(const xrt_literal *lit,
+						      const struct xrt_allocator *a,
+						      void **out, size_t *out_size))
 {
 	xrt_literal *lit = NULL;
 	xrt_status *st;
@@ -70,11 +74,23 @@ xrt_status *xrt_read_proto(xrt_session *s, xrt_handle h, bool release,
 	*out_size = 0;
 	st = xrt_read_literal(s, h, false, &lit);
 	if (!st)
-		st = xrt_literal_serialize(lit, a, out, out_size);
+		st = encode(lit, a, out, out_size);
 	xrt_literal_destroy(lit);
 	if (!st && release)
 		xnode_unref(s, xalloc_take(s, h));
 	return st;
+}
+
+xrt_status *xrt_read_proto(xrt_session *s, xrt_handle h, bool release,
+			   const struct xrt_allocator *a, void **out, size_t *out_size)
+{
+	return read_encoded(s, h, release, a, out, out_size, xrt_literal_serialize);
+}
+
+xrt_status *xrt_read_xla_proto(xrt_session *s, xrt_handle h, bool release,
+			       const struct xrt_allocator *a, void **out, size_t *out_size)
+{
+	return read_encoded(s, h, release, a, out, out_size, xrt_literal_to_xla_proto);
 }
 
 /* The description tree of a TupleNode message (its nesting already checked). */

@@ -5,8 +5,9 @@
  *   0  xrt_compile_proto(), and the program shape of what compiles (not
  *      run: a fuzzed while loop may never end; the engine has its own
  *      fuzzer)
- *   1  xrt_allocate_proto(); what allocates reads back, as a message that
- *      must allocate again to the same bytes
+ *   1  xrt_allocate_proto(); what allocates reads back, as an xrt.Literal
+ *      and as an xla.LiteralProto, each a message that must allocate again
+ *      to the same bytes
  *   2  xrt_make_tuple_proto() over three allocations (an array, a scalar,
  *      a tuple)
  *   3  xrt_execute_proto() of a fixed program with the message as config
@@ -47,42 +48,58 @@ static void inspect(xrt_session *s, xrt_handle c)
 	xrt_program_shape_deinit(&ps);
 }
 
+/* Allocates @len bytes of a message as Allocation field @field; must succeed. */
+static xrt_handle allocate_as(xrt_session *s, uint8_t field, const void *bytes, size_t len)
+{
+	uint8_t *msg = malloc(len + 16);
+	size_t k = 0, v = len;
+	xrt_handle h;
+
+	if (!msg)
+		abort();
+	msg[k++] = (uint8_t)(field << 3 | 2);	/* length-delimited */
+	do {
+		msg[k++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	memcpy(msg + k, bytes, len);
+	if (xrt_allocate_proto(s, msg, k + len, &h))
+		abort();	/* our own message must allocate */
+	free(msg);
+	return h;
+}
+
+/*
+ * What allocates reads back as an xrt.Literal (field 3 of an Allocation)
+ * and as an xla.LiteralProto (field 2); each allocates again, and reads
+ * back the same xrt.Literal bytes.
+ */
 static void allocate_round_trip(xrt_session *s, const uint8_t *data, size_t size)
 {
-	void *bytes = NULL, *again_bytes = NULL;
-	size_t len = 0, again_len = 0;
+	void *bytes = NULL, *again_bytes = NULL, *xla = NULL;
+	size_t len = 0, again_len = 0, xla_len = 0;
 	xrt_handle h, again;
 	xrt_status *st = xrt_allocate_proto(s, data, size, &h);
+	int pass;
 
 	if (!st)
 		st = xrt_read_proto(s, h, false, NULL, &bytes, &len);
+	if (!st)
+		st = xrt_read_xla_proto(s, h, false, NULL, &xla, &xla_len);
 	if (st) {
 		xrt_status_free(st);
+		xrt_free(NULL, bytes);
 		return;
 	}
-	/* what was read is a Literal; as an Allocation's literal it goes back */
-	{
-		uint8_t *msg = malloc(len + 16);
-		size_t k = 0, v = len;
-
-		if (!msg)
-			abort();
-		msg[k++] = 0x1a;	/* field 3, length-delimited */
-		do {
-			msg[k++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-			v >>= 7;
-		} while (v);
-		memcpy(msg + k, bytes, len);
-		st = xrt_allocate_proto(s, msg, k + len, &again);
-		if (st)
-			abort();	/* our own message must allocate */
+	for (pass = 0; pass < 2; pass++) {
+		again = pass ? allocate_as(s, 2, xla, xla_len) : allocate_as(s, 3, bytes, len);
 		st = xrt_read_proto(s, again, true, NULL, &again_bytes, &again_len);
 		if (st || again_len != len || memcmp(bytes, again_bytes, len))
 			abort();	/* and read back the same */
-		free(msg);
+		xrt_free(NULL, again_bytes);
 	}
 	xrt_free(NULL, bytes);
-	xrt_free(NULL, again_bytes);
+	xrt_free(NULL, xla);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -10,6 +10,7 @@
 
 #include "xrt_test.h"
 #include "xla.pb-c.h"
+#include "test_cases.h"
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
@@ -574,6 +575,74 @@ TEST_F(xrt, xla_literals_read_with_their_layouts)
 	ASSERT_ERR(xrt_literal_from_xla_proto(self->a, "\x0a\x05", 2, &got),
 		   XRT_INVALID_ARGUMENT, "xla.LiteralProto");
 	ASSERT_EQ(NULL, got);
+}
+
+/*
+ * Every element type, in a column-major layout and in a tuple, through
+ * xrt_literal_to_xla_proto() and back: the same values, the same layout.
+ */
+TEST_F(xrt, literals_write_as_xla_reads_them)
+{
+	static const char *const shapes[] = {
+		"pred[2,3]{0,1}", "s8[2,3]{0,1}", "s16[3]", "s32[2,3]{0,1}", "s64[4]", "u8[5]",
+		"u16[2,2]{0,1}", "u32[3]", "u64[2]", "f16[2,3]{0,1}", "bf16[3]", "f32[2,3]{0,1}",
+		"f64[2]", "c64[2,2]{0,1}", "c128[3]", "f32[]", "(f32[2], (s32[], pred[3]))",
+		"f32[0,3]",
+	};
+	uint64_t state = 3;
+	size_t k;
+
+	for (k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+		struct xrt_shape shape;
+		xrt_literal *lit, *back = NULL;
+		char why[256];
+		void *b;
+		size_t n;
+
+		SHAPE(shape, shapes[k]);
+		ASSERT_OK(xrt_literal_create(self->a, &shape, &lit));
+		test_fill_random(lit, &state);
+		ASSERT_OK(xrt_literal_to_xla_proto(lit, self->a, &b, &n));
+		ASSERT_OK(xrt_literal_from_xla_proto(self->a, b, n, &back));
+		EXPECT_TRUE(xrt_literal_equal(lit, back, why, sizeof(why)))
+			TH_LOG("%s: %s", shapes[k], why);
+		EXPECT_TRUE(xrt_shape_equal(&shape, xrt_literal_shape(back)))
+			TH_LOG("%s: the layout changed", shapes[k]);
+		xrt_free(self->a, b);
+		xrt_literal_destroy(lit);
+		xrt_literal_destroy(back);
+		xrt_shape_deinit(&shape);
+	}
+	ASSERT_ERR(xrt_literal_to_xla_proto(NULL, self->a, NULL, NULL), XRT_INVALID_ARGUMENT,
+		   "NULL argument");
+}
+
+static xrt_literal *sweep_lit;
+
+static xrt_status *write_sweep(const struct xrt_allocator *a)
+{
+	void *b = NULL;
+	size_t n;
+	xrt_status *st = xrt_literal_to_xla_proto(sweep_lit, a, &b, &n);
+
+	xrt_free(a, b);
+	return st;
+}
+
+TEST_F(xrt, writing_survives_every_failing_allocation)
+{
+	struct xrt_shape shape;
+	uint64_t state = 5;
+	long runs;
+
+	/* the system's, not the counted allocator's: the sweep counts only the writing */
+	ASSERT_OK(xrt_shape_parse(&shape, NULL, "(f32[2], (pred[3], s16[2]), c64[])"));
+	ASSERT_OK(xrt_literal_create(NULL, &shape, &sweep_lit));
+	test_fill_random(sweep_lit, &state);
+	test_fail_sweep(_metadata, &self->ta, write_sweep, &runs);
+	ASSERT_GT(runs, 5);
+	xrt_literal_destroy(sweep_lit);
+	xrt_shape_deinit(&shape);
 }
 
 static const char *sweep_pb;

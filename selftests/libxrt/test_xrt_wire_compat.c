@@ -333,6 +333,49 @@ TEST_F(wire, an_xla_allocation_places_its_literal_proto)
 	xrt_shape_deinit(&shape);
 }
 
+/* A varint of @b at *@k (advanced); UINT64_MAX past the end. */
+static uint64_t get_varint(const uint8_t *b, size_t n, size_t *k)
+{
+	uint64_t v = 0;
+	int sh = 0;
+
+	while (*k < n && sh < 64) {
+		uint8_t c = b[(*k)++];
+
+		v |= (uint64_t)(c & 0x7f) << sh;
+		if (!(c & 0x80))
+			return v;
+		sh += 7;
+	}
+	return UINT64_MAX;
+}
+
+/* The payload of length-delimited top-level field @field of message @b, or NULL. */
+static const uint8_t *field_of(const uint8_t *b, size_t n, uint32_t field, size_t *len)
+{
+	size_t k = 0;
+
+	while (k < n) {
+		uint64_t tag = get_varint(b, n, &k), l;
+
+		if ((tag & 7) == 0) {
+			get_varint(b, n, &k);
+			continue;
+		}
+		if ((tag & 7) != 2)
+			return NULL;	/* the writer uses varints and lengths only */
+		l = get_varint(b, n, &k);
+		if (l > n - k)
+			return NULL;
+		if (tag >> 3 == field) {
+			*len = l;
+			return b + k;
+		}
+		k += l;
+	}
+	return NULL;
+}
+
 /* Allocates one f32 array of @n values through an XLAAllocation. */
 static xrt_status *put_f32(struct msg *m, xrt_session *s, const float *v, int64_t n,
 			   xrt_handle *out)
@@ -416,9 +459,25 @@ TEST_F(wire, an_xrt_execution_config_explodes_the_result_tuple)
 	put_msg(&self->w->cfg, 9, &common);
 	ASSERT_ERR(xrt_execute_proto(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n, &r),
 		   XRT_INVALID_ARGUMENT, "xrt_execute_proto_handles() gives them");
-	ASSERT_OK(xrt_execute_proto_handles(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n, self->w->a,
-					    &outs, &n));
-	ASSERT_EQ(2, n);
+	ASSERT_OK(xrt_execute_proto_handles(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n,
+					    self->w->a, &outs, &n));
+	ASSERT_EQ(2, n) TH_LOG("a handle per element of the pair");
+	/* XRTReadLiteral's answer, an xla.LiteralProto: f32s are field 8 */
+	{
+		void *lb;
+		size_t ln, fl = 0;
+		const uint8_t *f32s;
+
+		ASSERT_OK(xrt_read_xla_proto(self->w->s, outs[0], false, self->w->a, &lb, &ln));
+		f32s = field_of(lb, ln, 8, &fl);
+		ASSERT_NE(NULL, f32s);
+		ASSERT_EQ(sizeof(v), fl);
+		memcpy(v, f32s, sizeof(v));
+		EXPECT_EQ(11, v[0]);
+		EXPECT_EQ(22, v[1]);
+		EXPECT_NE(NULL, field_of(lb, ln, 1, &fl));	/* and its shape */
+		xrt_free(self->w->a, lb);
+	}
 	ASSERT_OK(xrt_read_data(self->w->s, outs[0], true, v, sizeof(v)));
 	EXPECT_EQ(11, v[0]);
 	EXPECT_EQ(22, v[1]);

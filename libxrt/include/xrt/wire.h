@@ -84,6 +84,25 @@ XRT_API xrt_status *xrt_literal_from_xla_proto(const struct xrt_allocator *alloc
 					       xrt_literal **out);
 
 /**
+ * xrt_literal_to_xla_proto() - encode a literal as an xla.LiteralProto
+ * @lit: the literal
+ * @alloc: allocator for the bytes (NULL: system)
+ * @out: receives the bytes; free them with xrt_free(@alloc, *@out)
+ * @out_size: receives their length
+ *
+ * As the original XRT's XRTReadLiteral gives values: the shape with the
+ * literal's layout, the elements in that layout's order in the field of
+ * their type (pred as bools, 8- and 16-bit types as little-endian bytes);
+ * tuples as tuple_literals.  xrt_literal_from_xla_proto() reads it back.
+ *
+ * Return: NULL, INVALID_ARGUMENT for a NULL argument, or
+ * RESOURCE_EXHAUSTED (also past the 2 GiB a message may hold).
+ */
+XRT_API xrt_status *xrt_literal_to_xla_proto(const xrt_literal *lit,
+					     const struct xrt_allocator *alloc,
+					     void **out, size_t *out_size);
+
+/**
  * xrt_xla_snapshot_values() - the values an xla.HloSnapshot recorded
  * @alloc: allocator for the literals and the array (NULL: system)
  * @data: the snapshot's bytes (XLA's --xla_dump_hlo_snapshots)

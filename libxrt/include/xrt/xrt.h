@@ -565,6 +565,24 @@ XRT_API xrt_status *xrt_read_proto(xrt_session *s, xrt_handle h, bool release,
 				   size_t *out_size);
 
 /**
+ * xrt_read_xla_proto() - read an allocation back as an xla.LiteralProto
+ * @s: a session
+ * @h: an allocation
+ * @release: release @h once read
+ * @alloc: allocator for the bytes (NULL: system)
+ * @out: receives the bytes; free them with xrt_free(@alloc, *@out)
+ * @out_size: receives their length
+ *
+ * What the original XRT's XRTReadLiteral gives; see
+ * xrt_literal_to_xla_proto().
+ *
+ * Return: NULL, NOT_FOUND, or RESOURCE_EXHAUSTED.
+ */
+XRT_API xrt_status *xrt_read_xla_proto(xrt_session *s, xrt_handle h, bool release,
+				       const struct xrt_allocator *alloc, void **out,
+				       size_t *out_size);
+
+/**
  * xrt_make_tuple_proto() - xrt_make_tuple() from an xrt.TupleNode message
  * @s: a session
  * @data: the message
