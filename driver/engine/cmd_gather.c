@@ -274,7 +274,7 @@ static void combine_row(u32 combiner, u32 t, u8 *dst, s64 ds, const u8 *src,
 		return;
 	}
 	for (off = 0; off < n; off += EW_BLOCK) {
-		u32 bn = (u32)engine_min(n - off, EW_BLOCK), fn = engine_red_fn(combiner);
+		u32 bn = (u32)engine_min(n - off, EW_BLOCK), fn = xs_red_binary(combiner);
 		u8 *dp = dst + (s64)off * ds * (s64)es;
 
 		ew_load(t, a, dp, ds, bn);

@@ -103,24 +103,6 @@ static void red_init(struct red *r, const struct xrt_cs_reduce *c)
 	r->segments = (r->reduced + SEG - 1) / SEG;
 }
 
-u32 engine_red_fn(u32 op)
-{
-	switch (op) {
-	case XRT_CS_RED_SUM:
-		return XRT_CS_BIN_ADD;
-	case XRT_CS_RED_PROD:
-		return XRT_CS_BIN_MUL;
-	case XRT_CS_RED_MIN:
-		return XRT_CS_BIN_MIN;
-	case XRT_CS_RED_MAX:
-		return XRT_CS_BIN_MAX;
-	case XRT_CS_RED_AND:
-		return XRT_CS_BIN_AND;
-	default:
-		return XRT_CS_BIN_OR;
-	}
-}
-
 int engine_red_allows(u32 op, u32 t)
 {
 	int integer = engine_is_int(t);

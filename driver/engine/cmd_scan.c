@@ -300,7 +300,7 @@ static void scan_line(const struct xrt_engine_ctx *x, const struct scan *s, u64 
 		      u64 p0, u64 n, u8 *ws)
 {
 	const struct xrt_cs_scan *c = s->c;
-	u32 t = c->in.dtype, es = xs_dtype_size(t), fn = engine_red_fn(c->op);
+	u32 t = c->in.dtype, es = xs_dtype_size(t), fn = xs_red_binary(c->op);
 	s64 is = c->in.strides[c->dim], os = c->out.strides[c->dim], ib, ob;
 	const u8 *in = engine_ptr(x, c->in.slot, c->in.offset);
 	u8 *out = engine_ptr(x, c->out.slot, c->out.offset);
@@ -328,7 +328,7 @@ static void scan_row(const struct xrt_engine_ctx *x, const struct scan *s, u64 g
 	const struct xrt_cs_scan *c = s->c;
 	u64 inner = s->odims[s->orank - 1], per_line = (inner + s->per_item - 1) / s->per_item;
 	u64 first = (g % per_line) * s->per_item;
-	u32 t = c->in.dtype, es = xs_dtype_size(t), fn = engine_red_fn(c->op);
+	u32 t = c->in.dtype, es = xs_dtype_size(t), fn = xs_red_binary(c->op);
 	u32 last = s->oaxis[s->orank - 1], w = (u32)engine_min(inner - first, s->per_item);
 	s64 is = c->in.strides[c->dim], os = c->out.strides[c->dim], ib, ob;
 	s64 il = c->in.strides[last], ol = c->out.strides[last];

@@ -246,6 +246,18 @@ u32 engine_sort_block_end(const struct fiber *f, u32 i)
 	return (u32)engine_min(f->n, (u64)i + SORT_YIELD_ELEMS);
 }
 
+/* A byte's histogram @count becomes each value's first place. */
+static void starts(u32 *count)
+{
+	u32 i, sum = 0, c;
+
+	for (i = 0; i < 256; i++) {
+		c = count[i];
+		count[i] = sum;
+		sum += c;
+	}
+}
+
 /*
  * One stable counting pass by the byte at bit @shift of the keys, from
  * (perm, key) into (perm2, key2), which are then swapped; @count is that
@@ -255,15 +267,11 @@ u32 engine_sort_block_end(const struct fiber *f, u32 i)
  */
 static void radix_pass(struct fiber *f, struct sort_ws *w, u32 *count, u32 shift, int packed)
 {
-	u32 i, end, sum = 0, c, *pt;
+	u32 i, end, *pt;
 	u32 *perm = w->perm, *perm2 = w->perm2;
 	u64 *key = w->key, *key2 = w->key2;
 
-	for (i = 0; i < 256; i++) {
-		c = count[i];
-		count[i] = sum;
-		sum += c;
-	}
+	starts(count);
 	for (i = 0; i < f->n && !f->stop; i = end) {
 		end = engine_sort_block_end(f, i);
 		engine_sort_tick(f, end - i);
@@ -361,7 +369,7 @@ static u32 unorder32(const struct fiber *f, u32 k)
  */
 static int sort_words(struct fiber *f, struct sort_ws *w)
 {
-	u32 *key = w->perm, *key2 = w->perm2, *tmp, i, end, b, sum, c;
+	u32 *key = w->perm, *key2 = w->perm2, *tmp, i, end, b;
 
 	memset(w->count, 0, 4 * sizeof(w->count[0]));
 	for (i = 0; i < f->n && !f->stop; i = end) {
@@ -386,11 +394,7 @@ static int sort_words(struct fiber *f, struct sort_ws *w)
 
 		if (count[(key[0] >> (8 * b)) & 255] == f->n)
 			continue;	/* a byte every key shares */
-		for (i = 0, sum = 0; i < 256; i++) {
-			c = count[i];
-			count[i] = sum;
-			sum += c;
-		}
+		starts(count);
 		for (i = 0; i < f->n && !f->stop; i = end) {
 			end = engine_sort_block_end(f, i);
 			engine_sort_tick(f, end - i);

@@ -100,8 +100,6 @@ int engine_check_outputs_apart(struct vctx *v, const struct xrt_cs_operand *ops,
 int engine_is_int(u32 dtype);
 /* Whether reduction @op (XRT_CS_RED_*) takes elements of type @t. */
 int engine_red_allows(u32 op, u32 t);
-/* The binary function (XRT_CS_BIN_*) that combining with @op, SUM..OR, is. */
-u32 engine_red_fn(u32 op);
 s64 engine_read_index(const u8 *p, u32 dtype);
 /* A start clamped so that [start, start + size) stays inside [0, dim). */
 s64 engine_clamp_start(s64 start, u64 dim, u64 size);

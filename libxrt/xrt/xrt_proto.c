@@ -224,6 +224,25 @@ fail:
 	return st;
 }
 
+/* The options of config message @config, and whether it asks to explode. */
+static xrt_status *exec_config(xrt_session *s, const void *config, size_t config_size,
+			       struct xrt_execution_config *c, bool *exploded)
+{
+	ProtobufCMessage *base;
+	struct wire_alloc w;
+	xrt_status *st;
+
+	wire_alloc_init(&w, s->a);
+	st = wire_unpack(&w, &xrt__execution_config__descriptor, config, config_size,
+			 "execution config", &base);
+	if (st)
+		return st;
+	st = exec_options(s, (const Xrt__ExecutionConfig *)base, c);
+	*exploded = ((const Xrt__ExecutionConfig *)base)->return_exploded_tuple;
+	protobuf_c_message_free_unpacked(base, &w.pb);
+	return st;
+}
+
 xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
 				      const xrt_handle *args, uint32_t num_args,
 				      const void *config, size_t config_size,
@@ -231,9 +250,6 @@ xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
 				      uint32_t *num_out)
 {
 	struct xrt_execution_config c;
-	const Xrt__ExecutionConfig *msg;
-	ProtobufCMessage *base;
-	struct wire_alloc w;
 	bool exploded;
 	xrt_handle r;
 	xrt_status *st;
@@ -241,15 +257,7 @@ xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
 	ARG_CHECK(s, s && out && num_out && (config || !config_size), "execute");
 	*out = NULL;
 	*num_out = 0;
-	wire_alloc_init(&w, s->a);
-	st = wire_unpack(&w, &xrt__execution_config__descriptor, config, config_size,
-			 "execution config", &base);
-	if (st)
-		return st;
-	msg = (const Xrt__ExecutionConfig *)base;
-	st = exec_options(s, msg, &c);
-	exploded = msg->return_exploded_tuple;
-	protobuf_c_message_free_unpacked(base, &w.pb);
+	st = exec_config(s, config, config_size, &c, &exploded);
 	if (!st)
 		st = xrt_execute(s, compilation, args, num_args, &c, &r);
 	return st ? st : result_handles(s, r, exploded, a, out, num_out);
@@ -260,23 +268,14 @@ xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation, const xrt_
 			      xrt_handle *out)
 {
 	struct xrt_execution_config c;
-	const Xrt__ExecutionConfig *msg;
-	ProtobufCMessage *base;
-	struct wire_alloc w;
+	bool exploded;
 	xrt_status *st;
 
 	ARG_CHECK(s, s && out && (config || !config_size), "execute");
-	wire_alloc_init(&w, s->a);
-	st = wire_unpack(&w, &xrt__execution_config__descriptor, config, config_size,
-			 "execution config", &base);
-	if (st)
-		return st;
-	msg = (const Xrt__ExecutionConfig *)base;
-	st = exec_options(s, msg, &c);
-	if (!st && msg->return_exploded_tuple)
+	st = exec_config(s, config, config_size, &c, &exploded);
+	if (!st && exploded)
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				    "execute: return_exploded_tuple asks for a handle per "
 				    "element; xrt_execute_proto_handles() gives them");
-	protobuf_c_message_free_unpacked(base, &w.pb);
 	return st ? st : xrt_execute(s, compilation, args, num_args, &c, out);
 }

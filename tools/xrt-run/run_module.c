@@ -328,6 +328,23 @@ static bool is_hlo_text(const char *data, size_t len)
 	return len > 0;
 }
 
+/* A message's bytes, packed again (malloc'ed), or NULL when out of memory. */
+static uint8_t *repacked(const ProtobufCMessage *msg, size_t *n)
+{
+	uint8_t *b;
+
+	*n = protobuf_c_message_get_packed_size(msg);
+	b = malloc(*n ? *n : 1);
+	if (b)
+		protobuf_c_message_pack(msg, b);
+	return b;
+}
+
+static xrt_status *oom(void)
+{
+	return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+}
+
 /*
  * The module in @data: HLO text, an xrt.Computation message (any of its
  * bodies; its config is not needed to run it), or
@@ -358,25 +375,13 @@ static xrt_status *read_module(const char *data, size_t len, xrt_module **m, boo
 		st = xrt_hlo_parse(NULL, c->hlo_text, strlen(c->hlo_text), m);
 	} else if (c->body_case == XRT__COMPUTATION__BODY_MODULE) {
 		/* through the public reader: the message's own bytes again */
-		n = xrt__ir_module__get_packed_size(c->module);
-		ir = malloc(n ? n : 1);
-		if (!ir) {
-			xrt__computation__free_unpacked(c, NULL);
-			return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
-		}
-		xrt__ir_module__pack(c->module, ir);
-		st = xrt_module_deserialize(NULL, ir, n, m);
+		ir = repacked(&c->module->base, &n);
+		st = ir ? xrt_module_deserialize(NULL, ir, n, m) : oom();
 		free(ir);
 	} else if (c->body_case == XRT__COMPUTATION__BODY_HLO_SNAPSHOT) {
 		/* the original XRT's XLAComputation: its snapshot's bytes again */
-		n = xla__hlo_snapshot__get_packed_size(c->hlo_snapshot);
-		ir = malloc(n ? n : 1);
-		if (!ir) {
-			xrt__computation__free_unpacked(c, NULL);
-			return xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
-		}
-		xla__hlo_snapshot__pack(c->hlo_snapshot, ir);
-		st = xrt_hlo_parse_xla_proto(NULL, ir, n, XRT_XLA_HLO_SNAPSHOT, m);
+		ir = repacked(&c->hlo_snapshot->base, &n);
+		st = ir ? xrt_hlo_parse_xla_proto(NULL, ir, n, XRT_XLA_HLO_SNAPSHOT, m) : oom();
 		free(ir);
 	} else if (c->body_case == XRT__COMPUTATION__BODY_XLA_MODULE) {
 		st = xrt_hlo_parse_xla_proto(NULL, c->xla_module.data, c->xla_module.len,

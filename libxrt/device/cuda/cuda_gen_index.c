@@ -103,25 +103,6 @@ static void dynamic_slice(struct cg *g, const struct xrt_cs_dynamic_slice *c, bo
 		cg_printf(&g->t, "\t*(%s *)(%s) = *(const %s *)(%s);\n}\n}\n", t, ptr, t, at);
 }
 
-/* The binary function of a scatter combiner. */
-static uint32_t combiner_fn(uint32_t comb)
-{
-	switch (comb) {
-	case XRT_CS_RED_SUM:
-		return XRT_CS_BIN_ADD;
-	case XRT_CS_RED_PROD:
-		return XRT_CS_BIN_MUL;
-	case XRT_CS_RED_MIN:
-		return XRT_CS_BIN_MIN;
-	case XRT_CS_RED_MAX:
-		return XRT_CS_BIN_MAX;
-	case XRT_CS_RED_AND:
-		return XRT_CS_BIN_AND;
-	default:
-		return XRT_CS_BIN_OR;
-	}
-}
-
 static void combined(char *buf, size_t size, uint32_t t, uint32_t fn)
 {
 	if (t >= XRT_CS_PRED && t <= XRT_CS_U64)
@@ -191,7 +172,7 @@ static void scatter(struct cg *g, const struct xrt_cs_scatter *c, struct cg_step
 	} else {
 		cg_load(ld, sizeof(ld), t, at);
 		cg_printf(&g->t, "\t%s cur = %s;\n", cg_reg_type(t), ld);
-		combined(val, sizeof(val), t, combiner_fn(c->combiner));
+		combined(val, sizeof(val), t, xs_red_binary(c->combiner));
 		cg_store(g, t, at, val);
 	}
 	cg_printf(&g->t, "\t}\n}\n}\n");
@@ -230,7 +211,7 @@ static void scan(struct cg *g, const struct xrt_cs_scan *c, struct cg_step *st)
 		 in->offset, ioff, in->strides[c->dim], xs_dtype_size(t));
 	cg_load(ld, sizeof(ld), t, ptr);
 	cg_printf(&g->t, "\t%s upd = %s;\n", cg_reg_type(t), ld);
-	combined(val, sizeof(val), t, combiner_fn(c->op));
+	combined(val, sizeof(val), t, xs_red_binary(c->op));
 	cg_printf(&g->t, "\tcur = %s;\n", val);
 	snprintf(at, sizeof(at), "s%u + %llull + ((%s) + (s64)j * %lldll) * %u", out->slot,
 		 out->offset, ooff, out->strides[c->dim], xs_dtype_size(t));

@@ -254,24 +254,25 @@ static xrt_status *reserve(struct host_pool *p, uint64_t size)
 	return NULL;
 }
 
+/* *@buf holding at least @size bytes, kept between runs; NULL when out of memory. */
+static void *grow(void **buf, uint64_t *have, uint64_t size)
+{
+	if (size > *have) {
+		xrt_mem_free(NULL, *buf);
+		*buf = xrt_mem_alloc_aligned(NULL, size, 64);
+		*have = *buf ? size : 0;
+	}
+	return *buf;
+}
+
 void *host_pool_shared(struct host_pool *p, uint64_t size)
 {
-	if (size > p->shared_size) {
-		xrt_mem_free(NULL, p->shared);
-		p->shared = xrt_mem_alloc_aligned(NULL, size, 64);
-		p->shared_size = p->shared ? size : 0;
-	}
-	return p->shared;
+	return grow(&p->shared, &p->shared_size, size);
 }
 
 void *host_pool_arena(struct host_pool *p, uint64_t size)
 {
-	if (size > p->arena_size) {
-		xrt_mem_free(NULL, p->arena);
-		p->arena = xrt_mem_alloc_aligned(NULL, size, 64);
-		p->arena_size = p->arena ? size : 0;
-	}
-	return p->arena;
+	return grow(&p->arena, &p->arena_size, size);
 }
 
 /* Polls for @j's workers to finish, up to SPIN_NS: whether they did. */

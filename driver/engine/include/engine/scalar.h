@@ -27,6 +27,25 @@
 #endif
 
 /* Bytes of an element of @t; 0 for an unknown type. */
+/* The binary function (XRT_CS_BIN_*) that combining with reduce @op, SUM..OR, is. */
+static inline XRT_SCALAR_DEVICE u32 xs_red_binary(u32 op)
+{
+	switch (op) {
+	case XRT_CS_RED_SUM:
+		return XRT_CS_BIN_ADD;
+	case XRT_CS_RED_PROD:
+		return XRT_CS_BIN_MUL;
+	case XRT_CS_RED_MIN:
+		return XRT_CS_BIN_MIN;
+	case XRT_CS_RED_MAX:
+		return XRT_CS_BIN_MAX;
+	case XRT_CS_RED_AND:
+		return XRT_CS_BIN_AND;
+	default:
+		return XRT_CS_BIN_OR;
+	}
+}
+
 static inline XRT_SCALAR_DEVICE u32 xs_dtype_size(u32 t)
 {
 	switch (t) {
