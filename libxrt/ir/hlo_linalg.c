@@ -5,13 +5,13 @@
  * row or column, as XLA's operation semantics define them on the last
  * two dimensions (the others are batch dimensions):
  *
- *   cholesky(a), lower=true   L with a = L L^T from a's lower triangle,
+ *   cholesky(a), lower=true   L with a = L L^H from a's lower triangle,
  *                             column by column: c = a[:, j] - L[:, :j]
- *                             L[j, :j]^T, L[:, j] = c / sqrt(c[j]), rows
- *                             above j zero; lower=false: U = L^T of a^T
- *                             (a's upper triangle)
+ *                             conj(L[j, :j])^T, L[:, j] = c / sqrt(c[j]),
+ *                             rows above j zero; lower=false: U = L^H of
+ *                             a^H (a's upper triangle)
  *   triangular-solve(a, b)    x with op(a) x = b (left_side) or x op(a) =
- *                             b, op(a) = a or a^T; forward substitution
+ *                             b, op(a) = a, a^T or a^H; forward substitution
  *                             row by row, x[i] = (b[i] - a[i, :i] x[:i]) /
  *                             a[i, i] (1 where unit_diagonal); the right
  *                             side through transposes, an upper matrix by
@@ -19,8 +19,9 @@
  *
  * A matrix that is not positive definite gives NaN where a square root
  * of a negative number is taken, as XLA's expansion does.  Sizes are
- * capped (each step is a few instructions); real types only.  Emitted
- * twice: a dry pass counts the instructions.
+ * capped (each step is a few instructions).  Complex matrices conjugate
+ * where the real ones only transpose (^H for ^T; conj(x) is complex(real,
+ * -imag)).  Emitted twice: a dry pass counts the instructions.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 struct la {
 	struct hp_emit e;
 	enum xrt_dtype t;
+	enum xrt_dtype part;		/* a complex type's parts; t for a real one */
 	uint32_t nb;			/* batch dimensions */
 	int64_t batch[XRT_MAX_RANK];
 };
@@ -141,6 +143,26 @@ static uint32_t reorient(struct la *l, uint32_t v, int64_t r, int64_t c, bool sw
 	return v;
 }
 
+/* The [.., r, c] value @v conjugated: itself where the type is real. */
+static uint32_t conjugate(struct la *l, uint32_t v, int64_t r, int64_t c)
+{
+	int64_t d[XRT_MAX_RANK];
+	uint32_t rank = shape_of(l, r, c, d), ops[2];
+
+	if (l->part == l->t)
+		return v;
+	ops[0] = emit(l, XRT_OP_REAL, l->part, rank, d, &v, 1);
+	ops[1] = emit(l, XRT_OP_IMAG, l->part, rank, d, &v, 1);
+	ops[1] = emit(l, XRT_OP_NEGATE, l->part, rank, d, &ops[1], 1);
+	return emit(l, XRT_OP_COMPLEX, l->t, rank, d, ops, 2);
+}
+
+/* The [.., n, n] matrix @v's conjugate transpose (its transpose if real). */
+static uint32_t adjoint(struct la *l, uint32_t v, int64_t n)
+{
+	return conjugate(l, reorient(l, v, n, n, true, false, false), n, n);
+}
+
 /* A [.., n, 1] pred mask, true at rows >= @j. */
 static uint32_t rows_from(struct la *l, int64_t n, int64_t j)
 {
@@ -167,7 +189,7 @@ static uint32_t zeros(struct la *l, int64_t r, int64_t c)
 	return z;
 }
 
-/* L with a = L L^T, from the lower triangle of [.., n, n] value @a. */
+/* L with a = L L^H, from the lower triangle of [.., n, n] value @a. */
 static uint32_t cholesky_lower(struct la *l, uint32_t a, int64_t n)
 {
 	uint32_t z = zeros(l, n, 1), L = 0, col, dj, ops[3];
@@ -176,7 +198,7 @@ static uint32_t cholesky_lower(struct la *l, uint32_t a, int64_t n)
 	for (j = 0; j < n; j++) {
 		col = part(l, a, 0, n, j, j + 1);
 		if (j) {
-			uint32_t row = part(l, L, j, j + 1, 0, j);
+			uint32_t row = conjugate(l, part(l, L, j, j + 1, 0, j), 1, j);
 
 			col = bin(l, XRT_OP_SUBTRACT, n, 1, col, dot_t(l, L, row, n, 1, false));
 		}
@@ -227,24 +249,27 @@ static bool flag(const struct ir_instr *in, enum ir_attr_key key)
 	return a && a->ints[0];
 }
 
-/* @x: a real matrix (or batch of them) of at most LA_MAX rows; its batch into @l. */
+/* @x: a real or complex matrix (or batch of them) of at most LA_MAX rows; its batch into @l. */
 static int check_matrix(struct hp *p, const struct ir_instr *in, const struct xrt_shape *x,
 			const char *what, struct la *l)
 {
-	if (xrt_shape_is_tuple(x) || x->rank < 2 || !xrt_dtype_is_float(x->dtype))
-		return hp_fail(p, "%s: %s is not a floating-point matrix (rank 2 or more; complex "
-			       "is not supported yet)", in->name, what);
+	bool cplx = !xrt_shape_is_tuple(x) && (x->dtype == XRT_C64 || x->dtype == XRT_C128);
+
+	if (xrt_shape_is_tuple(x) || x->rank < 2 || (!xrt_dtype_is_float(x->dtype) && !cplx))
+		return hp_fail(p, "%s: %s is not a floating-point or complex matrix (rank 2 or "
+			       "more)", in->name, what);
 	if (x->dims[x->rank - 2] > LA_MAX || x->dims[x->rank - 1] > LA_MAX)
 		return hp_fail(p, "%s: %s is larger than %d x %d (one step per row)", in->name,
 			       what, LA_MAX, LA_MAX);
 	l->t = x->dtype;
+	l->part = x->dtype == XRT_C64 ? XRT_F32 : x->dtype == XRT_C128 ? XRT_F64 : x->dtype;
 	l->nb = x->rank - 2;
 	memcpy(l->batch, x->dims, l->nb * sizeof(l->batch[0]));
 	return 0;
 }
 
 struct tri {
-	bool left, lower, unit, trans;
+	bool left, lower, unit, trans, adjoint;
 };
 
 static int check_triangular(struct hp *p, const struct ir_instr *in, struct la *l,
@@ -263,6 +288,7 @@ static int check_triangular(struct hp *p, const struct ir_instr *in, struct la *
 	o->lower = flag(in, IR_ATTR_LOWER);
 	o->unit = flag(in, IR_ATTR_UNIT_DIAGONAL);
 	o->trans = t && strcmp(t->str, "NO_TRANSPOSE");
+	o->adjoint = t && !strcmp(t->str, "ADJOINT");
 	if (t && o->trans && strcmp(t->str, "TRANSPOSE") && strcmp(t->str, "ADJOINT"))
 		return hp_fail(p, "%s: transpose_a %s is none of NO_TRANSPOSE, TRANSPOSE and "
 			       "ADJOINT", in->name, t->str);
@@ -290,8 +316,8 @@ static uint32_t expand(struct la *l, const struct ir_instr *in, bool chol, const
 
 		if (!m)
 			return emit(l, XRT_OP_COPY, l->t, 0, NULL, &a, 1);
-		X = cholesky_lower(l, lower ? a : reorient(l, a, m, m, true, false, false), m);
-		return lower ? X : reorient(l, X, m, m, true, false, false);
+		X = cholesky_lower(l, lower ? a : adjoint(l, a, m), m);
+		return lower ? X : adjoint(l, X, m);
 	}
 	b = in->operands[1];
 	if (!m || !k)
@@ -299,7 +325,7 @@ static uint32_t expand(struct la *l, const struct ir_instr *in, bool chol, const
 	/* op(a) lower or upper; the right side as the left of the transposes */
 	lw = o->lower != o->trans;
 	if (o->trans)
-		a = reorient(l, a, m, m, true, false, false);
+		a = o->adjoint ? adjoint(l, a, m) : reorient(l, a, m, m, true, false, false);
 	if (!o->left) {
 		a = reorient(l, a, m, m, true, false, false);
 		b = reorient(l, b, k, m, true, false, false);
@@ -320,7 +346,7 @@ int hlo_unlinalg(struct hp *p)
 	uint32_t g = p->cur->num_instrs - 1, at = g, v;
 	struct ir_instr *in = &p->cur->instrs[g];
 	bool chol = !strcmp(p->pseudo, "cholesky");
-	struct tri o = { false, false, false, false };
+	struct tri o = { false, false, false, false, false };
 	int64_t m = 0, k = 0;
 	struct la l;
 

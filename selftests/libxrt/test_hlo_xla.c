@@ -590,7 +590,7 @@ TEST_F(xrt, malformed_batch_norms)
 }
 
 #define LA(decl) "HloModule m\nENTRY e {\n  a = f32[3,3] parameter(0)\n" \
-	"  b = f32[3,2] parameter(1)\n  c = c64[3,3] parameter(2)\n  ROOT r = " decl "\n}"
+	"  b = f32[3,2] parameter(1)\n  c = s32[3,3] parameter(2)\n  ROOT r = " decl "\n}"
 
 TEST_F(xrt, malformed_linear_algebra)
 {
@@ -598,9 +598,8 @@ TEST_F(xrt, malformed_linear_algebra)
 		{ LA("f32[3,3] cholesky(a, a), lower=true"), "r: cholesky takes one operand" },
 		{ LA("f32[3,2] cholesky(b), lower=true"),
 		  "r: cholesky needs square matrices and gives their shape" },
-		{ LA("c64[3,3] cholesky(c), lower=true"),
-		  "r: the operand is not a floating-point matrix (rank 2 or more; complex is not "
-		  "supported yet)" },
+		{ LA("s32[3,3] cholesky(c), lower=true"),
+		  "r: the operand is not a floating-point or complex matrix (rank 2 or more)" },
 		{ LA("f32[3,2] triangular-solve(a), left_side=true, lower=true"),
 		  "r: triangular-solve takes a and b" },
 		{ LA("f32[3,2] triangular-solve(a, b), left_side=false, lower=true"),

@@ -785,6 +785,39 @@ def linalg_cases():
         one(name, [G.const('a', t, x),
                    rooted(t, list(dims), 'cholesky(a), lower=%s' % ('true' if lower else 'false'))],
             t, rnd(want, t), tol=(32 * G.EPS[t], 32 * G.EPS[t]))
+    # complex: a = L L^H from the lower triangle (U^H U from the upper)
+    crnd = lambda a, part: np.vectorize(lambda v: complex(G.round_float(float(v.real), part),
+                                                          G.round_float(float(v.imag), part)),
+                                        otypes=[object])(a)
+    for name, t, part, dims, lower in (('cholesky_c64_lower_batched', 'c64', 'f32', (2, 3, 3), True),
+                                       ('cholesky_c128_upper', 'c128', 'f64', (4, 4), False)):
+        n = dims[-1]
+        m = (rng.randint(-4, 5, dims) + 1j * rng.randint(-4, 5, dims)) / 4.0
+        hpd = m @ np.conj(np.swapaxes(m, -1, -2)) + 2 * np.eye(n)
+        garbage = (rng.randint(-9, 10, dims) + 1j * rng.randint(-9, 10, dims)) / 2.0
+        keep = np.tril(np.ones((n, n))) if lower else np.triu(np.ones((n, n)))
+        x = np.where(keep, hpd, garbage)
+        L = np.linalg.cholesky(hpd)
+        want = L if lower else np.conj(np.swapaxes(L, -1, -2))
+        one(name, [G.const('a', t, crnd(x, part)),
+                   rooted(t, list(dims), 'cholesky(a), lower=%s' % ('true' if lower else 'false'))],
+            t, crnd(want, part), tol=(32 * G.EPS[part], 32 * G.EPS[part]))
+    for name, left, lower, trans in (('triangular_solve_c64_left_lower_adjoint', True, True, 'ADJOINT'),
+                                     ('triangular_solve_c64_right_upper_transposed', False, False,
+                                      'TRANSPOSE')):
+        mm, k = 4, 3
+        a = (rng.randint(-6, 7, (mm, mm)) + 1j * rng.randint(-6, 7, (mm, mm))) / 4.0 + 3 * np.eye(mm)
+        tri = np.tril(a) if lower else np.triu(a)
+        opa = np.conj(tri.T) if trans == 'ADJOINT' else tri.T
+        bs = (mm, k) if left else (k, mm)
+        b = crnd((rng.randint(-8, 9, bs) + 1j * rng.randint(-8, 9, bs)) / 4.0, 'f32')
+        bn = np.array(b, dtype=np.complex128)
+        x = np.linalg.solve(opa, bn) if left else np.linalg.solve(opa.T, bn.T).T
+        one(name, [G.const('a', 'c64', crnd(a, 'f32')), G.const('b', 'c64', b),
+                   rooted('c64', list(b.shape), 'triangular-solve(a, b), left_side=%s, lower=%s, '
+                          'unit_diagonal=false, transpose_a=%s'
+                          % ('true' if left else 'false', 'true' if lower else 'false', trans))],
+            'c64', crnd(x, 'f32'), tol=(64 * G.EPS['f32'], 64 * G.EPS['f32']))
     forms = (('triangular_solve_left_lower', True, True, False, 'NO_TRANSPOSE'),
              ('triangular_solve_left_upper_transposed', True, False, False, 'TRANSPOSE'),
              ('triangular_solve_right_lower_unit', False, True, True, 'NO_TRANSPOSE'),
