@@ -51,7 +51,7 @@ missing_kfiles() {
 }
 
 if [ "${1:-}" = --bench ]; then
-	packages+=(python3-torch)
+	packages+=(python3-torch valgrind)
 	shift
 fi
 

@@ -91,6 +91,10 @@ int bench_scale(struct result *r, bool quick);
 int bench_scan(struct result *r, bool quick);
 /* Row gathers against numpy's take (room for 2); how many. */
 int bench_gather(struct result *r, bool quick);
+/* Instructions per operation of the hot paths against budgets (room for 4). */
+int bench_counts(struct result *r, bool quick);
+/* The child xrt-bench --count-child runs under callgrind. */
+int bench_count_child(void);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 

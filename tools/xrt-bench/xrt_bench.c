@@ -14,6 +14,8 @@
  *   scan-*         cumulative sums and maxima as JAX writes them (a
  *                  reduce-window as long as the operand) against numpy's
  *                  cumsum and maximum.accumulate (bench_scan.c)
+ *   counts         instructions per operation of the hot paths under
+ *                  callgrind, against budgets (bench_counts.c)
  *   gather-*       row lookups (jnp.take, embeddings) against numpy's take
  *                  (bench_gather.c)
  *   host-*         compiled modules on every core (bench_host.c): a fused
@@ -216,10 +218,67 @@ static void bench_dot(size_t n, int reps, struct result *res)
 	free(c);
 }
 
-/* Every group but devices and cuda (they need hardware) runs when none is named. */
+static const char *const groups[] = {
+	"engine", "host", "scan", "gather", "xrt", "eager", "scale", "python", "devices", "cuda",
+	"counts",
+};
+
+/*
+ * Every group runs when none is named but devices and cuda (they need
+ * hardware) and counts (minutes under valgrind).
+ */
 static bool wanted(const char *only, const char *group)
 {
-	return only ? !strcmp(only, group) : strcmp(group, "devices") && strcmp(group, "cuda");
+	return only ? !strcmp(only, group) :
+		      strcmp(group, "devices") && strcmp(group, "cuda") && strcmp(group, "counts");
+}
+
+static bool is_group(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		if (!strcmp(name, groups[i]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Each result beside its figure in @path, an earlier --json output: the
+ * ratio of now to then (more is better in every unit).
+ */
+static void compare(const char *path, const struct result *res, size_t count)
+{
+	FILE *f = fopen(path, "r");
+	static char text[1 << 20];
+	size_t len, i;
+
+	if (!f) {
+		fprintf(stderr, "xrt-bench: --compare: cannot read %s\n", path);
+		return;
+	}
+	len = fread(text, 1, sizeof(text) - 1, f);
+	text[len] = 0;
+	fclose(f);
+	fprintf(stderr, "\n%-26s %10s %10s %7s  (against %s)\n", "benchmark", "then", "now",
+		"now/then", path);
+	for (i = 0; i < count; i++) {
+		char key[160];
+		const char *at, *x;
+		double then;
+
+		snprintf(key, sizeof(key), "\"name\": \"%s\"", res[i].name);
+		at = strstr(text, key);
+		x = at ? strstr(at, "\"xrt\": ") : NULL;
+		if (!x) {
+			fprintf(stderr, "%-26s %10s %10.2f\n", res[i].name, "-", res[i].xrt);
+			continue;
+		}
+		then = strtod(x + 7, NULL);
+		fprintf(stderr, "%-26s %10.2f %10.2f %7.2f\n", res[i].name, then, res[i].xrt,
+			then > 0 ? res[i].xrt / then : 0);
+	}
 }
 
 int main(int argc, char **argv)
@@ -228,17 +287,20 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "compare", required_argument, NULL, 'c' },
+		{ "count-child", no_argument, NULL, 'C' },	/* under callgrind: counts */
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct result res[64];
 	size_t n = 1u << 24, i, count;
-	static const char usage[] = "usage: xrt-bench [--json] [--quick] "
-				    "[--only=engine|host|scan|gather|xrt|eager|scale|python|devices|cuda]\n";
-	const char *only = NULL;
+	static const char usage[] = "usage: xrt-bench [--json] [--quick] [--compare=FILE.json] "
+				    "[--only=engine|host|scan|gather|xrt|eager|scale|python|devices|"
+				    "cuda|counts]\n";
+	const char *only = NULL, *against = NULL;
 	int json = 0, reps = 5, o;
 
-	while ((o = getopt_long(argc, argv, "jqho:", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "jqho:c:C", opts, NULL)) != -1) {
 		switch (o) {
 		case 'j':
 			json = 1;
@@ -249,15 +311,16 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			only = optarg;
-			if (strcmp(only, "engine") && strcmp(only, "host") && strcmp(only, "scan") &&
-			    strcmp(only, "gather") &&
-			    strcmp(only, "xrt") && strcmp(only, "eager") && strcmp(only, "scale") &&
-			    strcmp(only, "python") && strcmp(only, "devices") &&
-			    strcmp(only, "cuda")) {
+			if (!is_group(only)) {
 				fprintf(stderr, "xrt-bench: unknown group '%s'\n%s", only, usage);
 				return 2;
 			}
 			break;
+		case 'c':
+			against = optarg;
+			break;
+		case 'C':
+			return bench_count_child();
 		case 'h':
 			printf("%s", usage);
 			return 0;
@@ -290,6 +353,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_devices(res + count, reps <= 2);
 	if (wanted(only, "cuda"))
 		count += (size_t)bench_cuda(res + count, reps <= 2);
+	if (wanted(only, "counts"))
+		count += (size_t)bench_counts(res + count, reps <= 2);
 	/* the build's package first; an installed one otherwise */
 	setenv("PYTHONPATH", PYXRT_DIR, 0);
 	if (wanted(only, "python"))
@@ -309,6 +374,8 @@ int main(int argc, char **argv)
 			       res[i].xrt, res[i].peer_name, res[i].peer, ratio, res[i].target);
 		}
 		printf("]}\n");
+		if (against)
+			compare(against, res, count);
 		return 0;
 	}
 	printf("OpenBLAS kernel: %s; engine vector kernels: %s; host threads: %u\n\n",
@@ -328,5 +395,7 @@ int main(int argc, char **argv)
 		printf("%-26s %10.2f %10.2f  %-22s %s %s  %s\n", res[i].name, res[i].xrt,
 		       res[i].peer, res[i].peer_name, ratio, target, res[i].unit);
 	}
+	if (against)
+		compare(against, res, count);
 	return 0;
 }
