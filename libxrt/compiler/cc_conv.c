@@ -27,40 +27,51 @@ static size_t esize(const struct cc_buf *b)
 	return xrt_dtype_size(b->dtype);
 }
 
-/* One kernel position @kp of group @g: T = the input window, Q += T K. */
-static void position(struct cc *cc, struct conv *c, const int64_t *kp, uint32_t g, bool acc)
+/*
+ * The window of the padded input at kernel position @kp for group @g, as
+ * [batch, out spatial..., in features]; *@koff gets the kernel's element
+ * offset there.
+ */
+static struct cc_buf window(const struct conv *c, const int64_t *kp, uint32_t g, int64_t *koff)
 {
-	struct cc_buf t = cc->vals[c->tmp].buf, v = c->in;
 	const struct ir_conv_labels *L = &c->L;
 	int64_t fg = c->icg == c->in.dims[L->f] ? 0 : g, bg = c->obg == c->in.dims[L->b] ? 0 : g;
-	int64_t koff = 0, rows = c->ob, dims[XRT_MAX_RANK];
-	struct xrt_cs_matrix ml, mr, mo;
+	struct cc_buf v = c->in;
 	uint32_t d, r = 0;
 
-	/* the window of the padded input at this kernel position */
 	v.offset += (uint64_t)((fg * c->icg * v.strides[L->f] + bg * c->obg * v.strides[L->b]) *
 			       (int64_t)esize(&v));
-	dims[r] = c->ob;
-	t.strides[r] = 0;
-	v.strides[r] = c->in.strides[L->b];
-	r++;
+	v.dims[r] = c->ob;
+	v.strides[r++] = c->in.strides[L->b];
+	*koff = 0;
 	for (d = 0; d < c->nsp; d++) {
 		const int64_t *f = c->w + d * IR_WINDOW_FIELDS;
 		int64_t kk = f[6] ? c->ks[d] - 1 - kp[d] : kp[d];
 
 		v.offset += (uint64_t)(kp[d] * f[5] * c->in.strides[L->sp[d]] * (int64_t)esize(&v));
-		dims[r] = c->os[d];
-		v.strides[r] = c->in.strides[L->sp[d]] * f[1];
-		koff += kk * c->k.strides[L->ksp[d]];
-		rows *= c->os[d];
-		r++;
+		v.dims[r] = c->os[d];
+		v.strides[r++] = c->in.strides[L->sp[d]] * f[1];
+		*koff += kk * c->k.strides[L->ksp[d]];
 	}
-	dims[r] = c->icg;
-	v.strides[r] = c->in.strides[L->f];
-	r++;
+	v.dims[r] = c->icg;
+	v.strides[r++] = c->in.strides[L->f];
 	v.rank = r;
-	memcpy(v.dims, dims, sizeof(dims));
-	t = cc_dense(t.slot, t.offset, t.dtype, r, dims);
+	return v;
+}
+
+/* One kernel position @kp of group @g: T = the input window, Q += T K. */
+static void position(struct cc *cc, struct conv *c, const int64_t *kp, uint32_t g, bool acc)
+{
+	const struct ir_conv_labels *L = &c->L;
+	struct cc_buf t = cc->vals[c->tmp].buf, v;
+	int64_t koff, rows = c->ob;
+	struct xrt_cs_matrix ml, mr, mo;
+	uint32_t d;
+
+	v = window(c, kp, g, &koff);
+	for (d = 0; d < c->nsp; d++)
+		rows *= c->os[d];
+	t = cc_dense(t.slot, t.offset, t.dtype, v.rank, v.dims);
 	cc_copy(cc, &t, &v);
 	ml = (struct xrt_cs_matrix){ t.slot, (uint8_t)t.dtype, { 0 }, t.offset, 0, c->icg, 1 };
 	mr = (struct xrt_cs_matrix){ c->k.slot, (uint8_t)c->k.dtype, { 0 },
@@ -73,6 +84,152 @@ static void position(struct cc *cc, struct conv *c, const int64_t *kp, uint32_t 
 				     c->of, 1 };
 	cc_emit_dot(cc, acc ? XRT_CS_DOT_ACCUMULATE : 0, 1, (uint64_t)rows, (uint64_t)c->ocg,
 		    (uint64_t)c->icg, &ml, &mr, &mo);
+}
+
+/* Bytes of patches one block holds at most: about the caches', a few MiB. */
+#define PATCH_BYTES	(4u << 20)
+/* Positions of more input features than this are deep enough one by one. */
+#define PATCH_MAX_FEATURES	256
+
+/* The next kernel position after @kp; false after the last. */
+static bool next_position(const struct conv *c, int64_t *kp)
+{
+	uint32_t d;
+
+	for (d = c->nsp; d-- > 0;) {
+		if (++kp[d] < c->ks[d])
+			return true;
+		kp[d] = 0;
+	}
+	return false;
+}
+
+/*
+ * The kernel of group @g as a dense [np x in features, out features]
+ * matrix, position after position: a product's right operand.
+ */
+static struct cc_buf kernel_matrix(struct cc *cc, const struct conv *c, uint32_t g, int64_t np,
+				   uint32_t *kv)
+{
+	const struct ir_conv_labels *L = &c->L;
+	int64_t kp[XRT_MAX_RANK] = { 0 }, koff, p, kd[2] = { np * c->icg, c->ocg };
+	struct cc_buf kb, src, dst;
+	size_t es = esize(&c->k);
+
+	*kv = cc_new_val(cc);
+	if (cc_alloc(cc, *kv, c->k.dtype, 2, kd))
+		return c->k;
+	kb = cc->vals[*kv].buf;
+	for (p = 0; p < np; p++, next_position(c, kp)) {
+		window(c, kp, g, &koff);
+		src = c->k;
+		src.offset += (uint64_t)((koff + g * c->ocg * c->k.strides[L->o]) * (int64_t)es);
+		src.rank = 2;
+		src.dims[0] = c->icg;
+		src.dims[1] = c->ocg;
+		src.strides[0] = c->k.strides[L->i];
+		src.strides[1] = c->k.strides[L->o];
+		dst = cc_dense(kb.slot, kb.offset + (uint64_t)(p * c->icg * c->ocg) * es, kb.dtype, 2,
+			       src.dims);
+		cc_copy(cc, &dst, &src);
+	}
+	return kb;
+}
+
+/*
+ * Group @g as one product per block of output rows (a batch element's
+ * rows of the first spatial dimension, about PATCH_BYTES of patches):
+ * the windows of all @np kernel positions side by side, [rows, np x in
+ * features], times the kernel as [np x in features, out features].  The
+ * products are summed in the same order as position by position (the
+ * positions outer, the features inner), without a pass over the output
+ * per position and with one product of depth np x in features instead
+ * of np shallow ones.
+ */
+static void patches(struct cc *cc, struct conv *c, uint32_t g, int64_t np)
+{
+	int64_t kw = np * c->icg, inner = 1, ny, kp[XRT_MAX_RANK], koff, b, y0, p, h, td[2];
+	int64_t run = 1;
+	const int64_t *last;
+	size_t es = esize(&c->in);
+	struct xrt_cs_matrix ml, mr, mo;
+	struct cc_buf kb, tb, v, dst;
+	uint32_t kv, tv, d;
+
+	for (d = 1; d < c->nsp; d++)
+		inner *= c->os[d];
+	/*
+	 * Where the last spatial dimension's positions lie side by side in the
+	 * input (dense features, no dilation or reversal there), a window row
+	 * of all of them is one run of (positions x features) elements: one
+	 * copy for the lot.
+	 */
+	last = c->w + (c->nsp - 1) * IR_WINDOW_FIELDS;
+	if (c->in.strides[c->L.f] == 1 && c->in.strides[c->L.sp[c->nsp - 1]] == c->icg &&
+	    last[5] == 1 && !last[6])
+		run = c->ks[c->nsp - 1];
+	ny = (int64_t)(PATCH_BYTES / ((uint64_t)(inner * kw) * es));
+	ny = ny < 1 ? 1 : ny > c->os[0] ? c->os[0] : ny;
+	kb = kernel_matrix(cc, c, g, np, &kv);
+	td[0] = ny * inner;
+	td[1] = kw;
+	tv = cc_new_val(cc);
+	if (cc->err || cc_alloc(cc, tv, c->in.dtype, 2, td))
+		return;
+	tb = cc->vals[tv].buf;
+	for (b = 0; b < c->ob && !cc->err; b++)
+		for (y0 = 0; y0 < c->os[0] && !cc->err; y0 += ny) {
+			h = c->os[0] - y0 < ny ? c->os[0] - y0 : ny;
+			memset(kp, 0, sizeof(kp));
+			for (p = 0; p < np; p++, next_position(c, kp)) {
+				if (run > 1 && kp[c->nsp - 1])
+					continue;	/* in the run copied with position 0 */
+				/* this block's rows of the window, batch dimension dropped */
+				v = window(c, kp, g, &koff);
+				v.dims[v.rank - 1] *= run;
+				v.offset += (uint64_t)((b * v.strides[0] + y0 * v.strides[1]) *
+						       (int64_t)es);
+				memmove(v.dims, v.dims + 1, (v.rank - 1) * sizeof(v.dims[0]));
+				memmove(v.strides, v.strides + 1, (v.rank - 1) * sizeof(v.strides[0]));
+				v.rank--;
+				v.dims[0] = h;
+				/* into columns [p x in features, +in features) of the patches */
+				dst = v;
+				dst.slot = tb.slot;
+				dst.offset = tb.offset + (uint64_t)(p * c->icg) * es;
+				dst.strides[v.rank - 1] = 1;
+				for (d = v.rank - 1; d-- > 0;)
+					dst.strides[d] = (d + 1 == v.rank - 1 ? kw :
+							  dst.strides[d + 1] * v.dims[d + 1]);
+				cc_copy(cc, &dst, &v);
+			}
+			ml = (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 }, tb.offset, 0,
+						     kw, 1 };
+			mr = (struct xrt_cs_matrix){ kb.slot, (uint8_t)kb.dtype, { 0 }, kb.offset, 0,
+						     c->ocg, 1 };
+			mo = (struct xrt_cs_matrix){ c->q.slot, (uint8_t)c->q.dtype, { 0 },
+						     c->q.offset + (uint64_t)(((b * c->os[0] + y0) *
+									       inner * c->of +
+									       g * c->ocg) *
+									      (int64_t)es),
+						     0, c->of, 1 };
+			cc_emit_dot(cc, 0, 1, (uint64_t)(h * inner), (uint64_t)c->ocg,
+				    (uint64_t)kw, &ml, &mr, &mo);
+		}
+	cc_release(cc, tv);
+	cc_release(cc, kv);
+}
+
+/* Is the output's dimension order Q's, [batch, out spatial..., out features]? */
+static bool in_q_order(const struct ir_conv_labels *L, uint32_t nsp)
+{
+	uint32_t d;
+
+	for (d = 0; d < nsp; d++) {
+		if (L->osp[d] != (int)(1 + d))
+			return false;
+	}
+	return L->ob == 0 && L->of == (int)(nsp + 1);
 }
 
 /* The padded, base-dilated input (or the input itself). */
@@ -183,27 +340,33 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	for (d = 0; d < c.nsp; d++)
 		qd[1 + d] = c.os[d];
 	qd[1 + c.nsp] = c.of;
-	q = cc_new_val(cc);
 	c.tmp = cc_new_val(cc);
-	if (cc_alloc(cc, q, c.in.dtype, c.nsp + 2, qd))
-		return;
+	if (ct == rt && in_q_order(&c.L, c.nsp)) {
+		c.q = out;	/* the products straight into the result */
+	} else {
+		q = cc_new_val(cc);
+		if (cc_alloc(cc, q, c.in.dtype, c.nsp + 2, qd))
+			return;
+		c.q = cc->vals[q].buf;
+	}
 	qd[1 + c.nsp] = c.icg;
 	if (cc_alloc(cc, c.tmp, c.in.dtype, c.nsp + 2, qd))
 		return;
-	c.q = cc->vals[q].buf;
 	for (g = 0; g < groups && !cc->err; g++) {
+		/* shallow products (few features a position): all positions at once */
+		if (n > 1 && c.icg <= PATCH_MAX_FEATURES && bgc == 1 && c.nsp) {
+			patches(cc, &c, (uint32_t)g, n);
+			continue;
+		}
 		memset(kp, 0, sizeof(kp));
 		for (first = true; !cc->err; first = false) {
 			position(cc, &c, kp, (uint32_t)g, !first);
-			for (d = c.nsp; d-- > 0;) {	/* the next kernel position */
-				if (++kp[d] < c.ks[d])
-					break;
-				kp[d] = 0;
-			}
-			if (d == ~0u)
+			if (!next_position(&c, kp))
 				break;
 		}
 	}
+	if (q == ~0u)
+		goto done;
 	/* Q into the output's order */
 	qv = c.q;
 	qv.strides[c.L.ob] = c.q.strides[0];
@@ -216,6 +379,7 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	else
 		cc_copy(cc, &out, &qv);
 	cc_release(cc, q);
+done:
 	cc_release(cc, c.tmp);
 	if (pad != ~0u)
 		cc_release(cc, pad);

@@ -89,6 +89,8 @@ int bench_cuda(struct result *r, bool quick);
 int bench_scale(struct result *r, bool quick);
 /* Cumulative ops as JAX writes them, against numpy (room for 6); how many. */
 int bench_scan(struct result *r, bool quick);
+/* A CNN's convolutions against PyTorch's (room for 2); how many. */
+int bench_conv(struct result *r, bool quick);
 /* Row gathers against numpy's take (room for 2); how many. */
 int bench_gather(struct result *r, bool quick);
 /* Instructions per operation of the hot paths against budgets (room for 4). */

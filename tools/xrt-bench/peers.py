@@ -59,6 +59,16 @@ def main():
         t = rng.random((rows, width), dtype=np.float32)
         i = rng.integers(0, rows, n, dtype=np.int32)
         print(best(lambda: np.take(t, i, axis=0), reps))
+    elif name in ('conv-3x3', 'conv-7x7'):
+        # xrt-bench's conv group: NHWC activations, channels last for PyTorch too
+        import torch
+        torch.set_num_threads(threads)
+        torch.set_grad_enabled(False)
+        b, hw, cin, cout, k, s, p = (8, 56, 64, 64, 3, 1, 1) if name == 'conv-3x3' else \
+            (8, 224, 4, 64, 7, 2, 3)
+        x = torch.rand(b, cin, hw, hw).to(memory_format=torch.channels_last)
+        w = torch.rand(cout, cin, k, k).to(memory_format=torch.channels_last)
+        print(best(lambda: torch.nn.functional.conv2d(x, w, stride=s, padding=p), reps))
     elif name == 'sort':
         # xrt-bench's own arguments: 1000 distinct values, many ties
         k = np.arange(8 << 20, dtype=np.uint64)

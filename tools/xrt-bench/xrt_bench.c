@@ -16,6 +16,7 @@
  *                  cumsum and maximum.accumulate (bench_scan.c)
  *   counts         instructions per operation of the hot paths under
  *                  callgrind, against budgets (bench_counts.c)
+ *   conv-*         a CNN's convolutions against PyTorch's (bench_conv.c)
  *   gather-*       row lookups (jnp.take, embeddings) against numpy's take
  *                  (bench_gather.c)
  *   host-*         compiled modules on every core (bench_host.c): a fused
@@ -219,7 +220,7 @@ static void bench_dot(size_t n, int reps, struct result *res)
 }
 
 static const char *const groups[] = {
-	"engine", "host", "scan", "gather", "xrt", "eager", "scale", "python", "devices", "cuda",
+	"engine", "host", "scan", "gather", "conv", "xrt", "eager", "scale", "python", "devices", "cuda",
 	"counts",
 };
 
@@ -295,7 +296,7 @@ int main(int argc, char **argv)
 	struct result res[64];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] [--compare=FILE.json] "
-				    "[--only=engine|host|scan|gather|xrt|eager|scale|python|devices|"
+				    "[--only=engine|host|scan|gather|conv|xrt|eager|scale|python|devices|"
 				    "cuda|counts]\n";
 	const char *only = NULL, *against = NULL;
 	int json = 0, reps = 5, o;
@@ -341,6 +342,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_host(res + count, reps <= 2);
 	if (wanted(only, "scan"))
 		count += (size_t)bench_scan(res + count, reps <= 2);
+	if (wanted(only, "conv"))
+		count += (size_t)bench_conv(res + count, reps <= 2);
 	if (wanted(only, "gather"))
 		count += (size_t)bench_gather(res + count, reps <= 2);
 	if (wanted(only, "xrt"))
