@@ -81,8 +81,8 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	len = c->dims[c->dim];
 	if (len > SORT_MAX_LEN)
 		return engine_fail(v, ~0u, "SORT: sorted dimension longer than 2^26", len, 0);
-	if (engine_sort_wide(c)) {	/* buffers shared, a chunk's places each */
-		ws = engine_sort_wide_ws(c);
+	if (engine_sort_wide(c)) {	/* every buffer shared */
+		ws = 0;
 		if (engine_sort_wide_shared(c) > v->prog->shared_ws_size)
 			v->prog->shared_ws_size = engine_sort_wide_shared(c);
 	} else {
@@ -120,7 +120,7 @@ static u64 sort_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase
 	const struct xrt_cs_sort *c = cmd;
 
 	if (engine_sort_wide(c))
-		return engine_sort_wide_items(c);
+		return engine_sort_wide_items(c, phase);
 	return (fibers(c) + fibers_per_item(c) - 1) / fibers_per_item(c);
 }
 

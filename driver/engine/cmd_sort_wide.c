@@ -8,11 +8,12 @@
  * 11 bits cover the key.
  *
  *   phase 0        each chunk: the words, and its histogram of digit 0
- *   phase 2d + 1   each chunk scatters by digit d: its place among equal
- *                  digits is after every earlier chunk's (the counts of
- *                  all chunks, read back), so the pass is stable
- *   phase 2d + 2   each chunk's histogram of digit d + 1 (d < 2)
- *   phase 6        each chunk's elements back into the operand
+ *   phase 3d + 1   one item: every chunk's histogram of digit d becomes
+ *                  its places (after all smaller digits' elements, and
+ *                  after the earlier chunks' equal ones: stable)
+ *   phase 3d + 2   each chunk scatters by digit d to its places
+ *   phase 3d + 3   each chunk's histogram of digit d + 1 (d < 2)
+ *   phase 9        each chunk's elements back into the operand
  *
  * A stable sort has one result, so the bits are those of one thread's.
  */
@@ -23,7 +24,7 @@
 #define DIGIT_BITS	11		/* three passes cover a 32-bit key */
 #define DIGITS		3
 #define RADIX		((u32)BIT_ULL(DIGIT_BITS))
-#define WIDE_PHASES	(2 * DIGITS + 1)
+#define WIDE_PHASES	(3 * DIGITS + 1)
 
 int engine_sort_wide(const struct xrt_cs_sort *c)
 {
@@ -44,21 +45,20 @@ u32 engine_sort_wide_phases(const struct xrt_cs_sort *c)
 	return WIDE_PHASES;
 }
 
-u64 engine_sort_wide_items(const struct xrt_cs_sort *c)
+static u64 chunks(const struct xrt_cs_sort *c)
 {
 	return (c->dims[c->dim] + WIDE_CHUNK - 1) / WIDE_CHUNK;
 }
 
-/* Per thread: a chunk's places, one per digit value. */
-u64 engine_sort_wide_ws(const struct xrt_cs_sort *c)
+u64 engine_sort_wide_items(const struct xrt_cs_sort *c, u32 phase)
 {
-	return RADIX * sizeof(u32);
+	return phase % 3 == 1 ? 1 : chunks(c);
 }
 
 /* Two buffers of words, then each chunk's RADIX counts. */
 u64 engine_sort_wide_shared(const struct xrt_cs_sort *c)
 {
-	return 2 * 8 * c->dims[c->dim] + engine_sort_wide_items(c) * RADIX * sizeof(u32);
+	return 2 * 8 * c->dims[c->dim] + chunks(c) * RADIX * sizeof(u32);
 }
 
 struct wide {
@@ -83,7 +83,7 @@ static void wide_init(struct wide *w, const struct xrt_engine_ctx *x,
 	w->buf[0] = x->shared_ws;
 	w->buf[1] = w->buf[0] + n;
 	w->hist = (u32 *)(w->buf[1] + n);
-	w->chunks = engine_sort_wide_items(c);
+	w->chunks = chunks(c);
 }
 
 /* Chunk @i's histogram of byte @d of buffer @b. */
@@ -123,25 +123,33 @@ static void load_chunk(struct wide *w, u64 i)
 	}
 }
 
-/* Chunk @i scattered by byte @d from buffer @d % 2 into the other. */
-static void scatter_chunk(struct wide *w, u64 i, u32 d, u32 *place)
+/*
+ * Every chunk's histogram becomes its places in the pass: a value's place
+ * in chunk k follows every smaller value's elements and the earlier
+ * chunks' elements of that value.
+ */
+static void place_chunks(struct wide *w)
+{
+	u32 v, sum = 0;
+	u64 k;
+
+	for (v = 0; v < RADIX; v++)
+		for (k = 0; k < w->chunks; k++) {
+			u32 c = w->hist[k * RADIX + v];
+
+			w->hist[k * RADIX + v] = sum;
+			sum += c;
+		}
+}
+
+/* Chunk @i scattered by digit @d from buffer @d % 2 into the other. */
+static void scatter_chunk(struct wide *w, u64 i, u32 d)
 {
 	const u64 *src = w->buf[d & 1];
-	u64 *dst = w->buf[(d & 1) ^ 1], k;
+	u64 *dst = w->buf[(d & 1) ^ 1];
 	u32 j = (u32)(i * WIDE_CHUNK), end, last = (u32)engine_min(w->f.n, (i + 1) * WIDE_CHUNK);
-	u32 v, sum = 0;
+	u32 *place = w->hist + i * RADIX;	/* this chunk's alone: no other item writes it */
 
-	/* before chunk i's: every smaller byte's, then earlier chunks' equal ones */
-	for (v = 0; v < RADIX; v++) {
-		u32 before = 0, all = 0;
-
-		for (k = 0; k < w->chunks; k++) {
-			all += w->hist[k * RADIX + v];
-			before += k < i ? w->hist[k * RADIX + v] : 0;
-		}
-		place[v] = sum + before;
-		sum += all;
-	}
 	for (; j < last && !w->f.stop; j = end) {
 		end = (u32)engine_min(last, (u64)j + SORT_YIELD_ELEMS);
 		engine_sort_tick(&w->f, end - j);
@@ -170,14 +178,18 @@ void engine_sort_wide_run(const struct xrt_engine_ctx *x, const struct xrt_cs_so
 	u64 i;
 
 	wide_init(&w, x, c);
+	if (phase % 3 == 1) {
+		place_chunks(&w);
+		return;
+	}
 	for (i = first; i < first + count && !w.f.stop; i++) {
 		if (phase == 0)
 			load_chunk(&w, i);
 		else if (phase == WIDE_PHASES - 1)
 			store_chunk(&w, i);
-		else if (phase & 1)
-			scatter_chunk(&w, i, (phase - 1) / 2, ws);
+		else if (phase % 3 == 2)
+			scatter_chunk(&w, i, phase / 3);
 		else
-			count_chunk(&w, i, (phase / 2) & 1, phase / 2);
+			count_chunk(&w, i, (phase / 3) & 1, phase / 3);
 	}
 }

@@ -45,9 +45,8 @@ u32 engine_sort_block_end(const struct fiber *f, u32 i);
  */
 int engine_sort_wide(const struct xrt_cs_sort *c);
 u32 engine_sort_wide_phases(const struct xrt_cs_sort *c);
-u64 engine_sort_wide_items(const struct xrt_cs_sort *c);
+u64 engine_sort_wide_items(const struct xrt_cs_sort *c, u32 phase);
 u64 engine_sort_wide_shared(const struct xrt_cs_sort *c);
-u64 engine_sort_wide_ws(const struct xrt_cs_sort *c);
 void engine_sort_wide_run(const struct xrt_engine_ctx *x, const struct xrt_cs_sort *c,
 			  u32 phase, u64 first, u64 count, void *ws);
 

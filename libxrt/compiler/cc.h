@@ -155,6 +155,8 @@ struct cc_buf cc_dense(uint32_t slot, uint64_t offset, enum xrt_dtype t, uint32_
 		       const int64_t *dims);
 /* The buf of @s's layout (parameters and results). */
 struct cc_buf cc_layout(uint32_t slot, const struct xrt_shape *s);
+/* Scalar buf @scalar viewed over @like's dimensions (strides 0). */
+struct cc_buf cc_spread(struct cc_buf scalar, const struct cc_buf *like);
 bool cc_is_dense(const struct cc_buf *b);
 struct xrt_cs_view cc_csview(const struct cc_buf *b);
 void cc_copy(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src);

@@ -314,6 +314,14 @@ struct xrt_cs_view cc_csview(const struct cc_buf *b)
 	return cs_view(b->slot, b->dtype, b->offset, b->rank, dims, b->strides);
 }
 
+struct cc_buf cc_spread(struct cc_buf scalar, const struct cc_buf *like)
+{
+	scalar.rank = like->rank;
+	memcpy(scalar.dims, like->dims, sizeof(scalar.dims));
+	memset(scalar.strides, 0, sizeof(scalar.strides));
+	return scalar;
+}
+
 void cc_copy(struct cc *cc, const struct cc_buf *dst, const struct cc_buf *src)
 {
 	struct xrt_cs_view d = cc_csview(dst), s = cc_csview(src);

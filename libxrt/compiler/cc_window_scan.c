@@ -20,8 +20,6 @@
  * where the window would fold one by one, which XLA's associativity of
  * reducers allows; init joins once, at the end.
  */
-#include <string.h>
-
 #include "cc.h"
 
 /* @b with dimension @d run backwards. */
@@ -133,10 +131,7 @@ static bool scan_views(struct cc *cc, uint32_t i, const struct scan_form *sf, co
 		if (init) {
 			cc_fill_value(cc, &empty, init);
 		} else {	/* the scalar init broadcast */
-			b = *init_buf;
-			b.rank = empty.rank;
-			memcpy(b.dims, empty.dims, sizeof(b.dims));
-			memset(b.strides, 0, sizeof(b.strides));
+			b = cc_spread(*init_buf, &empty);
 			cc_copy(cc, &empty, &b);
 		}
 		*out = slice(*out, d, -sf->c, sf->m + sf->c);
@@ -246,10 +241,7 @@ static void general_scan(struct cc *cc, const struct scan_form *sf, const struct
 			break;
 	}
 	in = cc->vals[buf[cur]].buf;
-	b = cc->vals[g->init].buf;
-	b.rank = in.rank;
-	memcpy(b.dims, in.dims, sizeof(b.dims));
-	memset(b.strides, 0, sizeof(b.strides));
+	b = cc_spread(cc->vals[g->init].buf, &in);
 	if (!cc->err)
 		apply(cc, g->f, g->init, &b, buf[cur], &in, dst);
 	cc_release(cc, buf[0]);

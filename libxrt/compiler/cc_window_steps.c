@@ -116,10 +116,9 @@ static uint32_t mask(struct cc *cc, const struct sas *w, const int64_t *dims)
 /* @dst = the scalar @init everywhere. */
 static void broadcast_init(struct cc *cc, const struct cc_buf *dst, struct cc_buf init)
 {
-	init.rank = dst->rank;
-	memcpy(init.dims, dst->dims, sizeof(init.dims));
-	memset(init.strides, 0, sizeof(init.strides));
-	cc_copy(cc, dst, &init);
+	struct cc_buf b = cc_spread(init, dst);
+
+	cc_copy(cc, dst, &b);
 }
 
 /* Padded operand, mask, result (holding init), and has/best/offset. */

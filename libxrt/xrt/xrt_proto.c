@@ -162,6 +162,9 @@ static xrt_status *exec_options(xrt_session *s, const Xrt__ExecutionConfig *msg,
 				      "for now", msg->core_index_in_replica);
 	if (!cc)
 		return NULL;
+	if (cc->replica_id < 0)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "execute: replica %d",
+				      cc->replica_id);
 	if (cc->replica_id)
 		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
 				      "execute: replica %d: one replica is all there is for now",
@@ -211,16 +214,16 @@ static xrt_status *result_handles(xrt_session *s, xrt_handle h, bool explode,
 	for (; i < n && !st; i++)
 		st = xrt_sub_tuple(s, h, (const int64_t[]){ i }, 1, false, &hs[i]);
 	if (st) {
-		xrt_release_allocations(s, hs, i - 1);
+		xrt_status_free(xrt_release_allocations(s, hs, i - 1));
 		goto fail;
 	}
-	xrt_release_allocations(s, &h, 1);
+	xrt_status_free(xrt_release_allocations(s, &h, 1));
 	*out = hs;
 	*num_out = n;
 	return NULL;
 fail:
 	xrt_mem_free(a, hs);
-	xrt_release_allocations(s, &h, 1);
+	xrt_status_free(xrt_release_allocations(s, &h, 1));
 	return st;
 }
 

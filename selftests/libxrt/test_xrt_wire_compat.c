@@ -502,6 +502,12 @@ TEST_F(wire, an_xrt_execution_config_explodes_the_result_tuple)
 	put_msg(&self->w->cfg, 9, &common);
 	ASSERT_ERR(xrt_execute_proto_handles(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n, NULL,
 					     &outs, &n), XRT_UNIMPLEMENTED, "execute: replica 3");
+	common.n = 0;
+	put_int(&common, 1, (uint64_t)-1);	/* int32 -1, sign-extended */
+	self->w->cfg.n = 0;
+	put_msg(&self->w->cfg, 9, &common);
+	ASSERT_ERR(xrt_execute_proto_handles(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n, NULL,
+					     &outs, &n), XRT_INVALID_ARGUMENT, "execute: replica -1");
 	EXPECT_EQ(0, n);
 	common.n = 0;
 	put_bytes(&common, 2, "\x00\x01", 2);
