@@ -38,6 +38,9 @@ static bool elem_ok(const struct compare *c, enum xrt_dtype t,
 {
 	double er, ei, ar, ai;
 
+	if (xrt_dtype_bits(t) < 8 && t != XRT_PRED && !xrt_dtype_is_float(t))
+		return !((*(const uint8_t *)e ^ *(const uint8_t *)a) &
+			 ((1u << xrt_dtype_bits(t)) - 1));	/* the value's bits */
 	if (!xrt_dtype_is_float(t) && !xrt_dtype_is_complex(t))
 		return same_bits(e, a, xrt_dtype_size(t));
 	xrt_elem_to_double(t, e, &er, &ei);

@@ -50,6 +50,8 @@ static double load_real(enum xrt_dtype t, const void *p)
 	float f;
 	double d;
 
+	if (xrt_dtype_is_small_float(t))
+		return xrt_small_float_to_f64(t, *(const uint8_t *)p);
 	switch (t) {
 	case XRT_F16:
 		memcpy(&h, p, 2);
@@ -83,6 +85,8 @@ static bool reads_back(enum xrt_dtype t, const char *s, double v)
 {
 	double r = strtod(s, NULL);
 
+	if (xrt_dtype_is_small_float(t))
+		return xrt_small_float_from_f64(t, r) == xrt_small_float_from_f64(t, v);
 	switch (t) {
 	case XRT_F16:
 		return xrt_f16_from_f64(r) == xrt_f16_from_f64(v);
@@ -134,6 +138,10 @@ static long long load_signed(enum xrt_dtype t, const void *p)
 	int64_t d;
 
 	switch (t) {
+	case XRT_S4:	/* the low bits, sign-extended */
+		return (int8_t)(*(const uint8_t *)p << 4) >> 4;
+	case XRT_S2:
+		return (int8_t)(*(const uint8_t *)p << 6) >> 6;
 	case XRT_S8:
 		memcpy(&a, p, 1);
 		return a;
@@ -157,6 +165,10 @@ static unsigned long long load_unsigned(enum xrt_dtype t, const void *p)
 	uint64_t d;
 
 	switch (t) {
+	case XRT_U4:
+		return *(const uint8_t *)p & 0xf;
+	case XRT_U2:
+		return *(const uint8_t *)p & 0x3;
 	case XRT_PRED:
 	case XRT_U8:
 		memcpy(&a, p, 1);

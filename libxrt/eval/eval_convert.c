@@ -11,7 +11,7 @@
 
 static bool is_sint(enum xrt_dtype t)
 {
-	return t == XRT_S8 || t == XRT_S16 || t == XRT_S32 || t == XRT_S64;
+	return xrt_dtype_is_integer(t) && xrt_dtype_is_signed(t);
 }
 
 static bool is_int(enum xrt_dtype t)
@@ -60,7 +60,7 @@ static double int_to_float(enum xrt_dtype from, enum xrt_dtype to, struct ev_sca
 /* Saturating, NaN to 0, truncating toward zero (XLA's convert). */
 static struct ev_scalar float_to_int(enum xrt_dtype to, double f)
 {
-	unsigned int w = (unsigned int)xrt_dtype_size(to) * 8;
+	unsigned int w = xrt_dtype_bits(to);
 	struct ev_scalar r = { { 0 }, 0 };
 
 	if (isnan(f))
@@ -119,6 +119,14 @@ void ev_store_bytes(enum xrt_dtype t, struct ev_scalar x, void *p)
 	float f[2] = { (float)x.f, (float)x.im };
 	uint16_t h;
 
+	if (xrt_dtype_is_small_float(t)) {
+		*(uint8_t *)p = xrt_small_float_from_f64(t, x.f);
+		return;
+	}
+	if (xrt_dtype_bits(t) < 8 && t != XRT_PRED) {	/* s4 ... u2: the low bits */
+		*(uint8_t *)p = (uint8_t)(x.u & ((1u << xrt_dtype_bits(t)) - 1));
+		return;
+	}
 	switch (t) {
 	case XRT_F16:
 		h = xrt_f16_from_f64(x.f);
@@ -152,6 +160,10 @@ struct ev_scalar ev_load_bytes(enum xrt_dtype t, const void *p)
 	float f[2];
 	uint16_t h;
 
+	if (xrt_dtype_is_small_float(t)) {
+		r.f = xrt_small_float_to_f64(t, *(const uint8_t *)p);
+		return r;
+	}
 	switch (t) {
 	case XRT_F16:
 		memcpy(&h, p, 2);

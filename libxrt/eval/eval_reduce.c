@@ -50,7 +50,7 @@ static bool widened(struct ev *ev, struct ev_val *const *ops, struct ev_val *r,
 	enum xrt_opcode op = plain_reducer(f);
 	const struct ev_val *a = ops[0];
 
-	if (ev->in->num_operands != 2 || (t != XRT_F16 && t != XRT_BF16) || op == XRT_OP_COUNT)
+	if (ev->in->num_operands != 2 || (t != XRT_F16 && t != XRT_BF16 && !xrt_dtype_is_small_float(t)) || op == XRT_OP_COUNT)
 		return false;
 	for (k = 0; k < a->n; k++, ev_next(a->shape.rank, a->shape.dims, idx)) {
 		double *acc;

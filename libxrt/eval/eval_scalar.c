@@ -14,7 +14,7 @@
 
 static bool is_sint(enum xrt_dtype t)
 {
-	return t == XRT_S8 || t == XRT_S16 || t == XRT_S32 || t == XRT_S64;
+	return xrt_dtype_is_integer(t) && xrt_dtype_is_signed(t);
 }
 
 static bool is_cplx(enum xrt_dtype t)
@@ -24,12 +24,12 @@ static bool is_cplx(enum xrt_dtype t)
 
 static bool is_real(enum xrt_dtype t)
 {
-	return t == XRT_F16 || t == XRT_BF16 || t == XRT_F32 || t == XRT_F64;
+	return xrt_dtype_is_float(t);
 }
 
 static unsigned int bits_of(enum xrt_dtype t)
 {
-	return t == XRT_PRED ? 1 : (unsigned int)xrt_dtype_size(t) * 8;
+	return xrt_dtype_bits(t);
 }
 
 static uint64_t mask_of(enum xrt_dtype t)
@@ -50,6 +50,8 @@ struct ev_scalar ev_wrap(enum xrt_dtype t, uint64_t bits)
 
 double ev_round(enum xrt_dtype t, double x)
 {
+	if (xrt_dtype_is_small_float(t))
+		return xrt_small_float_to_f64(t, xrt_small_float_from_f64(t, x));
 	switch (t) {
 	case XRT_F16:
 		return xrt_f16_to_f32(xrt_f16_from_f64(x));
@@ -207,6 +209,8 @@ static enum xrt_dtype as_signed(enum xrt_dtype t)
 	case XRT_U16: return XRT_S16;
 	case XRT_U32: return XRT_S32;
 	case XRT_U64: return XRT_S64;
+	case XRT_U4: return XRT_S4;
+	case XRT_U2: return XRT_S2;
 	default: return t;
 	}
 }

@@ -53,24 +53,26 @@ static int parse_int_value(struct hp *p, enum xrt_dtype t, void *dst, size_t at)
 {
 	char buf[64], *end;
 	size_t es = xrt_dtype_size(t);
+	unsigned int w = xrt_dtype_bits(t);
 	int64_t s;
 	uint64_t u;
 
 	if (token(p, buf, sizeof(buf)))
 		return -1;
 	errno = 0;
-	if (t >= XRT_U8 && t <= XRT_U64) {
+	if (!xrt_dtype_is_signed(t)) {
 		u = strtoull(buf, &end, 10);
-		if (*end || errno || buf[0] == '-' ||
-		    (es < 8 && u >> (es * 8)))
+		if (*end || errno || buf[0] == '-' || (w < 64 && u >> w))
 			goto range;
 		memcpy(dst, &u, es);
 		return 0;
 	}
 	s = strtoll(buf, &end, 10);
-	if (*end || errno || (es < 8 && (s < -(INT64_C(1) << (es * 8 - 1)) ||
-					 s >= (INT64_C(1) << (es * 8 - 1)))))
+	if (*end || errno || (w < 64 && (s < -(INT64_C(1) << (w - 1)) ||
+					 s >= (INT64_C(1) << (w - 1)))))
 		goto range;
+	if (w < 8)	/* s4 and s2 keep their value in the low bits */
+		s &= (INT64_C(1) << w) - 1;
 	memcpy(dst, &s, es);
 	return 0;
 range:
@@ -114,6 +116,10 @@ static int parse_scalar(struct hp *p, enum xrt_dtype t, uint8_t *dst)
 	}
 	if (parse_float(p, &v, &f, at))
 		return -1;
+	if (xrt_dtype_is_small_float(t)) {
+		*dst = xrt_small_float_from_f64(t, v);
+		return 0;
+	}
 	switch (t) {
 	case XRT_F16:
 		h = xrt_f16_from_f64(v);

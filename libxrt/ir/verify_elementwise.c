@@ -194,6 +194,12 @@ static int check_bitcast_convert(struct vfy *v, const struct xrt_shape *a)
 
 	if (xrt_shape_is_tuple(&v->in->shape) || !xrt_dtype_is_array(t))
 		return vfy_fail(v, "result is not an array");
+	/* XLA regroups sub-byte elements by bits (s8[] is s4[2]); not done here */
+	if (xrt_dtype_bits(t) != xrt_dtype_bits(a->dtype) &&
+	    (xrt_dtype_bits(t) < 8 || xrt_dtype_bits(a->dtype) < 8))
+		return vfy_fail(v, "bitcast-convert from %s to %s: between types of different "
+				"widths narrower than a byte is not supported",
+				xrt_dtype_name(a->dtype), xrt_dtype_name(t));
 	to = xrt_dtype_size(t);
 	memcpy(dims, a->dims, sizeof(a->dims));
 	if (from > to) {
@@ -239,7 +245,7 @@ int vfy_elementwise(struct vfy *v)
 	if (op == XRT_OP_BITCAST_CONVERT)
 		return check_bitcast_convert(v, a);
 	if (op == XRT_OP_REDUCE_PRECISION) {
-		if (!is_float(a->dtype))
+		if (!is_float(a->dtype) || xrt_dtype_is_small_float(a->dtype))
 			return vfy_fail(v, "reduce-precision of %s", xrt_dtype_name(a->dtype));
 		if (vfy_int(v, IR_ATTR_EXPONENT_BITS, &e) || vfy_int(v, IR_ATTR_MANTISSA_BITS, &mb))
 			return -1;

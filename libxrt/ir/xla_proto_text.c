@@ -30,6 +30,63 @@ static int fail_at(struct wr *w, const char *what)
 		       w->in ? w->in->name : "?", what);
 }
 
+static void put_real(struct fmtbuf *f, double v, int digits);
+
+/* XLA's types of one byte per element added later, in XRT's terms (else INVALID). */
+static enum xrt_dtype narrow_type(int t)
+{
+	switch (t) {
+	case XLA__PRIMITIVE_TYPE__S4: return XRT_S4;
+	case XLA__PRIMITIVE_TYPE__U4: return XRT_U4;
+	case XLA__PRIMITIVE_TYPE__S2: return XRT_S2;
+	case XLA__PRIMITIVE_TYPE__U2: return XRT_U2;
+	case XLA__PRIMITIVE_TYPE__F8E5M2: return XRT_F8E5M2;
+	case XLA__PRIMITIVE_TYPE__F8E4M3FN: return XRT_F8E4M3FN;
+	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ: return XRT_F8E4M3B11FNUZ;
+	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ: return XRT_F8E5M2FNUZ;
+	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ: return XRT_F8E4M3FNUZ;
+	case XLA__PRIMITIVE_TYPE__F8E4M3: return XRT_F8E4M3;
+	case XLA__PRIMITIVE_TYPE__F8E3M4: return XRT_F8E3M4;
+	case XLA__PRIMITIVE_TYPE__F8E8M0FNU: return XRT_F8E8M0FNU;
+	case XLA__PRIMITIVE_TYPE__F4E2M1FN: return XRT_F4E2M1FN;
+	default: return XRT_INVALID;
+	}
+}
+
+/* The bytes field of such a type's values. */
+static const ProtobufCBinaryData *narrow_values(const Xla__LiteralProto *l, int t)
+{
+	switch (t) {
+	case XLA__PRIMITIVE_TYPE__S4: return &l->s4s;
+	case XLA__PRIMITIVE_TYPE__U4: return &l->u4s;
+	case XLA__PRIMITIVE_TYPE__S2: return &l->s2s;
+	case XLA__PRIMITIVE_TYPE__U2: return &l->u2s;
+	case XLA__PRIMITIVE_TYPE__F8E5M2: return &l->f8e5m2s;
+	case XLA__PRIMITIVE_TYPE__F8E4M3FN: return &l->f8e4m3fns;
+	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ: return &l->f8e4m3b11fnuzs;
+	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ: return &l->f8e5m2fnuzs;
+	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ: return &l->f8e4m3fnuzs;
+	case XLA__PRIMITIVE_TYPE__F8E4M3: return &l->f8e4m3s;
+	case XLA__PRIMITIVE_TYPE__F8E3M4: return &l->f8e3m4s;
+	case XLA__PRIMITIVE_TYPE__F8E8M0FNU: return &l->f8e8m0fnus;
+	case XLA__PRIMITIVE_TYPE__F4E2M1FN: return &l->f4e2m1fns;
+	default: return NULL;
+	}
+}
+
+/* Element @i of such a type, the value in the byte's low bits. */
+static void put_narrow(struct fmtbuf *f, enum xrt_dtype t, uint8_t b)
+{
+	unsigned int w = xrt_dtype_bits(t);
+
+	if (xrt_dtype_is_small_float(t))
+		put_real(f, xrt_small_float_to_f64(t, b), 17);
+	else if (xrt_dtype_is_signed(t))
+		fmtbuf_printf(f, "%d", (int8_t)(uint8_t)(b << (8 - w)) >> (8 - w));
+	else
+		fmtbuf_printf(f, "%u", b & ((1u << w) - 1));
+}
+
 static const char *type_name(int t)
 {
 	switch (t) {
@@ -48,7 +105,7 @@ static const char *type_name(int t)
 	case XLA__PRIMITIVE_TYPE__F64: return "f64";
 	case XLA__PRIMITIVE_TYPE__C64: return "c64";
 	case XLA__PRIMITIVE_TYPE__C128: return "c128";
-	default: return NULL;
+	default: return narrow_type(t) ? xrt_dtype_name(narrow_type(t)) : NULL;
 	}
 }
 
@@ -103,6 +160,8 @@ static int write_shape(struct wr *w, const Xla__ShapeProto *s, int depth)
 	fmtbuf_puts(w->f, "{");
 	for (i = 0; i < s->n_dimensions; i++)
 		fmtbuf_printf(w->f, "%s%" PRId64, i ? "," : "", s->layout->minor_to_major[i]);
+	if (s->layout->element_size_in_bits)	/* the text's reader judges it */
+		fmtbuf_printf(w->f, ":E(%" PRId64 ")", s->layout->element_size_in_bits);
 	fmtbuf_puts(w->f, "}");
 	return 0;
 }
@@ -125,6 +184,10 @@ static uint16_t u16_at(const ProtobufCBinaryData *b, uint64_t i)
 /* Element @i (in the data's order) of @l, of type @t. */
 static void put_value(struct fmtbuf *f, const Xla__LiteralProto *l, int t, uint64_t i)
 {
+	if (narrow_values(l, t)) {
+		put_narrow(f, narrow_type(t), narrow_values(l, t)->data[i]);
+		return;
+	}
 	switch (t) {
 	case XLA__PRIMITIVE_TYPE__PRED:
 		fmtbuf_puts(f, l->preds[i] ? "true" : "false");
@@ -186,6 +249,8 @@ static void put_value(struct fmtbuf *f, const Xla__LiteralProto *l, int t, uint6
 /* How many values of type @t @l holds. */
 static uint64_t value_count(const Xla__LiteralProto *l, int t)
 {
+	if (narrow_values(l, t))
+		return narrow_values(l, t)->len;
 	switch (t) {
 	case XLA__PRIMITIVE_TYPE__PRED: return l->n_preds;
 	case XLA__PRIMITIVE_TYPE__S8: return l->s8s.len;
@@ -582,6 +647,9 @@ static bool default_comparison(const char *type, const Xla__ShapeProto *operand0
 	int t = operand0 ? operand0->element_type : 0;
 	const char *dflt;
 
+	if (xrt_dtype_is_array(narrow_type(t)))
+		return !strcmp(type, xrt_dtype_is_float(narrow_type(t)) ? "FLOAT" :
+			       xrt_dtype_is_signed(narrow_type(t)) ? "SIGNED" : "UNSIGNED");
 	switch (t) {
 	case XLA__PRIMITIVE_TYPE__F16: case XLA__PRIMITIVE_TYPE__BF16:
 	case XLA__PRIMITIVE_TYPE__F32: case XLA__PRIMITIVE_TYPE__F64:

@@ -33,7 +33,40 @@ static enum xrt_dtype dtype_of(int t)
 	case XLA__PRIMITIVE_TYPE__F64: return XRT_F64;
 	case XLA__PRIMITIVE_TYPE__C64: return XRT_C64;
 	case XLA__PRIMITIVE_TYPE__C128: return XRT_C128;
+	case XLA__PRIMITIVE_TYPE__S4: return XRT_S4;
+	case XLA__PRIMITIVE_TYPE__U4: return XRT_U4;
+	case XLA__PRIMITIVE_TYPE__S2: return XRT_S2;
+	case XLA__PRIMITIVE_TYPE__U2: return XRT_U2;
+	case XLA__PRIMITIVE_TYPE__F8E5M2: return XRT_F8E5M2;
+	case XLA__PRIMITIVE_TYPE__F8E4M3FN: return XRT_F8E4M3FN;
+	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ: return XRT_F8E4M3B11FNUZ;
+	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ: return XRT_F8E5M2FNUZ;
+	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ: return XRT_F8E4M3FNUZ;
+	case XLA__PRIMITIVE_TYPE__F8E4M3: return XRT_F8E4M3;
+	case XLA__PRIMITIVE_TYPE__F8E3M4: return XRT_F8E3M4;
+	case XLA__PRIMITIVE_TYPE__F8E8M0FNU: return XRT_F8E8M0FNU;
+	case XLA__PRIMITIVE_TYPE__F4E2M1FN: return XRT_F4E2M1FN;
 	default: return XRT_INVALID;
+	}
+}
+
+ProtobufCBinaryData *wire_xla_byte_values(Xla__LiteralProto *l, enum xrt_dtype t)
+{
+	switch (t) {
+	case XRT_S4: return &l->s4s;
+	case XRT_U4: return &l->u4s;
+	case XRT_S2: return &l->s2s;
+	case XRT_U2: return &l->u2s;
+	case XRT_F8E5M2: return &l->f8e5m2s;
+	case XRT_F8E4M3FN: return &l->f8e4m3fns;
+	case XRT_F8E4M3B11FNUZ: return &l->f8e4m3b11fnuzs;
+	case XRT_F8E5M2FNUZ: return &l->f8e5m2fnuzs;
+	case XRT_F8E4M3FNUZ: return &l->f8e4m3fnuzs;
+	case XRT_F8E4M3: return &l->f8e4m3s;
+	case XRT_F8E3M4: return &l->f8e3m4s;
+	case XRT_F8E8M0FNU: return &l->f8e8m0fnus;
+	case XRT_F4E2M1FN: return &l->f4e2m1fns;
+	default: return NULL;
 	}
 }
 
@@ -95,6 +128,11 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 		return st;
 	if (s->layout->n_tiles)
 		st = shape_bad(a, "tiled layouts are not supported");
+	else if (s->layout->element_size_in_bits &&
+		 (s->layout->element_size_in_bits != xrt_dtype_bits(t) ||
+		  xrt_dtype_bits(t) >= 8))	/* XLA's packing of s4: same values */
+		st = shape_bad(a, "a layout's element size is supported only as the width of "
+			       "a sub-byte type");
 	else if (s->layout->n_minor_to_major != s->n_dimensions)
 		st = shape_bad(a, "a layout's length differs from its shape's rank");
 	if (!st) {
@@ -136,6 +174,10 @@ static xrt_status *take(const struct xrt_allocator *a, void *dst, const void *sr
 /* How many elements of type @t @l holds (SIZE_MAX: part of one). */
 static size_t held(const Xla__LiteralProto *l, enum xrt_dtype t)
 {
+	const ProtobufCBinaryData *b = wire_xla_byte_values((Xla__LiteralProto *)l, t);
+
+	if (b)
+		return b->len;
 	switch (t) {
 	case XRT_PRED: return l->n_preds;
 	case XRT_S8: return l->s8s.len;
@@ -180,8 +222,18 @@ static xrt_status *fill_array(const struct xrt_allocator *a, const Xla__LiteralP
 			      xrt_literal *lit)
 {
 	uint64_t n = xrt_shape_element_count(&lit->shape), i;
+	const ProtobufCBinaryData *b;
+	unsigned int w = xrt_dtype_bits(lit->shape.dtype);
 	uint8_t *d = lit->data;
+	xrt_status *st;
 
+	b = wire_xla_byte_values((Xla__LiteralProto *)l, lit->shape.dtype);
+	if (b) {	/* one byte each; only a sub-byte type's low bits count */
+		st = take(a, d, b->data, b->len, n, 1);
+		for (i = 0; !st && w < 8 && i < n; i++)
+			d[i] &= (uint8_t)((1u << w) - 1);
+		return st;
+	}
 	switch (lit->shape.dtype) {
 	case XRT_PRED:
 		if (l->n_preds != n)

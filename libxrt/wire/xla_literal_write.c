@@ -31,6 +31,19 @@ static int xla_type_of(enum xrt_dtype t)
 	case XRT_F64: return XLA__PRIMITIVE_TYPE__F64;
 	case XRT_C64: return XLA__PRIMITIVE_TYPE__C64;
 	case XRT_C128: return XLA__PRIMITIVE_TYPE__C128;
+	case XRT_S4: return XLA__PRIMITIVE_TYPE__S4;
+	case XRT_U4: return XLA__PRIMITIVE_TYPE__U4;
+	case XRT_S2: return XLA__PRIMITIVE_TYPE__S2;
+	case XRT_U2: return XLA__PRIMITIVE_TYPE__U2;
+	case XRT_F8E5M2: return XLA__PRIMITIVE_TYPE__F8E5M2;
+	case XRT_F8E4M3FN: return XLA__PRIMITIVE_TYPE__F8E4M3FN;
+	case XRT_F8E4M3B11FNUZ: return XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ;
+	case XRT_F8E5M2FNUZ: return XLA__PRIMITIVE_TYPE__F8E5M2FNUZ;
+	case XRT_F8E4M3FNUZ: return XLA__PRIMITIVE_TYPE__F8E4M3FNUZ;
+	case XRT_F8E4M3: return XLA__PRIMITIVE_TYPE__F8E4M3;
+	case XRT_F8E3M4: return XLA__PRIMITIVE_TYPE__F8E3M4;
+	case XRT_F8E8M0FNU: return XLA__PRIMITIVE_TYPE__F8E8M0FNU;
+	case XRT_F4E2M1FN: return XLA__PRIMITIVE_TYPE__F4E2M1FN;
 	default: return XLA__PRIMITIVE_TYPE__TUPLE;
 	}
 }
@@ -66,8 +79,13 @@ static xrt_status *put_values(const struct xrt_allocator *a, struct node *nd,
 {
 	Xla__LiteralProto *l = &nd->lit;
 	ProtobufCBinaryData b = { bytes, (uint8_t *)data };
+	ProtobufCBinaryData *bytes_field = wire_xla_byte_values(l, t);
 	size_t i;
 
+	if (bytes_field) {	/* one byte each, the value in the low bits */
+		*bytes_field = b;
+		return NULL;
+	}
 	switch (t) {
 	case XRT_PRED:
 		nd->preds = xrt_mem_calloc(a, n ? n : 1, sizeof(*nd->preds));

@@ -8,6 +8,8 @@
  * neighbours goes to the one with an even mantissa.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "xrt_test.h"
 
@@ -40,6 +42,86 @@ TEST(names_and_sizes)
 	ASSERT_STREQ("invalid", xrt_dtype_name((enum xrt_dtype)-3));
 	ASSERT_FALSE(xrt_dtype_is_array(XRT_TUPLE));
 	ASSERT_FALSE(xrt_dtype_is_array(XRT_INVALID));
+}
+
+TEST(narrow_types)
+{
+	static const struct { enum xrt_dtype t; const char *n; unsigned int bits; } v[] = {
+		{ XRT_S4, "s4", 4 }, { XRT_U4, "u4", 4 }, { XRT_S2, "s2", 2 },
+		{ XRT_U2, "u2", 2 }, { XRT_F8E5M2, "f8e5m2", 8 },
+		{ XRT_F8E4M3FN, "f8e4m3fn", 8 }, { XRT_F8E4M3B11FNUZ, "f8e4m3b11fnuz", 8 },
+		{ XRT_F8E5M2FNUZ, "f8e5m2fnuz", 8 }, { XRT_F8E4M3FNUZ, "f8e4m3fnuz", 8 },
+		{ XRT_F8E4M3, "f8e4m3", 8 }, { XRT_F8E3M4, "f8e3m4", 8 },
+		{ XRT_F8E8M0FNU, "f8e8m0fnu", 8 }, { XRT_F4E2M1FN, "f4e2m1fn", 4 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		ASSERT_STREQ(v[i].n, xrt_dtype_name(v[i].t));
+		ASSERT_EQ(1, xrt_dtype_size(v[i].t));
+		ASSERT_EQ(v[i].bits, xrt_dtype_bits(v[i].t));
+		ASSERT_EQ(v[i].t, xrt_dtype_from_name(v[i].n, strlen(v[i].n)));
+		ASSERT_TRUE(xrt_dtype_is_array(v[i].t));
+		ASSERT_EQ(i >= 4, xrt_dtype_is_small_float(v[i].t));
+		ASSERT_EQ(i >= 4, xrt_dtype_is_float(v[i].t));
+		ASSERT_EQ(i < 4, xrt_dtype_is_integer(v[i].t));
+	}
+	ASSERT_TRUE(xrt_dtype_is_signed(XRT_S4));
+	ASSERT_FALSE(xrt_dtype_is_signed(XRT_U2));
+	ASSERT_FALSE(xrt_dtype_is_small_float(XRT_F16));
+	ASSERT_EQ(1, xrt_dtype_bits(XRT_PRED));
+	ASSERT_EQ(32, xrt_dtype_bits(XRT_F32));
+	ASSERT_EQ(0, xrt_dtype_bits(XRT_TUPLE));
+	ASSERT_EQ(0, xrt_small_float_from_f64(XRT_F32, 1.0));
+	ASSERT_EQ(0, xrt_small_float_to_f64(XRT_S4, 3));
+}
+
+/* The same bits, NaNs of either sign the same. */
+static bool same_value(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b));
+}
+
+/*
+ * Every code's value and the rounding of 9000 doubles in the nine small
+ * float types, against ml_dtypes' tables (small_float/gen_small_float.py).
+ */
+TEST(small_float_tables)
+{
+	FILE *f = fopen(SMALL_FLOAT_CASES, "r");
+	char line[256], name[32], kind[16], x[64], y[64];
+	unsigned int code, decodes = 0, encodes = 0;
+
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		enum xrt_dtype t;
+		double v;
+
+		if (line[0] == '#')
+			continue;
+		/* "T decode CODE VALUE" or "T encode VALUE CODE" */
+		ASSERT_EQ(4, sscanf(line, "%31s %15s %63s %63s", name, kind, x, y));
+		if (!strcmp(kind, "decode")) {
+			code = (unsigned int)atoi(x);
+			strcpy(x, y);
+		} else {
+			code = (unsigned int)atoi(y);
+		}
+		t = xrt_dtype_from_name(name, strlen(name));
+		ASSERT_TRUE(xrt_dtype_is_small_float(t)) TH_LOG("%s", line);
+		v = strtod(x, NULL);	/* "nan", "-nan" and hexadecimal */
+		if (!strcmp(kind, "encode")) {
+			ASSERT_EQ(code, xrt_small_float_from_f64(t, v)) TH_LOG("%s", line);
+			encodes++;
+		} else {
+			ASSERT_TRUE(same_value(v, xrt_small_float_to_f64(t, (uint8_t)code)))
+				TH_LOG("%s: got %a", line, xrt_small_float_to_f64(t, (uint8_t)code));
+			decodes++;
+		}
+	}
+	fclose(f);
+	ASSERT_EQ(8 * 256 + 16, decodes);
+	ASSERT_LT(9000, encodes);
 }
 
 TEST(classes)

@@ -149,6 +149,9 @@ TEST_F(xrt, parse_round_trips)
 		"f32[]", "bf16[1,2,3]{2,1,0}", "c128[0]{0}", "()",
 		"(pred[], (), ((s8[4]{0})))", "u64[5,6]{0,1}",
 		"(f16[2,2]{1,0}, c64[3]{0}, s64[], u32[7]{0})",
+		"(s4[2]{0}, u4[], s2[3]{0}, u2[1]{0}, f8e5m2[2]{0}, f8e4m3fn[2]{0})",
+		"(f8e4m3b11fnuz[2]{0}, f8e5m2fnuz[1]{0}, f8e4m3fnuz[1]{0}, f8e4m3[1]{0})",
+		"(f8e3m4[1]{0}, f8e8m0fnu[1]{0}, f4e2m1fn[1]{0})",
 	};
 	struct xrt_shape s;
 	size_t i;
@@ -160,6 +163,11 @@ TEST_F(xrt, parse_round_trips)
 	}
 	SHAPE(s, "  ( f32 [ 2 , 3 ]{ 0 , 1 } ,s32[] )  ");
 	ASSERT_STREQ("(f32[2,3]{0,1}, s32[])", fmt(&s));
+	xrt_shape_deinit(&s);
+	/* XLA's packing of sub-byte types is a fact of its buffers: one byte each here */
+	SHAPE(s, "(s4[2,3]{0,1:E(4)}, u2[2]{0:E(2)}, f4e2m1fn[1]{0:E(4)})");
+	ASSERT_STREQ("(s4[2,3]{0,1}, u2[2]{0}, f4e2m1fn[1]{0})", fmt(&s));
+	ASSERT_EQ(1, xrt_shape_byte_size(&s.tuple[1]) / 2);
 	xrt_shape_deinit(&s);
 }
 
@@ -175,11 +183,19 @@ TEST_F(xrt, parse_errors_name_the_column)
 		{ "f32[?]", "column 5: an unbounded dynamic dimension ('?'): every size must be "
 			    "known to compile" },
 		{ "f32[<=4]", "column 5: a bounded dynamic dimension ('<=N') is not supported yet" },
-		{ "f32[8,128]{1,0:T(8,128)}", "column 15: a layout with tiles, element size or "
-					      "memory space (':' after minor_to_major)" },
-		{ "s4[2]", "column 1: element type 's4' (XLA's sub-byte integers and small floats) "
-			   "is not supported yet" },
-		{ "(f32[], f8e4m3fn[2])", "element type 'f8e4m3fn'" },
+		{ "f32[8,128]{1,0:T(8,128)}", "column 16: a layout with tiles or memory space "
+					      "(':' after minor_to_major) is not supported" },
+		{ "s4[2]{0:E(4)T(2)}", "column 13: a layout with tiles or memory space after its "
+				       "element size" },
+		{ "s1[2]", "column 1: element type 's1' (XLA's 1-bit integers) is not supported" },
+		{ "(f32[], f8e4m3fn[2]{0:E(8)})", "column 21: a layout element size E(8) is "
+						  "supported only as the width of a sub-byte type, "
+						  "not on f8e4m3fn" },
+		{ "s8[2]{0:E(4)}", "E(4) is supported only as the width of a sub-byte type, not "
+				   "on s8" },
+		{ "u2[2]{0:E(4)}", "E(4) is supported only as the width of a sub-byte type, not "
+				   "on u2" },
+		{ "s4[2]{0:E(4}", "expected ')'" },
 		{ "token[2]", "expected '[]' after token" },
 		{ "f32[1,1,1,1,1,1,1,1,1]", "more than 8 dimensions" },
 		{ "f32[99999999999999999999]", "number too large" },

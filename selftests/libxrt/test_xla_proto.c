@@ -18,6 +18,7 @@
 
 static const char *const programs[] = {
 	"collectives", "conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
+	"narrow",
 };
 
 static char *slurp_xla(const char *name, const char *ext, size_t *n)
@@ -115,7 +116,69 @@ TEST_F(xrt, xla_dumps_read_as_their_text)
 			files++;
 		}
 	}
-	ASSERT_EQ(16, files);
+	ASSERT_EQ(18, files);
+}
+
+static xrt_literal *literal_of(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			       const char *shape, const char *value);
+
+/* x of xla/gen.py: f32[4,6], k / 7. */
+static xrt_literal *jax_x(struct __test_metadata *_metadata, const struct xrt_allocator *a)
+{
+	static const int64_t dims[] = { 4, 6 };
+	struct xrt_shape shape;
+	xrt_literal *x = NULL;
+	float *in;
+	int k;
+
+	EXPECT_EQ(NULL, xrt_shape_init_array(&shape, XRT_F32, 2, dims));
+	EXPECT_EQ(NULL, xrt_literal_create(a, &shape, &x));
+	in = xrt_literal_mutable_data(x);
+	for (k = 0; k < 24; k++)
+		in[k] = (float)k / 7;
+	xrt_shape_deinit(&shape);
+	return x;
+}
+
+/*
+ * XLA's 8-bit and 4-bit floats and sub-byte integers (xla/gen.py's
+ * narrow): the evaluator gives exactly JAX's values, from the text
+ * before and after XLA's optimizations (which compute in f16 and s8
+ * with converts) and from the proto.
+ */
+TEST_F(xrt, jax_narrow_types_evaluate_to_jax_values)
+{
+	static const char *const files[] = { ".before.hlo", ".after.hlo", ".after.pb" };
+	xrt_literal *x = jax_x(_metadata, self->a), *want, *got;
+	const xrt_literal *args[1] = { x };
+	char *exp_text, *nl, *text;
+	size_t f, n;
+	xrt_module *m;
+
+	exp_text = slurp_xla("narrow", ".expected", &n);
+	ASSERT_NE(NULL, exp_text);
+	nl = strchr(exp_text, '\n');
+	ASSERT_NE(NULL, nl);
+	*nl = 0;
+	want = literal_of(_metadata, self->a, exp_text, nl + 1);
+	ASSERT_NE(NULL, want);
+	for (f = 0; f < 3; f++) {
+		text = slurp_xla("narrow", files[f], &n);
+		ASSERT_NE(NULL, text);
+		TH_LOG("narrow%s", files[f]);
+		if (f < 2)
+			ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m));
+		else
+			ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, text, n, XRT_XLA_ANY, &m));
+		ASSERT_OK(xrt_ir_evaluate(m, args, 1, NULL, self->a, &got));
+		EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+		xrt_literal_destroy(got);
+		xrt_module_destroy(m);
+		free(text);
+	}
+	xrt_literal_destroy(want);
+	xrt_literal_destroy(x);
+	free(exp_text);
 }
 
 /* The module alone, and inside a snapshot, read as the HloProto does. */
@@ -272,9 +335,9 @@ static void repeated_id(Xla__HloModuleProto *m)
 	instr_named(m, "tanh.1")->id = instr_named(m, "a.1")->id;
 }
 
-static void f8_type(Xla__HloModuleProto *m)
+static void u1_type(Xla__HloModuleProto *m)
 {
-	instr_named(m, "tanh.1")->shape->element_type = XLA__PRIMITIVE_TYPE__F8E5M2;
+	instr_named(m, "tanh.1")->shape->element_type = XLA__PRIMITIVE_TYPE__U1;
 }
 
 static void tiled(Xla__HloModuleProto *m)
@@ -419,7 +482,7 @@ TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
 		{ unknown_operand, "instruction 'tanh.1': an operand is not an instruction of its "
 				   "computation" },
 		{ repeated_id, "two instructions have id" },
-		{ f8_type, "instruction 'tanh.1': element type F8E5M2 (19) is not supported" },
+		{ u1_type, "instruction 'tanh.1': element type U1 (31) is not supported" },
 		{ tiled, "instruction 'tanh.1': tiled layouts are not supported" },
 		{ dynamic, "instruction 'tanh.1': dynamic dimensions are not supported" },
 		{ short_constant, "a constant's values do not fill its shape" },
@@ -471,7 +534,7 @@ TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
 static xrt_literal *literal_of(struct __test_metadata *_metadata, const struct xrt_allocator *a,
 			       const char *shape, const char *value)
 {
-	char text[512];
+	char text[8192];
 	xrt_module *m;
 	xrt_literal *l = NULL;
 
@@ -565,9 +628,12 @@ TEST_F(xrt, xla_literals_read_with_their_layouts)
 	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,
 		   "a value field holds part of an element");
 	lh.f16s.len = 4;
-	sh.element_type = XLA__PRIMITIVE_TYPE__F8E4M3FN;
+	sh.element_type = XLA__PRIMITIVE_TYPE__S1;
 	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,
-		   "element type 20 is not supported");
+		   "element type 30 is not supported");
+	sh.element_type = XLA__PRIMITIVE_TYPE__F8E4M3FN;	/* its values are in f8e4m3fns */
+	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,
+		   "xla.LiteralProto: 0 values for 2 elements");
 	sh.element_type = XLA__PRIMITIVE_TYPE__F16;
 	t.n_tuple_literals = 2;
 	ASSERT_ERR(from_msg(self->a, &t, &got), XRT_INVALID_ARGUMENT,

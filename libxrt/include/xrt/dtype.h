@@ -34,10 +34,33 @@ extern "C" {
  * @XRT_C64: complex of two f32, real part first
  * @XRT_C128: complex of two f64, real part first
  * @XRT_TUPLE: the type of a tuple shape; has no elements of its own
+ * @XRT_S4: signed 4-bit integer
+ * @XRT_U4: unsigned 4-bit integer
+ * @XRT_S2: signed 2-bit integer
+ * @XRT_U2: unsigned 2-bit integer
+ * @XRT_F8E5M2: 8-bit float, 5 exponent bits (bias 15), 2 mantissa
+ *              bits, infinities and NaNs as in IEEE 754
+ * @XRT_F8E4M3FN: 8-bit float, bias 7, 3 mantissa bits, no infinities,
+ *                NaN only where all 7 magnitude bits are set
+ * @XRT_F8E4M3B11FNUZ: 8-bit float, bias 11, no infinities, no negative
+ *                     zero, 0x80 the only NaN
+ * @XRT_F8E5M2FNUZ: 8-bit float, bias 16, no infinities, no negative
+ *                  zero, 0x80 the only NaN
+ * @XRT_F8E4M3FNUZ: 8-bit float, bias 8, no infinities, no negative
+ *                  zero, 0x80 the only NaN
+ * @XRT_F8E4M3: 8-bit float, bias 7, 3 mantissa bits, IEEE 754 rules
+ * @XRT_F8E3M4: 8-bit float, bias 3, 4 mantissa bits, IEEE 754 rules
+ * @XRT_F8E8M0FNU: an unsigned power of two 2^(e-127); 0xff is NaN;
+ *                 no zero
+ * @XRT_F4E2M1FN: 4-bit float, bias 1, 1 mantissa bit, no infinities
+ *                or NaNs
  * @XRT_DTYPE_COUNT: number of values above
  *
  * The values are part of the wire format and the command stream: never
- * renumber them.  All data is little-endian.
+ * renumber them.  All data is little-endian.  Every type narrower than
+ * a byte (s4, u4, s2, u2, f4e2m1fn) takes one byte per element, its
+ * value in the low bits (as ml_dtypes stores them): reads look at the
+ * low bits only, writes clear the others.
  */
 enum xrt_dtype {
 	XRT_INVALID = 0,
@@ -57,6 +80,19 @@ enum xrt_dtype {
 	XRT_C64 = 14,
 	XRT_C128 = 15,
 	XRT_TUPLE = 16,
+	XRT_S4 = 17,
+	XRT_U4 = 18,
+	XRT_S2 = 19,
+	XRT_U2 = 20,
+	XRT_F8E5M2 = 21,
+	XRT_F8E4M3FN = 22,
+	XRT_F8E4M3B11FNUZ = 23,
+	XRT_F8E5M2FNUZ = 24,
+	XRT_F8E4M3FNUZ = 25,
+	XRT_F8E4M3 = 26,
+	XRT_F8E3M4 = 27,
+	XRT_F8E8M0FNU = 28,
+	XRT_F4E2M1FN = 29,
 	XRT_DTYPE_COUNT
 };
 
@@ -87,14 +123,33 @@ XRT_API enum xrt_dtype xrt_dtype_from_name(const char *name, size_t len);
 XRT_API size_t xrt_dtype_size(enum xrt_dtype t);
 
 /**
+ * xrt_dtype_bits() - bits of an element's value
+ * @t: a type
+ *
+ * Return: 4 for s4, u4 and f4e2m1fn, 2 for s2 and u2, 1 for pred, else
+ * 8 times the size (0 for XRT_INVALID, XRT_TUPLE and unknown values).
+ */
+XRT_API unsigned int xrt_dtype_bits(enum xrt_dtype t);
+
+/**
  * xrt_dtype_is_array() - is @t a valid array element type
  * @t: a type
  *
- * Return: true for PRED through C128.
+ * Return: true for every type but XRT_INVALID and XRT_TUPLE.
  */
 XRT_API bool xrt_dtype_is_array(enum xrt_dtype t);
 
-/** xrt_dtype_is_float() - f16, bf16, f32 or f64 */
+/**
+ * xrt_dtype_is_small_float() - one of the 8-bit and 4-bit floats
+ * @t: a type
+ *
+ * Return: true for XRT_F8E5M2 through XRT_F4E2M1FN.  They are floats
+ * (xrt_dtype_is_float() is true): every operation computes in f32 and
+ * rounds to the type after each step, as XLA's CPU backend does.
+ */
+XRT_API bool xrt_dtype_is_small_float(enum xrt_dtype t);
+
+/** xrt_dtype_is_float() - f16, bf16, f32, f64 or a small float */
 XRT_API bool xrt_dtype_is_float(enum xrt_dtype t);
 /** xrt_dtype_is_complex() - c64 or c128 */
 XRT_API bool xrt_dtype_is_complex(enum xrt_dtype t);
@@ -123,6 +178,30 @@ XRT_API uint16_t xrt_bf16_from_f64(double x);
 XRT_API uint16_t xrt_bf16_from_f32(float x);
 /** xrt_bf16_to_f32() - widen bfloat16 to float (exact) */
 XRT_API float xrt_bf16_to_f32(uint16_t b);
+
+/**
+ * xrt_small_float_from_f64() - round a double to a small float
+ * @t: XRT_F8E5M2 through XRT_F4E2M1FN
+ * @x: the value
+ *
+ * Rounds to nearest, ties to even, once, with ml_dtypes' rules where
+ * the value has no code: too large gives infinity where the type has
+ * one, else NaN (f4e2m1fn, which has neither, saturates); NaN gives the
+ * type's NaN; -0 gives +0 where there is no negative zero; 0 and
+ * negative values give NaN in f8e8m0fnu.
+ *
+ * Return: the code, in the low bits; 0 for any other @t.
+ */
+XRT_API uint8_t xrt_small_float_from_f64(enum xrt_dtype t, double x);
+
+/**
+ * xrt_small_float_to_f64() - the value of a small float code (exact)
+ * @t: XRT_F8E5M2 through XRT_F4E2M1FN
+ * @code: the code; only the type's bits are read
+ *
+ * Return: the value; 0 for any other @t.
+ */
+XRT_API double xrt_small_float_to_f64(enum xrt_dtype t, uint8_t code);
 
 #ifdef __cplusplus
 }

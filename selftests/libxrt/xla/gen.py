@@ -79,5 +79,58 @@ PROGRAMS['collectives'] = (jax.shard_map(collectives, mesh=jax.sharding.Mesh(jax
                                          in_specs=jax.sharding.PartitionSpec('i'),
                                          out_specs=jax.sharding.PartitionSpec('i')), x)
 
+
+
+# XLA's 8-bit and 4-bit floats and its sub-byte integers: arithmetic
+# computed wider and rounded to the type each step, wrapping integers,
+# converts both ways.  JAX's outputs are kept as the expected values
+# (narrow.expected).
+def narrow(a):
+    e4 = a.astype(jnp.float8_e4m3fn)
+    e5 = (a * 300).astype(jnp.float8_e5m2)
+    i4 = (a * 2).astype(jnp.int4)
+    return (e4 * e4 + e4, e5 - e5 * jnp.float8_e5m2(0.375), jnp.maximum(e4, jnp.float8_e4m3fn(1.5)),
+            i4 + jnp.int4(5), (a * 3).astype(jnp.uint4) * jnp.uint4(3), i4.astype(jnp.float32),
+            a.astype(jnp.float8_e4m3fnuz) / jnp.float8_e4m3fnuz(3), (a * 1e3).astype(jnp.float8_e8m0fnu),
+            (a - 1).astype(jnp.float4_e2m1fn), (e5 > e4.astype(jnp.float8_e5m2)),
+            (a * 9 - 20).astype(jnp.float8_e3m4).astype(jnp.float8_e4m3), a.astype(jnp.float8_e4m3b11fnuz),
+            (a * 1e4).astype(jnp.float8_e5m2fnuz), (a * 4 - 6).astype(jnp.int2).astype(jnp.uint2))
+
+
+PROGRAMS['narrow'] = (narrow, x)
+
+
+def literal_text(v):
+    """A numpy value of JAX's as an HLO shape and value (exact: repr of each double)."""
+    import numpy as np
+    name = {'float8_e4m3fn': 'f8e4m3fn', 'float8_e5m2': 'f8e5m2', 'int4': 's4', 'uint4': 'u4',
+            'float32': 'f32', 'float8_e4m3fnuz': 'f8e4m3fnuz', 'float8_e8m0fnu': 'f8e8m0fnu',
+            'float4_e2m1fn': 'f4e2m1fn', 'bool': 'pred', 'float8_e4m3': 'f8e4m3',
+            'float8_e4m3b11fnuz': 'f8e4m3b11fnuz', 'float8_e5m2fnuz': 'f8e5m2fnuz',
+            'uint2': 'u2'}[v.dtype.name]
+
+    def elem(e):
+        if name == 'pred':
+            return 'true' if e else 'false'
+        if name[0] in 'su':
+            return str(int(e))
+        return 'nan' if np.isnan(float(e)) else repr(float(e))
+
+    def nest(a):
+        if a.ndim == 0:
+            return elem(a)
+        return '{%s}' % ', '.join(nest(b) for b in a)
+    return '%s[%s]' % (name, ','.join(map(str, v.shape))), nest(v)
+
+
+def write_expected():
+    """narrow.expected: the result's shape on one line, JAX's values on the next."""
+    import numpy as np
+    outs = [literal_text(np.asarray(o)) for o in jax.jit(narrow)(x)]
+    with open(os.path.join(HERE, 'narrow.expected'), 'w') as f:
+        f.write('(%s)\n(%s)\n' % (', '.join(o[0] for o in outs), ', '.join(o[1] for o in outs)))
+
+
 if __name__ == '__main__':
     main()
+    write_expected()

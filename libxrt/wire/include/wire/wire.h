@@ -73,6 +73,11 @@ xrt_status *wire_literal_from_xla(const struct xrt_allocator *a, const Xla__Lite
 				  xrt_literal **out);
 
 /* A shape from an unpacked xla.ShapeProto (xla_literal.c). */
+/*
+ * The bytes field holding @l's values of type @t, for the types stored
+ * one byte per element (s4 ... f8e8m0fnu); NULL for every other type.
+ */
+ProtobufCBinaryData *wire_xla_byte_values(Xla__LiteralProto *l, enum xrt_dtype t);
 xrt_status *wire_shape_from_xla(const struct xrt_allocator *a, const Xla__ShapeProto *s,
 				struct xrt_shape *out);
 
