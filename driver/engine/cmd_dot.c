@@ -91,8 +91,10 @@ static int dot_validate(struct vctx *v, const void *cmd, u32 size)
 	if ((c->cmd.flags & ~XRT_CS_DOT_ACCUMULATE) || c->reserved || c->pad)
 		return engine_fail(v, ~0u, "DOT: unknown flags or reserved not 0",
 				   c->cmd.flags, 0);
-	if (c->rhs.dtype != in || in == XRT_CS_PRED || !xs_dtype_size(in))
-		return engine_fail(v, ~0u, "DOT: lhs and rhs need one non-pred type",
+	if (c->rhs.dtype != in || in == XRT_CS_PRED || !xs_dtype_size(in) ||
+	    xs_is_small_float(in) || xs_is_sub_byte_int(in))
+		return engine_fail(v, ~0u,
+				   "DOT: lhs and rhs need one type: not pred, a small float or s4 ... u2",
 				   in, c->rhs.dtype);
 	if (out != in && !(fast_path(in) && in != XRT_CS_F32 && out == XRT_CS_F32))
 		return engine_fail(v, ~0u, "DOT: output type not allowed for the inputs",

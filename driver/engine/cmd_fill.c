@@ -58,6 +58,14 @@ static void encode_index(u8 *p, u32 dtype, u64 i)
 	u16 h;
 
 	memset(p, 0, xs_dtype_size(dtype));
+	if (xs_is_small_float(dtype)) {	/* rounded once: odd, then sticky */
+		*p = xs_f32_to_small(dtype, xs_f64_to_f32_sticky(xs_u64_to_f64_odd(i)));
+		return;
+	}
+	if (xs_is_sub_byte_int(dtype)) {
+		*p = (u8)xs_int_bits(dtype, (s64)i);
+		return;
+	}
 	switch (dtype) {
 	case XRT_CS_F16:
 		h = engine_f64_to_f16((double)i);

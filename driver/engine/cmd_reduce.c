@@ -106,7 +106,7 @@ static void red_init(struct red *r, const struct xrt_cs_reduce *c)
 int engine_red_allows(u32 op, u32 t)
 {
 	int integer = engine_is_int(t);
-	int real = t >= XRT_CS_F16 && t <= XRT_CS_F64;
+	int real = (t >= XRT_CS_F16 && t <= XRT_CS_F64) || xs_is_small_float(t);
 
 	switch (op) {
 	case XRT_CS_RED_SUM:
@@ -269,6 +269,8 @@ static u64 reduce_items(const struct xrt_engine_ctx *x, const void *cmd, u32 pha
 /* Rounds a float accumulator to its type (16-bit floats to f32). */
 static double round_to(u32 t, double v)
 {
+	if (xs_is_small_float(t))
+		return (float)v;
 	switch (t) {
 	case XRT_CS_F16:
 	case XRT_CS_BF16:
@@ -295,8 +297,8 @@ static int sign_bit(double v)
 
 static void identity(u32 op, u32 t, struct acc *a)
 {
-	int un = t >= XRT_CS_U8 && t <= XRT_CS_U64;
-	u32 w = ew_class_of(t) == EW_INT ? xs_dtype_size(t) * 8 : 64;
+	int un = xs_is_unsigned(t);
+	u32 w = ew_class_of(t) == EW_INT ? xs_int_width(t) : 64;
 	s64 imax = w == 64 ? (un ? -1 : (s64)(~0ull >> 1)) :
 		   (s64)(un ? (1ull << w) - 1 : (1ull << (w - 1)) - 1);
 	s64 imin = un ? 0 : w == 64 ? (s64)(1ull << 63) : -(s64)(1ull << (w - 1));

@@ -70,6 +70,10 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 			return -1;
 		if (i < c->num_keys && (o->dtype == XRT_CS_C64 || o->dtype == XRT_CS_C128))
 			return engine_fail(v, i, "SORT: complex keys", o->dtype, 0);
+		if (i < c->num_keys &&
+		    (xs_is_small_float(o->dtype) || xs_is_sub_byte_int(o->dtype)))
+			return engine_fail(v, i, "SORT: keys of a small float or sub-byte type",
+					   o->dtype, 0);
 		engine_span_bytes(o->offset, xs_dtype_size(o->dtype), c->rank, c->dims,
 				  o->strides, &lo[i], &hi[i]);
 		for (j = 0; j < i; j++) {

@@ -5,8 +5,8 @@
  *
  *   INT   pred and all integers, as s64 (sign- or zero-extended and
  *         wrapped to the type's width after every instruction)
- *   F32   f16, bf16 and f32, as float (f16 and bf16 rounded to their
- *         format after every instruction)
+ *   F32   f16, bf16, f32 and the small floats (f8e5m2 ...), as float
+ *         (all but f32 rounded to their format after every instruction)
  *   F64   f64, as double
  *   C64   c64, as float pairs (real, imaginary)
  *   C128  c128, as double pairs
@@ -39,6 +39,8 @@ enum ew_class { EW_INT, EW_F32, EW_F64, EW_C64, EW_C128 };
 
 static inline enum ew_class ew_class_of(u32 dtype)
 {
+	if (xs_is_small_float(dtype))
+		return EW_F32;
 	switch (dtype) {
 	case XRT_CS_F16:
 	case XRT_CS_BF16:

@@ -8,12 +8,12 @@
 
 static int is_int(u32 t)
 {
-	return t >= XRT_CS_S8 && t <= XRT_CS_U64;
+	return (t >= XRT_CS_S8 && t <= XRT_CS_U64) || xs_is_sub_byte_int(t);
 }
 
 static int is_float(u32 t)
 {
-	return t >= XRT_CS_F16 && t <= XRT_CS_F64;
+	return (t >= XRT_CS_F16 && t <= XRT_CS_F64) || xs_is_small_float(t);
 }
 
 static int is_complex(u32 t)

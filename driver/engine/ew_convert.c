@@ -67,6 +67,16 @@ void ew_load(u32 dtype, void *reg, const u8 *src, s64 stride, u32 n)
 		}
 		return;
 	}
+	if (xs_is_small_float(dtype)) {
+		for (i = 0; i < n; i++, src += st)
+			f[i] = xs_small_to_f32(dtype, *src);
+		return;
+	}
+	if (xs_is_sub_byte_int(dtype)) {	/* the low bits */
+		for (i = 0; i < n; i++, src += st)
+			r[i] = xs_int_wrap(dtype, *src);
+		return;
+	}
 	switch (dtype) {
 	case XRT_CS_PRED:
 		for (i = 0; i < n; i++, src += st)
@@ -139,6 +149,16 @@ void ew_store(u32 dtype, u8 *dst, s64 stride, const void *reg, u32 n)
 		}
 		return;
 	}
+	if (xs_is_small_float(dtype)) {
+		for (i = 0; i < n; i++, dst += st)
+			*dst = xs_f32_to_small(dtype, f[i]);
+		return;
+	}
+	if (xs_is_sub_byte_int(dtype)) {	/* the low bits, the rest clear */
+		for (i = 0; i < n; i++, dst += st)
+			*dst = (u8)xs_int_bits(dtype, r[i]);
+		return;
+	}
 	switch (es) {
 	case 1:
 		STORE_INT(u8);
@@ -187,6 +207,12 @@ static void int_to_real(u32 to, void *d, u32 from, const s64 *a, u32 n)
 		if (neg) {
 			odd = -odd;
 			exact = -exact;
+		}
+		if (xs_is_small_float(to)) {
+			u8 code = xs_f32_to_small(to, xs_f64_to_f32_sticky(odd));
+
+			f[i] = xs_small_to_f32(to, code);
+			continue;
 		}
 		switch (to) {
 		case XRT_CS_F32:
@@ -243,6 +269,12 @@ static void put(u32 t, void *d, u32 i, double re, double im, u32 from)
 	float *f = d;
 	double *g = d;
 
+	if (xs_is_small_float(t)) {	/* from f64, through a float that keeps the rounding */
+		float x = ew_class_of(from) == EW_F32 ? (float)re : xs_f64_to_f32_sticky(re);
+
+		f[i] = xs_small_to_f32(t, xs_f32_to_small(t, x));
+		return;
+	}
 	switch (t) {
 	case XRT_CS_F16:
 		f[i] = engine_f16_to_f32(ew_class_of(from) == EW_F32 ?

@@ -322,5 +322,8 @@ void ew_round_half(u32 dtype, float *d, u32 n)
 	} else if (dtype == XRT_CS_BF16) {
 		for (i = 0; i < n; i++)
 			d[i] = xs_bf16_to_f32(xs_f32_to_bf16(d[i]));
+	} else if (xs_is_small_float(dtype)) {
+		for (i = 0; i < n; i++)
+			d[i] = xs_small_to_f32(dtype, xs_f32_to_small(dtype, d[i]));
 	}
 }

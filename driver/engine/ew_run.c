@@ -98,8 +98,8 @@ static void compute(const struct xrt_cs_ew_inst *in, u32 ta, void *d,
 		ew_bitcast(in->dtype, d, ta, a, n);
 		break;
 	}
-	/* f16 and bf16 values stay rounded to their format. */
-	if (in->dtype == XRT_CS_F16 || in->dtype == XRT_CS_BF16)
+	/* f16, bf16 and the small floats stay rounded to their format. */
+	if (in->dtype == XRT_CS_F16 || in->dtype == XRT_CS_BF16 || xs_is_small_float(in->dtype))
 		ew_round_half(in->dtype, d, n);
 }
 

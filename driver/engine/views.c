@@ -307,15 +307,18 @@ int engine_overlap(u32 slot_a, u64 lo_a, u64 hi_a, u32 slot_b, u64 lo_b,
 
 int engine_is_int(u32 dtype)
 {
-	return dtype >= XRT_CS_S8 && dtype <= XRT_CS_U64;
+	return (dtype >= XRT_CS_S8 && dtype <= XRT_CS_U64) || xs_is_sub_byte_int(dtype);
 }
 
 s64 engine_read_index(const u8 *p, u32 dtype)
 {
 	union { s8 s8; u8 u8; s16 s16; u16 u16; s32 s32; u32 u32; s64 s64;
 		u64 u64; } v;
+	u32 es = xs_dtype_size(dtype);
 
-	memcpy(&v, p, xs_dtype_size(dtype));
+	memcpy(&v, p, es < sizeof(v) ? es : sizeof(v));	/* an integer type: at most 8 */
+	if (xs_is_sub_byte_int(dtype))	/* the value is in the low bits */
+		return xs_int_wrap(dtype, v.u8);
 	switch (dtype) {
 	case XRT_CS_S8:
 		return v.s8;

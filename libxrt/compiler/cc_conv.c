@@ -306,9 +306,12 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	/*
 	 * Sums run in the result's type (s8 x s8 -> s32 as XLA's integer
 	 * convolutions; an integer result narrower than its operands wraps
-	 * the same either way), f16 and bf16 in f32 and rounded once.
+	 * the same either way), f16, bf16 and the small floats in f32 and
+	 * rounded once.
 	 */
-	ct = rt == XRT_F16 || rt == XRT_BF16 ? XRT_F32 : rt;
+	ct = rt == XRT_F16 || rt == XRT_BF16 || xrt_dtype_is_small_float(rt) ? XRT_F32 : rt;
+	if (xrt_dtype_is_integer(rt) && xrt_dtype_bits(rt) < 8)
+		ct = XRT_S32;	/* s4 ... u2: the engine's DOT takes 16 bits or more */
 	groups = fgc > bgc ? fgc : bgc;
 	c.ob = in->shape.dims[c.L.ob];
 	c.of = in->shape.dims[c.L.of];

@@ -107,6 +107,12 @@ static bool is_half(enum xrt_dtype t)
 	return t == XRT_F16 || t == XRT_BF16;
 }
 
+/* A type the engine's DOT does not take: the small floats, s4 ... u2. */
+static bool is_narrow(enum xrt_dtype t)
+{
+	return xrt_dtype_is_small_float(t) || (xrt_dtype_is_integer(t) && xrt_dtype_bits(t) < 8);
+}
+
 void cc_emit_dot(struct cc *cc, uint32_t flags, uint64_t batch, uint64_t m, uint64_t n,
 		 uint64_t k, const struct xrt_cs_matrix *ml, const struct xrt_cs_matrix *mr,
 		 const struct xrt_cs_matrix *mo)
@@ -145,6 +151,8 @@ void cc_lower_dot(struct cc *cc, uint32_t i)
 	r = permuted(rb0, ro, rr);
 	if (rt != it && !(is_half(it) && rt == XRT_F32))
 		it = rt;	/* a wider (or other) result: convert the operands first */
+	if (is_narrow(it))	/* in f32 or s32 (exact), rounded or wrapped once */
+		it = xrt_dtype_is_float(it) ? XRT_F32 : XRT_S32;
 	ot = is_half(it) ? XRT_F32 : it;
 	if (it != l.dtype || !collapses(&l, 0, nb) || !collapses(&l, nb, lr - nlc) ||
 	    !collapses(&l, lr - nlc, lr)) {

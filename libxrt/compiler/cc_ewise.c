@@ -7,6 +7,7 @@
  * of their own for the whole kernel, so that the engine fills them once
  * per command rather than once per block.
  */
+#include <math.h>
 #include <string.h>
 
 #include "core/mem.h"
@@ -549,6 +550,43 @@ uint32_t cc_reducer_op(const struct ir_comp *f, enum xrt_dtype t)
 	return cc_reducer_of(r->op, t);
 }
 
+/*
+ * A small float's identity: -0 or the +0 of a type without one for sums
+ * (f8e8m0fnu has no zero: none), 1 for products, its least and greatest
+ * values (infinities where it has them) for max and min.
+ */
+static const void *small_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
+{
+	unsigned int c, codes = 1u << xrt_dtype_bits(t), best = 0;
+	double bv = op == XRT_CS_RED_MAX ? INFINITY : -INFINITY;
+
+	memset(buf, 0, 16);
+	switch (op) {
+	case XRT_CS_RED_SUM:
+		if (t == XRT_F8E8M0FNU)
+			return NULL;
+		buf[0] = xrt_small_float_from_f64(t, -0.0);
+		return buf;
+	case XRT_CS_RED_PROD:
+		buf[0] = xrt_small_float_from_f64(t, 1.0);
+		return buf;
+	case XRT_CS_RED_MAX:
+	case XRT_CS_RED_MIN:
+		for (c = 0; c < codes; c++) {
+			double v = xrt_small_float_to_f64(t, (uint8_t)c);
+
+			if (op == XRT_CS_RED_MAX ? v < bv : v > bv) {
+				bv = v;
+				best = c;
+			}
+		}
+		buf[0] = (uint8_t)best;
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
 const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
 {
 	static const uint64_t neg_zero[] = { [XRT_F16] = 0x8000, [XRT_BF16] = 0x8000,
@@ -561,7 +599,11 @@ const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
 		[XRT_F32] = 0x7f800000u, [XRT_F64] = 0x7ff0000000000000ull };
 	size_t n = xrt_dtype_size(t), part = xrt_dtype_is_complex(t) ? n / 2 : n;
 	bool fl = xrt_dtype_is_float(t) || xrt_dtype_is_complex(t);
-	uint64_t v = 0;
+	unsigned int w = xrt_dtype_bits(t);
+	uint64_t v = 0, mask = w >= 64 ? ~0ull : (1ull << w) - 1;
+
+	if (xrt_dtype_is_small_float(t))
+		return small_identity(op, t, buf);
 
 	memset(buf, 0, 16);
 	switch (op) {
@@ -578,12 +620,12 @@ const void *cc_red_identity(uint32_t op, enum xrt_dtype t, uint8_t *buf)
 		if (fl)
 			v = inf[t] | (op == XRT_CS_RED_MAX ? 1ull << (8 * n - 1) : 0);
 		else if (xrt_dtype_is_signed(t))
-			v = op == XRT_CS_RED_MAX ? 1ull << (8 * n - 1) : ~0ull >> (65 - 8 * n);
+			v = op == XRT_CS_RED_MAX ? 1ull << (w - 1) : ~0ull >> (65 - w);
 		else
-			v = op == XRT_CS_RED_MAX ? 0 : ~0ull;
+			v = op == XRT_CS_RED_MAX ? 0 : mask;
 		break;
 	case XRT_CS_RED_AND:
-		v = t == XRT_PRED ? 1 : ~0ull;
+		v = t == XRT_PRED ? 1 : mask;
 		break;
 	case XRT_CS_RED_OR:
 		v = 0;

@@ -257,41 +257,6 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	return st;
 }
 
-/* The first element type of @s the engine has no commands for, or XRT_INVALID. */
-static enum xrt_dtype narrow_type(const struct xrt_shape *s)
-{
-	enum xrt_dtype t;
-	uint32_t i;
-
-	if (!xrt_shape_is_tuple(s))
-		return s->dtype > XRT_TUPLE ? s->dtype : XRT_INVALID;
-	for (i = 0; i < s->tuple_count; i++) {
-		t = narrow_type(&s->tuple[i]);
-		if (t != XRT_INVALID)
-			return t;
-	}
-	return XRT_INVALID;
-}
-
-static xrt_status *check_types(const xrt_module *m, const struct xrt_allocator *a)
-{
-	uint32_t c, i;
-
-	for (c = 0; c < m->num_comps; c++) {
-		for (i = 0; i < m->comps[c].num_instrs; i++) {
-			const struct ir_instr *in = &m->comps[c].instrs[i];
-			enum xrt_dtype t = narrow_type(&in->shape);
-
-			if (t != XRT_INVALID)
-				return xrt_status_new(a, XRT_UNIMPLEMENTED,
-						      "compile: %%%s: element type %s is not "
-						      "compiled yet (the evaluator runs it)",
-						      in->name, xrt_dtype_name(t));
-		}
-	}
-	return NULL;
-}
-
 xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 		       const struct xrt_allocator *alloc, struct xrt_executable **out)
 {
@@ -307,8 +272,6 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	st = xrt_module_verify(m);
 	if (!st)
 		st = ir_module_check_single(m, alloc, "compile");
-	if (!st)
-		st = check_types(m, alloc);
 	if (st)
 		return st;
 	memset(&cc, 0, sizeof(cc));

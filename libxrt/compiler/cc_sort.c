@@ -167,6 +167,10 @@ static int sort_order(const struct ir_comp *f, const enum xrt_dtype *types, uint
 		}
 		if (x->op == XRT_OP_OR && !rest)
 			return 0;
+		/* SORT takes no key of a small float or sub-byte type: the network does */
+		if (xrt_dtype_is_small_float(types[k]) ||
+		    (xrt_dtype_bits(types[k]) < 8 && types[k] != XRT_PRED))
+			return 0;
 		d = key_compare(f, lt, k, types[k], &m);
 		if ((d != 1 && d != -1) || (dir && d != dir))
 			return 0;

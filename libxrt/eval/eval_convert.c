@@ -54,6 +54,9 @@ static double int_to_float(enum xrt_dtype from, enum xrt_dtype to, struct ev_sca
 		return is_sint(from) ? (double)x.s : (double)x.u;
 	if (to == XRT_F32 || to == XRT_C64)
 		return is_sint(from) ? (float)x.s : (float)x.u;
+	if (xrt_dtype_is_small_float(to))	/* once, not through f32 */
+		return xrt_small_float_to_f64(to, xrt_small_float_from_f64(to,
+						int_to_double_odd(neg, mag)));
 	return ev_round(to, int_to_double_odd(neg, mag));
 }
 
@@ -101,6 +104,10 @@ struct ev_scalar ev_convert(enum xrt_dtype from, enum xrt_dtype to, struct ev_sc
 	/* From a float or complex: a complex source gives its real part. */
 	if (is_int(to))
 		return float_to_int(to, x.f);
+	if (xrt_dtype_is_small_float(to)) {	/* rounded once, from the value itself */
+		r.f = xrt_small_float_to_f64(to, xrt_small_float_from_f64(to, x.f));
+		return r;
+	}
 	r.f = ev_round(part_of(to), x.f);
 	if (cfrom && xrt_dtype_is_complex(to))
 		r.im = ev_round(part_of(to), x.im);

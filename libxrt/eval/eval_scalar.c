@@ -50,8 +50,14 @@ struct ev_scalar ev_wrap(enum xrt_dtype t, uint64_t bits)
 
 double ev_round(enum xrt_dtype t, double x)
 {
+	/*
+	 * The small floats compute in f32, as XLA's CPU backend and every
+	 * device here do: f32 has more than twice their bits, so + - * /
+	 * and sqrt round as in the type itself, but f8e8m0fnu's range is
+	 * f32's, and a product below it is 0 (NaN in that type).
+	 */
 	if (xrt_dtype_is_small_float(t))
-		return xrt_small_float_to_f64(t, xrt_small_float_from_f64(t, x));
+		return xrt_small_float_to_f64(t, xrt_small_float_from_f64(t, (float)x));
 	switch (t) {
 	case XRT_F16:
 		return xrt_f16_to_f32(xrt_f16_from_f64(x));

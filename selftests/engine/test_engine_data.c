@@ -362,6 +362,46 @@ TEST_F(xrt, sort_along_outer_dimension)
 	run_free(&r);
 }
 
+/*
+ * SORT orders keys by their bytes' value in the types it knows: a small
+ * float or sub-byte key is refused (the compiler sorts those by
+ * comparator network), and such a type rides along as a value.
+ */
+TEST_F(xrt, sort_refuses_narrow_keys)
+{
+	static const uint32_t types[] = { XRT_CS_F8E4M3FN, XRT_CS_F4E2M1FN, XRT_CS_S4, XRT_CS_U2 };
+	uint64_t dims[1] = { 16 };
+	int64_t st[1] = { 1 };
+	struct xrt_cs_operand ops[2];
+	struct xdev_program prog;
+	struct cs_builder b;
+	size_t i, size;
+	void *p;
+
+	for (i = 0; i < 2 * sizeof(types) / sizeof(types[0]); i++) {
+		uint32_t t = types[i / 2];
+		int as_key = !(i & 1);
+
+		/* 16 s32 at 0, 16 of the narrow type at 64 */
+		cs_builder_init(&b, NULL);
+		cs_add_slot(&b, 80, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+		ops[0] = cs_operand(0, as_key ? t : XRT_CS_S32,
+				    XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, as_key ? 64 : 0, 1, st);
+		ops[1] = cs_operand(0, as_key ? XRT_CS_S32 : t,
+				    XRT_CS_OPERAND_IN | XRT_CS_OPERAND_OUT, as_key ? 0 : 64, 1, st);
+		cs_sort(&b, 0, 1, dims, 0, ops, 2, 1);
+		ASSERT_OK(cs_finish(&b, &p, &size));
+		if (as_key) {
+			ASSERT_ERR(xdev_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
+				   "SORT: keys of a small float or sub-byte type");
+		} else {
+			ASSERT_OK(xdev_program_load(&prog, self->a, p, size));
+			xdev_program_release(&prog);
+		}
+		xrt_free(NULL, p);
+	}
+}
+
 /* A key element of type @t as a double, for the reference's total order. */
 static double key_value(uint32_t t, const uint8_t *p)
 {
@@ -404,8 +444,8 @@ static int key_cmp(uint32_t t, const uint8_t *a, const uint8_t *b)
 	int64_t sa, sb;
 	double da, db;
 
-	memcpy(&ua, a, es);
-	memcpy(&ub, b, es);
+	memcpy(&ua, a, es < 8 ? es : 8);	/* keys are never complex */
+	memcpy(&ub, b, es < 8 ? es : 8);
 	switch (t) {
 	case XRT_CS_S8:
 	case XRT_CS_S16:

@@ -524,7 +524,9 @@ TEST_F(xrt, malformed_dots)
 		const char *needle;
 	} bad[] = {
 		{ XRT_CS_F32, XRT_CS_F64, 0, "output type not allowed" },
-		{ XRT_CS_PRED, XRT_CS_PRED, 0, "one non-pred type" },
+		{ XRT_CS_PRED, XRT_CS_PRED, 0, "need one type: not pred" },
+		{ XRT_CS_F8E4M3FN, XRT_CS_F8E4M3FN, 0, "not pred, a small float or s4" },
+		{ XRT_CS_S4, XRT_CS_S4, 0, "not pred, a small float or s4" },
 		{ XRT_CS_F32, XRT_CS_F32, 2, "unknown flags" },
 		{ XRT_CS_S8, XRT_CS_S32, 0, "output type not allowed" },
 	};

@@ -623,6 +623,84 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 	xrt_session_destroy(s);
 }
 
+/* xla/narrow.expected: JAX's values, as a constant (shape line, value line). */
+static xrt_literal *jax_narrow_expected(struct __test_metadata *_metadata,
+					const struct xrt_allocator *a)
+{
+	char path[1024], *text, *nl, *mod;
+	xrt_literal *lit = NULL;
+	xrt_module *m;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/narrow.expected", XLA_DIR);
+	text = test_slurp(path, &n);
+	EXPECT_NE(NULL, text);
+	nl = text ? strchr(text, '\n') : NULL;
+	EXPECT_NE(NULL, nl);
+	if (!nl)
+		return NULL;
+	*nl = 0;
+	mod = malloc(n + 64);
+	snprintf(mod, n + 64, "HloModule e\nENTRY e {\n  ROOT c = %s constant(%s)\n}", text,
+		 nl + 1);
+	EXPECT_EQ(NULL, xrt_hlo_parse(a, mod, strlen(mod), &m));
+	EXPECT_EQ(NULL, xrt_ir_evaluate(m, NULL, 0, NULL, a, &lit));
+	xrt_module_destroy(m);
+	free(mod);
+	free(text);
+	return lit;
+}
+
+/*
+ * JAX's program of XLA's 8-bit and 4-bit floats and sub-byte integers
+ * (xla/gen.py's narrow), compiled: exactly JAX's values, from the text
+ * before and after XLA's optimizations and from the proto.
+ */
+TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
+{
+	static const char *const files[] = { "narrow.before.hlo", "narrow.after.hlo",
+					     "narrow.after.pb" };
+	static const int64_t dims[] = { 4, 6 };
+	xrt_literal *x, *got, *want = jax_narrow_expected(_metadata, self->a);
+	struct xrt_shape shape;
+	xrt_session *s = NULL;
+	xrt_handle c, arg, r;
+	char path[1024], *text;
+	size_t n, f;
+	float *in;
+	int k;
+
+	ASSERT_NE(NULL, want);
+	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
+	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 2, dims));
+	ASSERT_OK(xrt_literal_create(self->a, &shape, &x));
+	in = xrt_literal_mutable_data(x);
+	for (k = 0; k < 24; k++)
+		in[k] = (float)k / 7;
+	ASSERT_OK(xrt_allocate(s, x, &arg));
+	for (f = 0; f < 3; f++) {
+		snprintf(path, sizeof(path), "%s/%s", XLA_DIR, files[f]);
+		text = test_slurp(path, &n);
+		ASSERT_NE(NULL, text);
+		TH_LOG("%s", files[f]);
+		if (f < 2)
+			ASSERT_OK(xrt_compile_hlo(s, text, n, &c));
+		else
+			ASSERT_OK(xrt_compile_xla_proto(s, text, n, &c));
+		ASSERT_OK(xrt_execute(s, c, &arg, 1, NULL, &r));
+		ASSERT_OK(xrt_read_literal(s, r, true, &got));
+		EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+		xrt_literal_destroy(got);
+		ASSERT_OK(xrt_release_compilations(s, &c, 1));
+		free(text);
+	}
+	ASSERT_OK(xrt_release_allocations(s, &arg, 1));
+	xrt_literal_destroy(x);
+	xrt_literal_destroy(want);
+	xrt_shape_deinit(&shape);
+	xrt_session_destroy(s);
+}
+
 TEST_F(xrt, operations_are_counted_and_timed)
 {
 	struct xrt_op_stats ex, rel, bad;

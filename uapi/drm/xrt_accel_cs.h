@@ -61,6 +61,27 @@ extern "C" {
  * @XRT_CS_F64: IEEE binary64
  * @XRT_CS_C64: complex, (real, imaginary) binary32
  * @XRT_CS_C128: complex, (real, imaginary) binary64
+ * @XRT_CS_S4: signed 4-bit integer
+ * @XRT_CS_U4: unsigned 4-bit integer
+ * @XRT_CS_S2: signed 2-bit integer
+ * @XRT_CS_U2: unsigned 2-bit integer
+ * @XRT_CS_F8E5M2: 8-bit float, bias 15, IEEE infinities and NaNs
+ * @XRT_CS_F8E4M3FN: 8-bit float, bias 7, no infinities, NaN 0x7f/0xff
+ * @XRT_CS_F8E4M3B11FNUZ: 8-bit float, bias 11, no infinities or -0, NaN 0x80
+ * @XRT_CS_F8E5M2FNUZ: 8-bit float, bias 16, no infinities or -0, NaN 0x80
+ * @XRT_CS_F8E4M3FNUZ: 8-bit float, bias 8, no infinities or -0, NaN 0x80
+ * @XRT_CS_F8E4M3: 8-bit float, bias 7, IEEE infinities and NaNs
+ * @XRT_CS_F8E3M4: 8-bit float, bias 3, IEEE infinities and NaNs
+ * @XRT_CS_F8E8M0FNU: unsigned power of two 2^(code - 127), NaN 0xff
+ * @XRT_CS_F4E2M1FN: 4-bit float, bias 1, no infinities or NaNs
+ *
+ * The types from S4 on take one byte per element, the value in the
+ * low bits: loads read those bits only, stores clear the rest.  The
+ * integers wrap to their width like the others; the small floats
+ * compute as f32 rounded to their format after every instruction, as
+ * f16 and bf16 do, with the rounding Documentation/command-stream.rst
+ * gives (REDUCE's sums and products in f32, rounded once).  DOT, RNG
+ * and SORT's keys do not take them.
  */
 enum xrt_cs_dtype {
 	XRT_CS_PRED = 1,	/* one byte, 0 or 1 */
@@ -78,6 +99,19 @@ enum xrt_cs_dtype {
 	XRT_CS_F64 = 13,
 	XRT_CS_C64 = 14,	/* (real, imaginary) f32 */
 	XRT_CS_C128 = 15,	/* (real, imaginary) f64 */
+	XRT_CS_S4 = 17,		/* 17 on: one byte each, the value in the low bits */
+	XRT_CS_U4 = 18,
+	XRT_CS_S2 = 19,
+	XRT_CS_U2 = 20,
+	XRT_CS_F8E5M2 = 21,
+	XRT_CS_F8E4M3FN = 22,
+	XRT_CS_F8E4M3B11FNUZ = 23,
+	XRT_CS_F8E5M2FNUZ = 24,
+	XRT_CS_F8E4M3FNUZ = 25,
+	XRT_CS_F8E4M3 = 26,
+	XRT_CS_F8E3M4 = 27,
+	XRT_CS_F8E8M0FNU = 28,
+	XRT_CS_F4E2M1FN = 29,
 };
 
 /**

@@ -159,6 +159,8 @@ void cg_merge_dims(uint32_t *rank, __u64 *dims, uint32_t n,
 
 const char *cg_reg_type(uint32_t dtype)
 {
+	if (xs_is_small_float(dtype))
+		return "float";
 	switch (dtype) {
 	case XRT_CS_F16:
 	case XRT_CS_BF16:
@@ -208,6 +210,14 @@ void cg_load(char *buf, size_t size, uint32_t dtype, const char *ptr)
 {
 	const char *m = cg_mem_type(dtype);
 
+	if (xs_is_small_float(dtype)) {
+		snprintf(buf, size, "xs_small_to_f32(%u, *(const u8 *)(%s))", dtype, ptr);
+		return;
+	}
+	if (xs_is_sub_byte_int(dtype)) {	/* the low bits */
+		snprintf(buf, size, "xs_int_wrap(%u, *(const u8 *)(%s))", dtype, ptr);
+		return;
+	}
 	switch (dtype) {
 	case XRT_CS_PRED:
 		snprintf(buf, size, "(s64)(*(const u8 *)(%s) != 0)", ptr);
@@ -234,6 +244,14 @@ void cg_store(struct cg *g, uint32_t dtype, const char *ptr, const char *val)
 {
 	const char *m = cg_mem_type(dtype);
 
+	if (xs_is_small_float(dtype)) {
+		cg_printf(&g->t, "\t*(u8 *)(%s) = xs_f32_to_small(%u, %s);\n", ptr, dtype, val);
+		return;
+	}
+	if (xs_is_sub_byte_int(dtype)) {	/* the low bits, the rest clear */
+		cg_printf(&g->t, "\t*(u8 *)(%s) = (u8)xs_int_bits(%u, %s);\n", ptr, dtype, val);
+		return;
+	}
 	switch (dtype) {
 	case XRT_CS_F16:
 		cg_printf(&g->t, "\t*(u16 *)(%s) = f2h(%s);\n", ptr, val);
@@ -250,13 +268,15 @@ void cg_store(struct cg *g, uint32_t dtype, const char *ptr, const char *val)
 /* Element bits of @dtype from an immediate, sign-extended for signed integers. */
 static __u64 imm_bits(uint32_t dtype, const __u64 *imm)
 {
-	uint32_t es = xs_dtype_size(dtype);
+	uint32_t w = cg_is_int(dtype) && dtype != XRT_CS_PRED ? xs_int_width(dtype) :
+		     xs_dtype_size(dtype) * 8;
 	__u64 v = imm[0];
 
-	if (es < 8)
-		v &= (1ull << (es * 8)) - 1;
-	if (dtype >= XRT_CS_S8 && dtype <= XRT_CS_S64 && es < 8 && (v >> (es * 8 - 1)))
-		v |= ~0ull << (es * 8);
+	if (w < 64)
+		v &= (1ull << w) - 1;
+	if (cg_is_int(dtype) && !cg_is_unsigned(dtype) && dtype != XRT_CS_PRED && w < 64 &&
+	    (v >> (w - 1)))
+		v |= ~0ull << w;
 	return v;
 }
 
@@ -272,6 +292,11 @@ void cg_const(char *buf, size_t size, uint32_t dtype, const __u64 *imm)
 {
 	__u64 v = imm_bits(dtype, imm);
 
+	if (xs_is_small_float(dtype)) {
+		snprintf(buf, size, "__uint_as_float(0x%08xu)",
+			 f32_bits(xs_small_to_f32(dtype, (uint8_t)v)));
+		return;
+	}
 	switch (dtype) {
 	case XRT_CS_F16:
 		snprintf(buf, size, "__uint_as_float(0x%08xu)",

@@ -6,6 +6,7 @@
 #ifndef XRT_DEVICE_CUDA_GEN_INTERNAL_H
 #define XRT_DEVICE_CUDA_GEN_INTERNAL_H
 
+#include "engine/scalar.h"
 #include "cuda_gen.h"
 #include "cuda_text.h"
 
@@ -24,6 +25,7 @@ struct cg {
 
 /* A failure naming the command; the first one is kept. */
 void cg_fail(struct cg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 
 /* A new kernel of @threads threads; then cg_use_* its arguments, then cg_open. */
 void cg_kernel_init(struct cg *g, struct cg_kernel *k, __u64 threads);
@@ -51,18 +53,18 @@ void cg_merge_dims(uint32_t *rank, __u64 *dims, uint32_t n,
 
 static inline bool cg_is_int(uint32_t t)
 {
-	return t >= XRT_CS_PRED && t <= XRT_CS_U64;
+	return (t >= XRT_CS_PRED && t <= XRT_CS_U64) || xs_is_sub_byte_int(t);
 }
 
 static inline bool cg_is_unsigned(uint32_t t)
 {
-	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
+	return xs_is_unsigned(t);
 }
 
-/* f16, bf16 and f32: computed as float */
+/* f16, bf16, f32 and the small floats: computed as float */
 static inline bool cg_is_f32c(uint32_t t)
 {
-	return t == XRT_CS_F16 || t == XRT_CS_BF16 || t == XRT_CS_F32;
+	return t == XRT_CS_F16 || t == XRT_CS_BF16 || t == XRT_CS_F32 || xs_is_small_float(t);
 }
 
 static inline bool cg_is_cplx(uint32_t t)

@@ -118,6 +118,8 @@ XD float rnd(int t, float x)
 		return h2f(f2h(x));
 	if (t == XRT_CS_BF16)
 		return bf2f(f2bf(x));
+	if (xs_is_small_float(t))
+		return xs_small_round(t, x);
 	return x;
 }
 
@@ -300,6 +302,8 @@ XD float i2f(int to, int from, s64 a)
 		return neg ? -__ull2float_rn(mag) : __ull2float_rn(mag);
 	if (to == XRT_CS_F16)
 		return h2f(d2h(odd));
+	if (xs_is_small_float(to))
+		return xs_small_round(to, xs_f64_to_f32_sticky(odd));
 	return bf2f(d2bf(odd));
 }
 
@@ -319,6 +323,8 @@ XD float d2fc(int to, double x)
 		return h2f(d2h(x));
 	if (to == XRT_CS_BF16)
 		return bf2f(d2bf(x));
+	if (xs_is_small_float(to))	/* rounded once: through a float that keeps it */
+		return xs_small_round(to, xs_f64_to_f32_sticky(x));
 	return (float)x;
 }
 
@@ -341,6 +347,8 @@ XD u64 bits_f(int t, float v)
 		return f2h(v);
 	if (t == XRT_CS_BF16)
 		return f2bf(v);
+	if (xs_is_small_float(t))
+		return xs_f32_to_small(t, v);
 	return __float_as_uint(v);
 }
 
@@ -355,6 +363,8 @@ XD float f_of_bits(int t, u64 b)
 		return h2f((u16)b);
 	if (t == XRT_CS_BF16)
 		return bf2f((u16)b);
+	if (xs_is_small_float(t))
+		return xs_small_to_f32(t, (u8)b);
 	return __uint_as_float((u32)b);
 }
 

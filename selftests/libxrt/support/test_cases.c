@@ -2,6 +2,7 @@
 /*
  * Reading the evaluator's case file; random inputs for corpus modules.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,15 @@ void test_fill_random(xrt_literal *lit, uint64_t *state)
 		int64_t v = (int64_t)(r % 16) - (xrt_dtype_is_signed(s->dtype) ? 8 : 0);
 		uint16_t h;
 
+		if (xrt_dtype_is_small_float(s->dtype)) {	/* f8e8m0fnu: only positives */
+			d[k] = xrt_small_float_from_f64(s->dtype, s->dtype == XRT_F8E8M0FNU ?
+							fabs(f) * 4 : f * 2);
+			continue;
+		}
+		if (xrt_dtype_bits(s->dtype) < 8 && s->dtype != XRT_PRED) {	/* s4 ... u2 */
+			d[k] = (uint8_t)(v & ((1 << xrt_dtype_bits(s->dtype)) - 1));
+			continue;
+		}
 		switch (s->dtype) {
 		case XRT_PRED: d[k] = r & 1; break;
 		case XRT_F16: h = xrt_f16_from_f32(x); memcpy(d + k * 2, &h, 2); break;

@@ -48,6 +48,8 @@ static inline XRT_SCALAR_DEVICE u32 xs_red_binary(u32 op)
 
 static inline XRT_SCALAR_DEVICE u32 xs_dtype_size(u32 t)
 {
+	if (t >= XRT_CS_S4 && t <= XRT_CS_F4E2M1FN)
+		return 1;
 	switch (t) {
 	case XRT_CS_PRED: case XRT_CS_S8: case XRT_CS_U8:
 		return 1;
@@ -119,12 +121,28 @@ static inline XRT_SCALAR_DEVICE double xs_bits_f64(u64 b)
 /* Bits of an integer type (pred: 1). */
 static inline XRT_SCALAR_DEVICE u32 xs_int_width(u32 t)
 {
+	if (t == XRT_CS_S4 || t == XRT_CS_U4)
+		return 4;
+	if (t == XRT_CS_S2 || t == XRT_CS_U2)
+		return 2;
 	return t == XRT_CS_PRED ? 1 : xs_dtype_size(t) * 8;
 }
 
 static inline XRT_SCALAR_DEVICE int xs_is_unsigned(u32 t)
 {
-	return t >= XRT_CS_U8 && t <= XRT_CS_U64;
+	return (t >= XRT_CS_U8 && t <= XRT_CS_U64) || t == XRT_CS_U4 || t == XRT_CS_U2;
+}
+
+/* s4, u4, s2, u2: integers narrower than their byte. */
+static inline XRT_SCALAR_DEVICE int xs_is_sub_byte_int(u32 t)
+{
+	return t >= XRT_CS_S4 && t <= XRT_CS_U2;
+}
+
+/* f8e5m2 ... f4e2m1fn: computed as f32, rounded to the format. */
+static inline XRT_SCALAR_DEVICE int xs_is_small_float(u32 t)
+{
+	return t >= XRT_CS_F8E5M2 && t <= XRT_CS_F4E2M1FN;
 }
 
 /* @v wrapped to type @t: signed types sign-extended, the others zero-extended. */
@@ -474,6 +492,199 @@ static inline XRT_SCALAR_DEVICE float xs_f64_to_f32_sticky(double d)
 static inline XRT_SCALAR_DEVICE u16 xs_f64_to_bf16(double d)
 {
 	return xs_f32_to_bf16(xs_f64_to_f32_sticky(d));
+}
+
+/* ---- the small floats: f8e5m2 ... f4e2m1fn (codes in a byte's low bits) ---- */
+
+/*
+ * Their formats: exponent and mantissa bits, bias, and what the top
+ * codes mean.  Written from the formats' definitions, with ml_dtypes'
+ * rules where a value has no code; libxrt's evaluator has its own
+ * version in double arithmetic, and the selftests check both against
+ * ml_dtypes' tables.
+ */
+#define XS_SF_IEEE	0	/* the top exponent holds infinities and NaNs */
+#define XS_SF_FN	1	/* no infinities; all magnitude bits set is NaN */
+#define XS_SF_FNUZ	2	/* no infinities, no -0; 0x80 is NaN */
+#define XS_SF_FINITE	3	/* every code is a number */
+#define XS_SF_E8M0	4	/* unsigned powers of two; 0xff is NaN */
+
+struct xs_sf {
+	u32 ebits, mbits, kind, bias;
+};
+
+static inline XRT_SCALAR_DEVICE struct xs_sf xs_sf_format(u32 t)
+{
+	struct xs_sf f = { 5, 2, XS_SF_IEEE, 15 };	/* f8e5m2 */
+
+	switch (t) {
+	case XRT_CS_F8E4M3FN:
+		f.ebits = 4, f.mbits = 3, f.kind = XS_SF_FN, f.bias = 7;
+		break;
+	case XRT_CS_F8E4M3B11FNUZ:
+		f.ebits = 4, f.mbits = 3, f.kind = XS_SF_FNUZ, f.bias = 11;
+		break;
+	case XRT_CS_F8E5M2FNUZ:
+		f.kind = XS_SF_FNUZ, f.bias = 16;
+		break;
+	case XRT_CS_F8E4M3FNUZ:
+		f.ebits = 4, f.mbits = 3, f.kind = XS_SF_FNUZ, f.bias = 8;
+		break;
+	case XRT_CS_F8E4M3:
+		f.ebits = 4, f.mbits = 3, f.bias = 7;
+		break;
+	case XRT_CS_F8E3M4:
+		f.ebits = 3, f.mbits = 4, f.bias = 3;
+		break;
+	case XRT_CS_F8E8M0FNU:
+		f.ebits = 8, f.mbits = 0, f.kind = XS_SF_E8M0, f.bias = 127;
+		break;
+	case XRT_CS_F4E2M1FN:
+		f.ebits = 2, f.mbits = 1, f.kind = XS_SF_FINITE, f.bias = 1;
+		break;
+	}
+	return f;
+}
+
+/* The type's NaN for a NaN of sign @neg. */
+static inline XRT_SCALAR_DEVICE u8 xs_sf_nan(struct xs_sf f, u32 neg)
+{
+	u32 sign = neg << (f.ebits + f.mbits);
+
+	switch (f.kind) {
+	case XS_SF_IEEE:
+		return (u8)(sign | ((1u << f.ebits) - 1) << f.mbits | 1u << (f.mbits - 1));
+	case XS_SF_FN:
+		return (u8)(sign | ((1u << (f.ebits + f.mbits)) - 1));
+	case XS_SF_FINITE:	/* no NaN: ml_dtypes gives the zero of the other sign */
+		return neg ? 0 : (u8)(1u << (f.ebits + f.mbits));
+	case XS_SF_E8M0:
+		return 0xff;
+	default:
+		return 0x80;
+	}
+}
+
+/* The largest finite magnitude's code. */
+static inline XRT_SCALAR_DEVICE u32 xs_sf_max(struct xs_sf f)
+{
+	u32 emask = (1u << f.ebits) - 1, mmask = (1u << f.mbits) - 1;
+
+	if (f.kind == XS_SF_IEEE)
+		return (emask - 1) << f.mbits | mmask;
+	if (f.kind == XS_SF_FN)
+		return emask << f.mbits | (mmask - 1);
+	return emask << f.mbits | mmask;
+}
+
+/* What a magnitude past the largest gives. */
+static inline XRT_SCALAR_DEVICE u8 xs_sf_overflow(struct xs_sf f, u32 neg)
+{
+	u32 sign = neg << (f.ebits + f.mbits);
+
+	if (f.kind == XS_SF_IEEE)
+		return (u8)(sign | ((1u << f.ebits) - 1) << f.mbits);
+	if (f.kind == XS_SF_FINITE)
+		return (u8)(sign | xs_sf_max(f));
+	return xs_sf_nan(f, neg);
+}
+
+/*
+ * f8e8m0fnu: the nearest power of two (ties up, to the even code); no
+ * zero, so the least code for what is below it.  An f32 subnormal is
+ * below 2^-127 (code 0) unless its top bit is bit 22 and the next is
+ * set, which rounds up to 2^-126.
+ */
+static inline XRT_SCALAR_DEVICE u8 xs_e8m0_of_bits(u32 b)
+{
+	u32 a = b & 0x7fffffff, code;
+
+	if (b >> 31 || !a || a >= 0x7f800000)	/* negatives, 0, inf, NaN */
+		return 0xff;
+	if (!(a >> 23))
+		return (u8)((a >> 22) && ((a >> 21) & 1));
+	code = (a >> 23) + ((a & 0x7fffff) >= 0x400000);
+	return code > 254 ? 0xff : (u8)code;
+}
+
+/* @x rounded to small float type @t (nearest, ties to even): its code. */
+static inline XRT_SCALAR_DEVICE u8 xs_f32_to_small(u32 t, float x)
+{
+	struct xs_sf f = xs_sf_format(t);
+	u32 b = xs_f32_bits(x), a = b & 0x7fffffff, neg = b >> 31, code;
+	s32 e, emin = 1 - (s32)f.bias, q, shift;
+	u64 sig, k = 0, rem, half;
+
+	if (f.kind == XS_SF_E8M0)
+		return xs_e8m0_of_bits(b);
+	if (a > 0x7f800000)
+		return xs_sf_nan(f, neg);
+	if (a == 0x7f800000)
+		return xs_sf_overflow(f, neg);
+	/* |x| = sig 2^(e - 23); the type's spacing there is 2^q: k of them */
+	e = a >> 23 ? (s32)(a >> 23) - 127 : -126;
+	sig = a >> 23 ? (a & 0x7fffff) | 0x800000 : a;
+	q = (e > emin ? e : emin) - (s32)f.mbits;
+	shift = q - (e - 23);
+	if (shift < 40) {
+		k = sig >> shift;
+		rem = sig & ((1ull << shift) - 1);
+		half = 1ull << (shift - 1);
+		k += rem > half || (rem == half && (k & 1));
+	}
+	if (!k)
+		return f.kind == XS_SF_FNUZ ? 0 : (u8)(neg << (f.ebits + f.mbits));
+	if (k >> (f.mbits + 1)) {	/* rounded up into the next binade */
+		k >>= 1;
+		q++;
+	}
+	code = (u32)k;	/* subnormal, unless normal: */
+	if (k >> f.mbits)
+		code = (u32)(q + (s32)f.mbits + (s32)f.bias) << f.mbits |
+		       ((u32)k & ((1u << f.mbits) - 1));
+	if (code > xs_sf_max(f))
+		return xs_sf_overflow(f, neg);
+	return (u8)(neg << (f.ebits + f.mbits) | code);
+}
+
+/* The value of small float code @code of type @t (exact). */
+static inline XRT_SCALAR_DEVICE float xs_small_to_f32(u32 t, u8 code)
+{
+	struct xs_sf f = xs_sf_format(t);
+	u32 bits = f.ebits + f.mbits, emask = (1u << f.ebits) - 1;
+	u32 mmask = (1u << f.mbits) - 1, sign, e, m;
+	s32 ex;
+
+	if (f.kind == XS_SF_E8M0)
+		return xs_bits_f32(code == 0xff ? 0x7fc00000u : code ? (u32)code << 23 : 0x400000u);
+	code &= (u8)((2u << bits) - 1);
+	sign = (u32)(code >> bits) << 31;
+	e = code >> f.mbits & emask;
+	m = code & mmask;
+	if ((f.kind == XS_SF_FNUZ && code == 0x80) ||
+	    (f.kind == XS_SF_IEEE && e == emask && m) ||
+	    (f.kind == XS_SF_FN && e == emask && m == mmask))
+		return xs_bits_f32(sign | 0x7fc00000u);
+	if (f.kind == XS_SF_IEEE && e == emask)
+		return xs_bits_f32(sign | 0x7f800000u);
+	if (!e && !m)
+		return xs_bits_f32(sign);
+	ex = (s32)e - (s32)f.bias;
+	if (!e) {	/* subnormal: normalize into f32's implicit bit */
+		ex = 1 - (s32)f.bias;
+		while (!(m >> f.mbits)) {
+			m <<= 1;
+			ex--;
+		}
+		m &= mmask;
+	}
+	return xs_bits_f32(sign | (u32)(ex + 127) << 23 | m << (23 - f.mbits));
+}
+
+/* A small float value rounded to its type again (as a float). */
+static inline XRT_SCALAR_DEVICE float xs_small_round(u32 t, float x)
+{
+	return xs_small_to_f32(t, xs_f32_to_small(t, x));
 }
 
 /* ---- the RNG ---- */
