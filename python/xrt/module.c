@@ -94,6 +94,15 @@ static const struct {
 	{ XRT_BF16, "bfloat16", NULL },	{ XRT_F32, "float32", "f" },
 	{ XRT_F64, "float64", "d" },	{ XRT_C64, "complex64", "Zf" },
 	{ XRT_C128, "complex128", "Zd" },
+	/* ml_dtypes' names; numpy itself has no such types */
+	{ XRT_S4, "int4", NULL },	{ XRT_U4, "uint4", NULL },
+	{ XRT_S2, "int2", NULL },	{ XRT_U2, "uint2", NULL },
+	{ XRT_F8E5M2, "float8_e5m2", NULL },	{ XRT_F8E4M3FN, "float8_e4m3fn", NULL },
+	{ XRT_F8E4M3B11FNUZ, "float8_e4m3b11fnuz", NULL },
+	{ XRT_F8E5M2FNUZ, "float8_e5m2fnuz", NULL },
+	{ XRT_F8E4M3FNUZ, "float8_e4m3fnuz", NULL },	{ XRT_F8E4M3, "float8_e4m3", NULL },
+	{ XRT_F8E3M4, "float8_e3m4", NULL },	{ XRT_F8E8M0FNU, "float8_e8m0fnu", NULL },
+	{ XRT_F4E2M1FN, "float4_e2m1fn", NULL },
 };
 
 const char *pyxrt_dtype_numpy_name(enum xrt_dtype t)

@@ -279,8 +279,9 @@ static PyObject *tensor_dtype(PyXrtTensor *self, void *unused)
 			   pyxrt_dtype_numpy_name(xrt_tensor_dtype(self->t));
 	PyObject *np = numpy_module();
 
-	/* numpy's dtype where numpy has the type; else the name */
-	if (!np || !strcmp(name, "bfloat16") || !strcmp(name, "resource")) {
+	/* numpy's dtype where numpy has the type; else the name (bfloat16, float8_e4m3fn, ...) */
+	if (!np || !pyxrt_dtype_format(xrt_tensor_dtype(self->t)) ||
+	    !strcmp(name, "resource")) {
 		PyErr_Clear();
 		return PyUnicode_FromString(name);
 	}

@@ -80,6 +80,9 @@ static const uint32_t all_types[] = {
 	XRT_CS_PRED, XRT_CS_S8, XRT_CS_S16, XRT_CS_S32, XRT_CS_S64,
 	XRT_CS_U8, XRT_CS_U16, XRT_CS_U32, XRT_CS_U64, XRT_CS_F16,
 	XRT_CS_BF16, XRT_CS_F32, XRT_CS_F64, XRT_CS_C64, XRT_CS_C128,
+	XRT_CS_S4, XRT_CS_U4, XRT_CS_S2, XRT_CS_U2, XRT_CS_F8E5M2, XRT_CS_F8E4M3FN,
+	XRT_CS_F8E4M3B11FNUZ, XRT_CS_F8E5M2FNUZ, XRT_CS_F8E4M3FNUZ, XRT_CS_F8E4M3,
+	XRT_CS_F8E3M4, XRT_CS_F8E8M0FNU, XRT_CS_F4E2M1FN,
 };
 
 /* Bytes of an element, from the format's table (the oracle's own copy); 0 if unknown. */
@@ -91,6 +94,10 @@ static uint32_t dtype_size(uint32_t t)
 		[XRT_CS_U16] = 2, [XRT_CS_U32] = 4, [XRT_CS_U64] = 8,
 		[XRT_CS_F16] = 2, [XRT_CS_BF16] = 2, [XRT_CS_F32] = 4,
 		[XRT_CS_F64] = 8, [XRT_CS_C64] = 8, [XRT_CS_C128] = 16,
+		[XRT_CS_S4] = 1, [XRT_CS_U4] = 1, [XRT_CS_S2] = 1, [XRT_CS_U2] = 1,
+		[XRT_CS_F8E5M2] = 1, [XRT_CS_F8E4M3FN] = 1, [XRT_CS_F8E4M3B11FNUZ] = 1,
+		[XRT_CS_F8E5M2FNUZ] = 1, [XRT_CS_F8E4M3FNUZ] = 1, [XRT_CS_F8E4M3] = 1,
+		[XRT_CS_F8E3M4] = 1, [XRT_CS_F8E8M0FNU] = 1, [XRT_CS_F4E2M1FN] = 1,
 	};
 
 	return t < sizeof(sizes) ? sizes[t] : 0;

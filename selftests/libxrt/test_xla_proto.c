@@ -653,7 +653,9 @@ TEST_F(xrt, literals_write_as_xla_reads_them)
 		"pred[2,3]{0,1}", "s8[2,3]{0,1}", "s16[3]", "s32[2,3]{0,1}", "s64[4]", "u8[5]",
 		"u16[2,2]{0,1}", "u32[3]", "u64[2]", "f16[2,3]{0,1}", "bf16[3]", "f32[2,3]{0,1}",
 		"f64[2]", "c64[2,2]{0,1}", "c128[3]", "f32[]", "(f32[2], (s32[], pred[3]))",
-		"f32[0,3]",
+		"f32[0,3]", "s4[2,3]{0,1}", "u4[3]", "s2[4]", "u2[2]", "f8e5m2[2,2]{0,1}",
+		"(f8e4m3fn[3], f8e4m3b11fnuz[2], f8e5m2fnuz[2], f8e4m3fnuz[2], f8e4m3[2])",
+		"(f8e3m4[2], f8e8m0fnu[3], f4e2m1fn[4])",
 	};
 	uint64_t state = 3;
 	size_t k;
@@ -681,6 +683,55 @@ TEST_F(xrt, literals_write_as_xla_reads_them)
 	}
 	ASSERT_ERR(xrt_literal_to_xla_proto(NULL, self->a, NULL, NULL), XRT_INVALID_ARGUMENT,
 		   "NULL argument");
+}
+
+/*
+ * XLA keeps a sub-byte element in a byte of its own, the value in the
+ * low bits (JAX's s4 -4 is 0x0c): the high bits of what it sends are
+ * not read, and what is written has them clear.
+ */
+TEST_F(xrt, sub_byte_values_read_from_the_low_bits)
+{
+	static const uint8_t vals[] = { 0x03, 0xfc, 0x0c, 0x85 };
+	Xla__LiteralProto l = XLA__LITERAL_PROTO__INIT;
+	Xla__ShapeProto sh = XLA__SHAPE_PROTO__INIT;
+	Xla__LayoutProto lay = XLA__LAYOUT_PROTO__INIT;
+	int64_t dims[1] = { 4 }, m2m[1] = { 0 };
+	xrt_literal *got, *want;
+	const uint8_t *d;
+	void *b;
+	size_t n;
+
+	sh.element_type = XLA__PRIMITIVE_TYPE__S4;
+	sh.n_dimensions = 1;
+	sh.dimensions = dims;
+	lay.n_minor_to_major = 1;
+	lay.minor_to_major = m2m;
+	lay.element_size_in_bits = 4;	/* XLA's packing: the same values here */
+	sh.layout = &lay;
+	l.shape = &sh;
+	l.s4s.len = 4;
+	l.s4s.data = (uint8_t *)vals;
+	ASSERT_OK(from_msg(self->a, &l, &got));
+	want = literal_of(_metadata, self->a, "s4[4]", "{3, -4, -4, 5}");
+	EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+	d = xrt_literal_data(got);
+	EXPECT_EQ(0x0c, d[1]);
+	ASSERT_OK(xrt_literal_to_xla_proto(got, self->a, &b, &n));
+	xrt_literal_destroy(got);
+	ASSERT_OK(xrt_literal_from_xla_proto(self->a, b, n, &got));
+	EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+	xrt_free(self->a, b);
+	xrt_literal_destroy(got);
+	/* a packing that is not the type's width changes what bytes mean */
+	lay.element_size_in_bits = 8;
+	ASSERT_ERR(from_msg(self->a, &l, &got), XRT_INVALID_ARGUMENT,
+		   "element size is supported only as the width of a sub-byte type");
+	sh.element_type = XLA__PRIMITIVE_TYPE__F32;
+	lay.element_size_in_bits = 4;
+	ASSERT_ERR(from_msg(self->a, &l, &got), XRT_INVALID_ARGUMENT,
+		   "element size is supported only as the width of a sub-byte type");
+	xrt_literal_destroy(want);
 }
 
 static xrt_literal *sweep_lit;
