@@ -89,6 +89,8 @@ uint32_t hp_emit(struct hp_emit *e, enum xrt_opcode op, enum xrt_dtype t, uint32
 /* Appends @x to integer attribute @key of instruction @v. */
 void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int64_t *x,
 		  uint32_t n);
+/* Sets word attribute @key (direction=LT, ...) of instruction @v to @w. */
+void hp_emit_word(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const char *w);
 /* A zero constant of @t[@dims]; *@data its bytes to fill (NULL in the dry pass). */
 uint32_t hp_emit_const(struct hp_emit *e, enum xrt_dtype t, uint32_t rank, const int64_t *dims,
 		       uint8_t **data);
@@ -114,6 +116,8 @@ int hlo_unfft(struct hp *p);
 int hlo_unbatchnorm(struct hp *p);
 /* Rewrites the cholesky or triangular-solve just read into row and column steps. */
 int hlo_unlinalg(struct hp *p);
+/* Rewrites the stochastic-convert just read into its arithmetic (hlo_stochastic.c). */
+int hlo_unstochastic(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

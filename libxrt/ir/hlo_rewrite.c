@@ -170,6 +170,17 @@ void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int
 		e->failed = true;
 }
 
+void hp_emit_word(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const char *w)
+{
+	struct ir_attr a = { .key = key };
+
+	if (e->dry || e->failed)
+		return;
+	a.str = hp_strdup(e->p, w, strlen(w));
+	if (!a.str || hp_put_attr(e->p, &e->p->cur->instrs[v], &a))
+		e->failed = true;
+}
+
 uint32_t hp_emit_const(struct hp_emit *e, enum xrt_dtype t, uint32_t rank, const int64_t *dims,
 		       uint8_t **data)
 {

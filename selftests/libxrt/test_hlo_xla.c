@@ -236,6 +236,30 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* stochastic-convert: its operands' and result's types, each rule with its message. */
+TEST_F(xrt, malformed_stochastic_converts_say_what_is_wrong)
+{
+#define SC(x, r, out) "HloModule m\nENTRY e {\n  x = " x " parameter(0)\n  b = " r \
+	" parameter(1)\n  ROOT c = " out " stochastic-convert(x, b)\n}"
+	static const struct refusal bad[] = {
+		{ SC("s32[2]", "u32[2]", "s8[2]"), "c: stochastic-convert of a non-float operand" },
+		{ SC("f32[2]", "u16[2]", "s8[2]"),
+		  "random bits must be unsigned integers as wide as f32" },
+		{ SC("f32[2]", "s32[2]", "s8[2]"),
+		  "random bits must be unsigned integers as wide as f32" },
+		{ SC("f16[2]", "u16[2]", "u8[2]"),
+		  "stochastic-convert gives a signed integer (as XLA's CPU backend does)" },
+		{ SC("f16[2]", "u16[2]", "f32[2]"), "gives a signed integer" },
+		{ SC("f32[2]", "u32[3]", "s8[2]"), "operands and result differ in dimensions" },
+		{ SC("f32[2]", "u32[2]", "s8[2,1]"), "operands and result differ in dimensions" },
+		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		  "  ROOT c = s8[2] stochastic-convert(x)\n}", "stochastic-convert takes 2 operands" },
+	};
+#undef SC
+
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 /* A tuple may come without its shape: its operands give it. */
 TEST_F(xrt, a_tuple_may_leave_its_shape_out)
 {

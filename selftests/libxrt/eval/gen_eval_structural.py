@@ -1111,6 +1111,40 @@ def misc():
     one('negate_empty_s32', ['  x = s32[0] constant({})', rooted('s32', [0], 'negate(x)')], 's32', [])
 
 
+def stochastic_ref(x, r, bits, lo, hi):
+    """stochastic-convert as XLA's CPU backend gives it: |x| rounds up where r is below
+    its fraction times 2^bits, truncated; the sign back on; saturated; NaN to 0."""
+    out = []
+    for v, b in zip(x, r):
+        if math.isnan(v):
+            out.append(0)
+            continue
+        a = abs(v)
+        if math.isinf(a):
+            m = a
+        else:
+            fl = math.floor(a)
+            m = fl + (1 if b < math.floor((a - fl) * 2.0 ** bits) else 0)
+        m = -m if v < 0 else m
+        out.append(int(max(lo, min(hi, m))))
+    return out
+
+
+def stochastic_cases():
+    x = f32([0.5, 0.5, 1e10, -1e10, math.inf, math.nan, 127.5, -128.5, 0.99999994, -0.0,
+             0.25, -1.5, 2.5, 1e-30, 0.1, 1e-9])
+    r = [2 ** 31, 2 ** 31 - 1, 0, 0, 0, 0, 0, 0, 2 ** 32 - 2, 0, 0, 2 ** 30 - 1, 2 ** 31 - 1, 0,
+         429496729, 4]
+    one('stochastic_convert_f32_s8', [G.const('x', 'f32', x), G.const('b', 'u32', r),
+                                      rooted('s8', [16], 'stochastic-convert(x, b)')],
+        's8', stochastic_ref(x, r, 32, -128, 127))
+    y = [0.5, 2.25, -2.25, 1000.0, 65504.0, -0.75]
+    q = [32767, 16383, 16384, 5, 0, 49151]
+    one('stochastic_convert_f16_s32', [G.const('y', 'f16', y), G.const('q', 'u16', q),
+                                       rooted('s32', [6], 'stochastic-convert(y, q)')],
+        's32', stochastic_ref(y, q, 16, -2 ** 31, 2 ** 31 - 1))
+
+
 def generate(main_module):
     global G
     G = main_module
@@ -1126,3 +1160,4 @@ def generate(main_module):
     control()
     random_cases()
     misc()
+    stochastic_cases()
