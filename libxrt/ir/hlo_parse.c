@@ -494,7 +494,6 @@ static const char *not_yet(const char *s, size_t n)
 		{ "recv-done", "channels between programs are not supported" },
 		{ "rng-get-and-update-state", "XLA's per-device random state is not kept; "
 		  "rng-bit-generator takes its state as a value" },
-		{ "ragged-dot", "not read yet" },
 		{ "get-dimension-size", "dynamic shapes are not supported yet" },
 		{ "set-dimension-size", "dynamic shapes are not supported yet" },
 		{ "dynamic-reshape", "dynamic shapes are not supported yet" },
@@ -509,13 +508,13 @@ static const char *not_yet(const char *s, size_t n)
 
 /*
  * Opcodes rewritten once read, with their attributes (hlo_fft.c,
- * hlo_batchnorm.c, hlo_linalg.c, hlo_stochastic.c).
+ * hlo_batchnorm.c, hlo_linalg.c, hlo_stochastic.c, hlo_ragged.c).
  */
 static const char *pseudo_op(const char *s, size_t n)
 {
 	static const char *const ops[] = { "fft", "batch-norm-training", "batch-norm-inference",
 					   "batch-norm-grad", "cholesky", "triangular-solve",
-					   "stochastic-convert" };
+					   "stochastic-convert", "ragged-dot" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -625,6 +624,8 @@ static int parse_instruction(struct hp *p, bool *root)
 		return hlo_unfft(p);
 	if (p->pseudo && !strcmp(p->pseudo, "stochastic-convert"))
 		return hlo_unstochastic(p);
+	if (p->pseudo && !strcmp(p->pseudo, "ragged-dot"))
+		return hlo_unragged(p);
 	if (p->pseudo)
 		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
 	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p);

@@ -118,6 +118,8 @@ int hlo_unbatchnorm(struct hp *p);
 int hlo_unlinalg(struct hp *p);
 /* Rewrites the stochastic-convert just read into its arithmetic (hlo_stochastic.c). */
 int hlo_unstochastic(struct hp *p);
+/* Rewrites the ragged-dot just read into dots and masks (hlo_ragged.c). */
+int hlo_unragged(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

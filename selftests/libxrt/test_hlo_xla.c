@@ -260,6 +260,44 @@ TEST_F(xrt, malformed_stochastic_converts_say_what_is_wrong)
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* ragged-dot: the forms read, and each other one refused by name. */
+TEST_F(xrt, malformed_ragged_dots_say_what_is_wrong)
+{
+#define RD(l, w, g, out, attrs) "HloModule m\nENTRY e {\n  a = " l " parameter(0)\n  w = " w \
+	" parameter(1)\n  g = " g " parameter(2)\n  ROOT r = " out " ragged-dot(a, w, g), " attrs "\n}"
+#define NC "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, " \
+	"rhs_group_dims={0}"
+	static const struct refusal bad[] = {
+		{ RD("f32[6,4]", "f32[3,4,2]", "s32[3]", "f32[6,2]",
+		     "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={1}, "
+		     "rhs_group_dims={0}"), "ragged-dot with a ragged contracting dimension" },
+		{ RD("f32[2,6,4]", "f32[3,2,4,5]", "s32[2,3]", "f32[2,6,5]",
+		     "lhs_batch_dims={0}, rhs_batch_dims={1}, lhs_contracting_dims={2}, "
+		     "rhs_contracting_dims={2}, lhs_ragged_dims={1}, rhs_group_dims={0}"),
+		  "ragged-dot with batch dimensions is not supported yet" },
+		{ RD("f32[6,4]", "f32[3,4,2]", "f32[3]", "f32[6,2]", NC),
+		  "ragged-dot's group sizes are s32 or s64" },
+		{ RD("f32[6,4]", "f32[3,4,2]", "s32[2]", "f32[6,2]", NC),
+		  "operand and result dimensions do not agree" },
+		{ RD("f32[6,4]", "f32[3,5,2]", "s32[3]", "f32[6,2]", NC),
+		  "operand and result dimensions do not agree" },
+		{ RD("f32[6,4]", "bf16[3,4,2]", "s32[3]", "f32[6,2]", NC),
+		  "ragged-dot of f32 x bf16 to f32: one real type is supported" },
+		{ RD("f32[6,4]", "f32[3,4,2]", "s32[3]", "f32[6,2]",
+		     "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}"),
+		  "one lhs ragged dimension and one rhs group dimension" },
+		{ RD("f32[6,4]", "f32[3,4,2]", "s32[3]", "f32[6,2]",
+		     "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={3}, "
+		     "rhs_group_dims={0}"), "lhs_ragged_dims={3} is not a dimension of lhs" },
+		{ RD("f32[6,4,1]", "f32[3,4,2]", "s32[3]", "f32[6,2]", NC),
+		  "supported for lhs [m, k], rhs [g, k, n] and group_sizes [g] only" },
+	};
+#undef NC
+#undef RD
+
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 /* A tuple may come without its shape: its operands give it. */
 TEST_F(xrt, a_tuple_may_leave_its_shape_out)
 {

@@ -1145,6 +1145,38 @@ def stochastic_cases():
         's32', stochastic_ref(y, q, 16, -2 ** 31, 2 ** 31 - 1))
 
 
+def ragged_ref(lhs, rhs, sizes, lc, rc, rg):
+    """ragged-dot, ragged non-contracting: lhs's rows in consecutive groups, group i
+    times rhs's matrix i; rows past the last group are 0 (XLA's operation semantics)."""
+    rows = lhs if lc == 1 else lhs.T
+    mats = np.moveaxis(rhs, (rg, rc), (0, 1))
+    out = np.zeros((rows.shape[0], mats.shape[2]))
+    start = 0
+    for i, n in enumerate(sizes):
+        out[start:start + n] = rows[start:start + n] @ mats[i]
+        start += n
+    return out
+
+
+def ragged_cases():
+    lhs = f32(np.arange(24).reshape(6, 4) / 10)
+    rhs = f32(np.arange(24).reshape(3, 4, 2) / 7)
+    one('ragged_dot_rows_in_groups',
+        [G.const('a', 'f32', lhs.tolist()), G.const('w', 'f32', rhs.tolist()),
+         G.const('g', 's32', [2, 1, 2]),
+         rooted('f32', [6, 2], 'ragged-dot(a, w, g), lhs_contracting_dims={1}, '
+                'rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}')],
+        'f32', ragged_ref(lhs, rhs, [2, 1, 2], 1, 1, 0), tol=(1e-6, 1e-6))
+    lhs = f32(np.arange(28).reshape(4, 7) / 8 - 1)
+    rhs = f32(np.arange(24).reshape(4, 3, 2) / 4 - 2)
+    one('ragged_dot_empty_group_and_rows_left',
+        [G.const('a', 'f32', lhs.tolist()), G.const('w', 'f32', rhs.tolist()),
+         G.const('g', 's64', [3, 0, 2]),
+         rooted('f32', [7, 2], 'ragged-dot(a, w, g), lhs_contracting_dims={0}, '
+                'rhs_contracting_dims={0}, lhs_ragged_dims={1}, rhs_group_dims={1}')],
+        'f32', ragged_ref(lhs, rhs, [3, 0, 2], 0, 0, 1), tol=(1e-6, 1e-6))
+
+
 def generate(main_module):
     global G
     G = main_module
@@ -1161,3 +1193,4 @@ def generate(main_module):
     random_cases()
     misc()
     stochastic_cases()
+    ragged_cases()

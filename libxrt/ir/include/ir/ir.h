@@ -32,6 +32,8 @@
 	X(LHS_CONTRACTING_DIMS, "lhs_contracting_dims", INTS)                 \
 	X(RHS_BATCH_DIMS, "rhs_batch_dims", INTS)                             \
 	X(RHS_CONTRACTING_DIMS, "rhs_contracting_dims", INTS)                 \
+	X(LHS_RAGGED_DIMS, "lhs_ragged_dims", INTS)                           \
+	X(RHS_GROUP_DIMS, "rhs_group_dims", INTS)                             \
 	X(OFFSET_DIMS, "offset_dims", INTS)                                   \
 	X(COLLAPSED_SLICE_DIMS, "collapsed_slice_dims", INTS)                 \
 	X(START_INDEX_MAP, "start_index_map", INTS)                           \
