@@ -242,5 +242,49 @@ class Sessions(unittest.TestCase):
         self.assertEqual(s.memory_in_use, 0)
 
 
+NARROW = '''HloModule narrow
+ENTRY main {
+  a = f8e4m3fn[4] parameter(0)
+  b = s4[4] parameter(1)
+  c = bf16[2] parameter(2)
+  d = f8e4m3fn[4] multiply(a, a)
+  e = s4[4] add(b, b)
+  ROOT t = (f8e4m3fn[4], s4[4], bf16[2]) tuple(d, e, c)
+}
+'''
+
+
+class NarrowTypes(unittest.TestCase):
+    """ml_dtypes' arrays (XLA's small floats, int4, bfloat16) in and out, where it is
+    installed (the oracle environment); numpy has no such types of its own."""
+
+    def test_ml_dtypes_arrays_round_trip(self):
+        try:
+            import ml_dtypes
+        except ImportError:
+            self.skipTest('ml_dtypes is not installed')
+        with xrt.Session('host:0') as s:
+            a = np.array([1.5, -2, 448, 0.25], ml_dtypes.float8_e4m3fn)
+            b = np.array([3, -4, 7, -8], ml_dtypes.int4)
+            c = np.array([1.25, -3], ml_dtypes.bfloat16)
+            d, e, cc = s.read(s.execute(s.compile(NARROW), [s.allocate(a), s.allocate(b),
+                                                              s.allocate(c)]))
+            self.assertEqual((d.dtype, e.dtype, cc.dtype), (a.dtype, b.dtype, c.dtype))
+            np.testing.assert_array_equal(d.view(np.uint8), (a * a).view(np.uint8))
+            np.testing.assert_array_equal(e.astype(np.int8), (b + b).astype(np.int8))
+            np.testing.assert_array_equal(cc.view(np.uint16), c.view(np.uint16))
+
+    def test_without_ml_dtypes_the_error_says_so(self):
+        try:
+            import ml_dtypes  # noqa: F401
+            self.skipTest('ml_dtypes is installed')
+        except ImportError:
+            pass
+        with xrt.Session('host:0') as s:
+            h = s.compile('HloModule m\nENTRY e {\n  ROOT c = s4[2] constant({1, -2})\n}\n')
+            with self.assertRaisesRegex(TypeError, 'int4 has no numpy type without ml_dtypes'):
+                s.read(s.execute(h, []))
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -192,10 +192,17 @@ static PyObject *value_of(const xrt_literal *lit)
 		}
 		return tuple;
 	}
+	/* ml_dtypes gives numpy bfloat16, float8_e4m3fn, int4 and the rest */
 	if (!pyxrt_dtype_format(s->dtype)) {
-		PyErr_Format(PyExc_TypeError, "xrt: %s has no numpy type",
-			     pyxrt_dtype_numpy_name(s->dtype));
-		return NULL;
+		PyObject *ml = PyImport_ImportModule("ml_dtypes");
+
+		if (!ml) {
+			PyErr_Clear();
+			PyErr_Format(PyExc_TypeError, "xrt: %s has no numpy type without ml_dtypes",
+				     pyxrt_dtype_numpy_name(s->dtype));
+			return NULL;
+		}
+		Py_DECREF(ml);
 	}
 	np = PyImport_ImportModule("numpy");
 	if (!np)

@@ -40,10 +40,17 @@ static void tensor_dealloc(PyXrtTensor *self)
 	PyObject_Free(self);
 }
 
+static PyObject *from_buffer_as(PyXrtContext *ctx, Py_buffer *v, enum xrt_dtype t);
+
 /* A tensor of @dtype from a C-contiguous buffer @v (copied). */
 static PyObject *from_buffer(PyXrtContext *ctx, Py_buffer *v)
 {
-	enum xrt_dtype t = pyxrt_dtype_from_format(v->format);
+	return from_buffer_as(ctx, v, pyxrt_dtype_from_format(v->format));
+}
+
+/* The same, its elements of type @t (XRT_INVALID: no XRT type had the format). */
+static PyObject *from_buffer_as(PyXrtContext *ctx, Py_buffer *v, enum xrt_dtype t)
+{
 	int64_t dims[XRT_MAX_RANK];
 	xrt_tensor *out = NULL;
 	xrt_status *st;
@@ -181,6 +188,41 @@ static PyObject *as_array(PyObject *obj, enum xrt_dtype like)
 	return arr;
 }
 
+/*
+ * A numpy array of a type numpy itself lacks (ml_dtypes' bfloat16,
+ * float8_e4m3fn, int4, ...), whose dtype no buffer can carry: its bytes
+ * through a uint8 or uint16 view, typed by the dtype's name.  NULL with
+ * no exception when @obj is no such array.
+ */
+static PyObject *from_named_dtype(PyXrtContext *ctx, PyObject *obj)
+{
+	PyObject *dt = PyObject_GetAttrString(obj, "dtype"), *np, *arr = NULL, *name, *u;
+	enum xrt_dtype t = XRT_INVALID;
+	PyObject *out = NULL;
+	Py_buffer v;
+
+	name = dt ? PyObject_GetAttrString(dt, "name") : NULL;
+	if (name && PyUnicode_Check(name))
+		t = pyxrt_dtype_from_object(name);
+	Py_XDECREF(name);
+	Py_XDECREF(dt);
+	PyErr_Clear();
+	if (!t || pyxrt_dtype_format(t))
+		return NULL;
+	np = numpy_module();
+	if (np)
+		arr = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+	u = arr ? PyObject_CallMethod(arr, "view", "s",
+				      xrt_dtype_size(t) == 2 ? "uint16" : "uint8") : NULL;
+	if (u && PyObject_GetBuffer(u, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+		out = from_buffer_as(ctx, &v, t);
+		PyBuffer_Release(&v);
+	}
+	Py_XDECREF(u);
+	Py_XDECREF(arr);
+	return out;
+}
+
 PyObject *pyxrt_as_tensor(PyXrtContext *ctx, PyObject *obj, enum xrt_dtype like)
 {
 	PyObject *arr, *out;
@@ -200,6 +242,9 @@ PyObject *pyxrt_as_tensor(PyXrtContext *ctx, PyObject *obj, enum xrt_dtype like)
 		return out;
 	}
 	PyErr_Clear();
+	out = from_named_dtype(ctx, obj);
+	if (out || PyErr_Occurred())
+		return out;
 	arr = as_array(obj, PyObject_CheckBuffer(obj) ? XRT_INVALID : like);
 	if (!arr)
 		return NULL;
