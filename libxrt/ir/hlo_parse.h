@@ -89,6 +89,12 @@ uint32_t hp_emit(struct hp_emit *e, enum xrt_opcode op, enum xrt_dtype t, uint32
 /* Appends @x to integer attribute @key of instruction @v. */
 void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int64_t *x,
 		  uint32_t n);
+/*
+ * Runs @expand dry (counting), makes the room, runs it again to fill it;
+ * *@out is what the second run returns.  0, or -1 with p->err set.
+ */
+int hp_emit_twice(struct hp_emit *e, uint32_t (*expand)(struct hp_emit *e, void *ctx), void *ctx,
+		  uint32_t *out);
 /* Sets word attribute @key (direction=LT, ...) of instruction @v to @w. */
 void hp_emit_word(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const char *w);
 /* A zero constant of @t[@dims]; *@data its bytes to fill (NULL in the dry pass). */

@@ -24,6 +24,7 @@
 
 #include "hlo_parse.h"
 
+/* The emitter first: expand() is handed it and finds the rest. */
 struct rd {
 	struct hp_emit e;
 	enum xrt_dtype t, it;		/* result, group sizes */
@@ -95,8 +96,12 @@ static uint32_t broadcast(struct rd *r, enum xrt_dtype t, uint32_t rank, const i
 	return v;
 }
 
-static uint32_t expand(struct rd *r, uint32_t lhs, uint32_t rhs, uint32_t gs)
+/* The result before its copy (@e is the rd's; @ctx lhs, rhs and group sizes). */
+static uint32_t expand(struct hp_emit *e, void *ctx)
 {
+	struct rd *r = (struct rd *)e;
+	uint32_t lhs = ((const uint32_t *)ctx)[0], rhs = ((const uint32_t *)ctx)[1];
+	uint32_t gs = ((const uint32_t *)ctx)[2];
 	int64_t mg[2] = { r->m, r->g }, g1[1] = { r->g }, gg[2] = { r->g, r->g }, all[3];
 	int64_t one_dim = 1, bd[2] = { 0, r->gpos };
 	uint32_t d, ends, starts, rows, in, mask, zero, sel, o[3];
@@ -191,8 +196,8 @@ static int check(struct hp *p, const struct ir_instr *in, struct rd *r)
 
 int hlo_unragged(struct hp *p)
 {
-	uint32_t g = p->cur->num_instrs - 1, o[3], v, at;
-	struct ir_instr *in = &p->cur->instrs[g];
+	struct ir_instr *in = &p->cur->instrs[p->cur->num_instrs - 1];
+	uint32_t o[3], v;
 	struct rd r;
 
 	memset(&r, 0, sizeof(r));
@@ -202,14 +207,7 @@ int hlo_unragged(struct hp *p)
 		return -1;
 	memcpy(o, in->operands, sizeof(o));
 	snprintf(r.e.base, sizeof(r.e.base), "%.60s", in->name);
-	r.e.dry = true;
-	expand(&r, o[0], o[1], o[2]);
-	if (hp_make_room(p, r.e.at, &at))
-		return -1;
-	r.e.dry = false;
-	r.e.at = at;
-	v = expand(&r, o[0], o[1], o[2]);
-	if (r.e.failed)
+	if (hp_emit_twice(&r.e, expand, o, &v))
 		return -1;
 	return hp_become(p, XRT_OP_COPY, &v, 1);
 }

@@ -170,6 +170,22 @@ void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int
 		e->failed = true;
 }
 
+int hp_emit_twice(struct hp_emit *e, uint32_t (*expand)(struct hp_emit *e, void *ctx), void *ctx,
+		  uint32_t *out)
+{
+	uint32_t at;
+
+	e->dry = true;
+	e->at = 0;
+	expand(e, ctx);
+	if (hp_make_room(e->p, e->at, &at))
+		return -1;
+	e->dry = false;
+	e->at = at;
+	*out = expand(e, ctx);
+	return e->failed ? -1 : 0;
+}
+
 void hp_emit_word(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const char *w)
 {
 	struct ir_attr a = { .key = key };

@@ -18,6 +18,7 @@
 
 #include "hlo_parse.h"
 
+/* The emitter first: expand() is handed it and finds the rest. */
 struct sc {
 	struct hp_emit e;
 	enum xrt_dtype f, u, c;	/* x's type, r's, the arithmetic's */
@@ -54,9 +55,11 @@ static uint32_t compare_lt(struct sc *s, uint32_t a, uint32_t b)
 	return v;
 }
 
-/* The signed value before the final convert. */
-static uint32_t expand(struct sc *s, uint32_t x, uint32_t r)
+/* The signed value before the final convert (@e is the sc's). */
+static uint32_t expand(struct hp_emit *e, void *ctx)
 {
+	struct sc *s = (struct sc *)e;
+	uint32_t x = ((const uint32_t *)ctx)[0], r = ((const uint32_t *)ctx)[1];
 	uint32_t xc = x, ax, fl, fr, sc, fi, inc, m, o[3], zero;
 
 	if (s->f != s->c)
@@ -121,8 +124,8 @@ static int check(struct hp *p, const struct ir_instr *in, struct sc *s)
 
 int hlo_unstochastic(struct hp *p)
 {
-	uint32_t g = p->cur->num_instrs - 1, x, r, v, at;
-	struct ir_instr *in = &p->cur->instrs[g];
+	struct ir_instr *in = &p->cur->instrs[p->cur->num_instrs - 1];
+	uint32_t ops[2], v;
 	struct sc s;
 
 	memset(&s, 0, sizeof(s));
@@ -130,17 +133,9 @@ int hlo_unstochastic(struct hp *p)
 	s.e.what = "sc";
 	if (check(p, in, &s))
 		return -1;
-	x = in->operands[0];
-	r = in->operands[1];
+	memcpy(ops, in->operands, sizeof(ops));
 	snprintf(s.e.base, sizeof(s.e.base), "%.60s", in->name);
-	s.e.dry = true;
-	expand(&s, x, r);
-	if (hp_make_room(p, s.e.at, &at))
-		return -1;
-	s.e.dry = false;
-	s.e.at = at;
-	v = expand(&s, x, r);
-	if (s.e.failed)
+	if (hp_emit_twice(&s.e, expand, ops, &v))
 		return -1;
 	return hp_become(p, XRT_OP_CONVERT, &v, 1);
 }

@@ -14,6 +14,7 @@
 #include <xrt/dtype.h>
 
 #include "ir/ir.h"
+#include "wire/wire.h"
 #include "xla_proto.h"
 
 /* Context for the messages: the instruction being written. */
@@ -35,43 +36,15 @@ static void put_real(struct fmtbuf *f, double v, int digits);
 /* XLA's types of one byte per element added later, in XRT's terms (else INVALID). */
 static enum xrt_dtype narrow_type(int t)
 {
-	switch (t) {
-	case XLA__PRIMITIVE_TYPE__S4: return XRT_S4;
-	case XLA__PRIMITIVE_TYPE__U4: return XRT_U4;
-	case XLA__PRIMITIVE_TYPE__S2: return XRT_S2;
-	case XLA__PRIMITIVE_TYPE__U2: return XRT_U2;
-	case XLA__PRIMITIVE_TYPE__F8E5M2: return XRT_F8E5M2;
-	case XLA__PRIMITIVE_TYPE__F8E4M3FN: return XRT_F8E4M3FN;
-	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ: return XRT_F8E4M3B11FNUZ;
-	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ: return XRT_F8E5M2FNUZ;
-	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ: return XRT_F8E4M3FNUZ;
-	case XLA__PRIMITIVE_TYPE__F8E4M3: return XRT_F8E4M3;
-	case XLA__PRIMITIVE_TYPE__F8E3M4: return XRT_F8E3M4;
-	case XLA__PRIMITIVE_TYPE__F8E8M0FNU: return XRT_F8E8M0FNU;
-	case XLA__PRIMITIVE_TYPE__F4E2M1FN: return XRT_F4E2M1FN;
-	default: return XRT_INVALID;
-	}
+	enum xrt_dtype x = wire_dtype_from_xla(t);
+
+	return x > XRT_TUPLE ? x : XRT_INVALID;
 }
 
-/* The bytes field of such a type's values. */
+/* The bytes field of such a type's values; NULL for the other types. */
 static const ProtobufCBinaryData *narrow_values(const Xla__LiteralProto *l, int t)
 {
-	switch (t) {
-	case XLA__PRIMITIVE_TYPE__S4: return &l->s4s;
-	case XLA__PRIMITIVE_TYPE__U4: return &l->u4s;
-	case XLA__PRIMITIVE_TYPE__S2: return &l->s2s;
-	case XLA__PRIMITIVE_TYPE__U2: return &l->u2s;
-	case XLA__PRIMITIVE_TYPE__F8E5M2: return &l->f8e5m2s;
-	case XLA__PRIMITIVE_TYPE__F8E4M3FN: return &l->f8e4m3fns;
-	case XLA__PRIMITIVE_TYPE__F8E4M3B11FNUZ: return &l->f8e4m3b11fnuzs;
-	case XLA__PRIMITIVE_TYPE__F8E5M2FNUZ: return &l->f8e5m2fnuzs;
-	case XLA__PRIMITIVE_TYPE__F8E4M3FNUZ: return &l->f8e4m3fnuzs;
-	case XLA__PRIMITIVE_TYPE__F8E4M3: return &l->f8e4m3s;
-	case XLA__PRIMITIVE_TYPE__F8E3M4: return &l->f8e3m4s;
-	case XLA__PRIMITIVE_TYPE__F8E8M0FNU: return &l->f8e8m0fnus;
-	case XLA__PRIMITIVE_TYPE__F4E2M1FN: return &l->f4e2m1fns;
-	default: return NULL;
-	}
+	return wire_xla_byte_values((Xla__LiteralProto *)l, narrow_type(t));
 }
 
 /* Element @i of such a type, the value in the byte's low bits. */

@@ -15,7 +15,7 @@
 #include "wire/wire.h"
 #include "xla.pb-c.h"
 
-static enum xrt_dtype dtype_of(int t)
+enum xrt_dtype wire_dtype_from_xla(int t)
 {
 	switch (t) {
 	case XLA__PRIMITIVE_TYPE__PRED: return XRT_PRED;
@@ -112,7 +112,7 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 			xrt_mem_free(a, e);
 		return st;
 	}
-	t = dtype_of(s->element_type);
+	t = wire_dtype_from_xla(s->element_type);
 	if (t == XRT_INVALID)
 		return xrt_status_new(a, XRT_INVALID_ARGUMENT,
 				      "xla.ShapeProto: element type %d is not supported",

@@ -564,6 +564,26 @@ TEST_F(xrt, xla_protos_compile_as_their_text)
 	xrt_session_destroy(s);
 }
 
+/* xla/gen.py's x, f32[4,6] of k / 7, as a literal (its values in *@in). */
+static xrt_literal *jax_x(struct __test_metadata *_metadata, const struct xrt_allocator *a,
+			  float **in)
+{
+	static const int64_t dims[] = { 4, 6 };
+	struct xrt_shape shape;
+	xrt_literal *x = NULL;
+	int k;
+
+	EXPECT_EQ(NULL, xrt_shape_init_array(&shape, XRT_F32, 2, dims));
+	EXPECT_EQ(NULL, xrt_literal_create(a, &shape, &x));
+	xrt_shape_deinit(&shape);
+	if (!x)
+		return NULL;
+	*in = xrt_literal_mutable_data(x);
+	for (k = 0; k < 24; k++)
+		(*in)[k] = (float)k / 7;
+	return x;
+}
+
 /*
  * JAX's collectives over one device (xla/gen.py): psum, all_gather,
  * psum_scatter, ppermute, all_to_all and pmax each give the operand
@@ -575,8 +595,6 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 {
 	static const char *const files[] = { "collectives.before.hlo", "collectives.after.hlo",
 					     "collectives.after.pb" };
-	static const int64_t dims[] = { 4, 6 };
-	struct xrt_shape shape;
 	xrt_literal *x, *got;
 	xrt_session *s = NULL;
 	xrt_handle c, arg, r;
@@ -587,11 +605,8 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 	int k;
 
 	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
-	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 2, dims));
-	ASSERT_OK(xrt_literal_create(self->a, &shape, &x));
-	in = xrt_literal_mutable_data(x);
-	for (k = 0; k < 24; k++)
-		in[k] = (float)k / 7;
+	x = jax_x(_metadata, self->a, &in);
+	ASSERT_NE(NULL, x);
 	ASSERT_OK(xrt_allocate(s, x, &arg));
 	for (f = 0; f < 3; f++) {
 		snprintf(path, sizeof(path), "%s/%s", XLA_DIR, files[f]);
@@ -619,7 +634,6 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 	}
 	ASSERT_OK(xrt_release_allocations(s, &arg, 1));
 	xrt_literal_destroy(x);
-	xrt_shape_deinit(&shape);
 	xrt_session_destroy(s);
 }
 
@@ -660,23 +674,17 @@ TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 {
 	static const char *const files[] = { "narrow.before.hlo", "narrow.after.hlo",
 					     "narrow.after.pb" };
-	static const int64_t dims[] = { 4, 6 };
 	xrt_literal *x, *got, *want = jax_narrow_expected(_metadata, self->a);
-	struct xrt_shape shape;
 	xrt_session *s = NULL;
 	xrt_handle c, arg, r;
 	char path[1024], *text;
 	size_t n, f;
 	float *in;
-	int k;
 
 	ASSERT_NE(NULL, want);
 	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
-	ASSERT_OK(xrt_shape_init_array(&shape, XRT_F32, 2, dims));
-	ASSERT_OK(xrt_literal_create(self->a, &shape, &x));
-	in = xrt_literal_mutable_data(x);
-	for (k = 0; k < 24; k++)
-		in[k] = (float)k / 7;
+	x = jax_x(_metadata, self->a, &in);
+	ASSERT_NE(NULL, x);
 	ASSERT_OK(xrt_allocate(s, x, &arg));
 	for (f = 0; f < 3; f++) {
 		snprintf(path, sizeof(path), "%s/%s", XLA_DIR, files[f]);
@@ -697,7 +705,6 @@ TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 	ASSERT_OK(xrt_release_allocations(s, &arg, 1));
 	xrt_literal_destroy(x);
 	xrt_literal_destroy(want);
-	xrt_shape_deinit(&shape);
 	xrt_session_destroy(s);
 }
 

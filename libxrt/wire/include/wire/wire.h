@@ -73,6 +73,8 @@ xrt_status *wire_literal_from_xla(const struct xrt_allocator *a, const Xla__Lite
 				  xrt_literal **out);
 
 /* A shape from an unpacked xla.ShapeProto (xla_literal.c). */
+/* XRT's type of an xla.PrimitiveType (tuples and unknown ones: XRT_INVALID). */
+enum xrt_dtype wire_dtype_from_xla(int t);
 /*
  * The bytes field holding @l's values of type @t, for the types stored
  * one byte per element (s4 ... f8e8m0fnu); NULL for every other type.
