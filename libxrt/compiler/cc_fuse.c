@@ -24,13 +24,20 @@ bool cc_is_elementwise(const struct ir_instr *in)
 	       op == XRT_OP_BITCAST_CONVERT || op == XRT_OP_REDUCE_PRECISION;
 }
 
-/* Can @in's expression operand @k be computed inside it? */
-static bool hosts(const struct ir_comp *c, const struct ir_instr *in, uint32_t k)
+/*
+ * Can @in's expression operand @k be computed inside it?  A reduce only
+ * when it becomes one REDUCE command: one with a computation the command
+ * has no op for is a loop over a stored copy of its input.
+ */
+static bool hosts(const struct cc *cc, const struct ir_comp *c, const struct ir_instr *in,
+		  uint32_t k)
 {
 	const struct xrt_shape *s = &c->instrs[in->operands[k]].shape;
 
 	if (in->op == XRT_OP_REDUCE)
-		return in->num_operands == 2 && k == 0;
+		return in->num_operands == 2 && k == 0 &&
+		       cc_reducer_op(&cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]],
+				     in->shape.dtype);
 	if (!cc_is_elementwise(in) || xrt_shape_is_tuple(s))
 		return false;
 	/* bitcast-convert between sizes reshapes: not elementwise */
@@ -94,7 +101,7 @@ void cc_mark_inline(struct cc *cc, const bool *live)
 		const struct ir_instr *in = &c->instrs[i];
 
 		for (k = 0; live[i] && k < in->num_operands; k++)
-			user[in->operands[k]] = hosts(c, in, k) ? i + 1 : 0;
+			user[in->operands[k]] = hosts(cc, c, in, k) ? i + 1 : 0;
 	}
 	for (i = 0; i < c->num_instrs && !cc->o.no_fusion; i++) {
 		const struct ir_instr *in = &c->instrs[i];
