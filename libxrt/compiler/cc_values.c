@@ -368,7 +368,8 @@ const void *cc_const_elem(const struct cc *cc, uint32_t v)
 	const struct cc_val *x = &cc->vals[v];
 	uint32_t d;
 
-	if (x->kind != CK_BUF || !x->is_const)
+	/* a view of a constant too: a called computation's parameter bound to one */
+	if (x->kind != CK_BUF || !(x->is_const || cc->vals[x->owner].is_const))
 		return NULL;
 	for (d = 0; d < x->buf.rank; d++) {
 		if (x->buf.dims[d] != 1 && x->buf.strides[d] != 0)

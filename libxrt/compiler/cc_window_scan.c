@@ -15,7 +15,8 @@
  * swapped: the views are reversed and scanned forward.
  *
  * A reducer REDUCE knows is one SCAN.  Any other elementwise reducer
- * (logcumsumexp's) takes log2 steps of doubling, each combining every
+ * (logcumsumexp's) over more than SCAN_SEQUENTIAL_MAX elements takes log2
+ * steps of doubling, each combining every
  * running value with the one 2^k before it: O(n log n), in a tree order
  * where the window would fold one by one, which XLA's associativity of
  * reducers allows; init joins once, at the end.
@@ -248,6 +249,16 @@ static void general_scan(struct cc *cc, const struct scan_form *sf, const struct
 	cc_release(cc, buf[1]);
 }
 
+/*
+ * Below this many elements along the scan a general reducer folds window
+ * by window, as XLA's CPU backend and the evaluator do: the doubling's
+ * tree order rounds otherwise, which a reducer that rounds to 8 bits
+ * each step (XLA's f8 cumsum, an add in f16 then a convert to f8e5m2)
+ * turns into whole units in its last place.  Longer scans double, for
+ * O(n log n).
+ */
+#define SCAN_SEQUENTIAL_MAX 32
+
 bool cc_lower_scan_window_general(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -259,7 +270,7 @@ bool cc_lower_scan_window_general(struct cc *cc, uint32_t i)
 	if (in->num_operands != 2)
 		return false;
 	src = cc->vals[cc_opnd(cc, in, 0)].buf;
-	if (!scan_form(in, &src, &sf))
+	if (!scan_form(in, &src, &sf) || src.dims[sf.axis] <= SCAN_SEQUENTIAL_MAX)
 		return false;
 	init = cc->vals[g.init].buf;
 	if (scan_views(cc, i, &sf, NULL, &init, &src, &out))
