@@ -113,6 +113,12 @@ static xrt_status *parse_list(struct parser *p, char close, int64_t *v,
 		*bits = 0;
 	if (accept(p, close))
 		return NULL;
+	if (close == '}' && accept(p, ':')) {	/* a scalar's: "s4[]{:E(4)}" */
+		st = parse_element_size(p, bits);
+		if (!st && !accept(p, close))
+			st = fail(p, "expected '}'");
+		return st;
+	}
 	do {
 		if (*n == XRT_MAX_RANK)
 			return fail(p, "more than 8 dimensions");

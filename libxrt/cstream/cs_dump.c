@@ -9,22 +9,17 @@
  */
 #include <stdio.h>
 
+#include <xrt/dtype.h>
+
 #include "core/fmtbuf.h"
 #include "cstream/cs_builder.h"
 
-static const char *const dtype_names[] = {
-	[XRT_CS_PRED] = "pred", [XRT_CS_S8] = "s8", [XRT_CS_S16] = "s16",
-	[XRT_CS_S32] = "s32", [XRT_CS_S64] = "s64", [XRT_CS_U8] = "u8",
-	[XRT_CS_U16] = "u16", [XRT_CS_U32] = "u32", [XRT_CS_U64] = "u64",
-	[XRT_CS_F16] = "f16", [XRT_CS_BF16] = "bf16", [XRT_CS_F32] = "f32",
-	[XRT_CS_F64] = "f64", [XRT_CS_C64] = "c64", [XRT_CS_C128] = "c128",
-};
-
+/* The command stream's types are numbered as enum xrt_dtype: its names, but TUPLE. */
 static const char *dtype_name(uint32_t t)
 {
-	if (t < sizeof(dtype_names) / sizeof(dtype_names[0]) && dtype_names[t])
-		return dtype_names[t];
-	return "?";
+	if (t == XRT_TUPLE || !xrt_dtype_is_array((enum xrt_dtype)t))
+		return "?";
+	return xrt_dtype_name((enum xrt_dtype)t);
 }
 
 const char *cs_op_name(uint32_t op)

@@ -124,6 +124,11 @@ static int write_shape(struct wr *w, const Xla__ShapeProto *s, int depth)
 	for (i = 0; i < s->n_dimensions; i++)
 		fmtbuf_printf(w->f, "%s%" PRId64, i ? "," : "", s->dimensions[i]);
 	fmtbuf_puts(w->f, "]");
+	if (s->layout && !s->layout->n_minor_to_major && s->layout->element_size_in_bits &&
+	    !s->n_dimensions) {	/* a scalar's packing: the text's reader judges it */
+		fmtbuf_printf(w->f, "{:E(%" PRId64 ")}", s->layout->element_size_in_bits);
+		return 0;
+	}
 	if (!s->layout || !s->layout->n_minor_to_major)
 		return 0;
 	if (s->layout->n_tiles)

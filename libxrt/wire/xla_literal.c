@@ -124,7 +124,7 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 			return shape_bad(a, "dynamic dimensions are not supported");
 	}
 	st = xrt_shape_init_array(out, t, (uint32_t)s->n_dimensions, s->dimensions);
-	if (st || !s->layout || !s->layout->n_minor_to_major)
+	if (st || !s->layout)
 		return st;
 	if (s->layout->n_tiles)
 		st = shape_bad(a, "tiled layouts are not supported");
@@ -133,6 +133,8 @@ static xrt_status *shape_from(const struct xrt_allocator *a, const Xla__ShapePro
 		  xrt_dtype_bits(t) >= 8))	/* XLA's packing of s4: same values */
 		st = shape_bad(a, "a layout's element size is supported only as the width of "
 			       "a sub-byte type");
+	else if (!s->layout->n_minor_to_major)
+		return NULL;	/* the default */
 	else if (s->layout->n_minor_to_major != s->n_dimensions)
 		st = shape_bad(a, "a layout's length differs from its shape's rank");
 	if (!st) {

@@ -18,7 +18,7 @@
 
 static const char *const programs[] = {
 	"collectives", "conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
-	"narrow",
+	"narrow", "narrow_ops",
 };
 
 static char *slurp_xla(const char *name, const char *ext, size_t *n)
@@ -116,7 +116,7 @@ TEST_F(xrt, xla_dumps_read_as_their_text)
 			files++;
 		}
 	}
-	ASSERT_EQ(18, files);
+	ASSERT_EQ(20, files);
 }
 
 static xrt_literal *literal_of(struct __test_metadata *_metadata, const struct xrt_allocator *a,
@@ -148,37 +148,40 @@ static xrt_literal *jax_x(struct __test_metadata *_metadata, const struct xrt_al
  */
 TEST_F(xrt, jax_narrow_types_evaluate_to_jax_values)
 {
+	static const char *const names[] = { "narrow", "narrow_ops" };
 	static const char *const files[] = { ".before.hlo", ".after.hlo", ".after.pb" };
 	xrt_literal *x = jax_x(_metadata, self->a), *want, *got;
 	const xrt_literal *args[1] = { x };
 	char *exp_text, *nl, *text;
-	size_t f, n;
+	size_t f, n, k;
 	xrt_module *m;
 
-	exp_text = slurp_xla("narrow", ".expected", &n);
-	ASSERT_NE(NULL, exp_text);
-	nl = strchr(exp_text, '\n');
-	ASSERT_NE(NULL, nl);
-	*nl = 0;
-	want = literal_of(_metadata, self->a, exp_text, nl + 1);
-	ASSERT_NE(NULL, want);
-	for (f = 0; f < 3; f++) {
-		text = slurp_xla("narrow", files[f], &n);
-		ASSERT_NE(NULL, text);
-		TH_LOG("narrow%s", files[f]);
-		if (f < 2)
-			ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m));
-		else
-			ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, text, n, XRT_XLA_ANY, &m));
-		ASSERT_OK(xrt_ir_evaluate(m, args, 1, NULL, self->a, &got));
-		EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
-		xrt_literal_destroy(got);
-		xrt_module_destroy(m);
-		free(text);
+	for (k = 0; k < 2; k++) {
+		exp_text = slurp_xla(names[k], ".expected", &n);
+		ASSERT_NE(NULL, exp_text);
+		nl = strchr(exp_text, '\n');
+		ASSERT_NE(NULL, nl);
+		*nl = 0;
+		want = literal_of(_metadata, self->a, exp_text, nl + 1);
+		ASSERT_NE(NULL, want);
+		for (f = 0; f < 3; f++) {
+			text = slurp_xla(names[k], files[f], &n);
+			ASSERT_NE(NULL, text);
+			TH_LOG("%s%s", names[k], files[f]);
+			if (f < 2)
+				ASSERT_OK(xrt_hlo_parse(self->a, text, n, &m));
+			else
+				ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, text, n, XRT_XLA_ANY, &m));
+			ASSERT_OK(xrt_ir_evaluate(m, args, 1, NULL, self->a, &got));
+			EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+			xrt_literal_destroy(got);
+			xrt_module_destroy(m);
+			free(text);
+		}
+		xrt_literal_destroy(want);
+		free(exp_text);
 	}
-	xrt_literal_destroy(want);
 	xrt_literal_destroy(x);
-	free(exp_text);
 }
 
 /* The module alone, and inside a snapshot, read as the HloProto does. */

@@ -639,14 +639,14 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 
 /* xla/narrow.expected: JAX's values, as a constant (shape line, value line). */
 static xrt_literal *jax_narrow_expected(struct __test_metadata *_metadata,
-					const struct xrt_allocator *a)
+					const struct xrt_allocator *a, const char *name)
 {
 	char path[1024], *text, *nl, *mod;
 	xrt_literal *lit = NULL;
 	xrt_module *m;
 	size_t n;
 
-	snprintf(path, sizeof(path), "%s/narrow.expected", XLA_DIR);
+	snprintf(path, sizeof(path), "%s/%s.expected", XLA_DIR, name);
 	text = test_slurp(path, &n);
 	EXPECT_NE(NULL, text);
 	nl = text ? strchr(text, '\n') : NULL;
@@ -672,39 +672,42 @@ static xrt_literal *jax_narrow_expected(struct __test_metadata *_metadata,
  */
 TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 {
-	static const char *const files[] = { "narrow.before.hlo", "narrow.after.hlo",
-					     "narrow.after.pb" };
-	xrt_literal *x, *got, *want = jax_narrow_expected(_metadata, self->a);
+	static const char *const names[] = { "narrow", "narrow_ops" };
+	static const char *const files[] = { ".before.hlo", ".after.hlo", ".after.pb" };
+	xrt_literal *x, *got, *want;
 	xrt_session *s = NULL;
 	xrt_handle c, arg, r;
 	char path[1024], *text;
-	size_t n, f;
+	size_t n, f, k;
 	float *in;
 
-	ASSERT_NE(NULL, want);
 	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
 	x = jax_x(_metadata, self->a, &in);
 	ASSERT_NE(NULL, x);
 	ASSERT_OK(xrt_allocate(s, x, &arg));
-	for (f = 0; f < 3; f++) {
-		snprintf(path, sizeof(path), "%s/%s", XLA_DIR, files[f]);
-		text = test_slurp(path, &n);
-		ASSERT_NE(NULL, text);
-		TH_LOG("%s", files[f]);
-		if (f < 2)
-			ASSERT_OK(xrt_compile_hlo(s, text, n, &c));
-		else
-			ASSERT_OK(xrt_compile_xla_proto(s, text, n, &c));
-		ASSERT_OK(xrt_execute(s, c, &arg, 1, NULL, &r));
-		ASSERT_OK(xrt_read_literal(s, r, true, &got));
-		EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
-		xrt_literal_destroy(got);
-		ASSERT_OK(xrt_release_compilations(s, &c, 1));
-		free(text);
+	for (k = 0; k < 2; k++) {
+		want = jax_narrow_expected(_metadata, self->a, names[k]);
+		ASSERT_NE(NULL, want);
+		for (f = 0; f < 3; f++) {
+			snprintf(path, sizeof(path), "%s/%s%s", XLA_DIR, names[k], files[f]);
+			text = test_slurp(path, &n);
+			ASSERT_NE(NULL, text);
+			TH_LOG("%s%s", names[k], files[f]);
+			if (f < 2)
+				ASSERT_OK(xrt_compile_hlo(s, text, n, &c));
+			else
+				ASSERT_OK(xrt_compile_xla_proto(s, text, n, &c));
+			ASSERT_OK(xrt_execute(s, c, &arg, 1, NULL, &r));
+			ASSERT_OK(xrt_read_literal(s, r, true, &got));
+			EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+			xrt_literal_destroy(got);
+			ASSERT_OK(xrt_release_compilations(s, &c, 1));
+			free(text);
+		}
+		xrt_literal_destroy(want);
 	}
 	ASSERT_OK(xrt_release_allocations(s, &arg, 1));
 	xrt_literal_destroy(x);
-	xrt_literal_destroy(want);
 	xrt_session_destroy(s);
 }
 

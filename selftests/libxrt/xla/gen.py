@@ -100,6 +100,23 @@ def narrow(a):
 PROGRAMS['narrow'] = (narrow, x)
 
 
+# Products, windows, scans, sorts and reductions of them.
+def narrow_ops(a):
+    e4 = a.astype(jnp.float8_e4m3fn)
+    e5 = (a - 1.5).astype(jnp.float8_e5m2)
+    i4 = (a * 2 - 3).astype(jnp.int4)
+    img = e4.reshape(1, 4, 6, 1)
+    ker = jnp.ones((2, 2, 1, 1), jnp.float8_e4m3fn)
+    return (lax.dot(e4, e4.T, preferred_element_type=jnp.float32), lax.dot(e4, e4.T),
+            lax.conv_general_dilated(img, ker, (1, 1), 'VALID', dimension_numbers=('NHWC', 'HWIO', 'NHWC')),
+            jnp.cumsum(e5, axis=1), jnp.argmax(e5, axis=1), jnp.sort(e5, axis=1),
+            lax.reduce_window(e4, -jnp.inf, lax.max, (2, 2), (2, 2), 'VALID'),
+            jnp.max(i4, axis=0), jnp.sum(e5.astype(jnp.bfloat16), axis=0), i4 * i4)
+
+
+PROGRAMS['narrow_ops'] = (narrow_ops, x)
+
+
 def literal_text(v):
     """A numpy value of JAX's as an HLO shape and value (exact: repr of each double)."""
     import numpy as np
@@ -107,7 +124,7 @@ def literal_text(v):
             'float32': 'f32', 'float8_e4m3fnuz': 'f8e4m3fnuz', 'float8_e8m0fnu': 'f8e8m0fnu',
             'float4_e2m1fn': 'f4e2m1fn', 'bool': 'pred', 'float8_e4m3': 'f8e4m3',
             'float8_e4m3b11fnuz': 'f8e4m3b11fnuz', 'float8_e5m2fnuz': 'f8e5m2fnuz',
-            'uint2': 'u2'}[v.dtype.name]
+            'uint2': 'u2', 'int32': 's32', 'bfloat16': 'bf16'}[v.dtype.name]
 
     def elem(e):
         if name == 'pred':
@@ -124,11 +141,12 @@ def literal_text(v):
 
 
 def write_expected():
-    """narrow.expected: the result's shape on one line, JAX's values on the next."""
+    """NAME.expected: the result's shape on one line, JAX's values on the next."""
     import numpy as np
-    outs = [literal_text(np.asarray(o)) for o in jax.jit(narrow)(x)]
-    with open(os.path.join(HERE, 'narrow.expected'), 'w') as f:
-        f.write('(%s)\n(%s)\n' % (', '.join(o[0] for o in outs), ', '.join(o[1] for o in outs)))
+    for name, f in (('narrow', narrow), ('narrow_ops', narrow_ops)):
+        outs = [literal_text(np.asarray(o)) for o in jax.jit(f)(x)]
+        with open(os.path.join(HERE, name + '.expected'), 'w') as out:
+            out.write('(%s)\n(%s)\n' % (', '.join(o[0] for o in outs), ', '.join(o[1] for o in outs)))
 
 
 if __name__ == '__main__':
