@@ -25,13 +25,22 @@ void cc_lower_topk(struct cc *cc, uint32_t i)
 	struct xrt_cs_operand ops[2];
 	uint64_t dims[XRT_MAX_RANK];
 	struct xrt_cs_view view;
+	enum xrt_dtype kt = src.dtype;
 
+	/* SORT takes no narrow key: f32 and s32 hold those values and their order */
+	if (xrt_dtype_is_small_float(kt))
+		kt = XRT_F32;
+	else if (xrt_dtype_is_integer(kt) && xrt_dtype_bits(kt) < 8)
+		kt = XRT_S32;
 	w[0] = cc_new_val(cc);
 	w[1] = cc_new_val(cc);
-	if (cc_alloc(cc, w[0], src.dtype, rank, src.dims) ||
+	if (cc_alloc(cc, w[0], kt, rank, src.dims) ||
 	    cc_alloc(cc, w[1], XRT_S32, rank, src.dims))
 		return;
-	cc_copy(cc, &cc->vals[w[0]].buf, &src);
+	if (kt == src.dtype)
+		cc_copy(cc, &cc->vals[w[0]].buf, &src);
+	else
+		cc_emit_convert(cc, &cc->vals[w[0]].buf, &src);
 	view = cc_csview(&cc->vals[w[1]].buf);
 	for (d = 0; d < rank; d++)
 		dims[d] = (uint64_t)src.dims[d];
@@ -52,9 +61,12 @@ void cc_lower_topk(struct cc *cc, uint32_t i)
 		uint32_t o = cc_tuple_add(cc, v);
 
 		part = first_k(cc->vals[w[k]].buf, kk);
-		if (cc_alloc(cc, o, part.dtype, rank, part.dims))
+		if (cc_alloc(cc, o, k ? XRT_S32 : src.dtype, rank, part.dims))
 			return;
-		cc_copy(cc, &cc->vals[o].buf, &part);
+		if (part.dtype == cc->vals[o].buf.dtype)
+			cc_copy(cc, &cc->vals[o].buf, &part);
+		else	/* exact: the values came from this type */
+			cc_emit_convert(cc, &cc->vals[o].buf, &part);
 	}
 	cc_release(cc, w[0]);
 	cc_release(cc, w[1]);

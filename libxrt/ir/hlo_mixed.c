@@ -30,6 +30,15 @@ static int bits(enum xrt_dtype t, bool *sign)
 	case XRT_F16: return 11;
 	case XRT_F32: case XRT_C64: return 24;
 	case XRT_F64: case XRT_C128: return 53;
+	case XRT_S4: return 3;
+	case XRT_U4: *sign = false; return 4;
+	case XRT_S2: return 1;
+	case XRT_U2: *sign = false; return 2;
+	case XRT_F8E5M2: case XRT_F8E5M2FNUZ: return 3;
+	case XRT_F8E4M3FN: case XRT_F8E4M3B11FNUZ: case XRT_F8E4M3FNUZ: case XRT_F8E4M3: return 4;
+	case XRT_F8E3M4: return 5;
+	case XRT_F8E8M0FNU: *sign = false; return 1;
+	case XRT_F4E2M1FN: return 2;
 	default: return -1;
 	}
 }
@@ -45,6 +54,16 @@ static bool exact_into(enum xrt_dtype from, enum xrt_dtype to)
 		return true;
 	if (fb < 0 || tb < 0 || (xrt_dtype_is_complex(from) && !xrt_dtype_is_complex(to)))
 		return false;
+	/*
+	 * Into a small float only its own integers (never into f8e8m0fnu,
+	 * which has no zero).  Out of one into any wider float: each lies
+	 * within f16's range and precision (subnormals included) but
+	 * f8e8m0fnu, whose range is f32's.
+	 */
+	if (xrt_dtype_is_small_float(to))
+		return !ff && to != XRT_F8E8M0FNU && fb <= tb;
+	if (xrt_dtype_is_small_float(from))
+		return tf && fb <= tb && !(from == XRT_F8E8M0FNU && to == XRT_F16);
 	if (ff)		/* bf16 into f16 has the bits but not the range */
 		return tf && fb <= tb && !(from == XRT_BF16 && to == XRT_F16);
 	if (tf)		/* integers: every magnitude fits the significand */

@@ -314,15 +314,20 @@ static void scalar_value(const xrt_literal *lit, enum xrt_dtype t, double *f, ui
 {
 	const uint8_t *p = xrt_literal_data(lit);
 	size_t n = xrt_dtype_size(t), k;
+	unsigned int w = xrt_dtype_bits(t);	/* s4's value is a byte's low 4 bits */
 	float x;
 
 	*u = 0;
 	for (k = 0; k < n; k++)		/* little-endian, as literals store it */
 		*u |= (uint64_t)p[k] << (8 * k);
-	if (xrt_dtype_is_signed(t) && n < 8 && (*u >> (8 * n - 1)) & 1)
-		*u |= ~0ull << (8 * n);
+	if (w < 64)
+		*u &= (1ull << w) - 1;
+	if (xrt_dtype_is_signed(t) && w < 64 && (*u >> (w - 1)) & 1)
+		*u |= ~0ull << w;
 	*f = 0;
-	if (t == XRT_F64) {
+	if (xrt_dtype_is_small_float(t)) {
+		*f = xrt_small_float_to_f64(t, p[0]);
+	} else if (t == XRT_F64) {
 		memcpy(f, p, 8);
 	} else if (t == XRT_F32) {
 		memcpy(&x, p, 4);

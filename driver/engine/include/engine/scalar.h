@@ -661,8 +661,9 @@ static inline XRT_SCALAR_DEVICE float xs_small_to_f32(u32 t, u8 code)
 	sign = (u32)(code >> bits) << 31;
 	e = code >> f.mbits & emask;
 	m = code & mmask;
-	if ((f.kind == XS_SF_FNUZ && code == 0x80) ||
-	    (f.kind == XS_SF_IEEE && e == emask && m) ||
+	if (f.kind == XS_SF_FNUZ && code == 0x80)	/* no sign: a positive NaN */
+		return xs_bits_f32(0x7fc00000u);
+	if ((f.kind == XS_SF_IEEE && e == emask && m) ||
 	    (f.kind == XS_SF_FN && e == emask && m == mmask))
 		return xs_bits_f32(sign | 0x7fc00000u);
 	if (f.kind == XS_SF_IEEE && e == emask)
