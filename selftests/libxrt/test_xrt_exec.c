@@ -585,6 +585,40 @@ static xrt_literal *jax_x(struct __test_metadata *_metadata, const struct xrt_al
 }
 
 /*
+ * xla/@file (HLO text, or XLA's proto for a .pb) compiled, run on @arg
+ * and read back (NULL on failure, logged).
+ */
+static xrt_literal *run_xla_file(struct __test_metadata *_metadata, xrt_session *s,
+				 const char *file, xrt_handle arg)
+{
+	xrt_literal *got = NULL;
+	xrt_status *st;
+	xrt_handle c, r;
+	char path[1024], *text;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", XLA_DIR, file);
+	text = test_slurp(path, &n);
+	EXPECT_NE(NULL, text);
+	if (!text)
+		return NULL;
+	st = strstr(file, ".pb") ? xrt_compile_xla_proto(s, text, n, &c) :
+				   xrt_compile_hlo(s, text, n, &c);
+	if (!st) {
+		st = xrt_execute(s, c, &arg, 1, NULL, &r);
+		if (!st)
+			st = xrt_read_literal(s, r, true, &got);
+		xrt_status_free(xrt_release_compilations(s, &c, 1));
+	}
+	if (st)
+		TH_LOG("%s: %s", file, xrt_status_message(st));
+	EXPECT_EQ(NULL, st);
+	xrt_status_free(st);
+	free(text);
+	return got;
+}
+
+/*
  * JAX's collectives over one device (xla/gen.py): psum, all_gather,
  * psum_scatter, ppermute, all_to_all and pmax each give the operand
  * back, axis_index 0, so the program adds x six times, as JAX ran it.
@@ -597,10 +631,9 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 					     "collectives.after.pb" };
 	xrt_literal *x, *got;
 	xrt_session *s = NULL;
-	xrt_handle c, arg, r;
-	char path[1024], *text;
 	const float *out;
-	size_t n, f;
+	xrt_handle arg;
+	size_t f;
 	float *in;
 	int k;
 
@@ -609,16 +642,8 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 	ASSERT_NE(NULL, x);
 	ASSERT_OK(xrt_allocate(s, x, &arg));
 	for (f = 0; f < 3; f++) {
-		snprintf(path, sizeof(path), "%s/%s", XLA_DIR, files[f]);
-		text = test_slurp(path, &n);
-		ASSERT_NE(NULL, text);
-		TH_LOG("%s", files[f]);
-		if (f < 2)
-			ASSERT_OK(xrt_compile_hlo(s, text, n, &c));
-		else
-			ASSERT_OK(xrt_compile_xla_proto(s, text, n, &c));
-		ASSERT_OK(xrt_execute(s, c, &arg, 1, NULL, &r));
-		ASSERT_OK(xrt_read_literal(s, r, true, &got));
+		got = run_xla_file(_metadata, s, files[f], arg);
+		ASSERT_NE(NULL, got);
 		out = xrt_literal_data(got);
 		for (k = 0; k < 24; k++) {
 			volatile float want = in[k];
@@ -629,8 +654,6 @@ TEST_F(xrt, jax_collectives_on_one_device_give_what_jax_gives)
 			EXPECT_EQ(want, out[k]) TH_LOG("element %d", k);
 		}
 		xrt_literal_destroy(got);
-		ASSERT_OK(xrt_release_compilations(s, &c, 1));
-		free(text);
 	}
 	ASSERT_OK(xrt_release_allocations(s, &arg, 1));
 	xrt_literal_destroy(x);
@@ -676,9 +699,9 @@ TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 	static const char *const files[] = { ".before.hlo", ".after.hlo", ".after.pb" };
 	xrt_literal *x, *got, *want;
 	xrt_session *s = NULL;
-	xrt_handle c, arg, r;
-	char path[1024], *text;
-	size_t n, f, k;
+	char path[64];
+	xrt_handle arg;
+	size_t f, k;
 	float *in;
 
 	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
@@ -689,20 +712,11 @@ TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 		want = jax_narrow_expected(_metadata, self->a, names[k]);
 		ASSERT_NE(NULL, want);
 		for (f = 0; f < 3; f++) {
-			snprintf(path, sizeof(path), "%s/%s%s", XLA_DIR, names[k], files[f]);
-			text = test_slurp(path, &n);
-			ASSERT_NE(NULL, text);
-			TH_LOG("%s%s", names[k], files[f]);
-			if (f < 2)
-				ASSERT_OK(xrt_compile_hlo(s, text, n, &c));
-			else
-				ASSERT_OK(xrt_compile_xla_proto(s, text, n, &c));
-			ASSERT_OK(xrt_execute(s, c, &arg, 1, NULL, &r));
-			ASSERT_OK(xrt_read_literal(s, r, true, &got));
-			EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0));
+			snprintf(path, sizeof(path), "%s%s", names[k], files[f]);
+			got = run_xla_file(_metadata, s, path, arg);
+			ASSERT_NE(NULL, got);
+			EXPECT_TRUE(xrt_literal_equal(want, got, NULL, 0)) TH_LOG("%s", path);
 			xrt_literal_destroy(got);
-			ASSERT_OK(xrt_release_compilations(s, &c, 1));
-			free(text);
 		}
 		xrt_literal_destroy(want);
 	}
