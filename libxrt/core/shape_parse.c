@@ -4,6 +4,7 @@
  *
  *   shape := array | '(' [shape {',' shape}] ')'
  *   array := type '[' [dim {',' dim}] ']' ['{' [dim {',' dim}] '}']
+ *   dim   := N | '<=' N    (a bound: HLO modules only, told to the caller)
  *
  * Blanks and comments (XLA prints a slash-star index=5 star-slash before
  * every fifth element of a long tuple) may stand between tokens, except before a layout's '{', which
@@ -24,6 +25,7 @@ struct parser {
 	size_t pos;
 	const struct xrt_allocator *alloc;
 	uint32_t depth;
+	struct xshape_dyn *dyn;	/* NULL: "<=N" is refused */
 };
 
 static xrt_status *fail(struct parser *p, const char *what)
@@ -104,11 +106,13 @@ static xrt_status *parse_element_size(struct parser *p, int64_t *bits)
  * layout may end with ":E(n)", whose n goes to *@bits (else 0).
  */
 static xrt_status *parse_list(struct parser *p, char close, int64_t *v,
-			      uint32_t *n, int64_t *bits)
+			      uint32_t *n, int64_t *bits, uint8_t *bounds)
 {
 	xrt_status *st;
 
 	*n = 0;
+	if (bounds)
+		*bounds = 0;
 	if (bits)
 		*bits = 0;
 	if (accept(p, close))
@@ -125,8 +129,15 @@ static xrt_status *parse_list(struct parser *p, char close, int64_t *v,
 		if (peek(p, '?'))
 			return fail(p, "an unbounded dynamic dimension ('?'): every size must be "
 				    "known to compile");
-		if (peek(p, '<'))
-			return fail(p, "a bounded dynamic dimension ('<=N') is not supported yet");
+		if (peek(p, '<') && (!bounds || !p->dyn))
+			return fail(p, bounds ? "a bounded dynamic dimension ('<=N') is read "
+					"only in HLO modules" : "expected a number");
+		if (peek(p, '<')) {
+			p->pos++;
+			if (!accept(p, '='))
+				return fail(p, "expected '<=' before a dimension's bound");
+			*bounds |= (uint8_t)(1u << *n);
+		}
 		st = parse_int(p, &v[(*n)++]);
 		if (st)
 			return st;
@@ -142,10 +153,23 @@ static xrt_status *parse_list(struct parser *p, char close, int64_t *v,
 	return NULL;
 }
 
+/* Records the bounds of the array leaf just read, counted in p->dyn. */
+static xrt_status *note_bounds(struct parser *p, uint8_t bounds)
+{
+	struct xshape_dyn *d = p->dyn;
+
+	if (d->leaves >= XSHAPE_DYN_LEAVES)
+		return fail(p, "a bounded dynamic dimension past a tuple's 64th array");
+	d->mask[d->leaves] = bounds;
+	d->any = true;
+	return NULL;
+}
+
 static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
 {
 	int64_t dims[XRT_MAX_RANK], m2m[XRT_MAX_RANK], bits;
 	size_t start = p->pos;
+	uint8_t bounds;
 	enum xrt_dtype t;
 	uint32_t rank, n;
 	xrt_status *st;
@@ -177,9 +201,13 @@ static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
 	}
 	if (!accept(p, '['))
 		return fail(p, "expected '['");
-	st = parse_list(p, ']', dims, &rank, NULL);
+	st = parse_list(p, ']', dims, &rank, NULL, &bounds);
+	if (!st && bounds)
+		st = note_bounds(p, bounds);
 	if (st)
 		return st;
+	if (p->dyn && p->dyn->leaves < UINT32_MAX)
+		p->dyn->leaves++;
 	st = xrt_shape_init_array(out, t, rank, dims);
 	if (st)
 		return st;
@@ -188,7 +216,7 @@ static xrt_status *parse_array(struct parser *p, struct xrt_shape *out)
 		return NULL;
 	p->pos++;
 	start = p->pos;
-	st = parse_list(p, '}', m2m, &n, &bits);
+	st = parse_list(p, '}', m2m, &n, &bits, NULL);
 	if (!st && n != rank) {
 		p->pos = start;
 		st = fail(p, "layout length differs from the rank");
@@ -285,9 +313,22 @@ xrt_status *xrt_shape_parse_prefix(struct xrt_shape *shape,
 				   const struct xrt_allocator *alloc,
 				   const char *text, size_t len, size_t *end)
 {
-	struct parser p = { text, len, 0, alloc, 0 };
+	struct parser p = { text, len, 0, alloc, 0, NULL };
 	xrt_status *st = parse_shape(&p, shape);
 
+	*end = p.pos;
+	return st;
+}
+
+xrt_status *xrt_shape_parse_prefix_dyn(struct xrt_shape *shape,
+				       const struct xrt_allocator *alloc, const char *text,
+				       size_t len, size_t *end, struct xshape_dyn *dyn)
+{
+	struct parser p = { text, len, 0, alloc, 0, dyn };
+	xrt_status *st;
+
+	memset(dyn, 0, sizeof(*dyn));
+	st = parse_shape(&p, shape);
 	*end = p.pos;
 	return st;
 }
@@ -296,7 +337,7 @@ xrt_status *xrt_shape_parse(struct xrt_shape *shape,
 			    const struct xrt_allocator *alloc,
 			    const char *text)
 {
-	struct parser p = { text, 0, 0, alloc, 0 };
+	struct parser p = { text, 0, 0, alloc, 0, NULL };
 	xrt_status *st;
 
 	if (!shape || !text)

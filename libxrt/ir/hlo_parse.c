@@ -219,7 +219,8 @@ int hp_shape(struct hp *p, struct xrt_shape *s)
 	xrt_status *st;
 
 	hp_skip(p);
-	st = xrt_shape_parse_prefix(s, p->a, p->t + p->pos, p->len - p->pos, &end);
+	st = xrt_shape_parse_prefix_dyn(s, p->a, p->t + p->pos, p->len - p->pos, &end,
+					&p->shape_dyn);
 	if (st) {
 		p->pos += end;
 		if (xrt_status_code(st) == XRT_RESOURCE_EXHAUSTED)
@@ -494,9 +495,8 @@ static const char *not_yet(const char *s, size_t n)
 		{ "recv-done", "channels between programs are not supported" },
 		{ "rng-get-and-update-state", "XLA's per-device random state is not kept; "
 		  "rng-bit-generator takes its state as a value" },
-		{ "get-dimension-size", "dynamic shapes are not supported yet" },
-		{ "set-dimension-size", "dynamic shapes are not supported yet" },
-		{ "dynamic-reshape", "dynamic shapes are not supported yet" },
+		{ "dynamic-reshape", "it moves elements by their dynamic sizes; reshape and "
+		  "set-dimension-size are read" },
 	};
 	size_t i;
 
@@ -508,13 +508,14 @@ static const char *not_yet(const char *s, size_t n)
 
 /*
  * Opcodes rewritten once read, with their attributes (hlo_fft.c,
- * hlo_batchnorm.c, hlo_linalg.c, hlo_stochastic.c, hlo_ragged.c).
+ * hlo_batchnorm.c, hlo_linalg.c, hlo_stochastic.c, hlo_ragged.c, hlo_dynamic.c).
  */
 static const char *pseudo_op(const char *s, size_t n)
 {
 	static const char *const ops[] = { "fft", "batch-norm-training", "batch-norm-inference",
 					   "batch-norm-grad", "cholesky", "triangular-solve",
-					   "stochastic-convert", "ragged-dot" };
+					   "stochastic-convert", "ragged-dot", "get-dimension-size",
+					   "set-dimension-size" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -558,6 +559,20 @@ static int infer_tuple(struct hp *p, struct ir_instr *in)
 	return 0;
 }
 
+/* The rewrites of the instruction just read, opcode @s. */
+static int rewrite(struct hp *p, const char *s, size_t n)
+{
+	if (p->pseudo && !strcmp(p->pseudo, "fft"))
+		return hlo_unfft(p);
+	if (p->pseudo && !strcmp(p->pseudo, "stochastic-convert"))
+		return hlo_unstochastic(p);
+	if (p->pseudo && !strcmp(p->pseudo, "ragged-dot"))
+		return hlo_unragged(p);
+	if (p->pseudo)
+		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
+	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p);
+}
+
 static int parse_instruction(struct hp *p, bool *root)
 {
 	bool infer;
@@ -589,6 +604,9 @@ static int parse_instruction(struct hp *p, bool *root)
 	infer = shapeless_tuple(p);
 	if (!infer && hp_shape(p, &in->shape))
 		return -1;
+	p->decl = p->shape_dyn;
+	if (infer)
+		memset(&p->decl, 0, sizeof(p->decl));
 	at = (hp_skip(p), p->pos);
 	if (hp_word(p, &s, &n, "an opcode"))
 		return -1;
@@ -620,15 +638,7 @@ static int parse_instruction(struct hp *p, bool *root)
 		if (hp_put_attr(p, in, &yes))
 			return -1;
 	}
-	if (p->pseudo && !strcmp(p->pseudo, "fft"))
-		return hlo_unfft(p);
-	if (p->pseudo && !strcmp(p->pseudo, "stochastic-convert"))
-		return hlo_unstochastic(p);
-	if (p->pseudo && !strcmp(p->pseudo, "ragged-dot"))
-		return hlo_unragged(p);
-	if (p->pseudo)
-		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
-	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p);
+	return hlo_dynamic(p, s, n) || rewrite(p, s, n) || hlo_dynamic_done(p);
 }
 
 /* Skips a computation's signature: (params) -> shape. */
@@ -690,6 +700,9 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 		return -1;
 	p->cur = c;
 	p->instr_cap = 0;
+	p->in_entry = entry;
+	if (p->dyn)
+		memset(p->dyn, 0, p->dyn_cap * sizeof(*p->dyn));
 	ir_names_clear(&p->instr_names);
 	while (!hp_accept(p, '}')) {
 		size_t instr_at = p->pos;
@@ -711,6 +724,8 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 		return hp_fail(p, "computation '%s' is empty", c->name);
 	if (!have_root)	/* XLA's rule: the last instruction */
 		c->root = c->num_instrs - 1;
+	if (hlo_dynamic_root(p))
+		return -1;
 	for (i = 0; i < c->num_instrs; i++) {
 		if (c->instrs[i].op == XRT_OP_PARAMETER)
 			c->num_params++;
@@ -826,6 +841,14 @@ static int parse_module(struct hp *p)
 		return hp_fail(p, "the module has no computations");
 	if (!p->have_entry)	/* XLA's rule: the last computation */
 		p->m->entry = p->m->num_comps - 1;
+	if (p->dyn_param_comp != UINT32_MAX && p->dyn_param_comp != p->m->entry)
+		return hp_fail(p, "computation '%s' has a parameter with a dynamic dimension: "
+			       "only the entry's may have one (its argument's size is its bound)",
+			       p->m->comps[p->dyn_param_comp].name);
+	if (p->dyn_root_comp != UINT32_MAX && p->dyn_root_comp != p->m->entry)
+		return hp_fail(p, "computation '%s' returns a value with a dynamic dimension: "
+			       "only the entry may (its result comes at its bound)",
+			       p->m->comps[p->dyn_root_comp].name);
 	return 0;
 }
 
@@ -849,9 +872,12 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 		return xrt_status_oom(alloc, "a module");
 	memset(p.m, 0, sizeof(*p.m));
 	p.m->alloc = alloc;
+	p.dyn_param_comp = UINT32_MAX;
+	p.dyn_root_comp = UINT32_MAX;
 	ir_names_init(&p.instr_names, alloc, instr_name, &p);
 	ir_names_init(&p.comp_names, alloc, comp_name, &p);
 	rc = parse_module(&p);
+	xrt_mem_free(alloc, p.dyn);
 	ir_names_deinit(&p.instr_names);
 	ir_names_deinit(&p.comp_names);
 	if (!rc) {

@@ -10,8 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/shape.h"
 #include "ir/ir.h"
 #include "ir_names.h"
+
+/*
+ * The sizes a value's bounded dynamic dimensions have (hlo_dynamic.c):
+ * bit d of @mask set, dimension d's size is the s32[] instruction
+ * @size[d] of the computation.  A tuple instruction holds none: its
+ * elements' are looked up through it.
+ */
+struct hp_dyn {
+	uint8_t mask;
+	uint32_t size[XRT_MAX_RANK];
+};
 
 struct hp {
 	const char *t;
@@ -30,6 +42,15 @@ struct hp {
 	 * then), else NULL */
 	const char *pseudo;
 	uint64_t dft_bytes;	/* the fft rewrite's matrices so far */
+	/* dynamic dimensions (hlo_dynamic.c) */
+	struct xshape_dyn shape_dyn;	/* of the last shape read */
+	struct xshape_dyn decl;		/* of the instruction being read */
+	struct hp_dyn *dyn;		/* by instruction of @cur; NULL: none so far */
+	uint32_t dyn_cap;
+	struct hp_dyn dyn_next;		/* the instruction being read's, once rewritten */
+	bool in_entry;			/* @cur was written ENTRY */
+	uint32_t dyn_param_comp;	/* a computation with a "<=" parameter, or UINT32_MAX */
+	uint32_t dyn_root_comp;		/* one not written ENTRY returning a dynamic value */
 };
 
 /* Each returns 0, or -1 with p->err set (the first error wins). */
@@ -86,6 +107,9 @@ struct hp_emit {
 /* @op of @t[@dims] over @ops; its index. */
 uint32_t hp_emit(struct hp_emit *e, enum xrt_opcode op, enum xrt_dtype t, uint32_t rank,
 		 const int64_t *dims, const uint32_t *ops, uint32_t n);
+/* A tuple of @ops, of shape @s (copied). */
+uint32_t hp_emit_tuple(struct hp_emit *e, const struct xrt_shape *s, const uint32_t *ops,
+		       uint32_t n);
 /* Appends @x to integer attribute @key of instruction @v. */
 void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int64_t *x,
 		  uint32_t n);
@@ -126,6 +150,17 @@ int hlo_unlinalg(struct hp *p);
 int hlo_unstochastic(struct hp *p);
 /* Rewrites the ragged-dot just read into dots and masks (hlo_ragged.c). */
 int hlo_unragged(struct hp *p);
+/*
+ * Bounded dynamic dimensions, lowered as they are read (hlo_dynamic.c):
+ * hlo_dynamic() reads get-/set-dimension-size and the SliceToDynamic
+ * and PadToStatic custom calls, masks what the instruction just read
+ * must not see past its operands' sizes, and works out its own;
+ * hlo_dynamic_done() files them once every other rewrite is done.
+ */
+int hlo_dynamic(struct hp *p, const char *op, size_t n);
+int hlo_dynamic_done(struct hp *p);
+/* At the end of a computation: its dynamic result gets zeros past its sizes. */
+int hlo_dynamic_root(struct hp *p);
 /* The value of a constant, by the instruction's shape. */
 int hlo_parse_literal(struct hp *p, struct ir_instr *in);
 

@@ -163,6 +163,27 @@ uint32_t hp_emit(struct hp_emit *e, enum xrt_opcode op, enum xrt_dtype t, uint32
 	return e->at++;
 }
 
+uint32_t hp_emit_tuple(struct hp_emit *e, const struct xrt_shape *s, const uint32_t *ops,
+		       uint32_t n)
+{
+	uint32_t v = hp_emit(e, XRT_OP_TUPLE, XRT_S32, 0, NULL, ops, n);	/* shape below */
+	struct ir_instr *in;
+	xrt_status *st;
+
+	if (e->dry || e->failed)
+		return v;
+	in = &e->p->cur->instrs[v];
+	xrt_shape_deinit(&in->shape);
+	st = xrt_shape_copy(&in->shape, e->p->a, s);
+	if (st) {
+		xrt_status_free(st);
+		memset(&in->shape, 0, sizeof(in->shape));
+		hp_oom(e->p);
+		e->failed = true;
+	}
+	return v;
+}
+
 void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int64_t *x,
 		  uint32_t n)
 {

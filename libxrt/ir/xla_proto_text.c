@@ -116,13 +116,15 @@ static int write_shape(struct wr *w, const Xla__ShapeProto *s, int depth)
 		return bad_type(w, s->element_type);
 	if (s->n_dimensions > XRT_MAX_RANK)
 		return fail_at(w, "a shape has more than 8 dimensions");
-	for (i = 0; i < s->n_is_dynamic_dimension; i++) {
-		if (s->is_dynamic_dimension[i])
-			return fail_at(w, "dynamic dimensions are not supported");
-	}
+	if (s->n_is_dynamic_dimension > s->n_dimensions)
+		return fail_at(w, "a shape marks more dynamic dimensions than it has");
 	fmtbuf_printf(w->f, "%s[", name);
-	for (i = 0; i < s->n_dimensions; i++)
-		fmtbuf_printf(w->f, "%s%" PRId64, i ? "," : "", s->dimensions[i]);
+	for (i = 0; i < s->n_dimensions; i++) {
+		bool dyn = i < s->n_is_dynamic_dimension && s->is_dynamic_dimension[i];
+
+		/* a bound, as the text writes it: the text's reader lowers it */
+		fmtbuf_printf(w->f, "%s%s%" PRId64, i ? "," : "", dyn ? "<=" : "", s->dimensions[i]);
+	}
 	fmtbuf_puts(w->f, "]");
 	if (s->layout && !s->layout->n_minor_to_major && s->layout->element_size_in_bits &&
 	    !s->n_dimensions) {	/* a scalar's packing: the text's reader judges it */

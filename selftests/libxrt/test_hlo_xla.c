@@ -225,13 +225,98 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
 		  "  ROOT r = f32[2] ragged-all-to-all(x, x, x, x, x, x), replica_groups={}\n}",
 		  "line 4, column 19: XLA's ragged-all-to-all is not supported: ragged collectives" },
-		{ "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n"
-		  "  ROOT r = u32[] get-dimension-size(x), dimensions={0}\n}",
-		  "XLA's get-dimension-size is not supported: dynamic shapes are not supported yet" },
+		{ "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n  n = s32[] parameter(1)\n"
+		  "  ROOT r = f32[<=4] dynamic-reshape(x, n)\n}",
+		  "XLA's dynamic-reshape is not supported: it moves elements by their dynamic sizes" },
 		{ "HloModule m\nENTRY e {\n  t = token[] after-all()\n"
 		  "  ROOT r = (f32[2], token[]) infeed(t)\n}",
 		  "XLA's infeed is not supported: a program takes parameters and gives results" },
 	};
+
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/*
+ * Bounded dynamic dimensions read as static ones and their sizes: the
+ * module prints without a "<=", and what it prints reads back the same.
+ */
+TEST_F(xrt, dynamic_dimensions_lower_to_static_ones)
+{
+	static const char text[] =
+		"HloModule m\n"
+		"add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+		"  ROOT s = f32[] add(a, b)\n}\n"
+		"ENTRY e {\n  x = f32[<=4,3] parameter(0)\n  n = s32[] parameter(1)\n"
+		"  d = f32[<=4,3] set-dimension-size(x, n), dimensions={0}\n"
+		"  z = f32[] constant(0)\n"
+		"  r = f32[3] reduce(d, z), dimensions={0}, to_apply=add\n"
+		"  g = s32[] get-dimension-size(d), dimensions={0}\n"
+		"  h = s32[] get-dimension-size(d), dimensions={1}\n"
+		"  ROOT t = (f32[3], s32[], s32[], f32[<=4,3]) tuple(r, g, h, d)\n}\n";
+	xrt_module *m;
+	char *printed = NULL;
+
+	m = parse_and_round_trip(_metadata, self->a, text, &printed);
+	ASSERT_NE(NULL, m);
+	EXPECT_EQ(NULL, strstr(printed, "<="));
+	EXPECT_EQ(NULL, strstr(printed, "dimension-size"));
+	EXPECT_NE(NULL, strstr(printed, "ROOT %t.dyn"));	/* zeros past the size */
+	EXPECT_NE(NULL, strstr(printed, "%h = s32[] constant(3)"));
+	EXPECT_EQ(NULL, xrt_module_verify(m));
+	xrt_free(self->a, printed);
+	xrt_module_destroy(m);
+}
+
+/* Dynamic dimensions where they cannot be lowered, and malformed size instructions. */
+TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
+{
+#define DYN(body) "HloModule m\nENTRY e {\n  x = f32[4,3] parameter(0)\n" \
+	"  n = s32[] parameter(1)\n  d = f32[<=4,3] set-dimension-size(x, n), dimensions={0}\n" \
+	body "\n}"
+	static const struct refusal bad[] = {
+		{ DYN("  ROOT r = f32[<=4,3] reverse(d), dimensions={0}"),
+		  "r: reverse along dynamic dimension 0 of operand 0 is not supported" },
+		{ DYN("  ROOT r = f32[2,3] slice(d), slice={[1:3], [0:3]}"),
+		  "r: slice along dynamic dimension 0 of operand 0 is not supported" },
+		{ DYN("  ROOT r = f32[<=8,3] concatenate(d, d), dimensions={0}"),
+		  "r: concatenate along dynamic dimension 0 of operand 0 is not supported" },
+		{ DYN("  ROOT r = f32[3,<=4] reshape(d)"),
+		  "r: reshape along dynamic dimension 0 of operand 0 is not supported" },
+		{ DYN("  t = (f32[<=4,3]) tuple(d)\n  ROOT r = (f32[<=4,3]) opt-barrier(t)"),
+		  "a dynamic value (operand 0) into opt-barrier is not supported" },
+		{ "HloModule m\nc {\n  p = f32[4] parameter(0)\n  ROOT q = f32[4] copy(p)\n}\n"
+		  "ENTRY e {\n  x = f32[4] parameter(0)\n  n = s32[] parameter(1)\n"
+		  "  d = f32[<=4] set-dimension-size(x, n), dimensions={0}\n"
+		  "  ROOT r = f32[4] fusion(d), kind=kLoop, calls=c\n}",
+		  "r: a dynamic value (operand 0) into fusion is not supported" },
+		{ DYN("  ROOT r = f32[4,3] custom-call(d), custom_call_target=\"PadToStatic\""),
+		  "r: custom-call PadToStatic takes an array and gives it with an s32[] size" },
+		{ DYN("  ROOT r = f32[<=4,3] custom-call(d, n), custom_call_target=\"SliceToDynamic\""),
+		  "r: custom-call SliceToDynamic takes a static array and an s32[] size per" },
+		{ DYN("  ROOT r = s32[] get-dimension-size(d), dimensions={2}"),
+		  "r: get-dimension-size needs dimensions={d}, a dimension of its operand's 2" },
+		{ DYN("  ROOT r = s64[] get-dimension-size(d), dimensions={0}"),
+		  "r: get-dimension-size gives s32[]" },
+		{ DYN("  ROOT r = s32[] get-dimension-size(d, n), dimensions={0}"),
+		  "r: get-dimension-size takes 1 operand" },
+		{ DYN("  m = s64[] parameter(2)\n"
+		      "  ROOT r = f32[<=4,3] set-dimension-size(x, m), dimensions={0}"),
+		  "r: set-dimension-size's size must be s32[]" },
+		{ DYN("  ROOT r = f32[<=4,2] set-dimension-size(x, n), dimensions={0}"),
+		  "r: set-dimension-size's result is its operand's shape" },
+		{ "HloModule m\nc {\n  p = f32[<=4] parameter(0)\n  ROOT q = f32[<=4] copy(p)\n}\n"
+		  "ENTRY e {\n  x = f32[4] parameter(0)\n  ROOT r = f32[4] call(x), to_apply=c\n}",
+		  "computation 'c' has a parameter with a dynamic dimension: only the entry's" },
+		{ "HloModule m\nc {\n  p = f32[4] parameter(0)\n  n = s32[] constant(2)\n"
+		  "  ROOT q = f32[<=4] set-dimension-size(p, n), dimensions={0}\n}\n"
+		  "ENTRY e {\n  x = f32[4] parameter(0)\n  ROOT r = f32[4] call(x), to_apply=c\n}",
+		  "computation 'c' returns a value with a dynamic dimension: only the entry may" },
+		{ "HloModule m\nENTRY e {\n  ROOT x = f32[?] parameter(0)\n}",
+		  "an unbounded dynamic dimension ('?')" },
+		{ "HloModule m\nENTRY e {\n  ROOT x = f32[<4] parameter(0)\n}",
+		  "expected '<=' before a dimension's bound" },
+	};
+#undef DYN
 
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }

@@ -182,7 +182,7 @@ TEST_F(xrt, parse_errors_name_the_column)
 		{ "f32[-1]", "column 5: expected a number" },
 		{ "f32[?]", "column 5: an unbounded dynamic dimension ('?'): every size must be "
 			    "known to compile" },
-		{ "f32[<=4]", "column 5: a bounded dynamic dimension ('<=N') is not supported yet" },
+		{ "f32[<=4]", "column 5: a bounded dynamic dimension ('<=N') is read only in HLO modules" },
 		{ "f32[8,128]{1,0:T(8,128)}", "column 16: a layout with tiles or memory space "
 					      "(':' after minor_to_major) is not supported" },
 		{ "s4[2]{0:E(4)T(2)}", "column 13: a layout with tiles or memory space after its "

@@ -351,13 +351,20 @@ static void tiled(Xla__HloModuleProto *m)
 	instr_named(m, "tanh.1")->shape->layout->tiles = tiles;
 }
 
+/* tanh.1's first dimension a bound ("<=N"), or more marks than dimensions. */
 static void dynamic(Xla__HloModuleProto *m)
 {
-	static protobuf_c_boolean dyn[] = { 1, 0 };
+	static protobuf_c_boolean dyn[] = { 1, 0, 0, 0, 0, 0, 0, 0, 0 };
 	Xla__ShapeProto *s = instr_named(m, "tanh.1")->shape;
 
-	s->n_is_dynamic_dimension = 2;
+	s->n_is_dynamic_dimension = s->n_dimensions;
 	s->is_dynamic_dimension = dyn;
+}
+
+static void too_dynamic(Xla__HloModuleProto *m)
+{
+	dynamic(m);
+	instr_named(m, "tanh.1")->shape->n_is_dynamic_dimension = 9;
 }
 
 static void short_constant(Xla__HloModuleProto *m)
@@ -487,7 +494,8 @@ TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
 		{ repeated_id, "two instructions have id" },
 		{ u1_type, "instruction 'tanh.1': element type U1 (31) is not supported" },
 		{ tiled, "instruction 'tanh.1': tiled layouts are not supported" },
-		{ dynamic, "instruction 'tanh.1': dynamic dimensions are not supported" },
+		{ too_dynamic, "instruction 'tanh.1': a shape marks more dynamic dimensions than it "
+			       "has" },
 		{ short_constant, "a constant's values do not fill its shape" },
 		{ repeated_layout, "a constant's layout is not a permutation" },
 		{ odd_name, "instruction 'tanh one': its name is not one HLO text can hold" },
@@ -530,6 +538,40 @@ TEST_F(xrt, malformed_xla_modules_say_what_is_wrong)
 		   XRT_INVALID_ARGUMENT, "NULL argument");
 	ASSERT_ERR(xrt_hlo_parse_xla_proto(self->a, "", 0, XRT_XLA_ANY, &m),
 		   XRT_INVALID_ARGUMENT, "the module has no computations");
+	free(pb);
+}
+
+/*
+ * A dimension marked dynamic reads as the text's bound ("f32[<=N]"):
+ * nothing sets its size, so it is its bound, and the module is the same.
+ */
+TEST_F(xrt, dynamic_dimensions_read_as_bounds)
+{
+	static struct arena ar = { { arena_alloc, arena_free, &ar }, { NULL }, 0 };
+	size_t n, len;
+	char *pb = slurp_xla("mlp_grad", ".before.pb", &n);
+	xrt_module *m = NULL, *plain = NULL;
+	uint64_t f[2][2];
+	Xla__HloProto *hp;
+	uint8_t *buf;
+
+	ASSERT_NE(NULL, pb);
+	ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, pb, n, XRT_XLA_HLO_PROTO, &plain));
+	hp = xla__hlo_proto__unpack(&ar.pb, n, (const uint8_t *)pb);
+	ASSERT_NE(NULL, hp);
+	dynamic(hp->hlo_module);
+	len = xla__hlo_module_proto__get_packed_size(hp->hlo_module);
+	buf = malloc(len + 1);
+	ASSERT_NE(NULL, buf);
+	xla__hlo_module_proto__pack(hp->hlo_module, buf);
+	arena_release(&ar);
+	ASSERT_OK(xrt_hlo_parse_xla_proto(self->a, buf, len, XRT_XLA_HLO_MODULE, &m));
+	ASSERT_OK(xrt_module_fingerprint(plain, f[0]));
+	ASSERT_OK(xrt_module_fingerprint(m, f[1]));
+	EXPECT_EQ(0, memcmp(f[0], f[1], sizeof(f[0])));
+	xrt_module_destroy(m);
+	xrt_module_destroy(plain);
+	free(buf);
 	free(pb);
 }
 

@@ -1177,6 +1177,121 @@ def ragged_cases():
         'f32', ragged_ref(lhs, rhs, [3, 0, 2], 0, 0, 1), tol=(1e-6, 1e-6))
 
 
+ADD_S32 = '''%adds (a: s32[], b: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %r = s32[] add(%a, %b)
+}
+
+'''
+
+
+def zero_past(a, sizes):
+    """@a with zeros past @sizes (None: the whole dimension), as a dynamic result comes."""
+    out = np.zeros_like(a)
+    out[tuple(slice(0, n) for n in sizes)] = a[tuple(slice(0, n) for n in sizes)]
+    return out
+
+
+def dynamic_cases():
+    """Bounded dynamic dimensions: set-dimension-size's size is what reductions, products and
+    windows see (one past the bound the whole dimension, a negative one none; the size reads
+    back as set, as on XLA's CPU backend); results come at their bound, zeros past the size.
+    numpy on the part inside the sizes; checked against jaxlib's XLA there."""
+    x = np.array([3, 1, 4, 1, 5, 9], dtype=object)
+    for name, n, used in (('dyn_reduce_size', 4, 4), ('dyn_size_past_bound', 9, 6),
+                          ('dyn_size_negative', -2, 0)):
+        G.case(name, [G.const('x', 's32', x), G.const('n', 's32', n),
+                      '  d = s32[<=6] set-dimension-size(x, n), dimensions={0}',
+                      '  s = s32[<=6] multiply(d, x)', G.const('z', 's32', 0),
+                      '  r = s32[] reduce(s, z), dimensions={0}, to_apply=%adds',
+                      '  g = s32[] get-dimension-size(s), dimensions={0}',
+                      '  ROOT t = (s32[], s32[]) tuple(r, g)'],
+               '(s32[], s32[])', '(%d, %d)' % (sum(v * v for v in x[:max(used, 0)]), n),
+               comps=ADD_S32)
+    a = f32(np.arange(15).reshape(5, 3) / 4 - 1)
+    b = f32(np.arange(20).reshape(5, 4) / 8 - 1)
+    one('dyn_dot_contracted', [G.const('a', 'f32', a), G.const('b', 'f32', b),
+                               G.const('n', 's32', 3),
+                               '  ad = f32[<=5,3] set-dimension-size(a, n), dimensions={0}',
+                               '  bd = f32[<=5,4] set-dimension-size(b, n), dimensions={0}',
+                               rooted('f32', [3, 4], 'dot(ad, bd), lhs_contracting_dims={0}, '
+                                      'rhs_contracting_dims={0}')],
+        'f32', a[:3].T @ b[:3], tol=(1e-6, 1e-6))
+    one('dyn_dot_kept_rows', [G.const('a', 'f32', a), G.const('w', 'f32', b[:3]),
+                              G.const('n', 's32', 2),
+                              '  ad = f32[<=5,3] set-dimension-size(a, n), dimensions={0}',
+                              '  ROOT r = f32[<=5,4] dot(ad, w), lhs_contracting_dims={1}, '
+                              'rhs_contracting_dims={0}'],
+        'f32', zero_past(a @ b[:3], [2, 4]), tol=(1e-6, 1e-6))
+    c = f32(np.arange(12).reshape(3, 4) + 1)
+    one('dyn_cumsum_window', [G.const('c', 'f32', c), G.const('n', 's32', 3),
+                              '  d = f32[3,<=4] set-dimension-size(c, n), dimensions={1}',
+                              G.const('z', 'f32', 0.0),
+                              '  ROOT r = f32[3,<=4] reduce-window(d, z), window={size=1x4 '
+                              'pad=0_0x3_0}, to_apply=%add'],
+        'f32', zero_past(np.cumsum(c, 1), [3, 3]),
+        comps=ADD)
+    one('dyn_reshape_merges', [G.const('a', 'f32', a), G.const('n', 's32', 2),
+                               '  d = f32[<=5,3] set-dimension-size(a, n), dimensions={0}',
+                               '  e = f32[<=5,3] exponential(d)',
+                               '  ROOT r = f32[<=15] reshape(e)'],
+        'f32', zero_past(np.exp(a).reshape(15), [6]), tol=(1e-6, 1e-6))
+    G.case('dyn_broadcast_transpose_max',
+           [G.const('a', 'f32', a), G.const('n', 's32', 4),
+            '  d = f32[<=5,3] set-dimension-size(a, n), dimensions={0}',
+            '  b = f32[2,3,<=5] broadcast(d), dimensions={2,1}',
+            '  t = f32[<=5,2,3] transpose(b), dimensions={2,0,1}',
+            G.const('m', 'f32', -math.inf),
+            '  r = f32[2] reduce(t, m), dimensions={0,2}, to_apply=%max',
+            '  g = s32[] get-dimension-size(t), dimensions={0}',
+            '  ROOT o = (f32[2], s32[]) tuple(r, g)'],
+           '(f32[2], s32[])', '({%s, %s}, 4)' % (G.fmt_array('f32', a[:4].max()),
+                                                 G.fmt_array('f32', a[:4].max())),
+           comps=MAX)
+    G.case('dyn_pad_to_static',
+           [G.const('c', 'f32', c), G.const('n', 's32', 2),
+            '  d = f32[<=3,4] set-dimension-size(c, n), dimensions={0}',
+            '  ROOT p = (f32[3,4], s32[], s32[]) custom-call(d), '
+            'custom_call_target="PadToStatic"'],
+           '(f32[3,4], s32[], s32[])',
+           '(%s, 2, 4)' % G.fmt_array('f32', np.asarray(zero_past(c, [2, 4]), dtype=object)))
+    one('dyn_slice_to_dynamic', [G.const('c', 'f32', c), G.const('i', 's32', 2),
+                                 G.const('j', 's32', 3),
+                                 '  ROOT r = f32[<=3,<=4] custom-call(c, i, j), '
+                                 'custom_call_target="SliceToDynamic"'],
+        'f32', zero_past(c, [2, 3]))
+    one('dyn_sort_other_dimension', [G.const('c', 'f32', c[:, ::-1]), G.const('n', 's32', 2),
+                                     '  d = f32[<=3,4] set-dimension-size(c, n), dimensions={0}',
+                                     '  ROOT r = f32[<=3,4] sort(d), dimensions={1}, '
+                                     'to_apply=%lt'],
+        'f32', zero_past(np.sort(c, 1), [2, 4]),
+        comps='''%lt (a: f32[], b: f32[]) -> pred[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = pred[] compare(%a, %b), direction=LT
+}
+
+''')
+    one('dyn_size_back_to_bound', [G.const('c', 'f32', c), G.const('n', 's32', 1),
+                                   G.const('k', 's32', 3),
+                                   '  d = f32[<=3,4] set-dimension-size(c, n), dimensions={0}',
+                                   '  ROOT r = f32[3,4] set-dimension-size(d, k), dimensions={0}'],
+        'f32', c)
+    one('dyn_concatenate_other_dimension',
+        [G.const('c', 'f32', c), G.const('n', 's32', 2),
+         '  d = f32[<=3,4] set-dimension-size(c, n), dimensions={0}',
+         '  ROOT r = f32[<=3,8] concatenate(d, d), dimensions={1}'],
+        'f32', zero_past(np.concatenate([c, c], 1), [2, 8]))
+    G.case('dyn_variadic_reduce_keeps_rows',
+           [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
+            G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
+            '  d = f32[<=3,4] set-dimension-size(c, n), dimensions={0}',
+            '  ROOT r = (f32[<=3], s32[<=3]) reduce(d, i, z, k), dimensions={1}, '
+            'to_apply=%argmax'],
+           '(f32[3], s32[3])', '({4, 8, 0}, {3, 7, 0})', comps=PAIR_ARGMAX)
+
+
 def generate(main_module):
     global G
     G = main_module
@@ -1194,3 +1309,4 @@ def generate(main_module):
     misc()
     stochastic_cases()
     ragged_cases()
+    dynamic_cases()

@@ -5,6 +5,8 @@
 #ifndef XRT_CORE_SHAPE_INTERNAL_H
 #define XRT_CORE_SHAPE_INTERNAL_H
 
+#include <stdbool.h>
+
 #include <xrt/shape.h>
 
 /* The checks behind xrt_shape_init_array() and xrt_shape_set_layout(). */
@@ -30,5 +32,27 @@ uint32_t xrt_shape_depth(const struct xrt_shape *shape);
 xrt_status *xrt_shape_parse_prefix(struct xrt_shape *shape,
 				   const struct xrt_allocator *alloc,
 				   const char *text, size_t len, size_t *end);
+
+/* The most array leaves of a shape whose bounded dynamic dimensions are told. */
+#define XSHAPE_DYN_LEAVES 64
+
+/*
+ * Which dimensions a shape wrote as bounds ("f32[<=4,3]"): bit d of
+ * mask[i] for dimension d of the i-th array leaf, depth first.  The
+ * shape itself takes the bound.
+ */
+struct xshape_dyn {
+	uint32_t leaves;
+	bool any;
+	uint8_t mask[XSHAPE_DYN_LEAVES];
+};
+
+/*
+ * xrt_shape_parse_prefix(), also reading "<=N" dimensions into *@dyn
+ * (HLO text's bounded dynamic dimensions; an unbounded '?' is refused).
+ */
+xrt_status *xrt_shape_parse_prefix_dyn(struct xrt_shape *shape,
+				       const struct xrt_allocator *alloc, const char *text,
+				       size_t len, size_t *end, struct xshape_dyn *dyn);
 
 #endif /* XRT_CORE_SHAPE_INTERNAL_H */

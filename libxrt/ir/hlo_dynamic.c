@@ -1,0 +1,765 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bounded dynamic dimensions ("f32[<=8]"), lowered as they are read,
+ * the way XLA's dynamic padder lowers them: a value takes its bound's
+ * room, and each dynamic dimension's size travels beside it as an s32[]
+ * instruction (p->dyn, by instruction).  set-dimension-size(x, s) is x
+ * with that size; get-dimension-size gives it back as set (XLA's CPU
+ * backend does not clamp it either), or the bound of a static
+ * dimension.  A size is only ever compared with an iota, so one past
+ * the bound takes the whole dimension and a negative one none of it.
+ * What lies past a size is padding that no value may depend on, so:
+ *
+ * - instructions that take a dimension along unmixed (elementwise ones,
+ *   broadcast, transpose, slices and pads that leave it whole, sort and
+ *   concatenate along another, reshapes that keep it major in its
+ *   group) carry its size, scaled where a reshape merges it;
+ * - reduce, and reduce-window whose output keeps the dimension's
+ *   length, see the padding replaced by their init first; dot sees it
+ *   replaced by zero where the dimension is contracted;
+ * - anything else along a dynamic dimension is refused by name.
+ *
+ * The sizes live inside a computation.  An entry parameter's "<=N"
+ * takes its argument whole (the size is the bound).  The entry's
+ * result comes at its bound, zeros past its sizes (XLA's CPU backend,
+ * run from JAX, gives it at its bound with unspecified values there);
+ * XLA's PadToStatic custom call returns the sizes too.  No other
+ * computation may take or return a dynamic value, nor pass one to a
+ * call.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/literal.h"
+#include "hlo_parse.h"
+
+#define NONE UINT32_MAX
+#define MAX_MASKED 16		/* operands whose padding may be replaced */
+
+/* Where an operand's dynamic dimension goes in the instruction just read. */
+enum way { W_SKIP, W_CARRY, W_MASK, W_MASK_CARRY, W_MIX };
+
+struct route {
+	enum way way;
+	uint32_t to;		/* the result's dimension (CARRY) */
+	int64_t factor;		/* a merging reshape's: the size times it */
+	uint32_t fill;		/* MASK: the scalar instruction, or NONE for zero */
+};
+
+/* A rewrite's plan; the emitter first, expand() finds the rest from it. */
+struct plan {
+	struct hp_emit e;
+	uint32_t ops[MAX_MASKED];	/* the operands, then their replacements */
+	uint8_t masked[MAX_MASKED];	/* dimensions whose padding is replaced */
+	uint32_t fill[MAX_MASKED];
+	struct hp_dyn out;		/* the result's sizes, before scaling */
+	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
+	int64_t factor[XRT_MAX_RANK];	/* >1: out.size[d] times it */
+};
+
+static struct ir_instr *last(struct hp *p)
+{
+	return &p->cur->instrs[p->cur->num_instrs - 1];
+}
+
+/* The sizes of instruction @v's dynamic dimensions, or NULL. */
+static const struct hp_dyn *dyn_of(struct hp *p, uint32_t v)
+{
+	return p->dyn && v < p->dyn_cap && p->dyn[v].mask ? &p->dyn[v] : NULL;
+}
+
+/* Whether @v or, through tuple instructions, any element of it is dynamic. */
+static bool holds_dyn(struct hp *p, uint32_t v, uint32_t depth)
+{
+	const struct ir_instr *in = &p->cur->instrs[v];
+	uint32_t i;
+
+	if (dyn_of(p, v))
+		return true;
+	if (in->op != XRT_OP_TUPLE || depth > XRT_MAX_TUPLE_DEPTH)
+		return false;
+	for (i = 0; i < in->num_operands; i++)
+		if (holds_dyn(p, in->operands[i], depth + 1))
+			return true;
+	return false;
+}
+
+static int64_t one_int(const struct ir_instr *in, enum ir_attr_key key)
+{
+	const struct ir_attr *a = ir_instr_attr(in, key);
+
+	return a && a->n == 1 ? a->ints[0] : -1;
+}
+
+static bool in_list(const struct ir_instr *in, enum ir_attr_key key, uint32_t d, uint32_t *at)
+{
+	const struct ir_attr *a = ir_instr_attr(in, key);
+	uint32_t i;
+
+	for (i = 0; a && i < a->n; i++) {
+		if (a->ints[i] == (int64_t)d) {
+			if (at)
+				*at = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Dimensions below @d in neither list @k1 nor @k2 (IR_ATTR_COUNT: none). */
+static uint32_t free_below(const struct ir_instr *in, enum ir_attr_key k1, enum ir_attr_key k2,
+			   uint32_t d)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < d; i++) {
+		bool in2 = k2 != IR_ATTR_COUNT && in_list(in, k2, i, NULL);
+
+		n += !in_list(in, k1, i, NULL) && !in2;
+	}
+	return n;
+}
+
+static struct route carry(uint32_t to)
+{
+	return (struct route){ W_CARRY, to, 1, NONE };
+}
+
+static const struct route mix = { W_MIX, 0, 1, NONE };
+
+/*
+ * A reshape keeps dimension @d of @x whole where the dimensions before
+ * it give as many elements as some result dimension's, that result
+ * dimension merges @d with static ones after it (its size times their
+ * product), and no other dynamic dimension falls in the group.
+ */
+static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struct xrt_shape *r,
+			    uint32_t d)
+{
+	int64_t before = 1, inner = 1, rb = 1, rinner = 1, acc = 1;
+	uint32_t k, t;
+
+	for (t = 0; t < d; t++)
+		before *= x->dims[t];
+	for (k = 0; k < r->rank && (rb != before || r->dims[k] == 1) && rb <= before; k++)
+		rb *= r->dims[k];
+	if (k == r->rank || rb != before || !x->dims[d])
+		return mix;
+	for (t = d + 1; t < x->rank; t++)
+		inner *= x->dims[t];
+	for (t = k + 1; t < r->rank; t++)
+		rinner *= r->dims[t];
+	if (!rinner || inner % rinner || r->dims[k] != x->dims[d] * (inner / rinner))
+		return mix;
+	for (t = d + 1; t < x->rank && acc < inner / rinner; t++) {
+		if (mask & (1u << t))
+			return mix;
+		acc *= x->dims[t];
+	}
+	if (acc != inner / rinner)
+		return mix;
+	return (struct route){ W_CARRY, k, inner / rinner, NONE };
+}
+
+/* reduce-window keeps a dimension's length: stride 1, undilated input. */
+static struct route window(const struct ir_instr *in, const struct xrt_shape *x, uint32_t d,
+			   uint32_t fill)
+{
+	const struct ir_attr *w = ir_instr_attr(in, IR_ATTR_WINDOW);
+	const int64_t *f;
+	const struct xrt_shape *r = &in->shape;
+
+	if (!w || d >= w->n)
+		return (struct route){ W_SKIP };
+	f = w->ints + d * IR_WINDOW_FIELDS;
+	if (xrt_shape_is_tuple(r))
+		r = &r->tuple[0];
+	if (f[1] != 1 || f[4] != 1 || d >= r->rank || r->dims[d] != x->dims[d])
+		return mix;
+	return (struct route){ W_MASK_CARRY, d, 1, fill };
+}
+
+static struct route dot(const struct ir_instr *in, uint32_t o, uint32_t d, uint32_t lrank)
+{
+	enum ir_attr_key batch = o ? IR_ATTR_RHS_BATCH_DIMS : IR_ATTR_LHS_BATCH_DIMS;
+	enum ir_attr_key contract = o ? IR_ATTR_RHS_CONTRACTING_DIMS :
+					IR_ATTR_LHS_CONTRACTING_DIMS;
+	const struct ir_attr *b = ir_instr_attr(in, batch);
+	uint32_t at, nb = b ? b->n : 0, lfree;
+
+	if (in_list(in, batch, d, &at))
+		return carry(at);
+	if (in_list(in, contract, d, NULL))
+		return (struct route){ W_MASK, 0, 1, NONE };
+	lfree = free_below(in, IR_ATTR_LHS_BATCH_DIMS, IR_ATTR_LHS_CONTRACTING_DIMS, lrank);
+	return carry(nb + (o ? lfree : 0) + free_below(in, batch, contract, d));
+}
+
+/* Whether the opcode maps dimension d of each operand to d of its result. */
+static bool elementwise(enum xrt_opcode op)
+{
+	switch (op) {
+	case XRT_OP_COPY:
+	case XRT_OP_CONVERT:
+	case XRT_OP_COMPARE:
+	case XRT_OP_SELECT:
+	case XRT_OP_CLAMP:
+	case XRT_OP_MAP:
+	case XRT_OP_REDUCE_PRECISION:
+		return true;
+	default:
+		return xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op);
+	}
+}
+
+static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o, uint32_t d,
+			     uint8_t mask)
+{
+	const struct xrt_shape *x = &p->cur->instrs[in->operands[o]].shape;
+	const struct xrt_shape *r = &in->shape;
+	const struct ir_attr *a;
+	uint32_t n = in->num_operands / 2, at;
+
+	if (elementwise(in->op) || in->op == XRT_OP_BITCAST_CONVERT)
+		return !xrt_shape_is_tuple(r) && d < r->rank ? carry(d) : mix;
+	switch (in->op) {
+	case XRT_OP_BROADCAST:
+		a = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
+		return a && d < a->n && a->ints[d] >= 0 ? carry((uint32_t)a->ints[d]) :
+			(struct route){ W_SKIP };
+	case XRT_OP_TRANSPOSE:
+		return in_list(in, IR_ATTR_DIMENSIONS, d, &at) ? carry(at) :
+								 (struct route){ W_SKIP };
+	case XRT_OP_RESHAPE:
+	case XRT_OP_BITCAST:
+		return xrt_shape_is_tuple(r) ? mix : reshape(x, mask, r, d);
+	case XRT_OP_REDUCE:
+		if (o >= n)
+			return (struct route){ W_SKIP };
+		if (in_list(in, IR_ATTR_DIMENSIONS, d, NULL))
+			return (struct route){ W_MASK, 0, 1, in->operands[n + o] };
+		return carry(free_below(in, IR_ATTR_DIMENSIONS, IR_ATTR_COUNT, d));
+	case XRT_OP_REDUCE_WINDOW:
+		return o < n ? window(in, x, d, in->operands[n + o]) : (struct route){ W_SKIP };
+	case XRT_OP_DOT:
+		return o < 2 ? dot(in, o, d, p->cur->instrs[in->operands[0]].shape.rank) : mix;
+	case XRT_OP_CONCATENATE:
+	case XRT_OP_SORT:
+		return one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ? mix : carry(d);
+	case XRT_OP_TOPK:
+		return d + 1 == x->rank ? mix : carry(d);
+	case XRT_OP_REVERSE:
+		return in_list(in, IR_ATTR_DIMENSIONS, d, NULL) ? mix : carry(d);
+	case XRT_OP_SLICE:
+		a = ir_instr_attr(in, IR_ATTR_SLICE);
+		return a && d < a->n && !a->ints[3 * d] && a->ints[3 * d + 1] == x->dims[d] &&
+		       a->ints[3 * d + 2] == 1 ? carry(d) : mix;
+	case XRT_OP_PAD:
+		a = ir_instr_attr(in, IR_ATTR_PADDING);
+		return a && d < a->n && !a->ints[3 * d] && !a->ints[3 * d + 1] &&
+		       !a->ints[3 * d + 2] ? carry(d) : mix;
+	case XRT_OP_DYNAMIC_SLICE:
+		a = ir_instr_attr(in, IR_ATTR_DYNAMIC_SLICE_SIZES);
+		return !o && a && d < a->n && a->ints[d] == x->dims[d] ? carry(d) : mix;
+	case XRT_OP_DYNAMIC_UPDATE_SLICE:
+		return !o ? carry(d) : mix;
+	default:
+		return mix;
+	}
+}
+
+static int refuse(struct hp *p, const struct ir_instr *in, uint32_t o, uint32_t d)
+{
+	return hp_fail(p, "%s: %s along dynamic dimension %u of operand %u is not supported",
+		       in->name, xrt_opcode_name(in->op), d, o);
+}
+
+/* Plans operand @o's dimensions: what the result carries, what is masked. */
+static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, struct plan *pl)
+{
+	const struct hp_dyn *e = dyn_of(p, in->operands[o]);
+	struct route rt;
+	uint32_t d;
+
+	for (d = 0; e && d < XRT_MAX_RANK; d++) {
+		if (!(e->mask & (1u << d)))
+			continue;
+		rt = route_of(p, in, o, d, e->mask);
+		if (rt.way == W_MIX)
+			return refuse(p, in, o, d);
+		if ((rt.way == W_MASK || rt.way == W_MASK_CARRY) && o >= MAX_MASKED)
+			return hp_fail(p, "%s: more than %d operands with dynamic dimensions",
+				       in->name, MAX_MASKED);
+		if (rt.way == W_MASK || rt.way == W_MASK_CARRY) {
+			pl->masked[o] |= (uint8_t)(1u << d);
+			pl->fill[o] = rt.fill;
+		}
+		if ((rt.way == W_CARRY || rt.way == W_MASK_CARRY) && rt.to < XRT_MAX_RANK &&
+		    !(pl->out.mask & (1u << rt.to))) {
+			pl->out.mask |= (uint8_t)(1u << rt.to);
+			pl->out.size[rt.to] = e->size[d];
+			pl->factor[rt.to] = rt.factor;
+		}
+	}
+	return 0;
+}
+
+static uint32_t s32_const(struct plan *pl, int64_t v)
+{
+	uint8_t *d;
+	uint32_t c = hp_emit_const(&pl->e, XRT_S32, 0, NULL, &d);
+
+	if (d)
+		memcpy(d, &(int32_t){ (int32_t)v }, 4);
+	return c;
+}
+
+/*
+ * @x, of shape @s, with what lies past the sizes of its dimensions @bits
+ * replaced by @fill.  (@s is passed: in the dry pass @x may be a count.)
+ */
+static uint32_t masked(struct plan *pl, uint32_t x, const struct xrt_shape *s,
+		       const struct hp_dyn *e, uint8_t bits, uint32_t fill)
+{
+	uint32_t rank = s->rank, d, ops[3], in = NONE, v;
+	int64_t dims[XRT_MAX_RANK], dd;
+	enum xrt_dtype t = s->dtype;
+	uint8_t *z;
+
+	memcpy(dims, s->dims, rank * sizeof(dims[0]));
+	for (d = 0; d < rank; d++) {
+		if (!(bits & (1u << d)))
+			continue;
+		dd = (int64_t)d;
+		ops[0] = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, 1, &dims[d], NULL, 0);
+		hp_emit_ints(&pl->e, ops[0], IR_ATTR_IOTA_DIMENSION, (int64_t[]){ 0 }, 1);
+		ops[1] = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_S32, 1, &dims[d], &e->size[d], 1);
+		hp_emit_ints(&pl->e, ops[1], IR_ATTR_DIMENSIONS, NULL, 0);
+		v = hp_emit(&pl->e, XRT_OP_COMPARE, XRT_PRED, 1, &dims[d], ops, 2);
+		hp_emit_word(&pl->e, v, IR_ATTR_DIRECTION, "LT");
+		v = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_PRED, rank, dims, &v, 1);
+		hp_emit_ints(&pl->e, v, IR_ATTR_DIMENSIONS, &dd, 1);
+		ops[0] = in;
+		ops[1] = v;
+		in = in == NONE ? v : hp_emit(&pl->e, XRT_OP_AND, XRT_PRED, rank, dims, ops, 2);
+	}
+	if (fill == NONE)
+		fill = hp_emit_const(&pl->e, t, 0, NULL, &z);	/* zero */
+	ops[0] = in;
+	ops[1] = x;
+	ops[2] = hp_emit(&pl->e, XRT_OP_BROADCAST, t, rank, dims, &fill, 1);
+	hp_emit_ints(&pl->e, ops[2], IR_ATTR_DIMENSIONS, NULL, 0);
+	return hp_emit(&pl->e, XRT_OP_SELECT, t, rank, dims, ops, 3);
+}
+
+/* The masks and size arithmetic the plan needs (@e is its emitter). */
+static uint32_t expand(struct hp_emit *e, void *ctx)
+{
+	struct plan *pl = (struct plan *)e;
+	const uint32_t *from = ctx;
+	uint32_t o, d, ops[3];
+
+	for (o = 0; o < MAX_MASKED; o++) {
+		if (pl->masked[o])
+			pl->ops[o] = masked(pl, from[o], &e->p->cur->instrs[from[o]].shape,
+					    dyn_of(e->p, from[o]), pl->masked[o], pl->fill[o]);
+	}
+	for (d = 0; d < XRT_MAX_RANK; d++) {
+		pl->sized[d] = pl->out.size[d];
+		if (!(pl->out.mask & (1u << d)))
+			continue;
+		if (pl->factor[d] > 1) {
+			ops[0] = pl->sized[d];
+			ops[1] = s32_const(pl, pl->factor[d]);
+			pl->sized[d] = hp_emit(e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+		}
+	}
+	return 0;
+}
+
+static void plan_init(struct hp *p, struct plan *pl, const struct ir_instr *in)
+{
+	uint32_t d;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->e.p = p;
+	pl->e.what = "dyn";
+	snprintf(pl->e.base, sizeof(pl->e.base), "%.60s", in->name);
+	for (d = 0; d < XRT_MAX_RANK; d++)
+		pl->factor[d] = 1;
+}
+
+/* Runs the plan: its instructions before the one just read, whose operands it masks. */
+static int run_plan(struct hp *p, struct plan *pl)
+{
+	uint32_t from[MAX_MASKED], o, d, ignored;
+	bool work = false;
+	struct ir_instr *in = last(p);
+
+	for (o = 0; o < MAX_MASKED && o < in->num_operands; o++) {
+		from[o] = in->operands[o];
+		work |= pl->masked[o] != 0;
+	}
+	for (d = 0; d < XRT_MAX_RANK; d++)
+		work |= (pl->out.mask & (1u << d)) && pl->factor[d] > 1;
+	if (work && hp_emit_twice(&pl->e, expand, from, &ignored))
+		return -1;
+	in = last(p);
+	for (o = 0; o < MAX_MASKED && o < in->num_operands; o++)
+		if (pl->masked[o])
+			in->operands[o] = pl->ops[o];
+	p->dyn_next = pl->out;
+	if (work)
+		memcpy(p->dyn_next.size, pl->sized, sizeof(pl->sized));
+	return 0;
+}
+
+/* The instruction just read becomes s32[] constant @v. */
+static int become_s32(struct hp *p, int64_t v)
+{
+	struct ir_instr *in;
+	xrt_status *st;
+
+	if (hp_become(p, XRT_OP_CONSTANT, NULL, 0))
+		return -1;
+	in = last(p);
+	st = xrt_literal_create(p->a, &in->shape, &in->literal);
+	if (st) {
+		xrt_status_free(st);
+		return hp_oom(p);
+	}
+	memcpy(in->literal->data, &(int32_t){ (int32_t)v }, 4);
+	return 0;
+}
+
+static bool is_s32_scalar(const struct xrt_shape *s)
+{
+	return !xrt_shape_is_tuple(s) && s->dtype == XRT_S32 && !s->rank;
+}
+
+/* Operand 0 an array, its dimension dimensions={d}, the sizes s32[]. */
+static int check_size_op(struct hp *p, const struct ir_instr *in, uint32_t n, uint32_t *d)
+{
+	const struct xrt_shape *x;
+	int64_t dim = one_int(in, IR_ATTR_DIMENSIONS);
+	uint32_t i;
+
+	if (in->num_operands != n)
+		return hp_fail(p, "%s: %s takes %u operand%s", in->name, p->pseudo, n,
+			       n > 1 ? "s" : "");
+	x = &p->cur->instrs[in->operands[0]].shape;
+	if (xrt_shape_is_tuple(x))
+		return hp_fail(p, "%s: %s of a tuple", in->name, p->pseudo);
+	if (dim < 0 || dim >= (int64_t)x->rank)
+		return hp_fail(p, "%s: %s needs dimensions={d}, a dimension of its operand's %u",
+			       in->name, p->pseudo, x->rank);
+	for (i = 1; i < n; i++)
+		if (!is_s32_scalar(&p->cur->instrs[in->operands[i]].shape))
+			return hp_fail(p, "%s: %s's size must be s32[]", in->name, p->pseudo);
+	*d = (uint32_t)dim;
+	return 0;
+}
+
+static int get_size(struct hp *p, struct ir_instr *in)
+{
+	const struct hp_dyn *e;
+	uint32_t d, v;
+
+	if (check_size_op(p, in, 1, &d))
+		return -1;
+	if (!is_s32_scalar(&in->shape))
+		return hp_fail(p, "%s: get-dimension-size gives s32[]", in->name);
+	e = dyn_of(p, in->operands[0]);
+	if (e && (e->mask & (1u << d))) {
+		v = e->size[d];
+		return hp_become(p, XRT_OP_COPY, &v, 1);
+	}
+	return become_s32(p, p->cur->instrs[in->operands[0]].shape.dims[d]);
+}
+
+static bool same_dims(const struct xrt_shape *a, const struct xrt_shape *b)
+{
+	return !xrt_shape_is_tuple(a) && !xrt_shape_is_tuple(b) && a->dtype == b->dtype &&
+	       a->rank == b->rank && !memcmp(a->dims, b->dims, a->rank * sizeof(a->dims[0]));
+}
+
+/* A constant s32[] instruction's value, or -1. */
+static int64_t constant_of(struct hp *p, uint32_t v)
+{
+	const struct ir_instr *in = &p->cur->instrs[v];
+	int32_t x;
+
+	if (in->op != XRT_OP_CONSTANT || !in->literal)
+		return -1;
+	memcpy(&x, in->literal->data, 4);
+	return x;
+}
+
+/* The instruction just read becomes a copy of operand 0 with the plan's sizes. */
+static int become_sized(struct hp *p, struct plan *pl)
+{
+	uint32_t x = last(p)->operands[0];
+
+	return run_plan(p, pl) || hp_become(p, XRT_OP_COPY, &x, 1);
+}
+
+static int set_size(struct hp *p, struct ir_instr *in)
+{
+	const struct hp_dyn *e;
+	struct plan pl;
+	uint32_t d, x;
+	int64_t bound;
+
+	if (check_size_op(p, in, 2, &d))
+		return -1;
+	x = in->operands[0];
+	if (!same_dims(&in->shape, &p->cur->instrs[x].shape))
+		return hp_fail(p, "%s: set-dimension-size's result is its operand's shape",
+			       in->name);
+	plan_init(p, &pl, in);
+	e = dyn_of(p, x);
+	if (e)
+		pl.out = *e;
+	bound = p->cur->instrs[x].shape.dims[d];
+	if (constant_of(p, in->operands[1]) == bound) {	/* XLA's rule: static again */
+		pl.out.mask &= (uint8_t)~(1u << d);
+	} else {
+		pl.out.mask |= (uint8_t)(1u << d);
+		pl.out.size[d] = in->operands[1];
+	}
+	return become_sized(p, &pl);
+}
+
+/* custom-call SliceToDynamic(x, size per dimension): x with the "<=" dimensions' sizes. */
+static int slice_to_dynamic(struct hp *p, struct ir_instr *in)
+{
+	const struct xrt_shape *x = &p->cur->instrs[in->operands[0]].shape;
+	struct plan pl;
+	uint32_t d;
+
+	if (in->num_operands != 1 + x->rank || !same_dims(&in->shape, x) ||
+	    p->decl.leaves != 1 || dyn_of(p, in->operands[0]))
+		return hp_fail(p, "%s: custom-call SliceToDynamic takes a static array and an "
+			       "s32[] size per dimension, and gives that array's shape",
+			       in->name);
+	for (d = 1; d < in->num_operands; d++)
+		if (!is_s32_scalar(&p->cur->instrs[in->operands[d]].shape))
+			return hp_fail(p, "%s: SliceToDynamic's sizes must be s32[]", in->name);
+	plan_init(p, &pl, in);
+	pl.out.mask = p->decl.mask[0];
+	for (d = 0; d < x->rank; d++)
+		pl.out.size[d] = in->operands[1 + d];
+	return become_sized(p, &pl);
+}
+
+/* custom-call PadToStatic(x): (x static, zeros past its sizes; s32[] size per dimension). */
+static uint32_t pad_to_static(struct hp_emit *em, void *ctx)
+{
+	uint32_t x = *(const uint32_t *)ctx, *out = (uint32_t *)ctx + 1, d;
+	const struct xrt_shape *s = &em->p->cur->instrs[x].shape;
+	const struct hp_dyn *e = dyn_of(em->p, x);
+	struct plan *pl = (struct plan *)em;
+
+	out[0] = e ? masked(pl, x, s, e, e->mask, NONE) :
+		     hp_emit(em, XRT_OP_COPY, s->dtype, s->rank, s->dims, &x, 1);
+	for (d = 0; d < s->rank; d++)
+		out[1 + d] = e && (e->mask & (1u << d)) ? e->size[d] : s32_const(pl, s->dims[d]);
+	return 0;
+}
+
+static int pad_static(struct hp *p, struct ir_instr *in)
+{
+	const struct xrt_shape *x = &p->cur->instrs[in->operands[0]].shape, *r = &in->shape;
+	uint32_t ops[1 + 1 + XRT_MAX_RANK], d, ignored;
+	struct plan pl;
+
+	if (in->num_operands != 1 || xrt_shape_is_tuple(x) || !xrt_shape_is_tuple(r) ||
+	    r->tuple_count != x->rank + 1 || !same_dims(&r->tuple[0], x))
+		return hp_fail(p, "%s: custom-call PadToStatic takes an array and gives it "
+			       "with an s32[] size per dimension", in->name);
+	for (d = 0; d < x->rank; d++)
+		if (!is_s32_scalar(&r->tuple[1 + d]))
+			return hp_fail(p, "%s: PadToStatic's sizes are s32[]", in->name);
+	plan_init(p, &pl, in);
+	ops[0] = in->operands[0];
+	d = x->rank + 1;	/* @in and @x move with the room made */
+	if (hp_emit_twice(&pl.e, pad_to_static, ops, &ignored))
+		return -1;
+	return hp_become(p, XRT_OP_TUPLE, ops + 1, d);
+}
+
+static int custom(struct hp *p, struct ir_instr *in, bool *done)
+{
+	const struct ir_attr *t = ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET);
+
+	*done = t && (!strcmp(t->str, "SliceToDynamic") || !strcmp(t->str, "PadToStatic"));
+	if (!*done)
+		return 0;
+	if (!in->num_operands || xrt_shape_is_tuple(&p->cur->instrs[in->operands[0]].shape))
+		return hp_fail(p, "%s: custom-call %s takes an array first", in->name, t->str);
+	return !strcmp(t->str, "PadToStatic") ? pad_static(p, in) : slice_to_dynamic(p, in);
+}
+
+/* A get-tuple-element takes its element's sizes. */
+static void element(struct hp *p, const struct ir_instr *in)
+{
+	const struct ir_instr *t;
+	const struct hp_dyn *e;
+	int64_t i = in->num_operands == 1 ? one_int(in, IR_ATTR_INDEX) : -1;
+
+	if (i < 0)
+		return;
+	t = &p->cur->instrs[in->operands[0]];
+	e = dyn_of(p, in->operands[0]);	/* a tuple whose elements share sizes */
+	if (!e && t->op == XRT_OP_TUPLE && i < (int64_t)t->num_operands)
+		e = dyn_of(p, t->operands[i]);
+	if (e)
+		p->dyn_next = *e;
+}
+
+/* Those that never see a dynamic operand dimension: the rest are planned. */
+static bool passes(enum xrt_opcode op)
+{
+	return op == XRT_OP_TUPLE || op == XRT_OP_GET_TUPLE_ELEMENT;
+}
+
+/* Work a dynamic operand may not enter: another computation's, a rewrite's, a device's. */
+static bool opaque(struct hp *p, enum xrt_opcode op, const char *s, size_t n)
+{
+	return p->pseudo || hlo_async_op(s, n) != XRT_OP_COUNT || op == XRT_OP_CALL ||
+	       op == XRT_OP_WHILE || op == XRT_OP_CONDITIONAL || op == XRT_OP_CUSTOM_CALL ||
+	       xrt_opcode_is_collective(op);
+}
+
+int hlo_dynamic(struct hp *p, const char *s, size_t n)
+{
+	struct ir_instr *in = last(p);
+	struct plan pl;
+	bool done;
+	uint32_t o;
+	int rc;
+
+	memset(&p->dyn_next, 0, sizeof(p->dyn_next));
+	if (in->op == XRT_OP_PARAMETER && p->decl.any && !p->in_entry &&
+	    p->dyn_param_comp == UINT32_MAX)
+		p->dyn_param_comp = (uint32_t)(p->cur - p->m->comps);
+	if (p->pseudo && !strncmp(p->pseudo, "get-dimension-size", 18)) {
+		rc = get_size(p, in);
+		p->pseudo = NULL;	/* read: the rest see what it became */
+		return rc;
+	}
+	if (p->pseudo && !strncmp(p->pseudo, "set-dimension-size", 18)) {
+		rc = set_size(p, in);
+		p->pseudo = NULL;
+		return rc;
+	}
+	if (in->op == XRT_OP_CUSTOM_CALL && (custom(p, in, &done) || done))
+		return p->err ? -1 : 0;
+	if (in->op == XRT_OP_GET_TUPLE_ELEMENT)
+		element(p, in);
+	if (passes(in->op) || !p->dyn)
+		return 0;
+	for (o = 0; o < in->num_operands; o++) {
+		if (dyn_of(p, in->operands[o]) && !opaque(p, in->op, s, n))
+			continue;
+		if (holds_dyn(p, in->operands[o], 0))
+			return hp_fail(p, "%s: a dynamic value (operand %u) into %.*s is not "
+				       "supported", in->name, o, (int)n, s);
+	}
+	plan_init(p, &pl, in);
+	for (o = 0; o < in->num_operands; o++)
+		if (plan_operand(p, in, o, &pl))
+			return -1;
+	if (xrt_shape_is_tuple(&in->shape) && pl.out.mask && in->op != XRT_OP_REDUCE &&
+	    in->op != XRT_OP_SORT && in->op != XRT_OP_TOPK && in->op != XRT_OP_REDUCE_WINDOW)
+		return hp_fail(p, "%s: %.*s of dynamic dimensions giving a tuple is not supported",
+			       in->name, (int)n, s);
+	return run_plan(p, &pl);
+}
+
+int hlo_dynamic_done(struct hp *p)
+{
+	uint32_t at = p->cur->num_instrs - 1;
+
+	if (!p->dyn_next.mask)
+		return 0;
+	if (hp_grow(p, (void **)&p->dyn, &p->dyn_cap, at + 1, sizeof(*p->dyn)))
+		return -1;
+	p->dyn[at] = p->dyn_next;
+	return 0;
+}
+
+/* @v with zeros past its sizes, through tuples: a new value, or @v itself. */
+static uint32_t zero_past(struct plan *pl, uint32_t v, uint32_t depth)
+{
+	const struct ir_instr *in = &pl->e.p->cur->instrs[v];
+	const struct hp_dyn *e = dyn_of(pl->e.p, v);
+	const struct xrt_shape *s = &in->shape;
+	uint32_t i, n = s->tuple_count, ops[XRT_MAX_TUPLE_SIZE > 64 ? 64 : XRT_MAX_TUPLE_SIZE];
+	int64_t k;
+	bool changed = false;
+
+	if (e && !xrt_shape_is_tuple(s))
+		return masked(pl, v, s, e, e->mask, NONE);
+	if (!xrt_shape_is_tuple(s) || depth > XRT_MAX_TUPLE_DEPTH || n > 64 ||
+	    (!e && in->op != XRT_OP_TUPLE))
+		return v;
+	for (i = 0; i < n; i++) {
+		ops[i] = in->op == XRT_OP_TUPLE ? in->operands[i] : NONE;
+		if (ops[i] == NONE) {	/* a tuple whose elements share the sizes @e */
+			k = i;
+			ops[i] = hp_emit(&pl->e, XRT_OP_GET_TUPLE_ELEMENT, s->tuple[i].dtype,
+					 s->tuple[i].rank, s->tuple[i].dims, &v, 1);
+			if (!pl->e.dry && !pl->e.failed &&
+			    hp_int_attr(pl->e.p, &pl->e.p->cur->instrs[ops[i]], IR_ATTR_INDEX, k))
+				pl->e.failed = true;
+			ops[i] = masked(pl, ops[i], &s->tuple[i], e, e->mask, NONE);
+			changed = true;
+			continue;
+		}
+		k = ops[i];
+		ops[i] = zero_past(pl, ops[i], depth + 1);
+		changed |= ops[i] != (uint32_t)k;
+		in = &pl->e.p->cur->instrs[v];	/* the emitter may have moved it */
+	}
+	if (!changed)
+		return v;
+	return hp_emit_tuple(&pl->e, s, ops, n);
+}
+
+static uint32_t zero_root(struct hp_emit *e, void *ctx)
+{
+	(void)ctx;
+	return zero_past((struct plan *)e, e->p->cur->root, 0);
+}
+
+/*
+ * The root of a computation that may be the entry: what it returns
+ * past its sizes becomes 0, after it.  (XLA's CPU backend gives such a
+ * result at its bound, with whatever its buffer held past the size.)
+ */
+int hlo_dynamic_root(struct hp *p)
+{
+	struct ir_comp *c = p->cur;
+	struct plan pl;
+	uint32_t n = c->num_instrs, root;
+
+	if (!p->dyn || !holds_dyn(p, c->root, 0))
+		return 0;
+	if (!p->in_entry && p->dyn_root_comp == UINT32_MAX)
+		p->dyn_root_comp = (uint32_t)(c - p->m->comps);
+	plan_init(p, &pl, &c->instrs[c->root]);
+	pl.e.dry = true;
+	zero_root(&pl.e, NULL);
+	if (hp_grow(p, (void **)&c->instrs, &p->instr_cap, n + pl.e.at, sizeof(*c->instrs)))
+		return -1;
+	memset(&c->instrs[n], 0, pl.e.at * sizeof(*c->instrs));
+	c->num_instrs = n + pl.e.at;
+	pl.e.dry = false;
+	pl.e.at = n;
+	root = zero_root(&pl.e, NULL);
+	if (pl.e.failed)
+		return -1;
+	c->root = root;
+	return 0;
+}
