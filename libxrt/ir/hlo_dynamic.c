@@ -31,13 +31,14 @@
 #include <string.h>
 
 #include "core/literal.h"
+#include "core/mem.h"
 #include "hlo_parse.h"
 
 #define NONE UINT32_MAX
 #define MAX_MASKED 16		/* operands whose padding may be replaced */
 
 /* Where an operand's dynamic dimension goes in the instruction just read. */
-enum way { W_SKIP, W_CARRY, W_MASK, W_MASK_CARRY, W_MIX };
+enum way { W_SKIP, W_CARRY, W_MASK, W_MASK_CARRY, W_MOVE, W_MIX };
 
 struct route {
 	enum way way;
@@ -52,6 +53,8 @@ struct plan {
 	uint32_t ops[MAX_MASKED];	/* the operands, then their replacements */
 	uint8_t masked[MAX_MASKED];	/* dimensions whose padding is replaced */
 	uint32_t fill[MAX_MASKED];
+	uint8_t moved;			/* reverse's or concatenate's dimensions to move */
+	uint32_t total;			/* the moved concatenation's size (expand_move()) */
 	struct hp_dyn out;		/* the result's sizes, before scaling */
 	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
 	int64_t factor[XRT_MAX_RANK];	/* >1: out.size[d] times it */
@@ -244,12 +247,15 @@ static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o
 	case XRT_OP_DOT:
 		return o < 2 ? dot(in, o, d, p->cur->instrs[in->operands[0]].shape.rank) : mix;
 	case XRT_OP_CONCATENATE:
+		return one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ?
+			(struct route){ W_MOVE, d, 1, NONE } : carry(d);
 	case XRT_OP_SORT:
 		return one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ? mix : carry(d);
 	case XRT_OP_TOPK:
 		return d + 1 == x->rank ? mix : carry(d);
 	case XRT_OP_REVERSE:
-		return in_list(in, IR_ATTR_DIMENSIONS, d, NULL) ? mix : carry(d);
+		return in_list(in, IR_ATTR_DIMENSIONS, d, NULL) ?
+			(struct route){ W_MOVE, d, 1, NONE } : carry(d);
 	case XRT_OP_SLICE:
 		a = ir_instr_attr(in, IR_ATTR_SLICE);
 		return a && d < a->n && !a->ints[3 * d] && a->ints[3 * d + 1] == x->dims[d] &&
@@ -287,6 +293,8 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 		rt = route_of(p, in, o, d, e->mask);
 		if (rt.way == W_MIX)
 			return refuse(p, in, o, d);
+		if (rt.way == W_MOVE && rt.to < XRT_MAX_RANK)
+			pl->moved |= (uint8_t)(1u << rt.to);
 		if ((rt.way == W_MASK || rt.way == W_MASK_CARRY) && o >= MAX_MASKED)
 			return hp_fail(p, "%s: more than %d operands with dynamic dimensions",
 				       in->name, MAX_MASKED);
@@ -623,6 +631,159 @@ static bool passes(enum xrt_opcode op)
 	return op == XRT_OP_TUPLE || op == XRT_OP_GET_TUPLE_ELEMENT;
 }
 
+/* Zero padding of @x's dimension @d up to twice its length (@s @x's shape). */
+static uint32_t pad_double(struct plan *pl, uint32_t x, const struct xrt_shape *s, uint32_t d)
+{
+	struct ir_attr a = { .key = IR_ATTR_PADDING, .n = s->rank };
+	int64_t dims[XRT_MAX_RANK];
+	uint32_t ops[2] = { x, 0 }, v;
+	uint8_t *z;
+
+	memcpy(dims, s->dims, sizeof(dims));
+	dims[d] *= 2;
+	ops[1] = hp_emit_const(&pl->e, s->dtype, 0, NULL, &z);
+	v = hp_emit(&pl->e, XRT_OP_PAD, s->dtype, s->rank, dims, ops, 2);
+	if (pl->e.dry || pl->e.failed)
+		return v;
+	a.ints = xrt_mem_calloc(pl->e.p->a, 3 * (size_t)s->rank, sizeof(*a.ints));
+	if (!a.ints) {
+		hp_oom(pl->e.p);
+		pl->e.failed = true;
+		return v;
+	}
+	a.ints[3 * d + 1] = s->dims[d];	/* high */
+	if (hp_put_attr(pl->e.p, &pl->e.p->cur->instrs[v], &a))
+		pl->e.failed = true;
+	return v;
+}
+
+/* @x, of shape @s, at @starts (s32[] instructions) for the lengths of @s. */
+static uint32_t window_at(struct plan *pl, uint32_t x, const struct xrt_shape *s,
+			  const int64_t *dims, const uint32_t *starts)
+{
+	uint32_t ops[1 + XRT_MAX_RANK], v;
+
+	ops[0] = x;
+	memcpy(ops + 1, starts, s->rank * sizeof(*starts));
+	v = hp_emit(&pl->e, XRT_OP_DYNAMIC_SLICE, s->dtype, s->rank, dims, ops, 1 + s->rank);
+	hp_emit_ints(&pl->e, v, IR_ATTR_DYNAMIC_SLICE_SIZES, dims, s->rank);
+	return v;
+}
+
+/*
+ * reverse along dynamic dimensions: the reversed values lie at the end
+ * of each, so each is padded to twice its length and read from
+ * bound - size on.
+ */
+static uint32_t move_reversed(struct plan *pl, uint32_t x)
+{
+	const struct ir_instr *in = &pl->e.p->cur->instrs[pl->e.p->cur->num_instrs - 1];
+	const struct xrt_shape *s = &pl->e.p->cur->instrs[x].shape;
+	const struct ir_attr *rev = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
+	const struct hp_dyn *e = dyn_of(pl->e.p, x);
+	uint32_t y, d, j, zero, starts[XRT_MAX_RANK], ops[2];
+	struct xrt_shape doubled;
+
+	y = hp_emit(&pl->e, XRT_OP_REVERSE, s->dtype, s->rank, s->dims, &x, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_DIMENSIONS, rev->ints, rev->n);
+	zero = s32_const(pl, 0);
+	for (d = 0; d < s->rank; d++) {
+		if (!(pl->moved & (1u << d)))
+			continue;
+		doubled = *s;
+		doubled.dims[d] *= 2;
+		y = pad_double(pl, y, s, d);
+		for (j = 0; j < s->rank; j++)
+			starts[j] = zero;
+		ops[0] = s32_const(pl, s->dims[d]);
+		ops[1] = e->size[d];
+		starts[d] = hp_emit(&pl->e, XRT_OP_SUBTRACT, XRT_S32, 0, NULL, ops, 2);
+		y = window_at(pl, y, &doubled, s->dims, starts);
+	}
+	return y;
+}
+
+/*
+ * concatenate along a dynamic dimension: each operand written over the
+ * last one's padding, at the sum of the sizes before it.
+ */
+static uint32_t move_concatenated(struct plan *pl, const uint32_t *x, uint32_t n)
+{
+	struct hp *p = pl->e.p;
+	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
+	uint32_t d = pl->moved ? (uint32_t)__builtin_ctz(pl->moved) : 0, k, j, acc, off, zero;
+	uint32_t ops[1 + 1 + XRT_MAX_RANK];
+	const struct hp_dyn *e;
+	uint8_t *z;
+
+	zero = s32_const(pl, 0);
+	ops[0] = hp_emit_const(&pl->e, r->dtype, 0, NULL, &z);
+	acc = hp_emit(&pl->e, XRT_OP_BROADCAST, r->dtype, r->rank, r->dims, ops, 1);
+	hp_emit_ints(&pl->e, acc, IR_ATTR_DIMENSIONS, NULL, 0);
+	off = zero;
+	for (k = 0; k < n; k++) {
+		const struct xrt_shape *s = &p->cur->instrs[x[k]].shape;
+
+		ops[0] = acc;
+		ops[1] = x[k];
+		for (j = 0; j < r->rank; j++)
+			ops[2 + j] = j == d ? off : zero;
+		acc = hp_emit(&pl->e, XRT_OP_DYNAMIC_UPDATE_SLICE, r->dtype, r->rank, r->dims, ops,
+			      2 + r->rank);
+		e = dyn_of(p, x[k]);
+		ops[0] = off;
+		ops[1] = e && (e->mask & (1u << d)) ? e->size[d] : s32_const(pl, s->dims[d]);
+		off = hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, 0, NULL, ops, 2);
+	}
+	pl->total = off;
+	return acc;
+}
+
+struct moving {
+	uint32_t n, ops[];
+};
+
+static uint32_t expand_move(struct hp_emit *e, void *ctx)
+{
+	struct plan *pl = (struct plan *)e;
+	const struct moving *m = ctx;
+	const struct ir_instr *in = &e->p->cur->instrs[e->p->cur->num_instrs - 1];
+
+	return in->op == XRT_OP_REVERSE ? move_reversed(pl, m->ops[0]) :
+					  move_concatenated(pl, m->ops, m->n);
+}
+
+/* The reverse or concatenate just read, its dynamic dimensions moved. */
+static int move(struct hp *p, struct plan *pl)
+{
+	struct ir_instr *in = last(p);
+	const struct hp_dyn *e = in->op == XRT_OP_REVERSE ? dyn_of(p, in->operands[0]) : NULL;
+	struct moving *m;
+	uint32_t v, d, n = in->num_operands;
+	int rc;
+
+	if (in->op == XRT_OP_REVERSE && (n != 1 || !ir_instr_attr(in, IR_ATTR_DIMENSIONS)))
+		return 0;	/* the verifier says what is wrong */
+	if (in->op == XRT_OP_CONCATENATE && (xrt_shape_is_tuple(&in->shape) || !n))
+		return 0;
+	m = xrt_mem_calloc(p->a, 1, sizeof(*m) + n * sizeof(m->ops[0]));
+	if (!m)
+		return hp_oom(p);
+	m->n = n;
+	memcpy(m->ops, in->operands, n * sizeof(m->ops[0]));
+	rc = hp_emit_twice(&pl->e, expand_move, m, &v);
+	xrt_mem_free(p->a, m);
+	if (rc || hp_become(p, XRT_OP_COPY, &v, 1))
+		return -1;
+	for (d = 0; d < XRT_MAX_RANK; d++) {
+		if (!(pl->moved & (1u << d)))
+			continue;
+		p->dyn_next.mask |= (uint8_t)(1u << d);
+		p->dyn_next.size[d] = e ? e->size[d] : pl->total;
+	}
+	return 0;
+}
+
 /* Work a dynamic operand may not enter: another computation's, a rewrite's, a device's. */
 static bool opaque(struct hp *p, enum xrt_opcode op, const char *s, size_t n)
 {
@@ -674,7 +835,9 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 	    in->op != XRT_OP_SORT && in->op != XRT_OP_TOPK && in->op != XRT_OP_REDUCE_WINDOW)
 		return hp_fail(p, "%s: %.*s of dynamic dimensions giving a tuple is not supported",
 			       in->name, (int)n, s);
-	return run_plan(p, &pl);
+	if (run_plan(p, &pl))
+		return -1;
+	return pl.moved ? move(p, &pl) : 0;
 }
 
 int hlo_dynamic_done(struct hp *p)

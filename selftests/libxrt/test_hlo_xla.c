@@ -274,12 +274,13 @@ TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 	"  n = s32[] parameter(1)\n  d = f32[<=4,3] set-dimension-size(x, n), dimensions={0}\n" \
 	body "\n}"
 	static const struct refusal bad[] = {
-		{ DYN("  ROOT r = f32[<=4,3] reverse(d), dimensions={0}"),
-		  "r: reverse along dynamic dimension 0 of operand 0 is not supported" },
+		{ DYN("  t = f32[3,<=4] transpose(d), dimensions={1,0}\n"
+		      "  ROOT r = (f32[3,2], s32[3,2]) topk(t), k=2"),
+		  "r: topk along dynamic dimension 1 of operand 0 is not supported" },
 		{ DYN("  ROOT r = f32[2,3] slice(d), slice={[1:3], [0:3]}"),
 		  "r: slice along dynamic dimension 0 of operand 0 is not supported" },
-		{ DYN("  ROOT r = f32[<=8,3] concatenate(d, d), dimensions={0}"),
-		  "r: concatenate along dynamic dimension 0 of operand 0 is not supported" },
+		{ DYN("  z = f32[] constant(0)\n  ROOT r = f32[<=5,3] pad(d, z), padding=1_0x0_0"),
+		  "r: pad along dynamic dimension 0 of operand 0 is not supported" },
 		{ DYN("  ROOT r = f32[3,<=4] reshape(d)"),
 		  "r: reshape along dynamic dimension 0 of operand 0 is not supported" },
 		{ DYN("  t = (f32[<=4,3]) tuple(d)\n  ROOT r = (f32[<=4,3]) opt-barrier(t)"),

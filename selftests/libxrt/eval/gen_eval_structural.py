@@ -1283,6 +1283,27 @@ def dynamic_cases():
          '  d = f32[<=3,4] set-dimension-size(c, n), dimensions={0}',
          '  ROOT r = f32[<=3,8] concatenate(d, d), dimensions={1}'],
         'f32', zero_past(np.concatenate([c, c], 1), [2, 8]))
+    r = np.arange(12).reshape(3, 4) + 1
+    rev = np.zeros_like(r)
+    rev[:2, :3] = r[:2, :3][::-1, ::-1]
+    one('dyn_reverse_both', [G.const('c', 's32', r), G.const('i', 's32', 2),
+                             G.const('j', 's32', 3),
+                             '  d = s32[<=3,<=4] custom-call(c, i, j), '
+                             'custom_call_target="SliceToDynamic"',
+                             '  ROOT r = s32[<=3,<=4] reverse(d), dimensions={0,1}'],
+        's32', rev)
+    cat = np.zeros((3, 11), dtype=np.int64)
+    cat[:2, :8] = np.concatenate([r[:2, :3], -r[:2], r[:2, :1]], 1)
+    one('dyn_concatenate_along_sizes',
+        [G.const('c', 's32', r), G.const('i', 's32', 2), G.const('j', 's32', 3),
+         G.const('k', 's32', 1),
+         '  a = s32[<=3,<=4] custom-call(c, i, j), custom_call_target="SliceToDynamic"',
+         '  b = s32[<=3,4] custom-call(c, i, j), custom_call_target="SliceToDynamic"',
+         '  nb = s32[<=3,4] negate(b)',
+         '  s = s32[3,3] slice(c), slice={[0:3], [0:3]}',
+         '  e = s32[<=3,<=3] custom-call(s, i, k), custom_call_target="SliceToDynamic"',
+         '  ROOT r = s32[<=3,<=11] concatenate(a, nb, e), dimensions={1}'],
+        's32', cat)
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
