@@ -45,6 +45,7 @@ struct route {
 	uint32_t to;		/* the result's dimension (CARRY) */
 	int64_t factor;		/* a merging reshape's: the size times it */
 	uint32_t fill;		/* MASK: the scalar instruction, or NONE for zero */
+	int64_t inner;		/* a compacting reshape's: the group's length below it */
 };
 
 /* A rewrite's plan; the emitter first, expand() finds the rest from it. */
@@ -54,7 +55,9 @@ struct plan {
 	uint8_t masked[MAX_MASKED];	/* dimensions whose padding is replaced */
 	uint32_t fill[MAX_MASKED];
 	uint8_t moved;			/* reverse's or concatenate's dimensions to move */
-	uint32_t total;			/* the moved concatenation's size (expand_move()) */
+	uint32_t total;			/* the moved result's size (expand_move()) */
+	uint32_t rs_dim;		/* a compacting reshape's operand dimension */
+	int64_t rs_inner, rs_factor;	/* and its route's inner and factor */
 	struct hp_dyn out;		/* the result's sizes, before scaling */
 	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
 	int64_t factor[XRT_MAX_RANK];	/* >1: out.size[d] times it */
@@ -130,38 +133,55 @@ static struct route carry(uint32_t to)
 
 static const struct route mix = { W_MIX, 0, 1, NONE };
 
+static bool has_product(const int64_t *pr, uint32_t n, int64_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i <= n; i++)
+		if (pr[i] == v)
+			return true;
+	return false;
+}
+
 /*
- * A reshape keeps dimension @d of @x whole where the dimensions before
- * it give as many elements as some result dimension's, that result
- * dimension merges @d with static ones after it (its size times their
- * product), and no other dynamic dimension falls in the group.
+ * A reshape merges dimension @d of @x with its neighbours in a group
+ * (the dimensions between the nearest points where both shapes' prefix
+ * products meet) into one result dimension, whose size is @d's times
+ * the group's other lengths.  Where @d is the group's major dimension
+ * the values inside the sizes stay in front; below static ones, they
+ * are gathered to the front (W_MOVE), as XLA compacts them.  A split,
+ * or a second dynamic dimension in the group, is refused.
  */
 static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struct xrt_shape *r,
 			    uint32_t d)
 {
-	int64_t before = 1, inner = 1, rb = 1, rinner = 1, acc = 1;
-	uint32_t k, t;
+	int64_t px[XRT_MAX_RANK + 1], pr[XRT_MAX_RANK + 1], outer = 1, inner = 1;
+	uint32_t g, e, k, t;
 
-	for (t = 0; t < d; t++)
-		before *= x->dims[t];
-	for (k = 0; k < r->rank && (rb != before || r->dims[k] == 1) && rb <= before; k++)
-		rb *= r->dims[k];
-	if (k == r->rank || rb != before || !x->dims[d])
+	px[0] = pr[0] = 1;
+	for (t = 0; t < x->rank; t++)
+		px[t + 1] = px[t] * x->dims[t];
+	for (t = 0; t < r->rank; t++)
+		pr[t + 1] = pr[t] * r->dims[t];
+	if (!x->dims[d] || px[x->rank] != pr[r->rank])
+		return (struct route){ W_SKIP };	/* the verifier says what is wrong */
+	for (g = d; g > 0 && !has_product(pr, r->rank, px[g]); g--)
+		;
+	for (e = d + 1; e < x->rank && !has_product(pr, r->rank, px[e]); e++)
+		;
+	for (k = 0; k < r->rank && !(pr[k] == px[g] && pr[k + 1] == px[e]); k++)
+		;
+	if (k == r->rank)
 		return mix;
-	for (t = d + 1; t < x->rank; t++)
-		inner *= x->dims[t];
-	for (t = k + 1; t < r->rank; t++)
-		rinner *= r->dims[t];
-	if (!rinner || inner % rinner || r->dims[k] != x->dims[d] * (inner / rinner))
-		return mix;
-	for (t = d + 1; t < x->rank && acc < inner / rinner; t++) {
-		if (mask & (1u << t))
+	for (t = g; t < e; t++) {
+		if (t != d && (mask & (1u << t)))
 			return mix;
-		acc *= x->dims[t];
+		if (t < d)
+			outer *= x->dims[t];
+		if (t > d)
+			inner *= x->dims[t];
 	}
-	if (acc != inner / rinner)
-		return mix;
-	return (struct route){ W_CARRY, k, inner / rinner, NONE };
+	return (struct route){ outer == 1 ? W_CARRY : W_MOVE, k, outer * inner, NONE, inner };
 }
 
 /* reduce-window keeps a dimension's length: stride 1, undilated input. */
@@ -256,17 +276,20 @@ static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o
 	case XRT_OP_REVERSE:
 		return in_list(in, IR_ATTR_DIMENSIONS, d, NULL) ?
 			(struct route){ W_MOVE, d, 1, NONE } : carry(d);
-	case XRT_OP_SLICE:
+	case XRT_OP_SLICE:	/* a part: static, as XLA has it (what lies there) */
 		a = ir_instr_attr(in, IR_ATTR_SLICE);
 		return a && d < a->n && !a->ints[3 * d] && a->ints[3 * d + 1] == x->dims[d] &&
-		       a->ints[3 * d + 2] == 1 ? carry(d) : mix;
+		       a->ints[3 * d + 2] == 1 ? carry(d) : (struct route){ W_SKIP };
 	case XRT_OP_PAD:
 		a = ir_instr_attr(in, IR_ATTR_PADDING);
 		return a && d < a->n && !a->ints[3 * d] && !a->ints[3 * d + 1] &&
 		       !a->ints[3 * d + 2] ? carry(d) : mix;
 	case XRT_OP_DYNAMIC_SLICE:
 		a = ir_instr_attr(in, IR_ATTR_DYNAMIC_SLICE_SIZES);
-		return !o && a && d < a->n && a->ints[d] == x->dims[d] ? carry(d) : mix;
+		if (o)
+			return mix;
+		return a && d < a->n && a->ints[d] == x->dims[d] ? carry(d) :
+			(struct route){ W_SKIP };
 	case XRT_OP_DYNAMIC_UPDATE_SLICE:
 		return !o ? carry(d) : mix;
 	default:
@@ -293,8 +316,12 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 		rt = route_of(p, in, o, d, e->mask);
 		if (rt.way == W_MIX)
 			return refuse(p, in, o, d);
-		if (rt.way == W_MOVE && rt.to < XRT_MAX_RANK)
+		if (rt.way == W_MOVE && rt.to < XRT_MAX_RANK) {
 			pl->moved |= (uint8_t)(1u << rt.to);
+			pl->rs_dim = d;
+			pl->rs_inner = rt.inner;
+			pl->rs_factor = rt.factor;
+		}
 		if ((rt.way == W_MASK || rt.way == W_MASK_CARRY) && o >= MAX_MASKED)
 			return hp_fail(p, "%s: more than %d operands with dynamic dimensions",
 				       in->name, MAX_MASKED);
@@ -739,6 +766,67 @@ static uint32_t move_concatenated(struct plan *pl, const uint32_t *x, uint32_t n
 	return acc;
 }
 
+static uint32_t bcast(struct plan *pl, uint32_t v, int64_t m)
+{
+	uint32_t b = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_S32, 1, &m, &v, 1);
+
+	hp_emit_ints(&pl->e, b, IR_ATTR_DIMENSIONS, NULL, 0);
+	return b;
+}
+
+static uint32_t arith(struct plan *pl, enum xrt_opcode op, uint32_t a, uint32_t b, int64_t m)
+{
+	uint32_t ops[2] = { a, b };
+
+	return hp_emit(&pl->e, op, XRT_S32, 1, &m, ops, 2);
+}
+
+/*
+ * A reshape merging dynamic dimension d (bound G, size N) below static
+ * ones: result position q takes, with L the group's length below d,
+ * element (q / L / N) * G * L + (q / L % N) * L + q % L of the plain
+ * reshape, gathered; past the values the indices clamp into range.
+ */
+static uint32_t move_reshaped(struct plan *pl, uint32_t x)
+{
+	struct hp *p = pl->e.p;
+	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
+	const struct xrt_shape *s = &p->cur->instrs[x].shape;
+	uint32_t k = (uint32_t)__builtin_ctz(pl->moved), y, q, l, a, n, src, ops[2], j, off = 0;
+	int64_t m = r->dims[k], L = pl->rs_inner, col[2] = { m, 1 }, offs[XRT_MAX_RANK];
+	int64_t sizes[XRT_MAX_RANK], kk = k;
+
+	y = hp_emit(&pl->e, XRT_OP_RESHAPE, r->dtype, r->rank, r->dims, &x, 1);
+	q = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, 1, &m, NULL, 0);
+	hp_emit_ints(&pl->e, q, IR_ATTR_IOTA_DIMENSION, (int64_t[]){ 0 }, 1);
+	l = bcast(pl, s32_const(pl, L), m);
+	a = arith(pl, XRT_OP_DIVIDE, q, l, m);
+	n = bcast(pl, dyn_of(p, x)->size[pl->rs_dim], m);
+	src = arith(pl, XRT_OP_MULTIPLY,
+		    arith(pl, XRT_OP_DIVIDE, a, n, m),
+		    bcast(pl, s32_const(pl, s->dims[pl->rs_dim] * L), m), m);
+	src = arith(pl, XRT_OP_ADD, src,
+		    arith(pl, XRT_OP_MULTIPLY, arith(pl, XRT_OP_REMAINDER, a, n, m), l, m), m);
+	src = arith(pl, XRT_OP_ADD, src, arith(pl, XRT_OP_REMAINDER, q, l, m), m);
+	ops[0] = y;
+	ops[1] = hp_emit(&pl->e, XRT_OP_RESHAPE, XRT_S32, 2, col, &src, 1);
+	for (j = 0; j < r->rank; j++) {
+		sizes[j] = j == k ? 1 : r->dims[j];
+		if (j != k)
+			offs[off++] = j;
+	}
+	y = hp_emit(&pl->e, XRT_OP_GATHER, r->dtype, r->rank, r->dims, ops, 2);
+	hp_emit_ints(&pl->e, y, IR_ATTR_OFFSET_DIMS, offs, off);
+	hp_emit_ints(&pl->e, y, IR_ATTR_COLLAPSED_SLICE_DIMS, &kk, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_START_INDEX_MAP, &kk, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_INDEX_VECTOR_DIM, (int64_t[]){ 1 }, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_SLICE_SIZES, sizes, r->rank);
+	ops[0] = dyn_of(p, x)->size[pl->rs_dim];
+	ops[1] = s32_const(pl, pl->rs_factor);
+	pl->total = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+	return y;
+}
+
 struct moving {
 	uint32_t n, ops[];
 };
@@ -749,11 +837,13 @@ static uint32_t expand_move(struct hp_emit *e, void *ctx)
 	const struct moving *m = ctx;
 	const struct ir_instr *in = &e->p->cur->instrs[e->p->cur->num_instrs - 1];
 
+	if (in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST)
+		return move_reshaped(pl, m->ops[0]);
 	return in->op == XRT_OP_REVERSE ? move_reversed(pl, m->ops[0]) :
 					  move_concatenated(pl, m->ops, m->n);
 }
 
-/* The reverse or concatenate just read, its dynamic dimensions moved. */
+/* The reverse, concatenate or reshape just read, its dynamic dimensions moved. */
 static int move(struct hp *p, struct plan *pl)
 {
 	struct ir_instr *in = last(p);
@@ -765,6 +855,8 @@ static int move(struct hp *p, struct plan *pl)
 	if (in->op == XRT_OP_REVERSE && (n != 1 || !ir_instr_attr(in, IR_ATTR_DIMENSIONS)))
 		return 0;	/* the verifier says what is wrong */
 	if (in->op == XRT_OP_CONCATENATE && (xrt_shape_is_tuple(&in->shape) || !n))
+		return 0;
+	if ((in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST) && n != 1)
 		return 0;
 	m = xrt_mem_calloc(p->a, 1, sizeof(*m) + n * sizeof(m->ops[0]));
 	if (!m)

@@ -1304,6 +1304,14 @@ def dynamic_cases():
          '  e = s32[<=3,<=3] custom-call(s, i, k), custom_call_target="SliceToDynamic"',
          '  ROOT r = s32[<=3,<=11] concatenate(a, nb, e), dimensions={1}'],
         's32', cat)
+    flat = np.zeros(12, dtype=np.int64)
+    flat[:6] = r[:2, :3].reshape(6)
+    one('dyn_reshape_compacts_minor',
+        [G.const('c', 's32', r), G.const('i', 's32', 3),
+         '  d = s32[3,<=4] set-dimension-size(c, i), dimensions={1}',
+         '  u = s32[2,<=4] slice(d), slice={[0:2], [0:4]}',
+         '  ROOT f = s32[<=8] reshape(u)'],
+        's32', np.concatenate([flat[:6], [0, 0]]))
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
