@@ -45,8 +45,13 @@ struct route {
 	uint32_t to;		/* the result's dimension (CARRY) */
 	int64_t factor;		/* a merging reshape's: the size times it */
 	uint32_t fill;		/* MASK: the scalar instruction, or NONE for zero */
-	int64_t inner;		/* a compacting reshape's: the group's length below it */
+	uint32_t from, to_end;	/* a compacting reshape's group of operand dimensions */
 };
+
+static struct route carry_scaled(uint32_t to, int64_t factor)
+{
+	return (struct route){ W_CARRY, to, factor, NONE, 0, 0 };
+}
 
 /* A rewrite's plan; the emitter first, expand() finds the rest from it. */
 struct plan {
@@ -56,8 +61,7 @@ struct plan {
 	uint32_t fill[MAX_MASKED];
 	uint8_t moved;			/* reverse's or concatenate's dimensions to move */
 	uint32_t total;			/* the moved result's size (expand_move()) */
-	uint32_t rs_dim;		/* a compacting reshape's operand dimension */
-	int64_t rs_inner, rs_factor;	/* and its route's inner and factor */
+	uint32_t rs_from, rs_to;	/* a compacting reshape's group of operand dimensions */
 	struct hp_dyn out;		/* the result's sizes, before scaling */
 	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
 	int64_t factor[XRT_MAX_RANK];	/* >1: out.size[d] times it */
@@ -146,17 +150,17 @@ static bool has_product(const int64_t *pr, uint32_t n, int64_t v)
 /*
  * A reshape merges dimension @d of @x with its neighbours in a group
  * (the dimensions between the nearest points where both shapes' prefix
- * products meet) into one result dimension, whose size is @d's times
- * the group's other lengths.  Where @d is the group's major dimension
- * the values inside the sizes stay in front; below static ones, they
- * are gathered to the front (W_MOVE), as XLA compacts them.  A split,
- * or a second dynamic dimension in the group, is refused.
+ * products meet) into one result dimension.  Where @d is the group's
+ * only dynamic dimension and its major one, the values inside the sizes
+ * stay in front and the size is scaled by the group's other lengths;
+ * otherwise they are gathered to the front (W_MOVE), as XLA compacts
+ * them.  A reshape that splits the dimension is refused.
  */
 static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struct xrt_shape *r,
 			    uint32_t d)
 {
 	int64_t px[XRT_MAX_RANK + 1], pr[XRT_MAX_RANK + 1], outer = 1, inner = 1;
-	uint32_t g, e, k, t;
+	uint32_t g, e, k, t, others = 0;
 
 	px[0] = pr[0] = 1;
 	for (t = 0; t < x->rank; t++)
@@ -174,14 +178,15 @@ static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struc
 	if (k == r->rank)
 		return mix;
 	for (t = g; t < e; t++) {
-		if (t != d && (mask & (1u << t)))
-			return mix;
+		others += t != d && (mask & (1u << t));
 		if (t < d)
 			outer *= x->dims[t];
 		if (t > d)
 			inner *= x->dims[t];
 	}
-	return (struct route){ outer == 1 ? W_CARRY : W_MOVE, k, outer * inner, NONE, inner };
+	if (outer == 1 && !others)
+		return carry_scaled(k, inner);
+	return (struct route){ W_MOVE, k, 1, NONE, g, e };
 }
 
 /* reduce-window keeps a dimension's length: stride 1, undilated input. */
@@ -316,11 +321,14 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 		rt = route_of(p, in, o, d, e->mask);
 		if (rt.way == W_MIX)
 			return refuse(p, in, o, d);
+		if (rt.way == W_MOVE && pl->moved && pl->moved != (1u << rt.to) &&
+		    in->op != XRT_OP_REVERSE)
+			return hp_fail(p, "%s: %s moving two dynamic dimensions is not supported",
+				       in->name, xrt_opcode_name(in->op));
 		if (rt.way == W_MOVE && rt.to < XRT_MAX_RANK) {
 			pl->moved |= (uint8_t)(1u << rt.to);
-			pl->rs_dim = d;
-			pl->rs_inner = rt.inner;
-			pl->rs_factor = rt.factor;
+			pl->rs_from = rt.from;
+			pl->rs_to = rt.to_end;
 		}
 		if ((rt.way == W_MASK || rt.way == W_MASK_CARRY) && o >= MAX_MASKED)
 			return hp_fail(p, "%s: more than %d operands with dynamic dimensions",
@@ -782,32 +790,40 @@ static uint32_t arith(struct plan *pl, enum xrt_opcode op, uint32_t a, uint32_t 
 }
 
 /*
- * A reshape merging dynamic dimension d (bound G, size N) below static
- * ones: result position q takes, with L the group's length below d,
- * element (q / L / N) * G * L + (q / L % N) * L + q % L of the plain
- * reshape, gathered; past the values the indices clamp into range.
+ * A reshape merging a group of dimensions, some dynamic, into result
+ * dimension k: position q of it takes the element whose index in
+ * dimension t of the group is q / P_t % n_t (P_t the product of the
+ * sizes n_u below t; the major one undivided), so the values inside the
+ * sizes come in order at the front; past them the indices clamp into
+ * range.  Its size is the product of the group's sizes.
  */
 static uint32_t move_reshaped(struct plan *pl, uint32_t x)
 {
 	struct hp *p = pl->e.p;
 	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
 	const struct xrt_shape *s = &p->cur->instrs[x].shape;
-	uint32_t k = (uint32_t)__builtin_ctz(pl->moved), y, q, l, a, n, src, ops[2], j, off = 0;
-	int64_t m = r->dims[k], L = pl->rs_inner, col[2] = { m, 1 }, offs[XRT_MAX_RANK];
-	int64_t sizes[XRT_MAX_RANK], kk = k;
+	const struct hp_dyn *e = dyn_of(p, x);
+	uint32_t k = (uint32_t)__builtin_ctz(pl->moved), y, q, n, digit, src = NONE, size, ops[2];
+	uint32_t t, j, off = 0;
+	int64_t m = r->dims[k], col[2] = { m, 1 }, offs[XRT_MAX_RANK], sizes[XRT_MAX_RANK];
+	int64_t kk = k, below = 1;
 
 	y = hp_emit(&pl->e, XRT_OP_RESHAPE, r->dtype, r->rank, r->dims, &x, 1);
 	q = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, 1, &m, NULL, 0);
 	hp_emit_ints(&pl->e, q, IR_ATTR_IOTA_DIMENSION, (int64_t[]){ 0 }, 1);
-	l = bcast(pl, s32_const(pl, L), m);
-	a = arith(pl, XRT_OP_DIVIDE, q, l, m);
-	n = bcast(pl, dyn_of(p, x)->size[pl->rs_dim], m);
-	src = arith(pl, XRT_OP_MULTIPLY,
-		    arith(pl, XRT_OP_DIVIDE, a, n, m),
-		    bcast(pl, s32_const(pl, s->dims[pl->rs_dim] * L), m), m);
-	src = arith(pl, XRT_OP_ADD, src,
-		    arith(pl, XRT_OP_MULTIPLY, arith(pl, XRT_OP_REMAINDER, a, n, m), l, m), m);
-	src = arith(pl, XRT_OP_ADD, src, arith(pl, XRT_OP_REMAINDER, q, l, m), m);
+	size = s32_const(pl, 1);
+	for (t = pl->rs_to; t-- > pl->rs_from;) {
+		n = e && (e->mask & (1u << t)) ? e->size[t] : s32_const(pl, s->dims[t]);
+		digit = arith(pl, XRT_OP_DIVIDE, q, bcast(pl, size, m), m);
+		if (t > pl->rs_from)
+			digit = arith(pl, XRT_OP_REMAINDER, digit, bcast(pl, n, m), m);
+		digit = arith(pl, XRT_OP_MULTIPLY, digit, bcast(pl, s32_const(pl, below), m), m);
+		src = src == NONE ? digit : arith(pl, XRT_OP_ADD, src, digit, m);
+		ops[0] = size;
+		ops[1] = n;
+		size = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+		below *= s->dims[t];
+	}
 	ops[0] = y;
 	ops[1] = hp_emit(&pl->e, XRT_OP_RESHAPE, XRT_S32, 2, col, &src, 1);
 	for (j = 0; j < r->rank; j++) {
@@ -821,9 +837,7 @@ static uint32_t move_reshaped(struct plan *pl, uint32_t x)
 	hp_emit_ints(&pl->e, y, IR_ATTR_START_INDEX_MAP, &kk, 1);
 	hp_emit_ints(&pl->e, y, IR_ATTR_INDEX_VECTOR_DIM, (int64_t[]){ 1 }, 1);
 	hp_emit_ints(&pl->e, y, IR_ATTR_SLICE_SIZES, sizes, r->rank);
-	ops[0] = dyn_of(p, x)->size[pl->rs_dim];
-	ops[1] = s32_const(pl, pl->rs_factor);
-	pl->total = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+	pl->total = size;
 	return y;
 }
 

@@ -1312,6 +1312,15 @@ def dynamic_cases():
          '  u = s32[2,<=4] slice(d), slice={[0:2], [0:4]}',
          '  ROOT f = s32[<=8] reshape(u)'],
         's32', np.concatenate([flat[:6], [0, 0]]))
+    cube = np.arange(18).reshape(2, 3, 3)
+    packed = np.zeros(18, dtype=np.int64)
+    packed[:8] = cube[:, :2, :2].reshape(8)
+    one('dyn_reshape_compacts_two',
+        [G.const('c', 's32', cube), G.const('i', 's32', 2),
+         '  a = s32[2,<=3,3] set-dimension-size(c, i), dimensions={1}',
+         '  b = s32[2,<=3,<=3] set-dimension-size(a, i), dimensions={2}',
+         '  ROOT f = s32[<=18] reshape(b)'],
+        's32', packed)
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
