@@ -361,14 +361,16 @@ static int parse_value(struct hp *p, struct ir_attr *a)
 /*
  * What XLA prints that cannot change a value here: hints to its own
  * passes and backends, source positions, buffer and schedule
- * assignments, precision requests the CPU backend does not act on.
- * Sorted, for bsearch.
+ * assignments, precision requests the CPU backend does not act on,
+ * and a reshape's inferred_dimension (where a dynamic dimension that
+ * splits takes its size; such reshapes are refused, and it means
+ * nothing to the rest).  Sorted, for bsearch.
  */
 static const char *const inert_attrs[] = {
 	"api_version", "async_execution_thread", "backend_config",
 	"called_computations", "control-predecessors", "cross_program_prefetch_index",
 	"custom_call_has_side_effect", "custom_call_schedule", "domain", "frontend_attributes",
-	"infeed_config", "is_cross_program_prefetch", "literal", "metadata",
+	"infeed_config", "inferred_dimension", "is_cross_program_prefetch", "literal", "metadata",
 	"operand_layout_constraints", "operand_precision", "origin", "outfeed_config",
 	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "parameter_replication",
 	"result_accuracy", "schedule", "scheduling_group", "sharding", "statistics_viz",

@@ -60,10 +60,13 @@ struct plan {
 	uint8_t masked[MAX_MASKED];	/* dimensions whose padding is replaced */
 	uint32_t fill[MAX_MASKED];
 	uint8_t moved;			/* reverse's or concatenate's dimensions to move */
+	uint8_t paired;			/* a binary op's dimensions of two sizes */
+	uint32_t pair[XRT_MAX_RANK];	/* operand 1's size there */
 	uint32_t total;			/* the moved result's size (expand_move()) */
 	uint32_t rs_from, rs_to;	/* a compacting reshape's group of operand dimensions */
 	struct hp_dyn out;		/* the result's sizes, before scaling */
 	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
+	uint8_t replaced;		/* operands pair_sizes() replaced */
 	int64_t factor[XRT_MAX_RANK];	/* >1: out.size[d] times it */
 };
 
@@ -337,6 +340,12 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 			pl->masked[o] |= (uint8_t)(1u << d);
 			pl->fill[o] = rt.fill;
 		}
+		if (rt.way == W_CARRY && o == 1 && xrt_opcode_is_binary(in->op) &&
+		    in->num_operands == 2 && (pl->out.mask & (1u << rt.to)) &&
+		    pl->out.size[rt.to] != e->size[d]) {
+			pl->paired |= (uint8_t)(1u << rt.to);
+			pl->pair[rt.to] = e->size[d];
+		}
 		if ((rt.way == W_CARRY || rt.way == W_MASK_CARRY) && rt.to < XRT_MAX_RANK &&
 		    !(pl->out.mask & (1u << rt.to))) {
 			pl->out.mask |= (uint8_t)(1u << rt.to);
@@ -395,6 +404,73 @@ static uint32_t masked(struct plan *pl, uint32_t x, const struct xrt_shape *s,
 	return hp_emit(&pl->e, XRT_OP_SELECT, t, rank, dims, ops, 3);
 }
 
+static uint32_t scalar(struct plan *pl, enum xrt_opcode op, enum xrt_dtype t, uint32_t a,
+		       uint32_t b)
+{
+	uint32_t ops[2] = { a, b };
+
+	return hp_emit(&pl->e, op, t, 0, NULL, ops, 2);
+}
+
+static uint32_t scalar_cmp(struct plan *pl, uint32_t a, uint32_t b, const char *dir)
+{
+	uint32_t v = scalar(pl, XRT_OP_COMPARE, XRT_PRED, a, b);
+
+	hp_emit_word(&pl->e, v, IR_ATTR_DIRECTION, dir);
+	return v;
+}
+
+/* @x (shape @s) where @when holds, its first element along @d everywhere along @d. */
+static uint32_t first_spread(struct plan *pl, uint32_t x, const struct xrt_shape *s, uint32_t d,
+			     uint32_t when)
+{
+	int64_t from[XRT_MAX_RANK] = { 0 }, to[XRT_MAX_RANK], less[XRT_MAX_RANK], keep[XRT_MAX_RANK];
+	uint32_t j, n = 0, v, ops[3];
+
+	memcpy(to, s->dims, s->rank * sizeof(to[0]));
+	to[d] = 1;
+	for (j = 0; j < s->rank; j++) {
+		if (j != d) {
+			less[n] = s->dims[j];
+			keep[n++] = j;
+		}
+	}
+	v = hp_emit_slice(&pl->e, x, s->dtype, s->rank, from, to);
+	v = hp_emit(&pl->e, XRT_OP_RESHAPE, s->dtype, n, less, &v, 1);
+	ops[1] = hp_emit(&pl->e, XRT_OP_BROADCAST, s->dtype, s->rank, s->dims, &v, 1);
+	hp_emit_ints(&pl->e, ops[1], IR_ATTR_DIMENSIONS, keep, n);
+	ops[0] = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_PRED, s->rank, s->dims, &when, 1);
+	hp_emit_ints(&pl->e, ops[0], IR_ATTR_DIMENSIONS, NULL, 0);
+	ops[2] = x;
+	return hp_emit(&pl->e, XRT_OP_SELECT, s->dtype, s->rank, s->dims, ops, 3);
+}
+
+/*
+ * A binary op whose operands' sizes differ along @d (a, b): one of size
+ * 1 spreads over the other's (XLA's implicit broadcast), else the
+ * smaller is the result's.
+ */
+static void pair_sizes(struct plan *pl, const uint32_t *from, uint32_t d)
+{
+	const struct ir_comp *c = pl->e.p->cur;
+	uint32_t a = pl->out.size[d], b = pl->pair[d], one = s32_const(pl, 1), wa, wb, o;
+
+	wa = scalar(pl, XRT_OP_AND, XRT_PRED, scalar_cmp(pl, a, one, "EQ"),
+		    scalar_cmp(pl, a, b, "LT"));
+	wb = scalar(pl, XRT_OP_AND, XRT_PRED, scalar_cmp(pl, b, one, "EQ"),
+		    scalar_cmp(pl, b, a, "LT"));
+	for (o = 0; o < 2; o++) {
+		uint32_t x = pl->masked[o] || (pl->replaced & (1u << o)) ? pl->ops[o] : from[o];
+
+		pl->ops[o] = first_spread(pl, x, &c->instrs[from[o]].shape, d, o ? wb : wa);
+		pl->replaced |= (uint8_t)(1u << o);
+	}
+	o = hp_emit(&pl->e, XRT_OP_SELECT, XRT_S32, 0, NULL,
+		    (uint32_t[]){ wb, a, scalar(pl, XRT_OP_MINIMUM, XRT_S32, a, b) }, 3);
+	pl->sized[d] = hp_emit(&pl->e, XRT_OP_SELECT, XRT_S32, 0, NULL,
+			       (uint32_t[]){ wa, b, o }, 3);
+}
+
 /* The masks and size arithmetic the plan needs (@e is its emitter). */
 static uint32_t expand(struct hp_emit *e, void *ctx)
 {
@@ -417,6 +493,10 @@ static uint32_t expand(struct hp_emit *e, void *ctx)
 			pl->sized[d] = hp_emit(e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
 		}
 	}
+	pl->replaced = 0;
+	for (d = 0; d < XRT_MAX_RANK; d++)
+		if (pl->paired & (1u << d))
+			pair_sizes(pl, from, d);
 	return 0;
 }
 
@@ -445,11 +525,12 @@ static int run_plan(struct hp *p, struct plan *pl)
 	}
 	for (d = 0; d < XRT_MAX_RANK; d++)
 		work |= (pl->out.mask & (1u << d)) && pl->factor[d] > 1;
+	work |= pl->paired != 0;
 	if (work && hp_emit_twice(&pl->e, expand, from, &ignored))
 		return -1;
 	in = last(p);
 	for (o = 0; o < MAX_MASKED && o < in->num_operands; o++)
-		if (pl->masked[o])
+		if (pl->masked[o] || (pl->replaced & (1u << o)))
 			in->operands[o] = pl->ops[o];
 	p->dyn_next = pl->out;
 	if (work)
@@ -986,9 +1067,9 @@ static uint32_t zero_past(struct plan *pl, uint32_t v, uint32_t depth)
 			changed = true;
 			continue;
 		}
-		k = ops[i];
+		/* by what it holds: in the dry pass an index is a count */
+		changed |= holds_dyn(pl->e.p, ops[i], 0);
 		ops[i] = zero_past(pl, ops[i], depth + 1);
-		changed |= ops[i] != (uint32_t)k;
 		in = &pl->e.p->cur->instrs[v];	/* the emitter may have moved it */
 	}
 	if (!changed)

@@ -1321,6 +1321,23 @@ def dynamic_cases():
          '  b = s32[2,<=3,<=3] set-dimension-size(a, i), dimensions={2}',
          '  ROOT f = s32[<=18] reshape(b)'],
         's32', packed)
+    rows = np.arange(8).reshape(4, 2) + 1
+    for name, na, nb in (('dyn_binary_spreads_size_one', 1, 3),
+                         ('dyn_binary_takes_smaller_size', 3, 2),
+                         ('dyn_binary_spreads_right_operand', 3, 1)):
+        a_ = rows[:na] if na > 1 else np.repeat(rows[:1], 4, 0)
+        b_ = 10 * rows[:nb] if nb > 1 else np.repeat(10 * rows[:1], 4, 0)
+        n = nb if na == 1 else na if nb == 1 else min(na, nb)
+        out = np.zeros((4, 2), dtype=np.int64)
+        out[:n] = (a_[:n] - b_[:n])
+        G.case(name, [G.const('x', 's32', rows), G.const('y', 's32', 10 * rows),
+                      G.const('m', 's32', na), G.const('k', 's32', nb),
+                      '  a = s32[<=4,2] set-dimension-size(x, m), dimensions={0}',
+                      '  b = s32[<=4,2] set-dimension-size(y, k), dimensions={0}',
+                      '  s = s32[<=4,2] subtract(a, b)',
+                      '  g = s32[] get-dimension-size(s), dimensions={0}',
+                      '  ROOT t = (s32[<=4,2], s32[]) tuple(s, g)'],
+               '(s32[4,2], s32[])', '(%s, %d)' % (G.fmt_array('s32', np.asarray(out, dtype=object)), n))
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
