@@ -81,13 +81,19 @@ static const struct hp_dyn *dyn_of(struct hp *p, uint32_t v)
 	return p->dyn && v < p->dyn_cap && p->dyn[v].mask ? &p->dyn[v] : NULL;
 }
 
+/* Whether @v is a loop's tuple, its elements' sizes among its elements. */
+static bool is_loop(struct hp *p, uint32_t v)
+{
+	return p->dyn && v < p->dyn_cap && p->dyn[v].loop;
+}
+
 /* Whether @v or, through tuple instructions, any element of it is dynamic. */
 static bool holds_dyn(struct hp *p, uint32_t v, uint32_t depth)
 {
 	const struct ir_instr *in = &p->cur->instrs[v];
 	uint32_t i;
 
-	if (dyn_of(p, v))
+	if (dyn_of(p, v) || is_loop(p, v))
 		return true;
 	if (in->op != XRT_OP_TUPLE || depth > XRT_MAX_TUPLE_DEPTH)
 		return false;
@@ -724,21 +730,281 @@ static int custom(struct hp *p, struct ir_instr *in, bool *done)
 	return !strcmp(t->str, "PadToStatic") ? pad_static(p, in) : slice_to_dynamic(p, in);
 }
 
+/* --- loops: a while's tuple of dynamic values carries their sizes as elements --- */
+
+static const struct hp_loop *loop_of(struct hp *p, uint32_t comp)
+{
+	return p->loops && comp < p->loops_cap && p->loops[comp].elems ? &p->loops[comp] : NULL;
+}
+
+/* Where the size of element @i's dimension @d lies in a loop's tuple. */
+static uint32_t hidden_at(const struct hp_loop *l, uint32_t i, uint32_t d)
+{
+	uint32_t at = l->elems, j;
+
+	for (j = 0; j < i; j++)
+		at += (uint32_t)__builtin_popcount(l->mask[j]);
+	return at + (uint32_t)__builtin_popcount(l->mask[i] & ((1u << d) - 1));
+}
+
+/* @s with @l->hidden s32[] elements after its own. */
+static int extended(struct hp *p, const struct xrt_shape *s, const struct hp_loop *l,
+		    struct xrt_shape *out)
+{
+	struct xrt_shape *el = xrt_mem_calloc(p->a, s->tuple_count + l->hidden, sizeof(*el));
+	xrt_status *st;
+	uint32_t i;
+
+	if (!el)
+		return hp_oom(p);
+	memcpy(el, s->tuple, s->tuple_count * sizeof(*el));	/* copied below */
+	for (i = 0; i < l->hidden; i++)
+		el[s->tuple_count + i] = (struct xrt_shape){ .dtype = XRT_S32 };
+	st = xrt_shape_init_tuple(out, p->a, el, s->tuple_count + l->hidden);
+	xrt_mem_free(p->a, el);
+	if (st) {
+		xrt_status_free(st);
+		return hp_oom(p);
+	}
+	return 0;
+}
+
+/* The instruction just read gets shape @s extended by @l. */
+static int extend_shape(struct hp *p, const struct hp_loop *l)
+{
+	struct ir_instr *in = last(p);
+	struct xrt_shape ext;
+
+	if (extended(p, &in->shape, l, &ext))
+		return -1;
+	xrt_shape_deinit(&in->shape);
+	in->shape = ext;
+	return 0;
+}
+
+/*
+ * A tuple parameter with "<=" dimensions outside the entry makes its
+ * computation a loop's: the sizes come as elements after its own.
+ */
+static int loop_param(struct hp *p, struct ir_instr *in)
+{
+	const struct xrt_shape *s = &in->shape;
+	uint32_t c = (uint32_t)(p->cur - p->m->comps), i;
+	struct hp_loop l = { 0 };
+
+	if (!xrt_shape_is_tuple(s) || in->parameter || s->tuple_count > XSHAPE_DYN_LEAVES ||
+	    p->decl.leaves != s->tuple_count) {
+		if (p->dyn_param_comp == UINT32_MAX)
+			p->dyn_param_comp = c;
+		return 0;
+	}
+	for (i = 0; i < s->tuple_count; i++)
+		if (xrt_shape_is_tuple(&s->tuple[i]))
+			return hp_fail(p, "%s: a tuple within a loop's tuple of dynamic values is "
+				       "not supported", in->name);
+	l.elems = s->tuple_count;
+	memcpy(l.mask, p->decl.mask, sizeof(l.mask));
+	for (i = 0; i < l.elems; i++)
+		l.hidden += (uint32_t)__builtin_popcount(l.mask[i]);
+	if (hp_grow(p, (void **)&p->loops, &p->loops_cap, c + 1, sizeof(*p->loops)))
+		return -1;
+	p->loops[c] = l;
+	p->dyn_next.loop = c + 1;
+	return extend_shape(p, &p->loops[c]);
+}
+
+struct elem_ctx {
+	uint32_t t, i, d[XRT_MAX_RANK], at[XRT_MAX_RANK], n, out[XRT_MAX_RANK];
+};
+
+static uint32_t expand_sizes(struct hp_emit *e, void *ctx)
+{
+	struct elem_ctx *x = ctx;
+	uint32_t k;
+
+	for (k = 0; k < x->n; k++) {
+		x->out[k] = hp_emit(e, XRT_OP_GET_TUPLE_ELEMENT, XRT_S32, 0, NULL, &x->t, 1);
+		hp_emit_ints(e, x->out[k], IR_ATTR_INDEX, (int64_t[]){ x->at[k] }, 1);
+	}
+	return 0;
+}
+
+/* get-tuple-element @i of a loop's tuple: its sizes, read from their elements. */
+static int loop_element(struct hp *p, uint32_t t, const struct hp_loop *l, int64_t i)
+{
+	struct elem_ctx x = { .t = t, .i = (uint32_t)i };
+	struct plan pl;
+	uint32_t d, ignored;
+
+	if (i < 0 || i >= (int64_t)l->elems || !l->mask[i])
+		return 0;
+	for (d = 0; d < XRT_MAX_RANK; d++) {
+		if (l->mask[i] & (1u << d)) {
+			x.d[x.n] = d;
+			x.at[x.n++] = hidden_at(l, x.i, d);
+		}
+	}
+	plan_init(p, &pl, last(p));
+	if (hp_emit_twice(&pl.e, expand_sizes, &x, &ignored))
+		return -1;
+	p->dyn_next.mask = l->mask[i];
+	for (d = 0; d < x.n; d++)
+		p->dyn_next.size[x.d[d]] = x.out[d];
+	return 0;
+}
+
+struct tuple_ctx {
+	const struct hp_loop *l;
+	const struct xrt_shape *shape;	/* the extended tuple's */
+	uint32_t n, ops[];		/* the elements, then the sizes */
+};
+
+/* The elements' sizes by the loop's mask (bounds where static), and their tuple. */
+static uint32_t expand_tuple(struct hp_emit *e, void *ctx)
+{
+	struct tuple_ctx *x = ctx;
+	struct plan *pl = (struct plan *)e;
+	uint32_t i, d, k = x->l->elems;
+
+	for (i = 0; i < x->l->elems; i++) {
+		const struct hp_dyn *en = dyn_of(e->p, x->ops[i]);
+		const struct xrt_shape *s = &e->p->cur->instrs[x->ops[i]].shape;
+
+		for (d = 0; d < XRT_MAX_RANK; d++) {
+			if (!(x->l->mask[i] & (1u << d)))
+				continue;
+			x->ops[k++] = en && (en->mask & (1u << d)) ? en->size[d] :
+				      s32_const(pl, d < s->rank ? s->dims[d] : 0);
+		}
+	}
+	return hp_emit_tuple(e, x->shape, x->ops, k);
+}
+
+/* Whether @in's elements carry no dynamic dimension the loop does not. */
+static int check_elements(struct hp *p, const struct ir_instr *t, const struct hp_loop *l,
+			  const char *who)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->elems; i++) {
+		const struct hp_dyn *en = dyn_of(p, t->operands[i]);
+
+		if ((en && (en->mask & ~l->mask[i])) ||
+		    xrt_shape_is_tuple(&p->cur->instrs[t->operands[i]].shape))
+			return hp_fail(p, "%s: element %u has dynamic dimensions the loop's "
+				       "parameter does not", who, i);
+	}
+	return 0;
+}
+
+/*
+ * A tuple of @t's elements and their sizes, of shape @shape; its index
+ * in *@out.  Before the instruction just read, or after the last one.
+ */
+static int loop_tuple(struct hp *p, struct plan *pl, const struct ir_instr *t,
+		      const struct hp_loop *l, const struct xrt_shape *shape, bool after,
+		      uint32_t *out)
+{
+	struct tuple_ctx *x = xrt_mem_calloc(p->a, 1, sizeof(*x) + (l->elems + l->hidden) *
+					     sizeof(x->ops[0]));
+	int rc;
+
+	if (!x)
+		return hp_oom(p);
+	x->l = l;
+	x->shape = shape;
+	memcpy(x->ops, t->operands, l->elems * sizeof(x->ops[0]));
+	rc = after ? hp_emit_after(&pl->e, expand_tuple, x, out) :
+		     hp_emit_twice(&pl->e, expand_tuple, x, out);
+	xrt_mem_free(p->a, x);
+	return rc;
+}
+
+/* A while whose body and condition take dynamic values: its tuple gets their sizes. */
+static int loop_while(struct hp *p, struct ir_instr *in, bool *done)
+{
+	const struct ir_attr *b = ir_instr_attr(in, IR_ATTR_BODY);
+	const struct ir_attr *c = ir_instr_attr(in, IR_ATTR_CONDITION);
+	const struct hp_loop *lb, *lc;
+	const struct ir_instr *t;
+	struct xrt_shape shape;
+	struct plan pl;
+	uint32_t v;
+	int rc;
+
+	*done = false;
+	if (!b || !c || b->n != 1 || c->n != 1 || in->num_operands != 1)
+		return 0;
+	lb = loop_of(p, (uint32_t)b->ints[0]);
+	lc = loop_of(p, (uint32_t)c->ints[0]);
+	if (!lb && !lc)
+		return 0;
+	*done = true;
+	if (!lb || !lc || lb->elems != lc->elems || memcmp(lb->mask, lc->mask, sizeof(lb->mask)))
+		return hp_fail(p, "%s: while's body and condition differ in their parameter's "
+			       "dynamic dimensions", in->name);
+	t = &p->cur->instrs[in->operands[0]];
+	if (t->op != XRT_OP_TUPLE || t->num_operands != lb->elems)
+		return hp_fail(p, "%s: a while over dynamic values takes a tuple instruction of "
+			       "%u elements", in->name, lb->elems);
+	if (check_elements(p, t, lb, in->name) || extended(p, &t->shape, lb, &shape))
+		return -1;
+	plan_init(p, &pl, in);
+	rc = loop_tuple(p, &pl, t, lb, &shape, false, &v);
+	xrt_shape_deinit(&shape);
+	if (rc)
+		return -1;
+	in = last(p);
+	in->operands[0] = v;
+	p->dyn_next.loop = (uint32_t)b->ints[0] + 1;
+	return extend_shape(p, lb);
+}
+
+/* The root of a loop's body: its tuple gets the sizes; a condition's pred stays. */
+static int loop_root(struct hp *p, const struct hp_loop *l)
+{
+	struct ir_comp *c = p->cur;
+	const struct ir_instr *r = &c->instrs[c->root];
+	struct xrt_shape shape;
+	struct plan pl;
+	uint32_t v;
+	int rc;
+
+	if (!xrt_shape_is_tuple(&r->shape) && !holds_dyn(p, c->root, 0))
+		return 0;	/* a condition's pred */
+	if (r->op != XRT_OP_TUPLE || r->num_operands != l->elems)
+		return hp_fail(p, "computation '%s' takes a tuple with dynamic dimensions: its root "
+			       "must be a tuple instruction of %u elements", c->name, l->elems);
+	if (check_elements(p, r, l, c->name) || extended(p, &r->shape, l, &shape))
+		return -1;
+	plan_init(p, &pl, r);
+	rc = loop_tuple(p, &pl, r, l, &shape, true, &v);
+	xrt_shape_deinit(&shape);
+	if (rc)
+		return -1;
+	c->root = v;
+	return 0;
+}
+
 /* A get-tuple-element takes its element's sizes. */
-static void element(struct hp *p, const struct ir_instr *in)
+static int element(struct hp *p, const struct ir_instr *in)
 {
 	const struct ir_instr *t;
 	const struct hp_dyn *e;
 	int64_t i = in->num_operands == 1 ? one_int(in, IR_ATTR_INDEX) : -1;
 
 	if (i < 0)
-		return;
+		return 0;
 	t = &p->cur->instrs[in->operands[0]];
+	if (is_loop(p, in->operands[0]))
+		return loop_element(p, in->operands[0],
+				    &p->loops[p->dyn[in->operands[0]].loop - 1], i);
 	e = dyn_of(p, in->operands[0]);	/* a tuple whose elements share sizes */
 	if (!e && t->op == XRT_OP_TUPLE && i < (int64_t)t->num_operands)
 		e = dyn_of(p, t->operands[i]);
 	if (e)
 		p->dyn_next = *e;
+	return 0;
 }
 
 /* Those that never see a dynamic operand dimension: the rest are planned. */
@@ -988,9 +1254,8 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 	int rc;
 
 	memset(&p->dyn_next, 0, sizeof(p->dyn_next));
-	if (in->op == XRT_OP_PARAMETER && p->decl.any && !p->in_entry &&
-	    p->dyn_param_comp == UINT32_MAX)
-		p->dyn_param_comp = (uint32_t)(p->cur - p->m->comps);
+	if (in->op == XRT_OP_PARAMETER && p->decl.any && !p->in_entry)
+		return loop_param(p, in);
 	if (p->pseudo && !strncmp(p->pseudo, "get-dimension-size", 18)) {
 		rc = get_size(p, in);
 		p->pseudo = NULL;	/* read: the rest see what it became */
@@ -1004,7 +1269,13 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 	if (in->op == XRT_OP_CUSTOM_CALL && (custom(p, in, &done) || done))
 		return p->err ? -1 : 0;
 	if (in->op == XRT_OP_GET_TUPLE_ELEMENT)
-		element(p, in);
+		return element(p, in);	/* (which may move @in) */
+	if (in->op == XRT_OP_WHILE && (loop_while(p, in, &done) || done))
+		return p->err ? -1 : 0;
+	for (o = 0; in->op == XRT_OP_TUPLE && o < in->num_operands; o++)
+		if (is_loop(p, in->operands[o]))
+			return hp_fail(p, "%s: a loop's tuple of dynamic values (operand %u) in a "
+				       "tuple is not supported", in->name, o);
 	if (passes(in->op) || !p->dyn)
 		return 0;
 	for (o = 0; o < in->num_operands; o++) {
@@ -1031,7 +1302,7 @@ int hlo_dynamic_done(struct hp *p)
 {
 	uint32_t at = p->cur->num_instrs - 1;
 
-	if (!p->dyn_next.mask)
+	if (!p->dyn_next.mask && !p->dyn_next.loop)
 		return 0;
 	if (hp_grow(p, (void **)&p->dyn, &p->dyn_cap, at + 1, sizeof(*p->dyn)))
 		return -1;
@@ -1092,23 +1363,20 @@ int hlo_dynamic_root(struct hp *p)
 {
 	struct ir_comp *c = p->cur;
 	struct plan pl;
-	uint32_t n = c->num_instrs, root;
+	uint32_t root;
+	const struct hp_loop *l = loop_of(p, (uint32_t)(c - p->m->comps));
 
+	if (l)
+		return loop_root(p, l);
+	if (is_loop(p, c->root))
+		return hp_fail(p, "computation '%s' returns a loop's tuple of dynamic values: "
+			       "not supported (return its elements)", c->name);
 	if (!p->dyn || !holds_dyn(p, c->root, 0))
 		return 0;
 	if (!p->in_entry && p->dyn_root_comp == UINT32_MAX)
 		p->dyn_root_comp = (uint32_t)(c - p->m->comps);
 	plan_init(p, &pl, &c->instrs[c->root]);
-	pl.e.dry = true;
-	zero_root(&pl.e, NULL);
-	if (hp_grow(p, (void **)&c->instrs, &p->instr_cap, n + pl.e.at, sizeof(*c->instrs)))
-		return -1;
-	memset(&c->instrs[n], 0, pl.e.at * sizeof(*c->instrs));
-	c->num_instrs = n + pl.e.at;
-	pl.e.dry = false;
-	pl.e.at = n;
-	root = zero_root(&pl.e, NULL);
-	if (pl.e.failed)
+	if (hp_emit_after(&pl.e, zero_root, NULL, &root))
 		return -1;
 	c->root = root;
 	return 0;

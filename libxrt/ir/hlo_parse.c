@@ -845,6 +845,9 @@ static int parse_module(struct hp *p)
 		return hp_fail(p, "computation '%s' has a parameter with a dynamic dimension: "
 			       "only the entry's may have one (its argument's size is its bound)",
 			       p->m->comps[p->dyn_param_comp].name);
+	if (p->loops && p->m->entry < p->loops_cap && p->loops[p->m->entry].elems)
+		return hp_fail(p, "the entry computation '%s' is not written ENTRY and has a tuple "
+			       "parameter with dynamic dimensions", p->m->comps[p->m->entry].name);
 	if (p->dyn_root_comp != UINT32_MAX && p->dyn_root_comp != p->m->entry)
 		return hp_fail(p, "computation '%s' returns a value with a dynamic dimension: "
 			       "only the entry may (its result comes at its bound)",
@@ -878,6 +881,7 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 	ir_names_init(&p.comp_names, alloc, comp_name, &p);
 	rc = parse_module(&p);
 	xrt_mem_free(alloc, p.dyn);
+	xrt_mem_free(alloc, p.loops);
 	ir_names_deinit(&p.instr_names);
 	ir_names_deinit(&p.comp_names);
 	if (!rc) {

@@ -23,6 +23,17 @@
 struct hp_dyn {
 	uint8_t mask;
 	uint32_t size[XRT_MAX_RANK];
+	uint32_t loop;	/* a loop's tuple: its sizes are elements, as computation loop - 1 has them */
+};
+
+/*
+ * A computation whose tuple parameter has "<=" dimensions (a while's
+ * body or condition): the dimensions @mask of each of its @elems
+ * elements, their sizes appended as @hidden more s32[] elements.
+ */
+struct hp_loop {
+	uint32_t elems, hidden;
+	uint8_t mask[XSHAPE_DYN_LEAVES];
 };
 
 struct hp {
@@ -51,6 +62,8 @@ struct hp {
 	bool in_entry;			/* @cur was written ENTRY */
 	uint32_t dyn_param_comp;	/* a computation with a "<=" parameter, or UINT32_MAX */
 	uint32_t dyn_root_comp;		/* one not written ENTRY returning a dynamic value */
+	struct hp_loop *loops;		/* by computation; NULL: none so far */
+	uint32_t loops_cap;
 };
 
 /* Each returns 0, or -1 with p->err set (the first error wins). */
@@ -119,6 +132,9 @@ void hp_emit_ints(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const int
  */
 int hp_emit_twice(struct hp_emit *e, uint32_t (*expand)(struct hp_emit *e, void *ctx), void *ctx,
 		  uint32_t *out);
+/* hp_emit_twice() with the room after the computation's last instruction. */
+int hp_emit_after(struct hp_emit *e, uint32_t (*expand)(struct hp_emit *e, void *ctx),
+		  void *ctx, uint32_t *out);
 /* Sets word attribute @key (direction=LT, ...) of instruction @v to @w. */
 void hp_emit_word(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const char *w);
 /* A zero constant of @t[@dims]; *@data its bytes to fill (NULL in the dry pass). */

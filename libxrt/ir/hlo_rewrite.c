@@ -207,6 +207,25 @@ int hp_emit_twice(struct hp_emit *e, uint32_t (*expand)(struct hp_emit *e, void 
 	return e->failed ? -1 : 0;
 }
 
+int hp_emit_after(struct hp_emit *e, uint32_t (*expand)(struct hp_emit *e, void *ctx),
+		  void *ctx, uint32_t *out)
+{
+	struct ir_comp *c = e->p->cur;
+	uint32_t n = c->num_instrs;
+
+	e->dry = true;
+	e->at = 0;
+	expand(e, ctx);
+	if (hp_grow(e->p, (void **)&c->instrs, &e->p->instr_cap, n + e->at, sizeof(*c->instrs)))
+		return -1;
+	memset(&c->instrs[n], 0, e->at * sizeof(*c->instrs));
+	c->num_instrs = n + e->at;
+	e->dry = false;
+	e->at = n;
+	*out = expand(e, ctx);
+	return e->failed ? -1 : 0;
+}
+
 void hp_emit_word(struct hp_emit *e, uint32_t v, enum ir_attr_key key, const char *w)
 {
 	struct ir_attr a = { .key = key };

@@ -267,6 +267,13 @@ TEST_F(xrt, dynamic_dimensions_lower_to_static_ones)
 	xrt_module_destroy(m);
 }
 
+/* A loop of body b and condition c; the entry makes t and ends with @end. */
+#define LOOP(body, cparam, bparam, t, end) "HloModule m\nb {\n  p = " bparam " parameter(0)\n" \
+	"  x = f32[<=4] get-tuple-element(p), index=0\n" body "\n}\n" \
+	"c {\n  p = " cparam " parameter(0)\n  ROOT r = pred[] constant(true)\n}\n" \
+	"ENTRY e {\n  x = f32[4] parameter(0)\n  t = " t "\n" \
+	"  w = (f32[4]) while(t), body=b, condition=c\n" end "\n}"
+
 /* Dynamic dimensions where they cannot be lowered, and malformed size instructions. */
 TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 {
@@ -310,12 +317,31 @@ TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 		  "  ROOT q = f32[<=4] set-dimension-size(p, n), dimensions={0}\n}\n"
 		  "ENTRY e {\n  x = f32[4] parameter(0)\n  ROOT r = f32[4] call(x), to_apply=c\n}",
 		  "computation 'c' returns a value with a dynamic dimension: only the entry may" },
+		{ LOOP("  ROOT r = (f32[<=4]) tuple(x)", "(f32[4])", "(f32[<=4])", "(f32[4]) tuple(x)",
+		       "  ROOT g = f32[4] get-tuple-element(w), index=0"),
+		  "w: while's body and condition differ in their parameter's dynamic dimensions" },
+		{ LOOP("  ROOT r = (f32[<=4]) copy(p)", "(f32[<=4])", "(f32[<=4])", "(f32[4]) tuple(x)",
+		       "  ROOT g = f32[4] get-tuple-element(w), index=0"),
+		  "r: a dynamic value (operand 0) into copy is not supported" },
+		{ LOOP("  ROOT r = (f32[<=4]) parameter(1)", "(f32[<=4])", "(f32[<=4])",
+		       "(f32[4]) tuple(x)", "  ROOT g = f32[4] get-tuple-element(w), index=0"),
+		  "computation 'b' takes a tuple with dynamic dimensions: its root must be a tuple" },
+		{ LOOP("  ROOT r = (f32[<=4]) tuple(x)", "(f32[<=4])", "(f32[<=4])", "(f32[4]) tuple(x)",
+		       "  ROOT g = (f32[<=4]) copy(w)"),
+		  "g: a dynamic value (operand 0) into copy is not supported" },
+		{ LOOP("  ROOT r = (f32[<=4]) tuple(x)", "(f32[<=4])", "(f32[<=4])", "(f32[4]) tuple(x)",
+		       ""),
+		  "computation 'e' returns a loop's tuple of dynamic values: not supported" },
+		{ LOOP("  ROOT r = (f32[<=4]) tuple(x)", "(f32[<=4])", "(f32[<=4])", "(f32[4]) copy(x)",
+		       "  ROOT g = f32[4] get-tuple-element(w), index=0"),
+		  "w: a while over dynamic values takes a tuple instruction of 1 elements" },
 		{ "HloModule m\nENTRY e {\n  ROOT x = f32[?] parameter(0)\n}",
 		  "an unbounded dynamic dimension ('?')" },
 		{ "HloModule m\nENTRY e {\n  ROOT x = f32[<4] parameter(0)\n}",
 		  "expected '<=' before a dimension's bound" },
 	};
 #undef DYN
+#undef LOOP
 
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }

@@ -1338,6 +1338,50 @@ def dynamic_cases():
                       '  g = s32[] get-dimension-size(s), dimensions={0}',
                       '  ROOT t = (s32[<=4,2], s32[]) tuple(s, g)'],
                '(s32[4,2], s32[])', '(%s, %d)' % (G.fmt_array('s32', np.asarray(out, dtype=object)), n))
+    loop = '''%push (s: (s32[<=5,2], s32[])) -> (s32[<=5,2], s32[]) {
+  %s = (s32[<=5,2], s32[]) parameter(0)
+  %b = s32[<=5,2] get-tuple-element(%s), index=0
+  %k = s32[] get-tuple-element(%s), index=1
+  %n = s32[] get-dimension-size(%b), dimensions={0}
+  %z = s32[] constant(0)
+  %sq = s32[] multiply(%k, %k)
+  %row = s32[1,2] broadcast(%sq), dimensions={}
+  %u = s32[<=5,2] dynamic-update-slice(%b, %row, %n, %z)
+  %one = s32[] constant(1)
+  %n1 = s32[] add(%n, %one)
+  %d = s32[<=5,2] set-dimension-size(%u, %n1), dimensions={0}
+  %k1 = s32[] add(%k, %one)
+  ROOT %t = (s32[<=5,2], s32[]) tuple(%d, %k1)
+}
+
+%below (s: (s32[<=5,2], s32[])) -> pred[] {
+  %s = (s32[<=5,2], s32[]) parameter(0)
+  %b = s32[<=5,2] get-tuple-element(%s), index=0
+  %n = s32[] get-dimension-size(%b), dimensions={0}
+  %four = s32[] constant(4)
+  ROOT %lt = pred[] compare(%n, %four), direction=LT
+}
+
+%adds2 (a: s32[], b: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %r = s32[] add(%a, %b)
+}
+
+'''
+    G.case('dyn_while_pushes_rows',
+           [G.const('m', 's32', -7), '  e = s32[5,2] broadcast(m), dimensions={}',
+            G.const('z', 's32', 0), G.const('k', 's32', 2),
+            '  d = s32[<=5,2] set-dimension-size(e, z), dimensions={0}',
+            '  t = (s32[<=5,2], s32[]) tuple(d, k)',
+            '  w = (s32[<=5,2], s32[]) while(t), body=%push, condition=%below',
+            '  b = s32[<=5,2] get-tuple-element(w), index=0',
+            '  r = s32[2] reduce(b, z), dimensions={0}, to_apply=%adds2',
+            '  g = s32[] get-dimension-size(b), dimensions={0}',
+            '  ROOT o = (s32[2], s32[], s32[<=5,2]) tuple(r, g, b)'],
+           '(s32[2], s32[], s32[5,2])',
+           '({%d, %d}, 4, {{4, 4}, {9, 9}, {16, 16}, {25, 25}, {0, 0}})' % (
+               4 + 9 + 16 + 25, 4 + 9 + 16 + 25), comps=loop)
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
