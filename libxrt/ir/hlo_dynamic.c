@@ -180,7 +180,8 @@ static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struc
 		return (struct route){ W_SKIP };	/* the verifier says what is wrong */
 	for (g = d; g > 0 && !has_product(pr, r->rank, px[g]); g--)
 		;
-	for (e = d + 1; e < x->rank && !has_product(pr, r->rank, px[e]); e++)
+	/* past @d and growing: a group of ones would hold none of @d's elements */
+	for (e = d + 1; e < x->rank && (!has_product(pr, r->rank, px[e]) || px[e] == px[g]); e++)
 		;
 	for (k = 0; k < r->rank && !(pr[k] == px[g] && pr[k + 1] == px[e]); k++)
 		;

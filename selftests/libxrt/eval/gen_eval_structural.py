@@ -1382,6 +1382,16 @@ def dynamic_cases():
            '(s32[2], s32[], s32[5,2])',
            '({%d, %d}, 4, {{4, 4}, {9, 9}, {16, 16}, {25, 25}, {0, 0}})' % (
                4 + 9 + 16 + 25, 4 + 9 + 16 + 25), comps=loop)
+    G.case('dyn_reshape_unit_dimension',
+           [G.const('c', 's32', np.arange(10).reshape(1, 2, 5, 1) + 1),
+            G.const('i', 's32', 0), G.const('j', 's32', 1),
+            '  a = s32[<=1,2,5,1] set-dimension-size(c, i), dimensions={0}',
+            '  b = s32[<=1,2,5,1] set-dimension-size(c, j), dimensions={0}',
+            '  ra = s32[<=10] reshape(a)', '  rb = s32[<=10] reshape(b)',
+            '  ga = s32[] get-dimension-size(ra), dimensions={0}',
+            '  gb = s32[] get-dimension-size(rb), dimensions={0}',
+            '  ROOT t = (s32[], s32[]) tuple(ga, gb)'],
+           '(s32[], s32[])', '(0, 10)')
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
