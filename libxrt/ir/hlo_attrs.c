@@ -406,6 +406,16 @@ static int skip_fusion_kind(struct hp *p)
 	return hp_fail(p, "expected a fusion kind (kLoop, kInput, kOutput or kCustom)");
 }
 
+/* is_host_transfer= of a send or recv: false reads, true is refused. */
+static int host_transfer(struct hp *p, size_t at)
+{
+	if (hp_keyword(p, "false"))
+		return 0;
+	p->pos = at;
+	return hp_fail(p, "%s with is_host_transfer=true: a program takes parameters and gives "
+		       "results, it has no host queues", p->pseudo);
+}
+
 int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 {
 	struct ir_attr attr;
@@ -425,6 +435,9 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 		return skip_fusion_kind(p);
 	if (attr.key == IR_ATTR_COUNT && inert(s, n))
 		return hp_skip_value(p);
+	if (attr.key == IR_ATTR_COUNT && n == 16 && !memcmp(s, "is_host_transfer", 16) &&
+	    p->pseudo && (!strncmp(p->pseudo, "send", 4) || !strncmp(p->pseudo, "recv", 4)))
+		return host_transfer(p, at);
 	if (attr.key == IR_ATTR_COUNT) {
 		p->pos = at;
 		return hp_fail(p, "attribute '%.*s' of %s is not supported", (int)n, s,

@@ -489,10 +489,6 @@ static const char *not_yet(const char *s, size_t n)
 		{ "ragged-all-to-all", "ragged collectives are not read yet" },
 		{ "infeed", "a program takes parameters and gives results: no host queues" },
 		{ "outfeed", "a program takes parameters and gives results: no host queues" },
-		{ "send", "channels between programs are not supported" },
-		{ "send-done", "channels between programs are not supported" },
-		{ "recv", "channels between programs are not supported" },
-		{ "recv-done", "channels between programs are not supported" },
 		{ "rng-get-and-update-state", "XLA's per-device random state is not kept; "
 		  "rng-bit-generator takes its state as a value" },
 		{ "dynamic-reshape", "it moves elements by their dynamic sizes; reshape and "
@@ -515,7 +511,8 @@ static const char *pseudo_op(const char *s, size_t n)
 	static const char *const ops[] = { "fft", "batch-norm-training", "batch-norm-inference",
 					   "batch-norm-grad", "cholesky", "triangular-solve",
 					   "stochastic-convert", "ragged-dot", "get-dimension-size",
-					   "set-dimension-size" };
+					   "set-dimension-size", "send", "send-done", "recv",
+					   "recv-done" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -568,6 +565,8 @@ static int rewrite(struct hp *p, const char *s, size_t n)
 		return hlo_unstochastic(p);
 	if (p->pseudo && !strcmp(p->pseudo, "ragged-dot"))
 		return hlo_unragged(p);
+	if (p->pseudo && (!strncmp(p->pseudo, "send", 4) || !strncmp(p->pseudo, "recv", 4)))
+		return hlo_unsendrecv(p);
 	if (p->pseudo)
 		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
 	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p);
@@ -701,6 +700,7 @@ static int parse_computation(struct hp *p, uint32_t *comp_cap)
 	p->cur = c;
 	p->instr_cap = 0;
 	p->in_entry = entry;
+	p->num_chans = 0;
 	if (p->dyn)
 		memset(p->dyn, 0, p->dyn_cap * sizeof(*p->dyn));
 	ir_names_clear(&p->instr_names);
@@ -882,6 +882,7 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 	rc = parse_module(&p);
 	xrt_mem_free(alloc, p.dyn);
 	xrt_mem_free(alloc, p.loops);
+	xrt_mem_free(alloc, p.chans);
 	ir_names_deinit(&p.instr_names);
 	ir_names_deinit(&p.comp_names);
 	if (!rc) {

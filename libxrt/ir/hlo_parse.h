@@ -62,6 +62,12 @@ struct hp {
 	bool in_entry;			/* @cur was written ENTRY */
 	uint32_t dyn_param_comp;	/* a computation with a "<=" parameter, or UINT32_MAX */
 	uint32_t dyn_root_comp;		/* one not written ENTRY returning a dynamic value */
+	struct hp_channel {		/* the sends and recvs of @cur (hlo_sendrecv.c) */
+		int64_t channel;
+		uint32_t at;
+		bool send;
+	} *chans;
+	uint32_t num_chans, chans_cap;
 	struct hp_loop *loops;		/* by computation; NULL: none so far */
 	uint32_t loops_cap;
 };
@@ -164,6 +170,8 @@ int hlo_unbatchnorm(struct hp *p);
 int hlo_unlinalg(struct hp *p);
 /* Rewrites the stochastic-convert just read into its arithmetic (hlo_stochastic.c). */
 int hlo_unstochastic(struct hp *p);
+/* Rewrites the send, recv or their -done just read (hlo_sendrecv.c). */
+int hlo_unsendrecv(struct hp *p);
 /* Rewrites the ragged-dot just read into dots and masks (hlo_ragged.c). */
 int hlo_unragged(struct hp *p);
 /*

@@ -346,6 +346,45 @@ TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* send and recv: pairs within one computation, each rule with its message. */
+TEST_F(xrt, malformed_sends_and_recvs_say_what_is_wrong)
+{
+#define SR(body) "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  t = token[] after-all()\n" \
+	body "\n}"
+#define SEND "  s = (f32[2], u32[], token[]) send(x, t), channel_id=3\n"
+	static const struct refusal bad[] = {
+		{ SR("  ROOT r = (f32[2], u32[], token[]) recv(t), channel_id=3"),
+		  "r: recv on channel 3 has no send before it in its computation" },
+		{ SR(SEND "  ROOT r = (f32[2], u32[], token[]) send(x, t), channel_id=3"),
+		  "r: a second send on channel 3" },
+		{ SR(SEND "  r = (f32[2], u32[], token[]) recv(t), channel_id=3\n"
+		     "  ROOT q = (f32[2], u32[], token[]) recv(t), channel_id=3"),
+		  "q: a second recv on channel 3" },
+		{ SR("  ROOT s = (f32[2], u32[], token[]) send(x, t)"),
+		  "s: send needs a channel_id" },
+		{ SR("  ROOT s = (f32[2], u32[], token[]) send(x, t), channel_id=3, "
+		     "is_host_transfer=true"),
+		  "send with is_host_transfer=true: a program takes parameters and gives results" },
+		{ SR("  ROOT s = (f32[3], u32[], token[]) send(x, t), channel_id=3"),
+		  "s: send gives (T, u32[], token[]) of its operand's T, an array" },
+		{ SR("  ROOT s = (f32[2], u32[], token[]) send(x, x), channel_id=3"),
+		  "s: send takes a value and a token" },
+		{ SR(SEND "  ROOT r = (s32[2], u32[], token[]) recv(t), channel_id=3"),
+		  "r: recv gives (T, u32[], token[]) of its send's T" },
+		{ SR(SEND "  ROOT d = token[] send-done(s), channel_id=4"),
+		  "d: send-done takes the send of channel 4" },
+		{ SR(SEND "  ROOT d = (f32[2], token[]) recv-done(s), channel_id=3"),
+		  "d: recv-done takes the recv of channel 3" },
+		{ SR(SEND "  r = (f32[2], u32[], token[]) recv(t), channel_id=3\n"
+		     "  ROOT d = (f32[3], token[]) recv-done(r), channel_id=3"),
+		  "d: recv-done gives (T, token[]) of its recv's T" },
+	};
+#undef SEND
+#undef SR
+
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
 /* stochastic-convert: its operands' and result's types, each rule with its message. */
 TEST_F(xrt, malformed_stochastic_converts_say_what_is_wrong)
 {
@@ -840,7 +879,7 @@ TEST_F(xrt, xla_forms_survive_every_failing_allocation)
 {
 	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo",
 					      "fft.hlo", "xla_async.hlo", "batch_norm.hlo",
-					      "linalg.hlo" };
+					      "linalg.hlo", "dynamic.hlo", "send_recv.hlo" };
 	char path[1024], *text;
 	size_t n, f;
 	long k;
