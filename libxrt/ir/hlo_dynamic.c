@@ -13,92 +13,64 @@
  * - instructions that take a dimension along unmixed (elementwise ones,
  *   broadcast, transpose, slices and pads that leave it whole, sort and
  *   concatenate along another, reshapes that keep it major in its
- *   group) carry its size, scaled where a reshape merges it;
+ *   group) carry its size, scaled where a reshape merges it; a binary
+ *   op of two sizes spreads one of size 1, else takes the smaller;
  * - reduce, and reduce-window whose output keeps the dimension's
  *   length, see the padding replaced by their init first; dot sees it
  *   replaced by zero where the dimension is contracted;
+ * - reverse and concatenate along it, and reshapes that merge it below
+ *   static dimensions, move the values (hlo_dynamic_move.c);
  * - anything else along a dynamic dimension is refused by name.
  *
- * The sizes live inside a computation.  An entry parameter's "<=N"
- * takes its argument whole (the size is the bound).  The entry's
- * result comes at its bound, zeros past its sizes (XLA's CPU backend,
- * run from JAX, gives it at its bound with unspecified values there);
- * XLA's PadToStatic custom call returns the sizes too.  No other
- * computation may take or return a dynamic value, nor pass one to a
- * call.
+ * An entry parameter's "<=N" takes its argument whole (the size is the
+ * bound).  The entry's result comes at its bound, zeros past its sizes
+ * (XLA's CPU backend, run from JAX, gives it at its bound with
+ * unspecified values there); XLA's PadToStatic custom call returns the
+ * sizes too.  A while carries dynamic values with their sizes in its
+ * tuple (hlo_dynamic_loop.c); no other computation may take or return
+ * one.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/literal.h"
 #include "core/mem.h"
-#include "hlo_parse.h"
-
-#define NONE UINT32_MAX
-#define MAX_MASKED 16		/* operands whose padding may be replaced */
-
-/* Where an operand's dynamic dimension goes in the instruction just read. */
-enum way { W_SKIP, W_CARRY, W_MASK, W_MASK_CARRY, W_MOVE, W_MIX };
-
-struct route {
-	enum way way;
-	uint32_t to;		/* the result's dimension (CARRY) */
-	int64_t factor;		/* a merging reshape's: the size times it */
-	uint32_t fill;		/* MASK: the scalar instruction, or NONE for zero */
-	uint32_t from, to_end;	/* a compacting reshape's group of operand dimensions */
-};
+#include "hlo_dynamic.h"
 
 static struct route carry_scaled(uint32_t to, int64_t factor)
 {
 	return (struct route){ W_CARRY, to, factor, NONE, 0, 0 };
 }
 
-/* A rewrite's plan; the emitter first, expand() finds the rest from it. */
-struct plan {
-	struct hp_emit e;
-	uint32_t ops[MAX_MASKED];	/* the operands, then their replacements */
-	uint8_t masked[MAX_MASKED];	/* dimensions whose padding is replaced */
-	uint32_t fill[MAX_MASKED];
-	uint8_t moved;			/* reverse's or concatenate's dimensions to move */
-	uint8_t paired;			/* a binary op's dimensions of two sizes */
-	uint32_t pair[XRT_MAX_RANK];	/* operand 1's size there */
-	uint32_t total;			/* the moved result's size (expand_move()) */
-	uint32_t rs_from, rs_to;	/* a compacting reshape's group of operand dimensions */
-	struct hp_dyn out;		/* the result's sizes, before scaling */
-	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
-	uint8_t replaced;		/* operands pair_sizes() replaced */
-	int64_t factor[XRT_MAX_RANK];	/* >1: out.size[d] times it */
-};
-
-static struct ir_instr *last(struct hp *p)
+struct ir_instr *hd_last(struct hp *p)
 {
 	return &p->cur->instrs[p->cur->num_instrs - 1];
 }
 
 /* The sizes of instruction @v's dynamic dimensions, or NULL. */
-static const struct hp_dyn *dyn_of(struct hp *p, uint32_t v)
+const struct hp_dyn *hd_dyn_of(struct hp *p, uint32_t v)
 {
 	return p->dyn && v < p->dyn_cap && p->dyn[v].mask ? &p->dyn[v] : NULL;
 }
 
 /* Whether @v is a loop's tuple, its elements' sizes among its elements. */
-static bool is_loop(struct hp *p, uint32_t v)
+bool hd_is_loop(struct hp *p, uint32_t v)
 {
 	return p->dyn && v < p->dyn_cap && p->dyn[v].loop;
 }
 
 /* Whether @v or, through tuple instructions, any element of it is dynamic. */
-static bool holds_dyn(struct hp *p, uint32_t v, uint32_t depth)
+bool hd_holds_dyn(struct hp *p, uint32_t v, uint32_t depth)
 {
 	const struct ir_instr *in = &p->cur->instrs[v];
 	uint32_t i;
 
-	if (dyn_of(p, v) || is_loop(p, v))
+	if (hd_dyn_of(p, v) || hd_is_loop(p, v))
 		return true;
 	if (in->op != XRT_OP_TUPLE || depth > XRT_MAX_TUPLE_DEPTH)
 		return false;
 	for (i = 0; i < in->num_operands; i++)
-		if (holds_dyn(p, in->operands[i], depth + 1))
+		if (hd_holds_dyn(p, in->operands[i], depth + 1))
 			return true;
 	return false;
 }
@@ -321,7 +293,7 @@ static int refuse(struct hp *p, const struct ir_instr *in, uint32_t o, uint32_t 
 /* Plans operand @o's dimensions: what the result carries, what is masked. */
 static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, struct plan *pl)
 {
-	const struct hp_dyn *e = dyn_of(p, in->operands[o]);
+	const struct hp_dyn *e = hd_dyn_of(p, in->operands[o]);
 	struct route rt;
 	uint32_t d;
 
@@ -363,7 +335,7 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 	return 0;
 }
 
-static uint32_t s32_const(struct plan *pl, int64_t v)
+uint32_t hd_s32_const(struct plan *pl, int64_t v)
 {
 	uint8_t *d;
 	uint32_t c = hp_emit_const(&pl->e, XRT_S32, 0, NULL, &d);
@@ -460,7 +432,7 @@ static uint32_t first_spread(struct plan *pl, uint32_t x, const struct xrt_shape
 static void pair_sizes(struct plan *pl, const uint32_t *from, uint32_t d)
 {
 	const struct ir_comp *c = pl->e.p->cur;
-	uint32_t a = pl->out.size[d], b = pl->pair[d], one = s32_const(pl, 1), wa, wb, o;
+	uint32_t a = pl->out.size[d], b = pl->pair[d], one = hd_s32_const(pl, 1), wa, wb, o;
 
 	wa = scalar(pl, XRT_OP_AND, XRT_PRED, scalar_cmp(pl, a, one, "EQ"),
 		    scalar_cmp(pl, a, b, "LT"));
@@ -488,7 +460,7 @@ static uint32_t expand(struct hp_emit *e, void *ctx)
 	for (o = 0; o < MAX_MASKED; o++) {
 		if (pl->masked[o])
 			pl->ops[o] = masked(pl, from[o], &e->p->cur->instrs[from[o]].shape,
-					    dyn_of(e->p, from[o]), pl->masked[o], pl->fill[o]);
+					    hd_dyn_of(e->p, from[o]), pl->masked[o], pl->fill[o]);
 	}
 	for (d = 0; d < XRT_MAX_RANK; d++) {
 		pl->sized[d] = pl->out.size[d];
@@ -496,7 +468,7 @@ static uint32_t expand(struct hp_emit *e, void *ctx)
 			continue;
 		if (pl->factor[d] > 1) {
 			ops[0] = pl->sized[d];
-			ops[1] = s32_const(pl, pl->factor[d]);
+			ops[1] = hd_s32_const(pl, pl->factor[d]);
 			pl->sized[d] = hp_emit(e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
 		}
 	}
@@ -507,7 +479,7 @@ static uint32_t expand(struct hp_emit *e, void *ctx)
 	return 0;
 }
 
-static void plan_init(struct hp *p, struct plan *pl, const struct ir_instr *in)
+void hd_plan_init(struct hp *p, struct plan *pl, const struct ir_instr *in)
 {
 	uint32_t d;
 
@@ -524,7 +496,7 @@ static int run_plan(struct hp *p, struct plan *pl)
 {
 	uint32_t from[MAX_MASKED], o, d, ignored;
 	bool work = false;
-	struct ir_instr *in = last(p);
+	struct ir_instr *in = hd_last(p);
 
 	for (o = 0; o < MAX_MASKED && o < in->num_operands; o++) {
 		from[o] = in->operands[o];
@@ -535,7 +507,7 @@ static int run_plan(struct hp *p, struct plan *pl)
 	work |= pl->paired != 0;
 	if (work && hp_emit_twice(&pl->e, expand, from, &ignored))
 		return -1;
-	in = last(p);
+	in = hd_last(p);
 	for (o = 0; o < MAX_MASKED && o < in->num_operands; o++)
 		if (pl->masked[o] || (pl->replaced & (1u << o)))
 			in->operands[o] = pl->ops[o];
@@ -553,7 +525,7 @@ static int become_s32(struct hp *p, int64_t v)
 
 	if (hp_become(p, XRT_OP_CONSTANT, NULL, 0))
 		return -1;
-	in = last(p);
+	in = hd_last(p);
 	st = xrt_literal_create(p->a, &in->shape, &in->literal);
 	if (st) {
 		xrt_status_free(st);
@@ -600,7 +572,7 @@ static int get_size(struct hp *p, struct ir_instr *in)
 		return -1;
 	if (!is_s32_scalar(&in->shape))
 		return hp_fail(p, "%s: get-dimension-size gives s32[]", in->name);
-	e = dyn_of(p, in->operands[0]);
+	e = hd_dyn_of(p, in->operands[0]);
 	if (e && (e->mask & (1u << d))) {
 		v = e->size[d];
 		return hp_become(p, XRT_OP_COPY, &v, 1);
@@ -629,7 +601,7 @@ static int64_t constant_of(struct hp *p, uint32_t v)
 /* The instruction just read becomes a copy of operand 0 with the plan's sizes. */
 static int become_sized(struct hp *p, struct plan *pl)
 {
-	uint32_t x = last(p)->operands[0];
+	uint32_t x = hd_last(p)->operands[0];
 
 	return run_plan(p, pl) || hp_become(p, XRT_OP_COPY, &x, 1);
 }
@@ -647,8 +619,8 @@ static int set_size(struct hp *p, struct ir_instr *in)
 	if (!same_dims(&in->shape, &p->cur->instrs[x].shape))
 		return hp_fail(p, "%s: set-dimension-size's result is its operand's shape",
 			       in->name);
-	plan_init(p, &pl, in);
-	e = dyn_of(p, x);
+	hd_plan_init(p, &pl, in);
+	e = hd_dyn_of(p, x);
 	if (e)
 		pl.out = *e;
 	bound = p->cur->instrs[x].shape.dims[d];
@@ -669,14 +641,14 @@ static int slice_to_dynamic(struct hp *p, struct ir_instr *in)
 	uint32_t d;
 
 	if (in->num_operands != 1 + x->rank || !same_dims(&in->shape, x) ||
-	    p->decl.leaves != 1 || dyn_of(p, in->operands[0]))
+	    p->decl.leaves != 1 || hd_dyn_of(p, in->operands[0]))
 		return hp_fail(p, "%s: custom-call SliceToDynamic takes a static array and an "
 			       "s32[] size per dimension, and gives that array's shape",
 			       in->name);
 	for (d = 1; d < in->num_operands; d++)
 		if (!is_s32_scalar(&p->cur->instrs[in->operands[d]].shape))
 			return hp_fail(p, "%s: SliceToDynamic's sizes must be s32[]", in->name);
-	plan_init(p, &pl, in);
+	hd_plan_init(p, &pl, in);
 	pl.out.mask = p->decl.mask[0];
 	for (d = 0; d < x->rank; d++)
 		pl.out.size[d] = in->operands[1 + d];
@@ -688,13 +660,13 @@ static uint32_t pad_to_static(struct hp_emit *em, void *ctx)
 {
 	uint32_t x = *(const uint32_t *)ctx, *out = (uint32_t *)ctx + 1, d;
 	const struct xrt_shape *s = &em->p->cur->instrs[x].shape;
-	const struct hp_dyn *e = dyn_of(em->p, x);
+	const struct hp_dyn *e = hd_dyn_of(em->p, x);
 	struct plan *pl = (struct plan *)em;
 
 	out[0] = e ? masked(pl, x, s, e, e->mask, NONE) :
 		     hp_emit(em, XRT_OP_COPY, s->dtype, s->rank, s->dims, &x, 1);
 	for (d = 0; d < s->rank; d++)
-		out[1 + d] = e && (e->mask & (1u << d)) ? e->size[d] : s32_const(pl, s->dims[d]);
+		out[1 + d] = e && (e->mask & (1u << d)) ? e->size[d] : hd_s32_const(pl, s->dims[d]);
 	return 0;
 }
 
@@ -711,7 +683,7 @@ static int pad_static(struct hp *p, struct ir_instr *in)
 	for (d = 0; d < x->rank; d++)
 		if (!is_s32_scalar(&r->tuple[1 + d]))
 			return hp_fail(p, "%s: PadToStatic's sizes are s32[]", in->name);
-	plan_init(p, &pl, in);
+	hd_plan_init(p, &pl, in);
 	ops[0] = in->operands[0];
 	d = x->rank + 1;	/* @in and @x move with the room made */
 	if (hp_emit_twice(&pl.e, pad_to_static, ops, &ignored))
@@ -731,262 +703,6 @@ static int custom(struct hp *p, struct ir_instr *in, bool *done)
 	return !strcmp(t->str, "PadToStatic") ? pad_static(p, in) : slice_to_dynamic(p, in);
 }
 
-/* --- loops: a while's tuple of dynamic values carries their sizes as elements --- */
-
-static const struct hp_loop *loop_of(struct hp *p, uint32_t comp)
-{
-	return p->loops && comp < p->loops_cap && p->loops[comp].elems ? &p->loops[comp] : NULL;
-}
-
-/* Where the size of element @i's dimension @d lies in a loop's tuple. */
-static uint32_t hidden_at(const struct hp_loop *l, uint32_t i, uint32_t d)
-{
-	uint32_t at = l->elems, j;
-
-	for (j = 0; j < i; j++)
-		at += (uint32_t)__builtin_popcount(l->mask[j]);
-	return at + (uint32_t)__builtin_popcount(l->mask[i] & ((1u << d) - 1));
-}
-
-/* @s with @l->hidden s32[] elements after its own. */
-static int extended(struct hp *p, const struct xrt_shape *s, const struct hp_loop *l,
-		    struct xrt_shape *out)
-{
-	struct xrt_shape *el = xrt_mem_calloc(p->a, s->tuple_count + l->hidden, sizeof(*el));
-	xrt_status *st;
-	uint32_t i;
-
-	if (!el)
-		return hp_oom(p);
-	memcpy(el, s->tuple, s->tuple_count * sizeof(*el));	/* copied below */
-	for (i = 0; i < l->hidden; i++)
-		el[s->tuple_count + i] = (struct xrt_shape){ .dtype = XRT_S32 };
-	st = xrt_shape_init_tuple(out, p->a, el, s->tuple_count + l->hidden);
-	xrt_mem_free(p->a, el);
-	if (st) {
-		xrt_status_free(st);
-		return hp_oom(p);
-	}
-	return 0;
-}
-
-/* The instruction just read gets shape @s extended by @l. */
-static int extend_shape(struct hp *p, const struct hp_loop *l)
-{
-	struct ir_instr *in = last(p);
-	struct xrt_shape ext;
-
-	if (extended(p, &in->shape, l, &ext))
-		return -1;
-	xrt_shape_deinit(&in->shape);
-	in->shape = ext;
-	return 0;
-}
-
-/*
- * A tuple parameter with "<=" dimensions outside the entry makes its
- * computation a loop's: the sizes come as elements after its own.
- */
-static int loop_param(struct hp *p, struct ir_instr *in)
-{
-	const struct xrt_shape *s = &in->shape;
-	uint32_t c = (uint32_t)(p->cur - p->m->comps), i;
-	struct hp_loop l = { 0 };
-
-	if (!xrt_shape_is_tuple(s) || in->parameter || s->tuple_count > XSHAPE_DYN_LEAVES ||
-	    p->decl.leaves != s->tuple_count) {
-		if (p->dyn_param_comp == UINT32_MAX)
-			p->dyn_param_comp = c;
-		return 0;
-	}
-	for (i = 0; i < s->tuple_count; i++)
-		if (xrt_shape_is_tuple(&s->tuple[i]))
-			return hp_fail(p, "%s: a tuple within a loop's tuple of dynamic values is "
-				       "not supported", in->name);
-	l.elems = s->tuple_count;
-	memcpy(l.mask, p->decl.mask, sizeof(l.mask));
-	for (i = 0; i < l.elems; i++)
-		l.hidden += (uint32_t)__builtin_popcount(l.mask[i]);
-	if (hp_grow(p, (void **)&p->loops, &p->loops_cap, c + 1, sizeof(*p->loops)))
-		return -1;
-	p->loops[c] = l;
-	p->dyn_next.loop = c + 1;
-	return extend_shape(p, &p->loops[c]);
-}
-
-struct elem_ctx {
-	uint32_t t, i, d[XRT_MAX_RANK], at[XRT_MAX_RANK], n, out[XRT_MAX_RANK];
-};
-
-static uint32_t expand_sizes(struct hp_emit *e, void *ctx)
-{
-	struct elem_ctx *x = ctx;
-	uint32_t k;
-
-	for (k = 0; k < x->n; k++) {
-		x->out[k] = hp_emit(e, XRT_OP_GET_TUPLE_ELEMENT, XRT_S32, 0, NULL, &x->t, 1);
-		hp_emit_ints(e, x->out[k], IR_ATTR_INDEX, (int64_t[]){ x->at[k] }, 1);
-	}
-	return 0;
-}
-
-/* get-tuple-element @i of a loop's tuple: its sizes, read from their elements. */
-static int loop_element(struct hp *p, uint32_t t, const struct hp_loop *l, int64_t i)
-{
-	struct elem_ctx x = { .t = t, .i = (uint32_t)i };
-	struct plan pl;
-	uint32_t d, ignored;
-
-	if (i < 0 || i >= (int64_t)l->elems || !l->mask[i])
-		return 0;
-	for (d = 0; d < XRT_MAX_RANK; d++) {
-		if (l->mask[i] & (1u << d)) {
-			x.d[x.n] = d;
-			x.at[x.n++] = hidden_at(l, x.i, d);
-		}
-	}
-	plan_init(p, &pl, last(p));
-	if (hp_emit_twice(&pl.e, expand_sizes, &x, &ignored))
-		return -1;
-	p->dyn_next.mask = l->mask[i];
-	for (d = 0; d < x.n; d++)
-		p->dyn_next.size[x.d[d]] = x.out[d];
-	return 0;
-}
-
-struct tuple_ctx {
-	const struct hp_loop *l;
-	const struct xrt_shape *shape;	/* the extended tuple's */
-	uint32_t n, ops[];		/* the elements, then the sizes */
-};
-
-/* The elements' sizes by the loop's mask (bounds where static), and their tuple. */
-static uint32_t expand_tuple(struct hp_emit *e, void *ctx)
-{
-	struct tuple_ctx *x = ctx;
-	struct plan *pl = (struct plan *)e;
-	uint32_t i, d, k = x->l->elems;
-
-	for (i = 0; i < x->l->elems; i++) {
-		const struct hp_dyn *en = dyn_of(e->p, x->ops[i]);
-		const struct xrt_shape *s = &e->p->cur->instrs[x->ops[i]].shape;
-
-		for (d = 0; d < XRT_MAX_RANK; d++) {
-			if (!(x->l->mask[i] & (1u << d)))
-				continue;
-			x->ops[k++] = en && (en->mask & (1u << d)) ? en->size[d] :
-				      s32_const(pl, d < s->rank ? s->dims[d] : 0);
-		}
-	}
-	return hp_emit_tuple(e, x->shape, x->ops, k);
-}
-
-/* Whether @in's elements carry no dynamic dimension the loop does not. */
-static int check_elements(struct hp *p, const struct ir_instr *t, const struct hp_loop *l,
-			  const char *who)
-{
-	uint32_t i;
-
-	for (i = 0; i < l->elems; i++) {
-		const struct hp_dyn *en = dyn_of(p, t->operands[i]);
-
-		if ((en && (en->mask & ~l->mask[i])) ||
-		    xrt_shape_is_tuple(&p->cur->instrs[t->operands[i]].shape))
-			return hp_fail(p, "%s: element %u has dynamic dimensions the loop's "
-				       "parameter does not", who, i);
-	}
-	return 0;
-}
-
-/*
- * A tuple of @t's elements and their sizes, of shape @shape; its index
- * in *@out.  Before the instruction just read, or after the last one.
- */
-static int loop_tuple(struct hp *p, struct plan *pl, const struct ir_instr *t,
-		      const struct hp_loop *l, const struct xrt_shape *shape, bool after,
-		      uint32_t *out)
-{
-	struct tuple_ctx *x = xrt_mem_calloc(p->a, 1, sizeof(*x) + (l->elems + l->hidden) *
-					     sizeof(x->ops[0]));
-	int rc;
-
-	if (!x)
-		return hp_oom(p);
-	x->l = l;
-	x->shape = shape;
-	memcpy(x->ops, t->operands, l->elems * sizeof(x->ops[0]));
-	rc = after ? hp_emit_after(&pl->e, expand_tuple, x, out) :
-		     hp_emit_twice(&pl->e, expand_tuple, x, out);
-	xrt_mem_free(p->a, x);
-	return rc;
-}
-
-/* A while whose body and condition take dynamic values: its tuple gets their sizes. */
-static int loop_while(struct hp *p, struct ir_instr *in, bool *done)
-{
-	const struct ir_attr *b = ir_instr_attr(in, IR_ATTR_BODY);
-	const struct ir_attr *c = ir_instr_attr(in, IR_ATTR_CONDITION);
-	const struct hp_loop *lb, *lc;
-	const struct ir_instr *t;
-	struct xrt_shape shape;
-	struct plan pl;
-	uint32_t v;
-	int rc;
-
-	*done = false;
-	if (!b || !c || b->n != 1 || c->n != 1 || in->num_operands != 1)
-		return 0;
-	lb = loop_of(p, (uint32_t)b->ints[0]);
-	lc = loop_of(p, (uint32_t)c->ints[0]);
-	if (!lb && !lc)
-		return 0;
-	*done = true;
-	if (!lb || !lc || lb->elems != lc->elems || memcmp(lb->mask, lc->mask, sizeof(lb->mask)))
-		return hp_fail(p, "%s: while's body and condition differ in their parameter's "
-			       "dynamic dimensions", in->name);
-	t = &p->cur->instrs[in->operands[0]];
-	if (t->op != XRT_OP_TUPLE || t->num_operands != lb->elems)
-		return hp_fail(p, "%s: a while over dynamic values takes a tuple instruction of "
-			       "%u elements", in->name, lb->elems);
-	if (check_elements(p, t, lb, in->name) || extended(p, &t->shape, lb, &shape))
-		return -1;
-	plan_init(p, &pl, in);
-	rc = loop_tuple(p, &pl, t, lb, &shape, false, &v);
-	xrt_shape_deinit(&shape);
-	if (rc)
-		return -1;
-	in = last(p);
-	in->operands[0] = v;
-	p->dyn_next.loop = (uint32_t)b->ints[0] + 1;
-	return extend_shape(p, lb);
-}
-
-/* The root of a loop's body: its tuple gets the sizes; a condition's pred stays. */
-static int loop_root(struct hp *p, const struct hp_loop *l)
-{
-	struct ir_comp *c = p->cur;
-	const struct ir_instr *r = &c->instrs[c->root];
-	struct xrt_shape shape;
-	struct plan pl;
-	uint32_t v;
-	int rc;
-
-	if (!xrt_shape_is_tuple(&r->shape) && !holds_dyn(p, c->root, 0))
-		return 0;	/* a condition's pred */
-	if (r->op != XRT_OP_TUPLE || r->num_operands != l->elems)
-		return hp_fail(p, "computation '%s' takes a tuple with dynamic dimensions: its root "
-			       "must be a tuple instruction of %u elements", c->name, l->elems);
-	if (check_elements(p, r, l, c->name) || extended(p, &r->shape, l, &shape))
-		return -1;
-	plan_init(p, &pl, r);
-	rc = loop_tuple(p, &pl, r, l, &shape, true, &v);
-	xrt_shape_deinit(&shape);
-	if (rc)
-		return -1;
-	c->root = v;
-	return 0;
-}
-
 /* A get-tuple-element takes its element's sizes. */
 static int element(struct hp *p, const struct ir_instr *in)
 {
@@ -997,12 +713,12 @@ static int element(struct hp *p, const struct ir_instr *in)
 	if (i < 0)
 		return 0;
 	t = &p->cur->instrs[in->operands[0]];
-	if (is_loop(p, in->operands[0]))
-		return loop_element(p, in->operands[0],
+	if (hd_is_loop(p, in->operands[0]))
+		return hd_loop_element(p, in->operands[0],
 				    &p->loops[p->dyn[in->operands[0]].loop - 1], i);
-	e = dyn_of(p, in->operands[0]);	/* a tuple whose elements share sizes */
+	e = hd_dyn_of(p, in->operands[0]);	/* a tuple whose elements share sizes */
 	if (!e && t->op == XRT_OP_TUPLE && i < (int64_t)t->num_operands)
-		e = dyn_of(p, t->operands[i]);
+		e = hd_dyn_of(p, t->operands[i]);
 	if (e)
 		p->dyn_next = *e;
 	return 0;
@@ -1012,230 +728,6 @@ static int element(struct hp *p, const struct ir_instr *in)
 static bool passes(enum xrt_opcode op)
 {
 	return op == XRT_OP_TUPLE || op == XRT_OP_GET_TUPLE_ELEMENT;
-}
-
-/* Zero padding of @x's dimension @d up to twice its length (@s @x's shape). */
-static uint32_t pad_double(struct plan *pl, uint32_t x, const struct xrt_shape *s, uint32_t d)
-{
-	struct ir_attr a = { .key = IR_ATTR_PADDING, .n = s->rank };
-	int64_t dims[XRT_MAX_RANK];
-	uint32_t ops[2] = { x, 0 }, v;
-	uint8_t *z;
-
-	memcpy(dims, s->dims, sizeof(dims));
-	dims[d] *= 2;
-	ops[1] = hp_emit_const(&pl->e, s->dtype, 0, NULL, &z);
-	v = hp_emit(&pl->e, XRT_OP_PAD, s->dtype, s->rank, dims, ops, 2);
-	if (pl->e.dry || pl->e.failed)
-		return v;
-	a.ints = xrt_mem_calloc(pl->e.p->a, 3 * (size_t)s->rank, sizeof(*a.ints));
-	if (!a.ints) {
-		hp_oom(pl->e.p);
-		pl->e.failed = true;
-		return v;
-	}
-	a.ints[3 * d + 1] = s->dims[d];	/* high */
-	if (hp_put_attr(pl->e.p, &pl->e.p->cur->instrs[v], &a))
-		pl->e.failed = true;
-	return v;
-}
-
-/* @x, of shape @s, at @starts (s32[] instructions) for the lengths of @s. */
-static uint32_t window_at(struct plan *pl, uint32_t x, const struct xrt_shape *s,
-			  const int64_t *dims, const uint32_t *starts)
-{
-	uint32_t ops[1 + XRT_MAX_RANK], v;
-
-	ops[0] = x;
-	memcpy(ops + 1, starts, s->rank * sizeof(*starts));
-	v = hp_emit(&pl->e, XRT_OP_DYNAMIC_SLICE, s->dtype, s->rank, dims, ops, 1 + s->rank);
-	hp_emit_ints(&pl->e, v, IR_ATTR_DYNAMIC_SLICE_SIZES, dims, s->rank);
-	return v;
-}
-
-/*
- * reverse along dynamic dimensions: the reversed values lie at the end
- * of each, so each is padded to twice its length and read from
- * bound - size on.
- */
-static uint32_t move_reversed(struct plan *pl, uint32_t x)
-{
-	const struct ir_instr *in = &pl->e.p->cur->instrs[pl->e.p->cur->num_instrs - 1];
-	const struct xrt_shape *s = &pl->e.p->cur->instrs[x].shape;
-	const struct ir_attr *rev = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
-	const struct hp_dyn *e = dyn_of(pl->e.p, x);
-	uint32_t y, d, j, zero, starts[XRT_MAX_RANK], ops[2];
-	struct xrt_shape doubled;
-
-	y = hp_emit(&pl->e, XRT_OP_REVERSE, s->dtype, s->rank, s->dims, &x, 1);
-	hp_emit_ints(&pl->e, y, IR_ATTR_DIMENSIONS, rev->ints, rev->n);
-	zero = s32_const(pl, 0);
-	for (d = 0; d < s->rank; d++) {
-		if (!(pl->moved & (1u << d)))
-			continue;
-		doubled = *s;
-		doubled.dims[d] *= 2;
-		y = pad_double(pl, y, s, d);
-		for (j = 0; j < s->rank; j++)
-			starts[j] = zero;
-		ops[0] = s32_const(pl, s->dims[d]);
-		ops[1] = e->size[d];
-		starts[d] = hp_emit(&pl->e, XRT_OP_SUBTRACT, XRT_S32, 0, NULL, ops, 2);
-		y = window_at(pl, y, &doubled, s->dims, starts);
-	}
-	return y;
-}
-
-/*
- * concatenate along a dynamic dimension: each operand written over the
- * last one's padding, at the sum of the sizes before it.
- */
-static uint32_t move_concatenated(struct plan *pl, const uint32_t *x, uint32_t n)
-{
-	struct hp *p = pl->e.p;
-	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
-	uint32_t d = pl->moved ? (uint32_t)__builtin_ctz(pl->moved) : 0, k, j, acc, off, zero;
-	uint32_t ops[1 + 1 + XRT_MAX_RANK];
-	const struct hp_dyn *e;
-	uint8_t *z;
-
-	zero = s32_const(pl, 0);
-	ops[0] = hp_emit_const(&pl->e, r->dtype, 0, NULL, &z);
-	acc = hp_emit(&pl->e, XRT_OP_BROADCAST, r->dtype, r->rank, r->dims, ops, 1);
-	hp_emit_ints(&pl->e, acc, IR_ATTR_DIMENSIONS, NULL, 0);
-	off = zero;
-	for (k = 0; k < n; k++) {
-		const struct xrt_shape *s = &p->cur->instrs[x[k]].shape;
-
-		ops[0] = acc;
-		ops[1] = x[k];
-		for (j = 0; j < r->rank; j++)
-			ops[2 + j] = j == d ? off : zero;
-		acc = hp_emit(&pl->e, XRT_OP_DYNAMIC_UPDATE_SLICE, r->dtype, r->rank, r->dims, ops,
-			      2 + r->rank);
-		e = dyn_of(p, x[k]);
-		ops[0] = off;
-		ops[1] = e && (e->mask & (1u << d)) ? e->size[d] : s32_const(pl, s->dims[d]);
-		off = hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, 0, NULL, ops, 2);
-	}
-	pl->total = off;
-	return acc;
-}
-
-static uint32_t bcast(struct plan *pl, uint32_t v, int64_t m)
-{
-	uint32_t b = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_S32, 1, &m, &v, 1);
-
-	hp_emit_ints(&pl->e, b, IR_ATTR_DIMENSIONS, NULL, 0);
-	return b;
-}
-
-static uint32_t arith(struct plan *pl, enum xrt_opcode op, uint32_t a, uint32_t b, int64_t m)
-{
-	uint32_t ops[2] = { a, b };
-
-	return hp_emit(&pl->e, op, XRT_S32, 1, &m, ops, 2);
-}
-
-/*
- * A reshape merging a group of dimensions, some dynamic, into result
- * dimension k: position q of it takes the element whose index in
- * dimension t of the group is q / P_t % n_t (P_t the product of the
- * sizes n_u below t; the major one undivided), so the values inside the
- * sizes come in order at the front; past them the indices clamp into
- * range.  Its size is the product of the group's sizes.
- */
-static uint32_t move_reshaped(struct plan *pl, uint32_t x)
-{
-	struct hp *p = pl->e.p;
-	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
-	const struct xrt_shape *s = &p->cur->instrs[x].shape;
-	const struct hp_dyn *e = dyn_of(p, x);
-	uint32_t k = (uint32_t)__builtin_ctz(pl->moved), y, q, n, digit, src = NONE, size, ops[2];
-	uint32_t t, j, off = 0;
-	int64_t m = r->dims[k], col[2] = { m, 1 }, offs[XRT_MAX_RANK], sizes[XRT_MAX_RANK];
-	int64_t kk = k, below = 1;
-
-	y = hp_emit(&pl->e, XRT_OP_RESHAPE, r->dtype, r->rank, r->dims, &x, 1);
-	q = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, 1, &m, NULL, 0);
-	hp_emit_ints(&pl->e, q, IR_ATTR_IOTA_DIMENSION, (int64_t[]){ 0 }, 1);
-	size = s32_const(pl, 1);
-	for (t = pl->rs_to; t-- > pl->rs_from;) {
-		n = e && (e->mask & (1u << t)) ? e->size[t] : s32_const(pl, s->dims[t]);
-		digit = arith(pl, XRT_OP_DIVIDE, q, bcast(pl, size, m), m);
-		if (t > pl->rs_from)
-			digit = arith(pl, XRT_OP_REMAINDER, digit, bcast(pl, n, m), m);
-		digit = arith(pl, XRT_OP_MULTIPLY, digit, bcast(pl, s32_const(pl, below), m), m);
-		src = src == NONE ? digit : arith(pl, XRT_OP_ADD, src, digit, m);
-		ops[0] = size;
-		ops[1] = n;
-		size = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
-		below *= s->dims[t];
-	}
-	ops[0] = y;
-	ops[1] = hp_emit(&pl->e, XRT_OP_RESHAPE, XRT_S32, 2, col, &src, 1);
-	for (j = 0; j < r->rank; j++) {
-		sizes[j] = j == k ? 1 : r->dims[j];
-		if (j != k)
-			offs[off++] = j;
-	}
-	y = hp_emit(&pl->e, XRT_OP_GATHER, r->dtype, r->rank, r->dims, ops, 2);
-	hp_emit_ints(&pl->e, y, IR_ATTR_OFFSET_DIMS, offs, off);
-	hp_emit_ints(&pl->e, y, IR_ATTR_COLLAPSED_SLICE_DIMS, &kk, 1);
-	hp_emit_ints(&pl->e, y, IR_ATTR_START_INDEX_MAP, &kk, 1);
-	hp_emit_ints(&pl->e, y, IR_ATTR_INDEX_VECTOR_DIM, (int64_t[]){ 1 }, 1);
-	hp_emit_ints(&pl->e, y, IR_ATTR_SLICE_SIZES, sizes, r->rank);
-	pl->total = size;
-	return y;
-}
-
-struct moving {
-	uint32_t n, ops[];
-};
-
-static uint32_t expand_move(struct hp_emit *e, void *ctx)
-{
-	struct plan *pl = (struct plan *)e;
-	const struct moving *m = ctx;
-	const struct ir_instr *in = &e->p->cur->instrs[e->p->cur->num_instrs - 1];
-
-	if (in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST)
-		return move_reshaped(pl, m->ops[0]);
-	return in->op == XRT_OP_REVERSE ? move_reversed(pl, m->ops[0]) :
-					  move_concatenated(pl, m->ops, m->n);
-}
-
-/* The reverse, concatenate or reshape just read, its dynamic dimensions moved. */
-static int move(struct hp *p, struct plan *pl)
-{
-	struct ir_instr *in = last(p);
-	const struct hp_dyn *e = in->op == XRT_OP_REVERSE ? dyn_of(p, in->operands[0]) : NULL;
-	struct moving *m;
-	uint32_t v, d, n = in->num_operands;
-	int rc;
-
-	if (in->op == XRT_OP_REVERSE && (n != 1 || !ir_instr_attr(in, IR_ATTR_DIMENSIONS)))
-		return 0;	/* the verifier says what is wrong */
-	if (in->op == XRT_OP_CONCATENATE && (xrt_shape_is_tuple(&in->shape) || !n))
-		return 0;
-	if ((in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST) && n != 1)
-		return 0;
-	m = xrt_mem_calloc(p->a, 1, sizeof(*m) + n * sizeof(m->ops[0]));
-	if (!m)
-		return hp_oom(p);
-	m->n = n;
-	memcpy(m->ops, in->operands, n * sizeof(m->ops[0]));
-	rc = hp_emit_twice(&pl->e, expand_move, m, &v);
-	xrt_mem_free(p->a, m);
-	if (rc || hp_become(p, XRT_OP_COPY, &v, 1))
-		return -1;
-	for (d = 0; d < XRT_MAX_RANK; d++) {
-		if (!(pl->moved & (1u << d)))
-			continue;
-		p->dyn_next.mask |= (uint8_t)(1u << d);
-		p->dyn_next.size[d] = e ? e->size[d] : pl->total;
-	}
-	return 0;
 }
 
 /* Work a dynamic operand may not enter: another computation's, a rewrite's, a device's. */
@@ -1248,7 +740,7 @@ static bool opaque(struct hp *p, enum xrt_opcode op, const char *s, size_t n)
 
 int hlo_dynamic(struct hp *p, const char *s, size_t n)
 {
-	struct ir_instr *in = last(p);
+	struct ir_instr *in = hd_last(p);
 	struct plan pl;
 	bool done;
 	uint32_t o;
@@ -1256,7 +748,7 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 
 	memset(&p->dyn_next, 0, sizeof(p->dyn_next));
 	if (in->op == XRT_OP_PARAMETER && p->decl.any && !p->in_entry)
-		return loop_param(p, in);
+		return hd_loop_param(p, in);
 	if (p->pseudo && !strncmp(p->pseudo, "get-dimension-size", 18)) {
 		rc = get_size(p, in);
 		p->pseudo = NULL;	/* read: the rest see what it became */
@@ -1271,22 +763,22 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 		return p->err ? -1 : 0;
 	if (in->op == XRT_OP_GET_TUPLE_ELEMENT)
 		return element(p, in);	/* (which may move @in) */
-	if (in->op == XRT_OP_WHILE && (loop_while(p, in, &done) || done))
+	if (in->op == XRT_OP_WHILE && (hd_loop_while(p, in, &done) || done))
 		return p->err ? -1 : 0;
 	for (o = 0; in->op == XRT_OP_TUPLE && o < in->num_operands; o++)
-		if (is_loop(p, in->operands[o]))
+		if (hd_is_loop(p, in->operands[o]))
 			return hp_fail(p, "%s: a loop's tuple of dynamic values (operand %u) in a "
 				       "tuple is not supported", in->name, o);
 	if (passes(in->op) || !p->dyn)
 		return 0;
 	for (o = 0; o < in->num_operands; o++) {
-		if (dyn_of(p, in->operands[o]) && !opaque(p, in->op, s, n))
+		if (hd_dyn_of(p, in->operands[o]) && !opaque(p, in->op, s, n))
 			continue;
-		if (holds_dyn(p, in->operands[o], 0))
+		if (hd_holds_dyn(p, in->operands[o], 0))
 			return hp_fail(p, "%s: a dynamic value (operand %u) into %.*s is not "
 				       "supported", in->name, o, (int)n, s);
 	}
-	plan_init(p, &pl, in);
+	hd_plan_init(p, &pl, in);
 	for (o = 0; o < in->num_operands; o++)
 		if (plan_operand(p, in, o, &pl))
 			return -1;
@@ -1296,7 +788,7 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 			       in->name, (int)n, s);
 	if (run_plan(p, &pl))
 		return -1;
-	return pl.moved ? move(p, &pl) : 0;
+	return pl.moved ? hd_move(p, &pl) : 0;
 }
 
 int hlo_dynamic_done(struct hp *p)
@@ -1315,7 +807,7 @@ int hlo_dynamic_done(struct hp *p)
 static uint32_t zero_past(struct plan *pl, uint32_t v, uint32_t depth)
 {
 	const struct ir_instr *in = &pl->e.p->cur->instrs[v];
-	const struct hp_dyn *e = dyn_of(pl->e.p, v);
+	const struct hp_dyn *e = hd_dyn_of(pl->e.p, v);
 	const struct xrt_shape *s = &in->shape;
 	uint32_t i, n = s->tuple_count, ops[XRT_MAX_TUPLE_SIZE > 64 ? 64 : XRT_MAX_TUPLE_SIZE];
 	int64_t k;
@@ -1340,7 +832,7 @@ static uint32_t zero_past(struct plan *pl, uint32_t v, uint32_t depth)
 			continue;
 		}
 		/* by what it holds: in the dry pass an index is a count */
-		changed |= holds_dyn(pl->e.p, ops[i], 0);
+		changed |= hd_holds_dyn(pl->e.p, ops[i], 0);
 		ops[i] = zero_past(pl, ops[i], depth + 1);
 		in = &pl->e.p->cur->instrs[v];	/* the emitter may have moved it */
 	}
@@ -1365,18 +857,18 @@ int hlo_dynamic_root(struct hp *p)
 	struct ir_comp *c = p->cur;
 	struct plan pl;
 	uint32_t root;
-	const struct hp_loop *l = loop_of(p, (uint32_t)(c - p->m->comps));
+	const struct hp_loop *l = hd_loop_of(p, (uint32_t)(c - p->m->comps));
 
 	if (l)
-		return loop_root(p, l);
-	if (is_loop(p, c->root))
+		return hd_loop_root(p, l);
+	if (hd_is_loop(p, c->root))
 		return hp_fail(p, "computation '%s' returns a loop's tuple of dynamic values: "
 			       "not supported (return its elements)", c->name);
-	if (!p->dyn || !holds_dyn(p, c->root, 0))
+	if (!p->dyn || !hd_holds_dyn(p, c->root, 0))
 		return 0;
 	if (!p->in_entry && p->dyn_root_comp == UINT32_MAX)
 		p->dyn_root_comp = (uint32_t)(c - p->m->comps);
-	plan_init(p, &pl, &c->instrs[c->root]);
+	hd_plan_init(p, &pl, &c->instrs[c->root]);
 	if (hp_emit_after(&pl.e, zero_root, NULL, &root))
 		return -1;
 	c->root = root;

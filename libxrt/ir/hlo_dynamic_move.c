@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Dynamic dimensions whose values move: reverse along one (read from
+ * bound - size of the reversed array padded to twice its length),
+ * concatenate along one (each operand written at the sum of the sizes
+ * before it) and reshapes that merge one below static dimensions or
+ * several together (gathered to the front, as XLA compacts them).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "hlo_dynamic.h"
+
+/* Zero padding of @x's dimension @d up to twice its length (@s @x's shape). */
+static uint32_t pad_double(struct plan *pl, uint32_t x, const struct xrt_shape *s, uint32_t d)
+{
+	struct ir_attr a = { .key = IR_ATTR_PADDING, .n = s->rank };
+	int64_t dims[XRT_MAX_RANK];
+	uint32_t ops[2] = { x, 0 }, v;
+	uint8_t *z;
+
+	memcpy(dims, s->dims, sizeof(dims));
+	dims[d] *= 2;
+	ops[1] = hp_emit_const(&pl->e, s->dtype, 0, NULL, &z);
+	v = hp_emit(&pl->e, XRT_OP_PAD, s->dtype, s->rank, dims, ops, 2);
+	if (pl->e.dry || pl->e.failed)
+		return v;
+	a.ints = xrt_mem_calloc(pl->e.p->a, 3 * (size_t)s->rank, sizeof(*a.ints));
+	if (!a.ints) {
+		hp_oom(pl->e.p);
+		pl->e.failed = true;
+		return v;
+	}
+	a.ints[3 * d + 1] = s->dims[d];	/* high */
+	if (hp_put_attr(pl->e.p, &pl->e.p->cur->instrs[v], &a))
+		pl->e.failed = true;
+	return v;
+}
+
+/* @x, of shape @s, at @starts (s32[] instructions) for the lengths of @s. */
+static uint32_t window_at(struct plan *pl, uint32_t x, const struct xrt_shape *s,
+			  const int64_t *dims, const uint32_t *starts)
+{
+	uint32_t ops[1 + XRT_MAX_RANK], v;
+
+	ops[0] = x;
+	memcpy(ops + 1, starts, s->rank * sizeof(*starts));
+	v = hp_emit(&pl->e, XRT_OP_DYNAMIC_SLICE, s->dtype, s->rank, dims, ops, 1 + s->rank);
+	hp_emit_ints(&pl->e, v, IR_ATTR_DYNAMIC_SLICE_SIZES, dims, s->rank);
+	return v;
+}
+
+/*
+ * reverse along dynamic dimensions: the reversed values lie at the end
+ * of each, so each is padded to twice its length and read from
+ * bound - size on.
+ */
+static uint32_t move_reversed(struct plan *pl, uint32_t x)
+{
+	const struct ir_instr *in = &pl->e.p->cur->instrs[pl->e.p->cur->num_instrs - 1];
+	const struct xrt_shape *s = &pl->e.p->cur->instrs[x].shape;
+	const struct ir_attr *rev = ir_instr_attr(in, IR_ATTR_DIMENSIONS);
+	const struct hp_dyn *e = hd_dyn_of(pl->e.p, x);
+	uint32_t y, d, j, zero, starts[XRT_MAX_RANK], ops[2];
+	struct xrt_shape doubled;
+
+	y = hp_emit(&pl->e, XRT_OP_REVERSE, s->dtype, s->rank, s->dims, &x, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_DIMENSIONS, rev->ints, rev->n);
+	zero = hd_s32_const(pl, 0);
+	for (d = 0; d < s->rank; d++) {
+		if (!(pl->moved & (1u << d)))
+			continue;
+		doubled = *s;
+		doubled.dims[d] *= 2;
+		y = pad_double(pl, y, s, d);
+		for (j = 0; j < s->rank; j++)
+			starts[j] = zero;
+		ops[0] = hd_s32_const(pl, s->dims[d]);
+		ops[1] = e->size[d];
+		starts[d] = hp_emit(&pl->e, XRT_OP_SUBTRACT, XRT_S32, 0, NULL, ops, 2);
+		y = window_at(pl, y, &doubled, s->dims, starts);
+	}
+	return y;
+}
+
+/*
+ * concatenate along a dynamic dimension: each operand written over the
+ * last one's padding, at the sum of the sizes before it.
+ */
+static uint32_t move_concatenated(struct plan *pl, const uint32_t *x, uint32_t n)
+{
+	struct hp *p = pl->e.p;
+	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
+	uint32_t d = pl->moved ? (uint32_t)__builtin_ctz(pl->moved) : 0, k, j, acc, off, zero;
+	uint32_t ops[1 + 1 + XRT_MAX_RANK];
+	const struct hp_dyn *e;
+	uint8_t *z;
+
+	zero = hd_s32_const(pl, 0);
+	ops[0] = hp_emit_const(&pl->e, r->dtype, 0, NULL, &z);
+	acc = hp_emit(&pl->e, XRT_OP_BROADCAST, r->dtype, r->rank, r->dims, ops, 1);
+	hp_emit_ints(&pl->e, acc, IR_ATTR_DIMENSIONS, NULL, 0);
+	off = zero;
+	for (k = 0; k < n; k++) {
+		const struct xrt_shape *s = &p->cur->instrs[x[k]].shape;
+
+		ops[0] = acc;
+		ops[1] = x[k];
+		for (j = 0; j < r->rank; j++)
+			ops[2 + j] = j == d ? off : zero;
+		acc = hp_emit(&pl->e, XRT_OP_DYNAMIC_UPDATE_SLICE, r->dtype, r->rank, r->dims, ops,
+			      2 + r->rank);
+		e = hd_dyn_of(p, x[k]);
+		ops[0] = off;
+		ops[1] = e && (e->mask & (1u << d)) ? e->size[d] : hd_s32_const(pl, s->dims[d]);
+		off = hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, 0, NULL, ops, 2);
+	}
+	pl->total = off;
+	return acc;
+}
+
+static uint32_t bcast(struct plan *pl, uint32_t v, int64_t m)
+{
+	uint32_t b = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_S32, 1, &m, &v, 1);
+
+	hp_emit_ints(&pl->e, b, IR_ATTR_DIMENSIONS, NULL, 0);
+	return b;
+}
+
+static uint32_t arith(struct plan *pl, enum xrt_opcode op, uint32_t a, uint32_t b, int64_t m)
+{
+	uint32_t ops[2] = { a, b };
+
+	return hp_emit(&pl->e, op, XRT_S32, 1, &m, ops, 2);
+}
+
+/*
+ * A reshape merging a group of dimensions, some dynamic, into result
+ * dimension k: position q of it takes the element whose index in
+ * dimension t of the group is q / P_t % n_t (P_t the product of the
+ * sizes n_u below t; the major one undivided), so the values inside the
+ * sizes come in order at the front; past them the indices clamp into
+ * range.  Its size is the product of the group's sizes.
+ */
+static uint32_t move_reshaped(struct plan *pl, uint32_t x)
+{
+	struct hp *p = pl->e.p;
+	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
+	const struct xrt_shape *s = &p->cur->instrs[x].shape;
+	const struct hp_dyn *e = hd_dyn_of(p, x);
+	uint32_t k = (uint32_t)__builtin_ctz(pl->moved), y, q, n, digit, src = NONE, size, ops[2];
+	uint32_t t, j, off = 0;
+	int64_t m = r->dims[k], col[2] = { m, 1 }, offs[XRT_MAX_RANK], sizes[XRT_MAX_RANK];
+	int64_t kk = k, below = 1;
+
+	y = hp_emit(&pl->e, XRT_OP_RESHAPE, r->dtype, r->rank, r->dims, &x, 1);
+	q = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, 1, &m, NULL, 0);
+	hp_emit_ints(&pl->e, q, IR_ATTR_IOTA_DIMENSION, (int64_t[]){ 0 }, 1);
+	size = hd_s32_const(pl, 1);
+	for (t = pl->rs_to; t-- > pl->rs_from;) {
+		n = e && (e->mask & (1u << t)) ? e->size[t] : hd_s32_const(pl, s->dims[t]);
+		digit = arith(pl, XRT_OP_DIVIDE, q, bcast(pl, size, m), m);
+		if (t > pl->rs_from)
+			digit = arith(pl, XRT_OP_REMAINDER, digit, bcast(pl, n, m), m);
+		digit = arith(pl, XRT_OP_MULTIPLY, digit, bcast(pl, hd_s32_const(pl, below), m), m);
+		src = src == NONE ? digit : arith(pl, XRT_OP_ADD, src, digit, m);
+		ops[0] = size;
+		ops[1] = n;
+		size = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+		below *= s->dims[t];
+	}
+	ops[0] = y;
+	ops[1] = hp_emit(&pl->e, XRT_OP_RESHAPE, XRT_S32, 2, col, &src, 1);
+	for (j = 0; j < r->rank; j++) {
+		sizes[j] = j == k ? 1 : r->dims[j];
+		if (j != k)
+			offs[off++] = j;
+	}
+	y = hp_emit(&pl->e, XRT_OP_GATHER, r->dtype, r->rank, r->dims, ops, 2);
+	hp_emit_ints(&pl->e, y, IR_ATTR_OFFSET_DIMS, offs, off);
+	hp_emit_ints(&pl->e, y, IR_ATTR_COLLAPSED_SLICE_DIMS, &kk, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_START_INDEX_MAP, &kk, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_INDEX_VECTOR_DIM, (int64_t[]){ 1 }, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_SLICE_SIZES, sizes, r->rank);
+	pl->total = size;
+	return y;
+}
+
+struct moving {
+	uint32_t n, ops[];
+};
+
+static uint32_t expand_move(struct hp_emit *e, void *ctx)
+{
+	struct plan *pl = (struct plan *)e;
+	const struct moving *m = ctx;
+	const struct ir_instr *in = &e->p->cur->instrs[e->p->cur->num_instrs - 1];
+
+	if (in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST)
+		return move_reshaped(pl, m->ops[0]);
+	return in->op == XRT_OP_REVERSE ? move_reversed(pl, m->ops[0]) :
+					  move_concatenated(pl, m->ops, m->n);
+}
+
+/* The reverse, concatenate or reshape just read, its dynamic dimensions moved. */
+int hd_move(struct hp *p, struct plan *pl)
+{
+	struct ir_instr *in = hd_last(p);
+	const struct hp_dyn *e = in->op == XRT_OP_REVERSE ? hd_dyn_of(p, in->operands[0]) : NULL;
+	struct moving *m;
+	uint32_t v, d, n = in->num_operands;
+	int rc;
+
+	if (in->op == XRT_OP_REVERSE && (n != 1 || !ir_instr_attr(in, IR_ATTR_DIMENSIONS)))
+		return 0;	/* the verifier says what is wrong */
+	if (in->op == XRT_OP_CONCATENATE && (xrt_shape_is_tuple(&in->shape) || !n))
+		return 0;
+	if ((in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST) && n != 1)
+		return 0;
+	m = xrt_mem_calloc(p->a, 1, sizeof(*m) + n * sizeof(m->ops[0]));
+	if (!m)
+		return hp_oom(p);
+	m->n = n;
+	memcpy(m->ops, in->operands, n * sizeof(m->ops[0]));
+	rc = hp_emit_twice(&pl->e, expand_move, m, &v);
+	xrt_mem_free(p->a, m);
+	if (rc || hp_become(p, XRT_OP_COPY, &v, 1))
+		return -1;
+	for (d = 0; d < XRT_MAX_RANK; d++) {
+		if (!(pl->moved & (1u << d)))
+			continue;
+		p->dyn_next.mask |= (uint8_t)(1u << d);
+		p->dyn_next.size[d] = e ? e->size[d] : pl->total;
+	}
+	return 0;
+}
+
