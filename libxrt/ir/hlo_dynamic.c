@@ -75,13 +75,6 @@ bool hd_holds_dyn(struct hp *p, uint32_t v, uint32_t depth)
 	return false;
 }
 
-static int64_t one_int(const struct ir_instr *in, enum ir_attr_key key)
-{
-	const struct ir_attr *a = ir_instr_attr(in, key);
-
-	return a && a->n == 1 ? a->ints[0] : -1;
-}
-
 static bool in_list(const struct ir_instr *in, enum ir_attr_key key, uint32_t d, uint32_t *at)
 {
 	const struct ir_attr *a = ir_instr_attr(in, key);
@@ -157,7 +150,7 @@ static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struc
 		;
 	for (k = 0; k < r->rank && !(pr[k] == px[g] && pr[k + 1] == px[e]); k++)
 		;
-	if (k == r->rank)
+	if (k == r->rank || px[e] / px[g] > INT32_MAX)	/* sizes are s32 */
 		return mix;
 	for (t = g; t < e; t++) {
 		others += t != d && (mask & (1u << t));
@@ -254,10 +247,10 @@ static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o
 	case XRT_OP_DOT:
 		return o < 2 ? dot(in, o, d, p->cur->instrs[in->operands[0]].shape.rank) : mix;
 	case XRT_OP_CONCATENATE:
-		return one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ?
+		return hp_one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ?
 			(struct route){ W_MOVE, d, 1, NONE } : carry(d);
 	case XRT_OP_SORT:
-		return one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ? mix : carry(d);
+		return hp_one_int(in, IR_ATTR_DIMENSIONS) == (int64_t)d ? mix : carry(d);
 	case XRT_OP_TOPK:
 		return d + 1 == x->rank ? mix : carry(d);
 	case XRT_OP_REVERSE:
@@ -544,7 +537,7 @@ static bool is_s32_scalar(const struct xrt_shape *s)
 static int check_size_op(struct hp *p, const struct ir_instr *in, uint32_t n, uint32_t *d)
 {
 	const struct xrt_shape *x;
-	int64_t dim = one_int(in, IR_ATTR_DIMENSIONS);
+	int64_t dim = hp_one_int(in, IR_ATTR_DIMENSIONS);
 	uint32_t i;
 
 	if (in->num_operands != n)
@@ -580,10 +573,10 @@ static int get_size(struct hp *p, struct ir_instr *in)
 	return become_s32(p, p->cur->instrs[in->operands[0]].shape.dims[d]);
 }
 
+/* Arrays of one type and dimensions (layouts aside). */
 static bool same_dims(const struct xrt_shape *a, const struct xrt_shape *b)
 {
-	return !xrt_shape_is_tuple(a) && !xrt_shape_is_tuple(b) && a->dtype == b->dtype &&
-	       a->rank == b->rank && !memcmp(a->dims, b->dims, a->rank * sizeof(a->dims[0]));
+	return !xrt_shape_is_tuple(a) && xrt_shape_compatible(a, b);
 }
 
 /* A constant s32[] instruction's value, or -1. */
@@ -619,6 +612,8 @@ static int set_size(struct hp *p, struct ir_instr *in)
 	if (!same_dims(&in->shape, &p->cur->instrs[x].shape))
 		return hp_fail(p, "%s: set-dimension-size's result is its operand's shape",
 			       in->name);
+	if (p->cur->instrs[x].shape.dims[d] > INT32_MAX)
+		return hp_fail(p, "%s: a dynamic dimension's bound must fit s32", in->name);
 	hd_plan_init(p, &pl, in);
 	e = hd_dyn_of(p, x);
 	if (e)
@@ -708,7 +703,7 @@ static int element(struct hp *p, const struct ir_instr *in)
 {
 	const struct ir_instr *t;
 	const struct hp_dyn *e;
-	int64_t i = in->num_operands == 1 ? one_int(in, IR_ATTR_INDEX) : -1;
+	int64_t i = in->num_operands == 1 ? hp_one_int(in, IR_ATTR_INDEX) : -1;
 
 	if (i < 0)
 		return 0;
@@ -728,6 +723,28 @@ static int element(struct hp *p, const struct ir_instr *in)
 static bool passes(enum xrt_opcode op)
 {
 	return op == XRT_OP_TUPLE || op == XRT_OP_GET_TUPLE_ELEMENT;
+}
+
+/* Only a while may call a loop's computation: its tuple carries the sizes. */
+static int calls_loop(struct hp *p, const struct ir_instr *in)
+{
+	uint32_t i, k, n;
+
+	for (i = 0; p->loops && in->op != XRT_OP_WHILE && i < in->num_attrs; i++) {
+		enum ir_attr_kind kind = ir_attr_kind(in->attrs[i].key);
+
+		n = kind == IR_COMP || kind == IR_COMPS ? in->attrs[i].n : 0;
+		for (k = 0; k < n; k++) {
+			uint32_t c = (uint32_t)in->attrs[i].ints[k];
+
+			if (hd_loop_of(p, c))
+				return hp_fail(p, "%s: %s calls computation '%s', whose tuple "
+					       "parameter has dynamic dimensions: only a while may",
+					       in->name, xrt_opcode_name(in->op),
+					       p->m->comps[c].name);
+		}
+	}
+	return 0;
 }
 
 /* Work a dynamic operand may not enter: another computation's, a rewrite's, a device's. */
@@ -763,6 +780,8 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 		return p->err ? -1 : 0;
 	if (in->op == XRT_OP_GET_TUPLE_ELEMENT)
 		return element(p, in);	/* (which may move @in) */
+	if (calls_loop(p, in))
+		return -1;
 	if (in->op == XRT_OP_WHILE && (hd_loop_while(p, in, &done) || done))
 		return p->err ? -1 : 0;
 	for (o = 0; in->op == XRT_OP_TUPLE && o < in->num_operands; o++)

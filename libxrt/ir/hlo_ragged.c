@@ -132,18 +132,10 @@ static uint32_t expand(struct hp_emit *e, void *ctx)
 		   r->gpos, 0);
 }
 
-/* The one value of ints attribute @key, or -1 when it is not exactly one. */
-static int64_t one_of(const struct ir_instr *in, enum ir_attr_key key)
-{
-	const struct ir_attr *a = ir_instr_attr(in, key);
-
-	return a && a->n == 1 ? a->ints[0] : -1;
-}
-
 static int check(struct hp *p, const struct ir_instr *in, struct rd *r)
 {
 	const struct xrt_shape *l, *w, *gs;
-	int64_t lc = one_of(in, IR_ATTR_LHS_CONTRACTING_DIMS), rc, rg, lr;
+	int64_t lc = hp_one_int(in, IR_ATTR_LHS_CONTRACTING_DIMS), rc, rg, lr;
 	uint32_t nd;
 
 	if (in->num_operands != 3)
@@ -151,9 +143,9 @@ static int check(struct hp *p, const struct ir_instr *in, struct rd *r)
 	l = &p->cur->instrs[in->operands[0]].shape;
 	w = &p->cur->instrs[in->operands[1]].shape;
 	gs = &p->cur->instrs[in->operands[2]].shape;
-	rc = one_of(in, IR_ATTR_RHS_CONTRACTING_DIMS);
-	rg = one_of(in, IR_ATTR_RHS_GROUP_DIMS);
-	lr = one_of(in, IR_ATTR_LHS_RAGGED_DIMS);
+	rc = hp_one_int(in, IR_ATTR_RHS_CONTRACTING_DIMS);
+	rg = hp_one_int(in, IR_ATTR_RHS_GROUP_DIMS);
+	lr = hp_one_int(in, IR_ATTR_LHS_RAGGED_DIMS);
 	if (ir_instr_attr(in, IR_ATTR_LHS_BATCH_DIMS) || ir_instr_attr(in, IR_ATTR_RHS_BATCH_DIMS))
 		return hp_fail(p, "%s: ragged-dot with batch dimensions is not supported yet",
 			       in->name);

@@ -17,6 +17,13 @@ struct ir_attr *hp_find_attr(struct ir_instr *in, enum ir_attr_key key)
 	return (struct ir_attr *)ir_instr_attr(in, key);
 }
 
+int64_t hp_one_int(const struct ir_instr *in, enum ir_attr_key key)
+{
+	const struct ir_attr *a = ir_instr_attr(in, key);
+
+	return a && a->n == 1 ? a->ints[0] : -1;
+}
+
 void hp_drop_attr(const struct xrt_allocator *a, struct ir_instr *in, enum ir_attr_key key)
 {
 	struct ir_attr *at = hp_find_attr(in, key);

@@ -24,13 +24,6 @@ static bool is_token(const struct xrt_shape *s)
 	return xrt_shape_is_tuple(s) && !s->tuple_count;
 }
 
-static int64_t channel_of(const struct ir_instr *in)
-{
-	const struct ir_attr *a = ir_instr_attr(in, IR_ATTR_CHANNEL_ID);
-
-	return a && a->n == 1 ? a->ints[0] : -1;
-}
-
 /* (T, u32[], token[]) with T an array. */
 static bool transfer_shape(const struct xrt_shape *s)
 {
@@ -41,8 +34,7 @@ static bool transfer_shape(const struct xrt_shape *s)
 
 static bool same_array(const struct xrt_shape *a, const struct xrt_shape *b)
 {
-	return !xrt_shape_is_tuple(a) && !xrt_shape_is_tuple(b) && a->dtype == b->dtype &&
-	       a->rank == b->rank && !memcmp(a->dims, b->dims, a->rank * sizeof(a->dims[0]));
+	return !xrt_shape_is_tuple(a) && xrt_shape_compatible(a, b);
 }
 
 static uint32_t zero_u32(struct hp_emit *e, void *ctx)
@@ -147,7 +139,7 @@ static int done(struct hp *p, const struct ir_instr *in, int64_t ch, bool is_sen
 int hlo_unsendrecv(struct hp *p)
 {
 	struct ir_instr *in = &p->cur->instrs[p->cur->num_instrs - 1];
-	int64_t ch = channel_of(in);
+	int64_t ch = hp_one_int(in, IR_ATTR_CHANNEL_ID);
 
 	if (ch < 0)
 		return hp_fail(p, "%s: %s needs a channel_id", in->name, p->pseudo);

@@ -335,6 +335,15 @@ TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 		{ LOOP("  ROOT r = (f32[<=4]) tuple(x)", "(f32[<=4])", "(f32[<=4])", "(f32[4]) copy(x)",
 		       "  ROOT g = f32[4] get-tuple-element(w), index=0"),
 		  "w: a while over dynamic values takes a tuple instruction of 1 elements" },
+		{ "HloModule m\nc {\n  p = (f32[<=4]) parameter(0)\n"
+		  "  g = f32[<=4] get-tuple-element(p), index=0\n  ROOT q = (f32[<=4]) tuple(g)\n}\n"
+		  "ENTRY e {\n  x = f32[4] parameter(0)\n  t = (f32[4]) tuple(x)\n"
+		  "  ROOT r = (f32[4]) call(t), to_apply=c\n}",
+		  "r: call calls computation 'c', whose tuple parameter has dynamic dimensions: "
+		  "only a while may" },
+		{ "HloModule m\nENTRY e {\n  x = f32[3000000000] parameter(0)\n  n = s32[] parameter(1)\n"
+		  "  ROOT d = f32[<=3000000000] set-dimension-size(x, n), dimensions={0}\n}",
+		  "d: a dynamic dimension's bound must fit s32" },
 		{ "HloModule m\nENTRY e {\n  ROOT x = f32[?] parameter(0)\n}",
 		  "an unbounded dynamic dimension ('?')" },
 		{ "HloModule m\nENTRY e {\n  ROOT x = f32[<4] parameter(0)\n}",
