@@ -33,7 +33,7 @@ struct cmd_ops {
 
 const struct cmd_ops *engine_cmd_ops(u32 op);
 
-#define ENGINE_NUM_OPS	(XRT_CS_OP_SCAN + 1)
+#define ENGINE_NUM_OPS	(XRT_CS_OP_CALL + 1)
 /* Per opcode: its operations, NULL where there is no such command. */
 extern const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS];
 
@@ -67,6 +67,7 @@ extern const struct cmd_ops engine_rng_ops;
 extern const struct cmd_ops engine_fill_ops;
 extern const struct cmd_ops engine_jump_ops;
 extern const struct cmd_ops engine_scan_ops;
+extern const struct cmd_ops engine_call_ops;
 
 /* Validation helpers; each returns 0 or -1 with v->err filled. */
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b);

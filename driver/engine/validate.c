@@ -19,6 +19,7 @@ const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS] = {
 	[XRT_CS_OP_RNG] = &engine_rng_ops,
 	[XRT_CS_OP_JUMP] = &engine_jump_ops,
 	[XRT_CS_OP_SCAN] = &engine_scan_ops,
+	[XRT_CS_OP_CALL] = &engine_call_ops,
 };
 
 const struct cmd_ops *engine_cmd_ops(u32 op)

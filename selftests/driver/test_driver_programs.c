@@ -54,6 +54,21 @@ TEST_F(dev, every_malformed_stream_is_einval)
 	ASSERT_EQ(0, accel_queue_destroy(self->fd, q));
 }
 
+/* A CALL is host code: the kernel refuses it, and goes on working. */
+TEST_F(dev, a_call_is_einval)
+{
+	struct call_base c;
+	struct base p;
+	uint32_t q;
+
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	make_call_base(&c);
+	EXPECT_EQ(-EINVAL, submit_bytes(self->fd, q, &c, CALL_BASE_SIZE));
+	make_base(&p);
+	EXPECT_EQ(0, submit_bytes(self->fd, q, &p, BASE_SIZE));
+	ASSERT_EQ(0, accel_queue_destroy(self->fd, q));
+}
+
 TEST_F(dev, the_program_is_copied_at_submit)
 {
 	uint32_t q, out, slow_buf, buf, got[256];

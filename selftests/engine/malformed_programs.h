@@ -53,6 +53,44 @@ static void make_base(struct base *p)
 	p->jump.pred = (struct xrt_cs_scalar){ .slot = 2, .dtype = XRT_CS_PRED };
 }
 
+/*
+ * A valid program for the host's engine: CALL 0 with slot 0's f32[4] in
+ * and slot 1's f32[4] out.  The kernel refuses it whole: its jobs call
+ * no code of the process.
+ */
+struct call_base {
+	struct xrt_cs_header h;
+	struct xrt_cs_slot slots[3];
+	struct xrt_cs_call call;
+	struct xrt_cs_view views[2];
+} __attribute__((aligned(64)));
+
+#define CALL_BASE_SIZE (offsetof(struct call_base, views) + 2 * sizeof(struct xrt_cs_view))
+
+static inline void make_call_base(struct call_base *p)
+{
+	uint64_t dims[] = { 4 };
+
+	memset(p, 0, sizeof(*p));
+	p->h.magic = XRT_CS_MAGIC;
+	p->h.version = XRT_CS_VERSION;
+	p->h.header_size = sizeof(p->h);
+	p->h.size = CALL_BASE_SIZE;
+	p->h.num_slots = 3;
+	p->h.num_commands = 1;
+	p->h.slots_offset = offsetof(struct call_base, slots);
+	p->h.commands_offset = offsetof(struct call_base, call);
+	p->slots[0] = (struct xrt_cs_slot){ 16, XRT_CS_SLOT_READ, 0 };
+	p->slots[1] = (struct xrt_cs_slot){ 16, XRT_CS_SLOT_WRITE, 0 };
+	p->slots[2] = (struct xrt_cs_slot){ 32, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0 };
+	p->call.cmd = (struct xrt_cs_cmd){ XRT_CS_OP_CALL, 0,
+					   sizeof(p->call) + 2 * sizeof(struct xrt_cs_view) };
+	p->call.num_args = 1;
+	p->call.num_results = 1;
+	p->views[0] = cs_view_dense(0, XRT_CS_F32, 0, 1, dims);
+	p->views[1] = cs_view_dense(1, XRT_CS_F32, 0, 1, dims);
+}
+
 struct bad {
 	const char *needle;
 	void (*mutate)(struct base *p);
@@ -75,7 +113,7 @@ CASE(m_cmds_long, p->h.num_commands = 4)
 CASE(m_slot_flags, p->slots[0].flags = 4)
 CASE(m_slot_reserved, p->slots[1].reserved = 1)
 CASE(m_slot_huge, p->slots[0].size = ~0ull)
-CASE(m_opcode, p->copy.cmd.op = 14)
+CASE(m_opcode, p->copy.cmd.op = 15)
 CASE(m_cmd_size, p->copy.cmd.size = 12)
 CASE(m_cmd_size_small, p->copy.cmd.size = 8)
 CASE(m_copy_flags, p->copy.cmd.flags = 1)

@@ -54,6 +54,56 @@ TEST_F(xrt, each_malformed_program_is_rejected)
 	ASSERT_GE(sizeof(cases) / sizeof(cases[0]), 30);
 }
 
+/* A CALL's views: inside their slots, dense and row-major, results apart. */
+TEST_F(xrt, malformed_calls_are_rejected)
+{
+	static const struct {
+		int what;
+		const char *needle;
+	} bad[] = {
+		{ 0, "CALL: flags or reserved not 0" },
+		{ 1, "CALL: flags or reserved not 0" },
+		{ 2, "CALL: size is not that of its views" },
+		{ 3, "CALL: more views than XRT_CS_CALL_MAX_VIEWS" },
+		{ 4, "part 0: CALL: a view is not dense and row-major" },
+		{ 5, "part 1: writes a slot not marked WRITE" },
+		{ 6, "CALL: a result overlaps another view" },
+		{ 7, "part 1: view reaches past the end of its slot" },
+		{ 8, "part 0: reads a slot not marked READ" },
+	};
+	struct xdev_program prog;
+	struct call_base p;
+	size_t i;
+
+	make_call_base(&p);
+	ASSERT_OK(xdev_program_load(&prog, self->a, &p, CALL_BASE_SIZE));
+	ASSERT_NE(NULL, xrt_engine_call_of(&(struct xrt_engine_ctx){ .prog = &prog.prog }, 0));
+	xdev_program_release(&prog);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		make_call_base(&p);
+		switch (bad[i].what) {
+		case 0: p.call.cmd.flags = 1; break;
+		case 1: p.call.reserved = 1; break;
+		case 2: p.call.num_args = 2; break;
+		case 3: p.call.num_args = 300; break;
+		case 4: p.views[0].strides[0] = 2; p.views[0].dims[0] = 2; break;
+		case 5: p.views[1].slot = 0; break;
+		case 6: p.views[0].slot = 2; p.views[1].slot = 2; p.views[1].offset = 4; break;
+		case 7: p.views[1].offset = 4; break;
+		case 8: p.views[0].slot = 1; break;
+		}
+		ASSERT_ERR(xdev_program_load(&prog, self->a, &p, CALL_BASE_SIZE),
+			   XRT_INVALID_ARGUMENT, bad[i].needle);
+	}
+	/* results side by side in one slot are apart */
+	make_call_base(&p);
+	p.views[0].slot = 2;
+	p.views[1].slot = 2;
+	p.views[1].offset = 16;
+	ASSERT_OK(xdev_program_load(&prog, self->a, &p, CALL_BASE_SIZE));
+	xdev_program_release(&prog);
+}
+
 TEST_F(xrt, truncated_and_misaligned_buffers)
 {
 	struct xdev_program prog;

@@ -172,6 +172,7 @@ struct xrt_cs_slot {
  * @XRT_CS_OP_RNG: struct xrt_cs_rng
  * @XRT_CS_OP_JUMP: struct xrt_cs_jump
  * @XRT_CS_OP_SCAN: struct xrt_cs_scan
+ * @XRT_CS_OP_CALL: struct xrt_cs_call
  */
 enum xrt_cs_op {
 	XRT_CS_OP_COPY = 1,
@@ -187,6 +188,7 @@ enum xrt_cs_op {
 	XRT_CS_OP_RNG = 11,
 	XRT_CS_OP_JUMP = 12,
 	XRT_CS_OP_SCAN = 13,
+	XRT_CS_OP_CALL = 14,
 };
 
 /**
@@ -788,6 +790,35 @@ struct xrt_cs_jump {
 	__u32 mode;
 	__u32 target;
 	struct xrt_cs_scalar pred;
+};
+
+#define XRT_CS_CALL_MAX_VIEWS	256
+
+/**
+ * struct xrt_cs_call - hand arrays to code of the process that submits
+ * @cmd: op XRT_CS_OP_CALL, flags 0; size is sizeof(struct xrt_cs_call)
+ *       plus that of the views that follow
+ * @target: which of its calls the executor makes (an index into a table
+ *          it keeps beside the program; the program does not say what
+ *          runs)
+ * @num_args: views the call reads
+ * @num_results: views the call writes
+ * @reserved: 0
+ *
+ * Followed by struct xrt_cs_view[@num_args + @num_results], the
+ * arguments first, at most XRT_CS_CALL_MAX_VIEWS in all, each dense and
+ * row-major (the last stride 1, each other the product of the
+ * dimensions after it); results overlap neither each other nor an
+ * argument.  Custom calls are these.  Only an executor in the process
+ * whose code is called runs one: the kernel refuses a program that has
+ * a CALL (-EINVAL at submit), since its jobs run no user code.
+ */
+struct xrt_cs_call {
+	struct xrt_cs_cmd cmd;
+	__u32 target;
+	__u16 num_args;
+	__u16 num_results;
+	__u64 reserved;
 };
 
 #if defined(__cplusplus)

@@ -226,9 +226,30 @@ struct xrt_engine_cursor {
  * @thread_ws: the thread's workspace
  *
  * Return: 1 when the program has finished, 0 when more remains, -1 when
- * x->jumped asked to stop (the cursor stays on the jump).
+ * x->jumped asked to stop (the cursor stays on the jump) or at a CALL,
+ * which only its executor makes (the cursor stays on it).
  */
 int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 		    u64 budget, void *thread_ws);
+
+/**
+ * xrt_engine_call_of() - command @pc, if it is a CALL
+ * @x: the execution
+ * @pc: a command
+ *
+ * A CALL has no phases: the executor that keeps the program's call table
+ * makes the call itself, with the addresses xrt_engine_view_data() gives
+ * its views, then goes on at xrt_engine_next().  The kernel's build
+ * refuses CALL at validation.
+ *
+ * Return: the validated command, or NULL for any other.
+ */
+const struct xrt_cs_call *xrt_engine_call_of(const struct xrt_engine_ctx *x, u32 pc);
+
+/** xrt_engine_call_view() - view @i of validated CALL @c (arguments, then results) */
+const struct xrt_cs_view *xrt_engine_call_view(const struct xrt_cs_call *c, u32 i);
+
+/** xrt_engine_view_data() - the address of validated view @v's element {0, ...} */
+u8 *xrt_engine_view_data(const struct xrt_engine_ctx *x, const struct xrt_cs_view *v);
 
 #endif /* XRT_ENGINE_H */
