@@ -350,12 +350,29 @@ xrt_value xrt_build_rng_bit_generator(xrt_builder *b, xrt_value state,
 xrt_value xrt_build_custom_call(xrt_builder *b, const char *target, const xrt_value *args,
 				uint32_t n, const struct xrt_shape *shape)
 {
+	return xrt_build_custom_call_with(b, target, args, n, shape, NULL);
+}
+
+xrt_value xrt_build_custom_call_with(xrt_builder *b, const char *target, const xrt_value *args,
+				     uint32_t n, const struct xrt_shape *shape,
+				     const struct xrt_custom_call_config *config)
+{
 	static const char fn[] = "xrt_build_custom_call";
 	struct ir_instr *in = bld_open(b, fn, XRT_OP_CUSTOM_CALL, args, n);
+	const char *version = config ? ir_api_version_name(config->api_version) : NULL;
 
 	if (!in)
 		return none;
 	bld_word(b, fn, in, IR_ATTR_CUSTOM_CALL_TARGET, target);
+	if (config && !version)
+		bld_fail(b, fn, in, "api_version %d is not one of XLA's (0 to %d)",
+			 config->api_version, IR_API_VERSION_TYPED_FFI);
+	if (config && config->api_version)
+		bld_word(b, fn, in, IR_ATTR_API_VERSION, version);
+	if (config && config->backend_config)
+		bld_word(b, fn, in, IR_ATTR_BACKEND_CONFIG, config->backend_config);
+	if (config && config->has_side_effect)
+		bld_int(b, fn, in, IR_ATTR_CUSTOM_CALL_HAS_SIDE_EFFECT, 1);
 	bld_shape(b, fn, in, shape);
 	return bld_close(b, fn, in, false);
 }

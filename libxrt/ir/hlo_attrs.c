@@ -367,9 +367,8 @@ static int parse_value(struct hp *p, struct ir_attr *a)
  * nothing to the rest).  Sorted, for bsearch.
  */
 static const char *const inert_attrs[] = {
-	"api_version", "async_execution_thread", "backend_config",
-	"called_computations", "control-predecessors", "cross_program_prefetch_index",
-	"custom_call_has_side_effect", "custom_call_schedule", "domain", "frontend_attributes",
+	"async_execution_thread", "called_computations", "control-predecessors",
+	"cross_program_prefetch_index", "custom_call_schedule", "domain", "frontend_attributes",
 	"infeed_config", "inferred_dimension", "is_cross_program_prefetch", "literal", "metadata",
 	"operand_layout_constraints", "operand_precision", "origin", "outfeed_config",
 	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "parameter_replication",
@@ -406,6 +405,30 @@ static int skip_fusion_kind(struct hp *p)
 	return hp_fail(p, "expected a fusion kind (kLoop, kInput, kOutput or kCustom)");
 }
 
+/*
+ * What a custom call's handler sees (its attributes, its API version) or
+ * that it must run: on other instructions XLA's hints to its backends.
+ */
+static bool custom_only(enum ir_attr_key key)
+{
+	return key == IR_ATTR_BACKEND_CONFIG || key == IR_ATTR_API_VERSION ||
+	       key == IR_ATTR_CUSTOM_CALL_HAS_SIDE_EFFECT;
+}
+
+/*
+ * A custom call's backend_config in braces (an API_VERSION_TYPED_FFI
+ * call's attribute dictionary), kept as its text: the verifier reads it.
+ */
+static int backend_dict(struct hp *p, struct ir_instr *in, struct ir_attr *attr)
+{
+	size_t at = p->pos;
+
+	if (hp_skip_value(p))
+		return -1;
+	attr->str = hp_strdup(p, p->t + at, p->pos - at);
+	return attr->str ? hp_put_attr(p, in, attr) : -1;
+}
+
 /* is_host_transfer= of a send or recv: false reads, true is refused. */
 static int host_transfer(struct hp *p, size_t at)
 {
@@ -433,7 +456,8 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 	if (attr.key == IR_ATTR_COUNT && n == 4 && !memcmp(s, "kind", 4) &&
 	    in->op == XRT_OP_CALL)
 		return skip_fusion_kind(p);
-	if (attr.key == IR_ATTR_COUNT && inert(s, n))
+	if ((attr.key == IR_ATTR_COUNT && inert(s, n)) ||
+	    (custom_only(attr.key) && in->op != XRT_OP_CUSTOM_CALL))
 		return hp_skip_value(p);
 	if (attr.key == IR_ATTR_COUNT && n == 16 && !memcmp(s, "is_host_transfer", 16) &&
 	    p->pseudo && (!strncmp(p->pseudo, "send", 4) || !strncmp(p->pseudo, "recv", 4)))
@@ -447,6 +471,8 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 		p->pos = at;
 		return hp_fail(p, "attribute '%.*s' given twice", (int)n, s);
 	}
+	if (attr.key == IR_ATTR_BACKEND_CONFIG && hp_peek(p, '{'))
+		return backend_dict(p, in, &attr);
 	if (parse_value(p, &attr)) {
 		ir_attr_release(p->a, &attr);
 		return -1;

@@ -7,8 +7,8 @@
  *            whose first k are kept into custom-call(x), result (T[.., k],
  *            s32[.., k]): topk(x), k=k, largest=true
  *
- * Any other target stays a custom-call, which names its target when it
- * is compiled or evaluated.
+ * Any other target stays a custom-call, whose handler the process
+ * registers (xrt_custom_call_register()).
  */
 #include <string.h>
 
@@ -35,6 +35,9 @@ static int topk(struct hp *p, struct ir_instr *in)
 		return hp_fail(p, "%s: custom-call TopK's result is not (T[.., k], s32[.., k]) of "
 			       "its operand T[.., n]", in->name);
 	hp_drop_attr(p->a, in, IR_ATTR_CUSTOM_CALL_TARGET);
+	hp_drop_attr(p->a, in, IR_ATTR_API_VERSION);
+	hp_drop_attr(p->a, in, IR_ATTR_BACKEND_CONFIG);
+	hp_drop_attr(p->a, in, IR_ATTR_CUSTOM_CALL_HAS_SIDE_EFFECT);
 	in->op = XRT_OP_TOPK;
 	return hp_int_attr(p, in, IR_ATTR_K, r->tuple[0].dims[x->rank - 1]) ||
 	       hp_int_attr(p, in, IR_ATTR_LARGEST, 1);

@@ -299,11 +299,43 @@ int hp_skip_value(struct hp *p)
 	return 0;
 }
 
-/* A quoted string with \" and \\ escapes; NULL on error. */
+/*
+ * The byte escape @e (after its backslash, at most @n bytes there) stands
+ * for, as XLA's printer writes them (C's: \n, \t, \r, \", \', \\, \ooo
+ * octal, \xHH hex); its length in *@len; -1 if it is none of them.
+ */
+static int escape(const char *e, size_t n, size_t *len)
+{
+	static const char plain[] = "n\nt\tr\r\"\"''\\\\";
+	int v = 0;
+	size_t i;
+
+	for (i = 0; n && plain[i]; i += 2) {
+		if (e[0] == plain[i])
+			return (*len = 1), (unsigned char)plain[i + 1];
+	}
+	for (i = 0; i < n && i < 3 && e[i] >= '0' && e[i] <= '7'; i++)
+		v = v * 8 + (e[i] - '0');
+	if (i)
+		return (*len = i), v > 255 ? -1 : v;
+	if (n < 3 || e[0] != 'x')
+		return -1;
+	for (i = 1; i < 3; i++) {
+		char c = e[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			return -1;
+		v = v * 16 + (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+	}
+	return (*len = 3), v;
+}
+
+/* A quoted string, its escapes undone; NULL on error. */
 char *hp_string(struct hp *p)
 {
-	size_t start, n = 0, i;
+	size_t start, n = 0, len;
 	char *s;
+	int c;
 
 	hp_skip(p);
 	if (p->pos >= p->len || p->t[p->pos] != '"') {
@@ -311,26 +343,33 @@ char *hp_string(struct hp *p)
 		return NULL;
 	}
 	start = ++p->pos;
-	while (p->pos < p->len && p->t[p->pos] != '"') {
-		if (p->t[p->pos] == '\\' && p->pos + 1 < p->len)
-			p->pos++;
-		p->pos++;
-		n++;
-	}
+	while (p->pos < p->len && p->t[p->pos] != '"')
+		p->pos += p->t[p->pos] == '\\' && p->pos + 1 < p->len ? 2 : 1;
 	if (p->pos >= p->len) {
 		p->pos = start - 1;
 		hp_fail(p, "unterminated string");
 		return NULL;
 	}
-	s = xrt_mem_alloc(p->a, n + 1);
+	s = xrt_mem_alloc(p->a, p->pos - start + 1);
 	if (!s) {
 		hp_oom(p);
 		return NULL;
 	}
-	for (i = 0, n = 0; start + i < p->pos; i++) {
-		if (p->t[start + i] == '\\')
-			i++;
-		s[n++] = p->t[start + i];
+	for (len = 1; start < p->pos; start += len) {
+		c = (unsigned char)p->t[start];
+		len = 1;
+		if (c == '\\') {
+			c = escape(p->t + start + 1, p->pos - start - 1, &len);
+			len++;
+		}
+		if (c <= 0) {
+			xrt_mem_free(p->a, s);
+			p->pos = start;
+			hp_fail(p, c ? "a string's escape is not one of \\n \\t \\r \\\" \\' "
+				"\\\\ \\ooo \\xHH" : "a string holding a NUL byte is not supported");
+			return NULL;
+		}
+		s[n++] = (char)c;
 	}
 	s[n] = '\0';
 	p->pos++;

@@ -57,6 +57,24 @@ static void print_window(struct fmtbuf *f, const struct ir_attr *a)
 }
 
 /* {{0,1},{2,3}}: the groups written out, however they were read. */
+void ir_put_string(struct fmtbuf *f, const char *s, size_t n)
+{
+	size_t i;
+
+	fmtbuf_puts(f, "\"");
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fmtbuf_printf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fmtbuf_printf(f, "\\%03o", c);
+		else
+			fmtbuf_printf(f, "%c", c);
+	}
+	fmtbuf_puts(f, "\"");
+}
+
 static void print_groups(struct fmtbuf *f, const struct ir_attr *a)
 {
 	uint32_t i = 0, len;
@@ -72,12 +90,16 @@ static void print_groups(struct fmtbuf *f, const struct ir_attr *a)
 	fmtbuf_puts(f, "}");
 }
 
-static void print_attr(struct fmtbuf *f, const xrt_module *m,
+static void print_attr(struct fmtbuf *f, const xrt_module *m, const struct ir_instr *in,
 		       const struct ir_attr *a)
 {
 	uint32_t i;
 
 	fmtbuf_printf(f, ", %s=", ir_attr_name(a->key));
+	if (a->key == IR_ATTR_BACKEND_CONFIG && ir_is_typed_ffi(in) && a->str[0] == '{') {
+		fmtbuf_puts(f, a->str);	/* a dictionary, as XLA prints it */
+		return;
+	}
 	switch (ir_attr_kind(a->key)) {
 	case IR_INTS:
 		fmtbuf_puts(f, "{");
@@ -94,11 +116,7 @@ static void print_attr(struct fmtbuf *f, const xrt_module *m,
 		fmtbuf_puts(f, a->str);
 		break;
 	case IR_STRING:
-		fmtbuf_puts(f, "\"");
-		for (i = 0; a->str[i]; i++)
-			fmtbuf_printf(f, "%s%c", a->str[i] == '"' || a->str[i] == '\\' ?
-				      "\\" : "", a->str[i]);
-		fmtbuf_puts(f, "\"");
+		ir_put_string(f, a->str, strlen(a->str));
 		break;
 	case IR_SLICE:
 		fmtbuf_puts(f, "{");
@@ -148,7 +166,7 @@ static void print_instr(struct fmtbuf *f, const xrt_module *m,
 		fmtbuf_printf(f, "%s%%%s", i ? ", " : "", c->instrs[in->operands[i]].name);
 	fmtbuf_puts(f, ")");
 	for (i = 0; i < in->num_attrs; i++)
-		print_attr(f, m, &in->attrs[i]);
+		print_attr(f, m, in, &in->attrs[i]);
 	fmtbuf_puts(f, "\n");
 }
 

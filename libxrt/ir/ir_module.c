@@ -66,6 +66,40 @@ const struct ir_attr *ir_instr_attr(const struct ir_instr *in,
 	return NULL;
 }
 
+static const char *const api_versions[] = {
+	"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+	"API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI",
+};
+
+int ir_api_version(const char *word)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(api_versions) / sizeof(api_versions[0])); i++)
+		if (!strcmp(word, api_versions[i]))
+			return i;
+	return -1;
+}
+
+const char *ir_api_version_name(int v)
+{
+	return v >= 0 && v <= IR_API_VERSION_TYPED_FFI ? api_versions[v] : NULL;
+}
+
+bool ir_is_typed_ffi(const struct ir_instr *in)
+{
+	const struct ir_attr *v = ir_instr_attr(in, IR_ATTR_API_VERSION);
+
+	return v && ir_api_version(v->str) == IR_API_VERSION_TYPED_FFI;
+}
+
+bool ir_has_side_effect(const struct ir_instr *in)
+{
+	const struct ir_attr *e = ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_HAS_SIDE_EFFECT);
+
+	return in->op == XRT_OP_CUSTOM_CALL && e && e->ints[0];
+}
+
 void ir_attr_release(const struct xrt_allocator *a, struct ir_attr *attr)
 {
 	xrt_mem_free(a, attr->ints);

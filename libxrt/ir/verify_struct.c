@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/ffi.h"
 #include "core/mem.h"
 #include "verify.h"
 
@@ -420,6 +421,38 @@ static int check_rbg(struct vfy *v)
 	return 0;
 }
 
+/*
+ * Any operands and result go to a handler, which running looks up by
+ * target (XLA reads an empty one too: no handler has it); the API version must be one of XLA's, and a typed FFI call's
+ * backend_config its attribute dictionary.
+ */
+static int check_custom_call(struct vfy *v)
+{
+	const struct ir_attr *t = ir_instr_attr(v->in, IR_ATTR_CUSTOM_CALL_TARGET);
+	const struct ir_attr *ver = ir_instr_attr(v->in, IR_ATTR_API_VERSION);
+	const struct ir_attr *cfg = ir_instr_attr(v->in, IR_ATTR_BACKEND_CONFIG);
+	const struct xrt_allocator *a = v->m->alloc;
+	struct xrt_ffi_attrs *d;
+	xrt_status *st;
+
+	if (!t)
+		return vfy_fail(v, "attribute 'custom_call_target' missing");
+	if (ver && ir_api_version(ver->str) < 0)
+		return vfy_fail(v, "api_version %s is not one of XLA's (API_VERSION_ORIGINAL, "
+				"_STATUS_RETURNING, _STATUS_RETURNING_UNIFIED, _TYPED_FFI)",
+				ver->str);
+	if (!ir_is_typed_ffi(v->in) || !cfg)
+		return 0;
+	st = xffi_attrs_parse(a, cfg->str, strlen(cfg->str), &d);
+	xffi_attrs_free(a, d);
+	if (!st)
+		return 0;
+	vfy_fail(v, "backend_config of an API_VERSION_TYPED_FFI call: %s",
+		 xrt_status_message(st));
+	xrt_status_free(st);
+	return -1;
+}
+
 int vfy_structural(struct vfy *v)
 {
 	const struct xrt_shape *r = &v->in->shape;
@@ -430,10 +463,7 @@ int vfy_structural(struct vfy *v)
 	case XRT_OP_CONSTANT:
 		return vfy_operands(v, 0, 0);
 	case XRT_OP_CUSTOM_CALL:
-		/* Anything goes but the target, which compiling looks up. */
-		if (!ir_instr_attr(v->in, IR_ATTR_CUSTOM_CALL_TARGET))
-			return vfy_fail(v, "attribute 'custom_call_target' missing");
-		return 0;
+		return check_custom_call(v);
 	case XRT_OP_IOTA:
 		if (vfy_operands(v, 0, 0) || vfy_int(v, IR_ATTR_IOTA_DIMENSION, &d))
 			return -1;

@@ -647,6 +647,33 @@ static bool default_comparison(const char *type, const Xla__ShapeProto *operand0
 	return !strcmp(type, dflt);
 }
 
+/*
+ * What a custom call's handler sees: its API version, its backend_config
+ * (a typed FFI call's dictionary as it is, XLA's text form; another
+ * version's bytes quoted), whether it has side effects.
+ */
+static void write_custom(struct fmtbuf *f, const Xla__HloInstructionProto *in)
+{
+	int v = in->custom_call_api_version;
+	const char *cfg = (const char *)in->backend_config.data;
+	size_t n = in->backend_config.len;
+
+	if (v > 0 && ir_api_version_name(v))
+		fmtbuf_printf(f, ", api_version=%s", ir_api_version_name(v));
+	else if (v)	/* the reader names it */
+		fmtbuf_printf(f, ", api_version=API_VERSION_%d", v);
+	if (in->custom_call_has_side_effect)
+		fmtbuf_puts(f, ", custom_call_has_side_effect=true");
+	if (!n)
+		return;
+	fmtbuf_puts(f, ", backend_config=");
+	if (v == XLA__CUSTOM_CALL_API_VERSION__API_VERSION_TYPED_FFI && cfg[0] == '{' &&
+	    !memchr(cfg, '\0', n))
+		fmtbuf_printf(f, "%.*s", (int)n, cfg);	/* read as text is */
+	else
+		ir_put_string(f, cfg, n);
+}
+
 static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 {
 	const Xla__HloInstructionProto *in = w->in;
@@ -756,6 +783,7 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 		for (s = in->custom_call_target; *s; s++)
 			fmtbuf_printf(f, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
 		fmtbuf_puts(f, "\"");
+		write_custom(f, in);
 	}
 	return write_calls(w);
 }

@@ -422,10 +422,55 @@ XRT_API xrt_value xrt_build_rng(xrt_builder *b, xrt_value a, xrt_value bound,
 XRT_API xrt_value xrt_build_rng_bit_generator(xrt_builder *b, xrt_value state,
 					      enum xrt_rng_algorithm algorithm,
 					      const struct xrt_shape *bits);
-/** xrt_build_custom_call() - a call of @target with @n @args giving @shape */
+/**
+ * xrt_build_custom_call() - a call of @target with @n @args giving @shape
+ * @b: the builder
+ * @target: the handler's name (xrt_custom_call_register())
+ * @args: the operands
+ * @n: their number
+ * @shape: the result's shape
+ *
+ * As xrt_build_custom_call_with() with no configuration.
+ *
+ * Return: the call's value.
+ */
 XRT_API xrt_value xrt_build_custom_call(xrt_builder *b, const char *target,
 					const xrt_value *args, uint32_t n,
 					const struct xrt_shape *shape);
+
+/**
+ * struct xrt_custom_call_config - what else a custom call tells its handler
+ * @api_version: XLA's CustomCallApiVersion: 0 (not given), 1
+ *	(API_VERSION_ORIGINAL) to 4 (API_VERSION_TYPED_FFI)
+ * @backend_config: NULL (none), or for API_VERSION_TYPED_FFI the
+ *	handler's attributes as an MLIR dictionary ("{n = 3 : i32}"), for
+ *	the other versions a string the handler gets as it is
+ * @has_side_effect: the call runs even when nothing uses its result
+ */
+struct xrt_custom_call_config {
+	int api_version;
+	const char *backend_config;
+	bool has_side_effect;
+};
+
+/**
+ * xrt_build_custom_call_with() - a custom call with its configuration
+ * @b: the builder
+ * @target: the handler's name
+ * @args: the operands
+ * @n: their number
+ * @shape: the result's shape
+ * @config: its API version, backend_config and side effects (NULL: none)
+ *
+ * A malformed dictionary or an unknown version fails the build with
+ * INVALID_ARGUMENT, as the verifier words it.
+ *
+ * Return: the call's value.
+ */
+XRT_API xrt_value xrt_build_custom_call_with(xrt_builder *b, const char *target,
+					     const xrt_value *args, uint32_t n,
+					     const struct xrt_shape *shape,
+					     const struct xrt_custom_call_config *config);
 
 /**
  * struct xrt_collective - who takes part in a collective

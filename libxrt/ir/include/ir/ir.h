@@ -66,6 +66,9 @@
 	X(DISTRIBUTION, "distribution", WORD)                                 \
 	X(ALGORITHM, "algorithm", WORD)                                       \
 	X(CUSTOM_CALL_TARGET, "custom_call_target", STRING)                   \
+	X(API_VERSION, "api_version", WORD)                                   \
+	X(BACKEND_CONFIG, "backend_config", STRING)                           \
+	X(CUSTOM_CALL_HAS_SIDE_EFFECT, "custom_call_has_side_effect", BOOL)   \
 	X(REPLICA_GROUPS, "replica_groups", GROUPS)                           \
 	X(SOURCE_TARGET_PAIRS, "source_target_pairs", GROUPS)                 \
 	X(CHANNEL_ID, "channel_id", INT)                                      \
@@ -121,6 +124,19 @@ struct ir_instr {
 	xrt_literal *literal;	/* constant */
 	int64_t parameter;	/* parameter number */
 };
+
+/*
+ * A custom call's api_version word as XLA's CustomCallApiVersion number
+ * (API_VERSION_ORIGINAL is 1, API_VERSION_TYPED_FFI 4); -1 if not one.
+ */
+int ir_api_version(const char *word);
+#define IR_API_VERSION_TYPED_FFI 4
+/* The word of version @v (0 to IR_API_VERSION_TYPED_FFI); NULL for others. */
+const char *ir_api_version_name(int v);
+/* Whether custom call @in is API_VERSION_TYPED_FFI (its backend_config a dictionary). */
+bool ir_is_typed_ffi(const struct ir_instr *in);
+/* Whether @in is a custom call with custom_call_has_side_effect=true: it runs, used or not. */
+bool ir_has_side_effect(const struct ir_instr *in);
 
 struct ir_comp {
 	char *name;
@@ -184,6 +200,13 @@ struct ir_conv_labels {
 	int osp[XRT_MAX_RANK], ob, of;	/* output */
 	uint32_t nsp;			/* spatial dimensions */
 };
+
+struct fmtbuf;
+/*
+ * @n bytes of @s as an HLO string, quotes included: \" and \\ escaped,
+ * bytes outside printable ASCII as \ooo, as XLA's printer writes them.
+ */
+void ir_put_string(struct fmtbuf *f, const char *s, size_t n);
 
 /* Reads @s for arrays of @rank; -1 if it is not well formed. */
 int ir_parse_conv_labels(const char *s, struct ir_conv_labels *l, uint32_t rank);
