@@ -103,6 +103,8 @@ struct cc {
 	uint32_t num_results;
 	struct xexe_loop *loops;		/* the while loops lowered, for the executable */
 	uint32_t num_loops, loop_cap;
+	struct xexe_call *calls;		/* the custom calls lowered, likewise */
+	uint32_t num_calls, call_cap;
 	xrt_status *err;
 };
 
@@ -313,6 +315,8 @@ void cc_emit_dot(struct cc *cc, uint32_t flags, uint64_t batch, uint64_t m, uint
 		 uint64_t k, const struct xrt_cs_matrix *ml, const struct xrt_cs_matrix *mr,
 		 const struct xrt_cs_matrix *mo);
 void cc_lower_control(struct cc *cc, uint32_t i);
+/* custom-call @i as a CALL command and an entry of cc->calls (cc_custom.c). */
+void cc_lower_custom_call(struct cc *cc, uint32_t i);
 void cc_lower_reduce_window(struct cc *cc, uint32_t i);
 /*
  * reduce-window @i as a SCAN where its windows are the prefixes or the

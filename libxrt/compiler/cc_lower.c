@@ -534,8 +534,7 @@ void cc_lower(struct cc *cc, uint32_t i)
 		cc_lower_select_and_scatter(cc, i);
 		return;
 	case XRT_OP_CUSTOM_CALL:
-		cc_fail(cc, XRT_UNIMPLEMENTED, "custom-call target '%s' is not available",
-			ir_instr_attr(in, IR_ATTR_CUSTOM_CALL_TARGET)->str);
+		cc_lower_custom_call(cc, i);
 		return;
 	default:
 		if (xrt_opcode_is_collective(in->op))

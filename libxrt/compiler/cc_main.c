@@ -20,6 +20,13 @@ static int count_uses(struct cc *cc, bool *live)
 	uint32_t i, k;
 
 	live[c->root] = true;
+	for (i = 0; i < c->num_instrs; i++) {
+		/* run, used or not; its results are never released */
+		if (ir_has_side_effect(&c->instrs[i]) && !live[i]) {
+			live[i] = true;
+			cc->vals[cc_iv(cc, i)].uses++;
+		}
+	}
 	for (i = c->num_instrs; i-- > 0;) {
 		const struct ir_instr *in = &c->instrs[i];
 
@@ -236,6 +243,10 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	exe->num_loops = cc->num_loops;
 	cc->loops = NULL;
 	cc->num_loops = 0;
+	exe->calls = cc->calls;
+	exe->num_calls = cc->num_calls;
+	cc->calls = NULL;
+	cc->num_calls = 0;
 	if (exe->num_loops)	/* by exit jump: the driver wants them so */
 		qsort(exe->loops, exe->num_loops, sizeof(*exe->loops), by_exit);
 	exe->constants = cc->consts ? cc->consts : xrt_mem_alloc_aligned(cc->a, CC_ALIGN, CC_ALIGN);
@@ -311,6 +322,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	for (i = 0; i < cc.num_loops; i++)
 		xrt_mem_free(alloc, cc.loops[i].where);
 	xrt_mem_free(alloc, cc.loops);
+	xexe_free_calls(alloc, cc.calls, cc.num_calls);
 	xrt_mem_free(alloc, cc.slots);
 	xrt_mem_free(alloc, cc.consts);
 	xrt_status_free(cc.err);

@@ -309,6 +309,21 @@ void cs_sort(struct cs_builder *b, uint32_t flags, uint32_t rank,
 		c->operands[i] = ops[i];
 }
 
+void cs_call(struct cs_builder *b, uint32_t target, const struct xrt_cs_view *views,
+	     uint32_t num_args, uint32_t num_results)
+{
+	size_t n = (size_t)num_args + num_results;
+	struct xrt_cs_call *c = cs_append(b, XRT_CS_OP_CALL, sizeof(*c) + n * sizeof(*views));
+
+	if (!c)
+		return;
+	c->target = target;
+	c->num_args = (uint16_t)num_args;
+	c->num_results = (uint16_t)num_results;
+	if (n)
+		memcpy(c + 1, views, n * sizeof(*views));
+}
+
 void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_cs_view *in,
 	     const struct xrt_cs_view *out, const void *init, size_t size)
 {

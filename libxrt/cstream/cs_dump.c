@@ -51,6 +51,8 @@ const char *cs_op_name(uint32_t op)
 		return "JUMP";
 	case XRT_CS_OP_SCAN:
 		return "SCAN";
+	case XRT_CS_OP_CALL:
+		return "CALL";
 	}
 	return "UNKNOWN";
 }
@@ -227,6 +229,8 @@ static size_t fixed_size(uint32_t op)
 		return sizeof(struct xrt_cs_jump);
 	case XRT_CS_OP_SCAN:
 		return sizeof(struct xrt_cs_scan);
+	case XRT_CS_OP_CALL:
+		return sizeof(struct xrt_cs_call);
 	}
 	return sizeof(struct xrt_cs_cmd);
 }
@@ -324,6 +328,23 @@ static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
 		fmtbuf_printf(f, " <- scan %u along %u from 0x%016llx%016llx of ", sc->op, sc->dim,
 			      (unsigned long long)sc->init[1], (unsigned long long)sc->init[0]);
 		print_view(f, &sc->in);
+		break;
+	}
+	case XRT_CS_OP_CALL: {
+		const struct xrt_cs_call *cl = (const void *)c;
+		const struct xrt_cs_view *w = (const void *)(cl + 1);
+		uint32_t i, n = (uint32_t)cl->num_args + cl->num_results;
+
+		if (c->size < sizeof(*cl) + (uint64_t)n * sizeof(*w)) {
+			fmtbuf_puts(f, "(views past its size)");
+			break;
+		}
+		fmtbuf_printf(f, "call %u:", cl->target);
+		for (i = 0; i < n; i++) {
+			fmtbuf_puts(f, i == cl->num_args ? " ->" : "");
+			fmtbuf_puts(f, " ");
+			print_view(f, &w[i]);
+		}
 		break;
 	}
 	case XRT_CS_OP_JUMP:

@@ -3,6 +3,7 @@
  * Executables: their lifetime, their slot plan, and the forms devices
  * keep on them (cstream/executable.h).
  */
+#include "core/ffi.h"
 #include "core/mem.h"
 #include "cstream/executable.h"
 
@@ -40,6 +41,7 @@ void xexe_destroy(struct xrt_executable *exe)
 	for (i = 0; i < exe->num_loops; i++)
 		xrt_mem_free(exe->alloc, exe->loops[i].where);
 	xrt_mem_free(exe->alloc, exe->loops);
+	xexe_free_calls(exe->alloc, exe->calls, exe->num_calls);
 	xrt_mem_free(exe->alloc, exe);
 }
 
@@ -85,4 +87,17 @@ struct xexe_form *xexe_form_add(const struct xrt_executable *exe, struct xexe_fo
 							  memory_order_acquire))
 			return f;
 	}
+}
+
+void xexe_free_calls(const struct xrt_allocator *a, struct xexe_call *calls, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		xrt_mem_free(a, calls[i].target);
+		xrt_mem_free(a, calls[i].where);
+		xrt_mem_free(a, calls[i].opaque);
+		xffi_attrs_free(a, calls[i].attrs);
+	}
+	xrt_mem_free(a, calls);
 }

@@ -117,3 +117,13 @@ xrt_status *xdev_program_of(const struct xrt_executable *exe,
 	*out = program_of_form(xexe_form_add(exe, &p->form));
 	return NULL;
 }
+
+xrt_status *xdev_refuse_calls(const struct xrt_executable *exe, const char *device,
+			      const char *why, const struct xrt_allocator *a)
+{
+	if (!exe->num_calls)
+		return NULL;
+	return xrt_status_new(a, XRT_UNIMPLEMENTED, "%s: custom-call '%s' cannot run on %s: %s "
+			      "(the host devices and the evaluator run custom calls)",
+			      exe->calls[0].where, exe->calls[0].target, device, why);
+}

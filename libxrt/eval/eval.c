@@ -53,9 +53,7 @@ static struct ev_val *eval_instr(struct ev *ev, struct ev_val *const *ops,
 	case XRT_OP_CONSTANT:
 		return ev_from_literal(ev, ev->in->literal);
 	case XRT_OP_CUSTOM_CALL:
-		ev_fail(ev, XRT_UNIMPLEMENTED, "custom-call target '%s' cannot be evaluated",
-			ev_word(ev, IR_ATTR_CUSTOM_CALL_TARGET));
-		return NULL;
+		return ev_custom_call(ev, ops);
 	case XRT_OP_DYNAMIC_SLICE:
 	case XRT_OP_DYNAMIC_UPDATE_SLICE:
 	case XRT_OP_GATHER:
@@ -101,7 +99,7 @@ struct ev_val *ev_call(struct ev *ev, const struct ir_comp *c, struct ev_val *co
 		ev_fail(ev, XRT_RESOURCE_EXHAUSTED, "out of memory");
 		return NULL;
 	}
-	/* What the root does not need is not evaluated (a dead custom-call either). */
+	/* What the root does not need is not evaluated, but for custom calls with side effects. */
 	live = xrt_mem_calloc(ev->a, c->num_instrs + 1, sizeof(*live));
 	if (!live) {
 		xrt_mem_free(ev->a, vals);
@@ -109,6 +107,8 @@ struct ev_val *ev_call(struct ev *ev, const struct ir_comp *c, struct ev_val *co
 		return NULL;
 	}
 	live[c->root] = true;
+	for (i = 0; i < c->num_instrs; i++)
+		live[i] |= ir_has_side_effect(&c->instrs[i]);
 	for (i = c->num_instrs; i-- > 0;) {
 		for (k = 0; live[i] && k < c->instrs[i].num_operands; k++)
 			live[c->instrs[i].operands[k]] = true;

@@ -157,9 +157,17 @@ static xrt_value rebuild_calls(struct rebuild *r, const struct ir_instr *in, con
 		return xrt_build_rng_bit_generator(b, o[0],
 						   index_of(word(in, IR_ATTR_ALGORITHM), algs, 3),
 						   &in->shape.tuple[1]);
-	case XRT_OP_CUSTOM_CALL:
-		return xrt_build_custom_call(b, word(in, IR_ATTR_CUSTOM_CALL_TARGET), o, n,
-					     &in->shape);
+	case XRT_OP_CUSTOM_CALL: {
+		const struct ir_attr *v = ir_instr_attr(in, IR_ATTR_API_VERSION);
+		const struct ir_attr *cf = ir_instr_attr(in, IR_ATTR_BACKEND_CONFIG);
+		struct xrt_custom_call_config cfg = {
+			v ? ir_api_version(v->str) : 0, cf ? cf->str : NULL,
+			ir_has_side_effect(in),
+		};
+
+		return xrt_build_custom_call_with(b, word(in, IR_ATTR_CUSTOM_CALL_TARGET), o, n,
+						  &in->shape, &cfg);
+	}
 	case XRT_OP_SORT:
 		return xrt_build_sort(b, o, n, one(in, IR_ATTR_DIMENSIONS, 0),
 				      comp(r, in, IR_ATTR_TO_APPLY), one(in, IR_ATTR_IS_STABLE, 0));

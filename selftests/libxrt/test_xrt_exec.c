@@ -189,27 +189,44 @@ TEST_F(xrt, arguments_are_checked_against_the_program)
 	xrt_session_destroy(s);	/* releases what is left */
 }
 
+/* A custom call of 257 arrays: past XRT_CS_CALL_MAX_VIEWS, refused by the compiler. */
+static char *too_wide_call(void)
+{
+	char *t = malloc(8192);
+	size_t n;
+	int i;
+
+	if (!t)
+		return NULL;
+	n = (size_t)sprintf(t, "HloModule bad\nENTRY e {\n  x = f32[2] parameter(0)\n"
+			    "  ROOT r = f32[2] custom-call(x");
+	for (i = 1; i < 257; i++)
+		n += (size_t)sprintf(t + n, ", x");
+	sprintf(t + n, "), custom_call_target=\"wide\"\n}\n");
+	return t;
+}
+
 TEST_F(xrt, compile_errors_name_the_instruction_and_are_cached)
 {
-	static const char bad[] =
-		"HloModule bad\nENTRY e {\n  x = f32[2] parameter(0)\n"
-		"  ROOT r = f32[2] custom-call(x), custom_call_target=\"nope\"\n}\n";
 	struct xrt_compile_cache_stats before, after;
+	char *bad = too_wide_call();
 	xrt_session *s = NULL;
 	xrt_handle c = 5;
 
+	ASSERT_NE(NULL, bad);
 	ASSERT_OK(xrt_session_create(NULL, self->a, &s));
 	ASSERT_ERR(xrt_compile_hlo(s, "HloModule", 9, &c), XRT_INVALID_ARGUMENT, "line 1");
-	ASSERT_ERR(xrt_compile_hlo(s, bad, sizeof(bad) - 1, &c), XRT_UNIMPLEMENTED,
+	ASSERT_ERR(xrt_compile_hlo(s, bad, strlen(bad), &c), XRT_UNIMPLEMENTED,
 		   "instruction 'r' (custom-call)");
 	xrt_compile_cache_stats(&before);
-	ASSERT_ERR(xrt_compile_hlo(s, bad, sizeof(bad) - 1, &c), XRT_UNIMPLEMENTED,
-		   "custom-call target 'nope'");
+	ASSERT_ERR(xrt_compile_hlo(s, bad, strlen(bad), &c), XRT_UNIMPLEMENTED,
+		   "a custom call of more than 256 arrays in and out");
 	xrt_compile_cache_stats(&after);
 	EXPECT_EQ(before.compiles, after.compiles);	/* the failure came from the cache */
 	EXPECT_EQ(before.hits + 1, after.hits);
 	EXPECT_EQ(5, c);
 	xrt_session_destroy(s);
+	free(bad);
 }
 
 struct compiler_thread {

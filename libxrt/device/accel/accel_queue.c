@@ -27,6 +27,7 @@
 #include "cstream/executable.h"
 #include "core/mem.h"
 #include "accel.h"
+#include "device/device_program.h"
 
 struct xdev_queue {
 	struct accel_dev *d;
@@ -195,6 +196,10 @@ static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe
 	xrt_status *st;
 	int err;
 
+	st = xdev_refuse_calls(exe, "an accel device", "its jobs run in the kernel, which "
+			       "calls no code of a process", q->a);
+	if (st)
+		return st;
 	/* the loops' exit jumps, ascending (the compiler keeps them so) */
 	if (w && w->max_iterations && d->run_limits && exe->num_loops &&
 	    exe->num_loops <= DRM_XRT_MAX_LOOPS) {

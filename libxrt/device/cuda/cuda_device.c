@@ -272,8 +272,12 @@ xrt_status *cudev_module(struct cuda_dev *d, const struct xrt_executable *exe,
 			 struct cuda_module **out)
 {
 	struct cuda_module *m;
-	xrt_status *st = NULL;
+	xrt_status *st = xdev_refuse_calls(exe, "a CUDA device", "its programs run as kernels "
+					   "on the GPU", d->a);
 
+	*out = NULL;
+	if (st)
+		return st;
 	pthread_mutex_lock(&d->lock);
 	for (m = d->modules; m && m->exe_id != exe->id; m = m->next)
 		;

@@ -174,6 +174,9 @@ void cg_move(struct cg *g, const struct xrt_cs_cmd *c, struct cg_step *st)
 	case XRT_CS_OP_RNG:
 		rng(g, (const void *)c, st);
 		break;
+	case XRT_CS_OP_CALL:	/* the device refuses such programs before this */
+		cg_fail(g, "CALL: a custom call runs code of the process, not a GPU kernel");
+		break;
 	default:
 		cg_fail(g, "unknown op %u", c->op);
 		break;

@@ -26,13 +26,17 @@ uint32_t host_pool_threads(const struct host_pool *p);
 struct xdev_watcher;
 
 /*
- * Runs a whole program (jumps included) on the pool (NULL: this thread);
+ * Runs @exe's program (as @x: jumps included, custom calls made on this
+ * thread) on the pool (NULL: this thread);
  * DOT commands by the host's own AVX-512 kernel or OpenBLAS when
  * @use_blas and they can.  @hw, when given, is asked after every
  * command whether to stop.
  */
-xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas,
-			  struct xdev_watcher *hw);
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_executable *exe,
+			  const struct xrt_engine_ctx *x, bool use_blas, struct xdev_watcher *hw);
+/* CALL command @c of @exe's program (running as @x): its custom call's handler, here. */
+xrt_status *host_call(const struct xrt_executable *exe, const struct xrt_engine_ctx *x,
+		      const struct xrt_cs_call *c);
 /*
  * The pool's arena, at least @size bytes, kept from run to run so big
  * programs do not fault their scratch in every time (NULL: no memory).

@@ -354,8 +354,8 @@ static void engine_items(void *ctx, uint64_t first, uint64_t count, void *ws)
 	xrt_engine_run_items(ph->x, ph->pc, ph->phase, first, count, ws);
 }
 
-xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, bool use_blas,
-			  struct xdev_watcher *hw)
+xrt_status *host_pool_run(struct host_pool *p, const struct xrt_executable *exe,
+			  const struct xrt_engine_ctx *x, bool use_blas, struct xdev_watcher *hw)
 {
 	uint32_t next;
 	uint32_t pc = 0, n = x->prog->num_commands;
@@ -371,7 +371,15 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_engine_ctx *x, b
 		return st ? st : xrt_status_oom(NULL, "an engine workspace");
 	ws = p ? p->ws[0] : own;
 	while (pc < n) {
-		bool fast = use_blas && (host_gemm_dot(p, x, pc) || host_blas_dot(p, x, pc));
+		const struct xrt_cs_call *call = xrt_engine_call_of(x, pc);
+		bool fast = call || (use_blas && (host_gemm_dot(p, x, pc) ||
+						  host_blas_dot(p, x, pc)));
+
+		if (call) {
+			st = host_call(exe, x, call);
+			if (st)
+				break;
+		}
 		uint32_t phases = fast ? 0 : xrt_engine_phases(x, pc);
 
 		for (ph.pc = pc, ph.phase = 0; ph.phase < phases; ph.phase++) {

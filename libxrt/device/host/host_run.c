@@ -236,7 +236,7 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 	pthread_once(&once, host_detect_cpu);
 	st = xdev_watch_init(&hw, exe, p, o ? o->watch : NULL, a);
 	if (!st)
-		st = host_pool_run(o ? o->pool : NULL, &x, !(o && o->no_blas),
+		st = host_pool_run(o ? o->pool : NULL, exe, &x, !(o && o->no_blas),
 				   o && o->watch ? &hw : NULL);
 	xdev_watch_deinit(&hw);
 	if (!pooled)

@@ -97,6 +97,9 @@ void cs_sort(struct cs_builder *b, uint32_t flags, uint32_t rank,
 	     const struct xrt_cs_operand *ops, uint32_t num_ops,
 	     uint32_t num_keys);
 /* out = the running @op of @in along @dim, from @init (@size bytes). */
+/* CALL @target with @num_args argument views, then @num_results result views, at @views. */
+void cs_call(struct cs_builder *b, uint32_t target, const struct xrt_cs_view *views,
+	     uint32_t num_args, uint32_t num_results);
 void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_cs_view *in,
 	     const struct xrt_cs_view *out, const void *init, size_t size);
 void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,

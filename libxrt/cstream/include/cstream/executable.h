@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <xrt/alloc.h>
+#include <xrt/custom_call.h>
 #include <xrt/shape.h>
 #include <xrt/status.h>
 
@@ -66,6 +67,19 @@ struct xexe_loop {
 };
 
 /*
+ * A custom call of the program: CALL commands name it by its index.
+ * @where names the instruction as messages do ("computation 'c',
+ * instruction 'r'"); @attrs is an API_VERSION_TYPED_FFI call's
+ * dictionary (empty otherwise), @opaque another version's backend_config.
+ */
+struct xexe_call {
+	char *target;
+	char *where;
+	struct xrt_ffi_attrs *attrs;
+	char *opaque;
+};
+
+/*
  * What a device made of an executable, kept with it: found by @maker
  * (any address the device owns), freed by @destroy when the executable
  * is destroyed.
@@ -91,6 +105,8 @@ struct xrt_executable {
 	struct xrt_shape result;
 	struct xexe_loop *loops;	/* by their exit jumps, ascending */
 	uint32_t num_loops;
+	struct xexe_call *calls;	/* by their CALL commands' indices */
+	uint32_t num_calls;
 	_Atomic(struct xexe_form *) forms;
 };
 
@@ -98,6 +114,9 @@ struct xrt_executable {
 struct xrt_executable *xexe_create(const struct xrt_allocator *a);
 /* Frees @exe, its forms included; NULL is fine. */
 void xexe_destroy(struct xrt_executable *exe);
+
+/* Frees @n calls of a call table and the table. */
+void xexe_free_calls(const struct xrt_allocator *a, struct xexe_call *calls, uint32_t n);
 
 /* Bytes of the first slot of @kind (the arena, the constants); 0 if none. */
 uint64_t xexe_slot_size(const struct xrt_executable *exe, enum xexe_slot_kind kind);

@@ -41,4 +41,12 @@ void xdev_program_release(struct xdev_program *p);
 xrt_status *xdev_program_of(const struct xrt_executable *exe,
 			    const struct xdev_program **out);
 
+/*
+ * NULL when @exe makes no custom call; otherwise UNIMPLEMENTED naming its
+ * first one: @device (its name, "accel:0") cannot call code of the
+ * process, because @why.
+ */
+xrt_status *xdev_refuse_calls(const struct xrt_executable *exe, const char *device,
+			      const char *why, const struct xrt_allocator *a);
+
 #endif /* XRT_DEVICE_PROGRAM_H */

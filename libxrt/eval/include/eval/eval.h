@@ -133,6 +133,7 @@ struct ev_val *ev_contractions(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_control(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_random(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_collective(struct ev *ev, struct ev_val *const *ops);
+struct ev_val *ev_custom_call(struct ev *ev, struct ev_val *const *ops);
 
 /* Attribute helpers (the module is verified: attributes are there). */
 const int64_t *ev_ints(const struct ev *ev, enum ir_attr_key key, uint32_t *n);

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A CALL command on the host: the executable's call table says which
+ * custom call it is; its views become the handler's buffers, in place
+ * (the engine validated them: dense, inside their slots, results apart).
+ */
+#include <string.h>
+
+#include "core/ffi.h"
+#include "core/mem.h"
+#include "host_device.h"
+
+xrt_status *host_call(const struct xrt_executable *exe, const struct xrt_engine_ctx *x,
+		      const struct xrt_cs_call *c)
+{
+	uint32_t n = (uint32_t)c->num_args + c->num_results, i, d;
+	const struct xexe_call *e;
+	struct xrt_ffi_buffer *b;
+	struct xrt_ffi_call call;
+	int64_t *dims;
+	xrt_status *st;
+
+	if (!exe || c->target >= exe->num_calls)
+		return xrt_status_new(NULL, XRT_INTERNAL, "CALL %u: the program has %u calls",
+				      c->target, exe ? exe->num_calls : 0);
+	e = &exe->calls[c->target];
+	b = xrt_mem_calloc(NULL, n + 1, sizeof(*b));
+	dims = xrt_mem_calloc(NULL, (size_t)n * XRT_CS_MAX_RANK + 1, sizeof(*dims));
+	if (!b || !dims) {
+		xrt_mem_free(NULL, b);
+		xrt_mem_free(NULL, dims);
+		return xrt_status_oom(NULL, "a custom call");
+	}
+	for (i = 0; i < n; i++) {
+		const struct xrt_cs_view *v = xrt_engine_call_view(c, i);
+
+		b[i].dtype = (enum xrt_dtype)v->dtype;	/* the command stream's numbers */
+		b[i].rank = v->rank;
+		b[i].dims = dims + (size_t)i * XRT_CS_MAX_RANK;
+		b[i].data = xrt_engine_view_data(x, v);
+		b[i].size = xrt_dtype_size(b[i].dtype);
+		for (d = 0; d < v->rank; d++) {
+			dims[(size_t)i * XRT_CS_MAX_RANK + d] = (int64_t)v->dims[d];
+			b[i].size *= v->dims[d];	/* validated: inside a slot */
+		}
+	}
+	call = (struct xrt_ffi_call){ e->target, e->where, c->num_args, b, c->num_results,
+				      b + c->num_args, e->attrs, e->opaque, strlen(e->opaque) };
+	st = xffi_run(&call, NULL);
+	xrt_mem_free(NULL, b);
+	xrt_mem_free(NULL, dims);
+	return st;
+}
