@@ -64,6 +64,7 @@ struct ev_val *ev_array(struct ev *ev, enum xrt_dtype t, uint32_t rank, const in
 struct ev_val *ev_new(struct ev *ev, const struct xrt_shape *shape)
 {
 	struct ev_val *v;
+	xrt_status *st = NULL;
 	uint32_t i;
 
 	if (!xrt_shape_is_tuple(shape))
@@ -71,7 +72,10 @@ struct ev_val *ev_new(struct ev *ev, const struct xrt_shape *shape)
 	v = xrt_mem_calloc(ev->a, 1, sizeof(*v));
 	if (v)
 		v->elems = xrt_mem_calloc(ev->a, shape->tuple_count + 1, sizeof(*v->elems));
-	if (!v || !v->elems || xrt_shape_copy(&v->shape, ev->a, shape)) {
+	if (v && v->elems)
+		st = xrt_shape_copy(&v->shape, ev->a, shape);
+	if (!v || !v->elems || st) {
+		xrt_status_free(st);	/* only memory fails a copy of a valid shape */
 		ev_free(ev, v);
 		oom(ev);
 		return NULL;
