@@ -21,6 +21,12 @@
 #include "core/mem.h"
 
 #define MAX_DEPTH 16
+/*
+ * Attributes configure a call; they are not its data.  A bound on each
+ * array keeps a short text ("dense<0> : tensor<4000000000xi64>") from
+ * asking for gigabytes.
+ */
+#define MAX_ELEMS (UINT64_C(1) << 20)
 
 struct fp {
 	const struct xrt_allocator *a;
@@ -340,8 +346,8 @@ static int alloc_data(struct fp *p, struct xrt_ffi_attr *at, uint64_t count)
 {
 	void *d;
 
-	if (count > (UINT64_C(1) << 32))
-		return fail(p, "an array of more than 2^32 elements");
+	if (count > MAX_ELEMS)
+		return fail(p, "an array attribute of more than 2^20 elements");
 	d = xrt_mem_calloc(p->a, (size_t)count + 1, xrt_dtype_size(at->dtype));
 	if (!d)
 		return oom(p);
@@ -362,8 +368,8 @@ static int list_add(struct fp *p, struct list *l, const struct num *v)
 
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
-		if (l->cap > (UINT64_C(1) << 32))
-			return fail(p, "an array of more than 2^32 elements");
+		if (l->cap > MAX_ELEMS)
+			return fail(p, "an array attribute of more than 2^20 elements");
 		nv = xrt_mem_calloc(p->a, (size_t)l->cap, sizeof(*nv));
 		if (!nv)
 			return oom(p);

@@ -425,8 +425,65 @@ static int backend_dict(struct hp *p, struct ir_instr *in, struct ir_attr *attr)
 
 	if (hp_skip_value(p))
 		return -1;
+	if (memchr(p->t + at, '\0', p->pos - at)) {
+		p->pos = at;
+		return hp_fail(p, "a backend_config holding a NUL byte is not supported");
+	}
 	attr->str = hp_strdup(p, p->t + at, p->pos - at);
 	return attr->str ? hp_put_attr(p, in, attr) : -1;
+}
+
+bool hp_row_major(const struct xrt_shape *s)
+{
+	uint32_t i;
+
+	if (xrt_shape_is_tuple(s)) {
+		for (i = 0; i < s->tuple_count; i++)
+			if (!hp_row_major(&s->tuple[i]))
+				return false;
+		return true;
+	}
+	for (i = 0; i < s->rank; i++)
+		if (s->minor_to_major[i] != s->rank - 1 - i)
+			return false;
+	return true;
+}
+
+/*
+ * operand_layout_constraints={shape, ...} of a custom call: handlers are
+ * handed row-major arrays, so a constraint to any other layout (which
+ * would have XLA hand them another) is refused, never dropped.
+ */
+static int layout_constraints(struct hp *p)
+{
+	struct xrt_shape s;
+	uint32_t k = 0;
+	size_t end;
+	xrt_status *st;
+
+	if (hp_expect(p, '{', "to open operand_layout_constraints"))
+		return -1;
+	if (hp_accept(p, '}'))
+		return 0;
+	do {
+		hp_skip(p);
+		st = xrt_shape_parse_prefix(&s, p->a, p->t + p->pos, p->len - p->pos, &end);
+		p->pos += end;
+		if (st) {
+			hp_fail(p, "%s", xrt_status_message(st));
+			xrt_status_free(st);
+			return -1;
+		}
+		if (!hp_row_major(&s)) {
+			xrt_shape_deinit(&s);
+			return hp_fail(p, "a custom call's operand %u is constrained to a layout "
+				       "other than row-major: handlers are handed row-major arrays",
+				       k);
+		}
+		xrt_shape_deinit(&s);
+		k++;
+	} while (hp_accept(p, ','));
+	return hp_expect(p, '}', "to close operand_layout_constraints");
 }
 
 /* is_host_transfer= of a send or recv: false reads, true is refused. */
@@ -456,6 +513,9 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 	if (attr.key == IR_ATTR_COUNT && n == 4 && !memcmp(s, "kind", 4) &&
 	    in->op == XRT_OP_CALL)
 		return skip_fusion_kind(p);
+	if (attr.key == IR_ATTR_COUNT && in->op == XRT_OP_CUSTOM_CALL && n == 26 &&
+	    !memcmp(s, "operand_layout_constraints", 26))
+		return layout_constraints(p);
 	if ((attr.key == IR_ATTR_COUNT && inert(s, n)) ||
 	    (custom_only(attr.key) && in->op != XRT_OP_CUSTOM_CALL))
 		return hp_skip_value(p);

@@ -98,6 +98,8 @@ int hp_put_attr(struct hp *p, struct ir_instr *in, struct ir_attr *attr);
 struct ir_attr *hp_find_attr(struct ir_instr *in, enum ir_attr_key key);
 /* The one value of integer attribute @key, or -1 when it is absent or not one. */
 int64_t hp_one_int(const struct ir_instr *in, enum ir_attr_key key);
+/* Whether every array of @s has the default (row-major) layout. */
+bool hp_row_major(const struct xrt_shape *s);
 void hp_drop_attr(const struct xrt_allocator *a, struct ir_instr *in, enum ir_attr_key key);
 /* Appends @add to attribute @key (made if absent); sorted when @sort. */
 int hp_extend(struct hp *p, struct ir_instr *in, enum ir_attr_key key, const int64_t *add,

@@ -90,13 +90,41 @@ static void print_groups(struct fmtbuf *f, const struct ir_attr *a)
 	fmtbuf_puts(f, "}");
 }
 
+/*
+ * Whether @s is one brace-enclosed value as the reader skips one (its
+ * strings' escapes passed over): a typed FFI dictionary printed bare, as
+ * XLA prints it, reads back the same.  Else it is printed as a string.
+ */
+static bool one_value(const char *s)
+{
+	size_t i = 0;
+	int depth = 0;
+
+	if (s[0] != '{')
+		return false;
+	do {
+		if (!s[i])
+			return false;
+		if (s[i] == '"') {
+			for (i++; s[i] && s[i] != '"'; i++)
+				i += s[i] == '\\' && s[i + 1];
+			if (!s[i++])
+				return false;
+			continue;
+		}
+		depth += s[i] == '{' ? 1 : s[i] == '}' ? -1 : 0;
+		i++;
+	} while (depth);
+	return !s[i];
+}
+
 static void print_attr(struct fmtbuf *f, const xrt_module *m, const struct ir_instr *in,
 		       const struct ir_attr *a)
 {
 	uint32_t i;
 
 	fmtbuf_printf(f, ", %s=", ir_attr_name(a->key));
-	if (a->key == IR_ATTR_BACKEND_CONFIG && ir_is_typed_ffi(in) && a->str[0] == '{') {
+	if (a->key == IR_ATTR_BACKEND_CONFIG && ir_is_typed_ffi(in) && one_value(a->str)) {
 		fmtbuf_puts(f, a->str);	/* a dictionary, as XLA prints it */
 		return;
 	}

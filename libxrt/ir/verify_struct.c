@@ -423,8 +423,9 @@ static int check_rbg(struct vfy *v)
 
 /*
  * Any operands and result go to a handler, which running looks up by
- * target (XLA reads an empty one too: no handler has it); the API version must be one of XLA's, and a typed FFI call's
- * backend_config its attribute dictionary.
+ * target (XLA reads an empty one too: no handler has it); the API
+ * version must be one of XLA's, and a typed FFI call's backend_config
+ * its attribute dictionary.
  */
 static int check_custom_call(struct vfy *v)
 {
@@ -447,6 +448,10 @@ static int check_custom_call(struct vfy *v)
 	xffi_attrs_free(a, d);
 	if (!st)
 		return 0;
+	if (xrt_status_code(st) == XRT_RESOURCE_EXHAUSTED) {
+		v->err = st;	/* a shortage, not the module's fault */
+		return -1;
+	}
 	vfy_fail(v, "backend_config of an API_VERSION_TYPED_FFI call: %s",
 		 xrt_status_message(st));
 	xrt_status_free(st);
