@@ -619,7 +619,8 @@ static int rewrite(struct hp *p, const char *s, size_t n)
 		return hlo_unsendrecv(p);
 	if (p->pseudo)
 		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
-	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p);
+	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p) ||
+	       hlo_unregroup(p);
 }
 
 static int parse_instruction(struct hp *p, bool *root)

@@ -194,11 +194,12 @@ static int check_bitcast_convert(struct vfy *v, const struct xrt_shape *a)
 
 	if (xrt_shape_is_tuple(&v->in->shape) || !xrt_dtype_is_array(t))
 		return vfy_fail(v, "result is not an array");
-	/* XLA regroups sub-byte elements by bits (s8[] is s4[2]); not done here */
+	/* XLA regroups sub-byte elements by bits (s8[] is s4[2]): HLO's reader
+	 * rewrites that into shifts (hlo_subbyte.c); the IR holds no such op */
 	if (xrt_dtype_bits(t) != xrt_dtype_bits(a->dtype) &&
 	    (xrt_dtype_bits(t) < 8 || xrt_dtype_bits(a->dtype) < 8))
-		return vfy_fail(v, "bitcast-convert from %s to %s: between types of different "
-				"widths narrower than a byte is not supported",
+		return vfy_fail(v, "bitcast-convert from %s to %s: the IR holds no regrouping "
+				"of bits narrower than a byte (HLO's reader writes it as shifts)",
 				xrt_dtype_name(a->dtype), xrt_dtype_name(t));
 	to = xrt_dtype_size(t);
 	memcpy(dims, a->dims, sizeof(a->dims));

@@ -418,6 +418,32 @@ TEST_F(xrt, malformed_stochastic_converts_say_what_is_wrong)
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
+/* bitcast-convert regrouping sub-byte bits: each malformed form named. */
+TEST_F(xrt, malformed_regroupings_say_what_is_wrong)
+{
+#define BC(x, out) "HloModule m\nENTRY e {\n  x = " x " parameter(0)\n" \
+	"  ROOT c = " out " bitcast-convert(x)\n}"
+	static const struct refusal bad[] = {
+		{ BC("s8[3]", "s4[3,3]"), "c: bitcast-convert from s8 to s4 regroups 2 s4 into one "
+		  "s8: the narrow side needs a last dimension of 2" },
+		{ BC("u2[3]", "s8[3]"), "regroups 4 u2 into one s8: the narrow side needs a last "
+		  "dimension of 4" },
+		{ BC("s8[3]", "s4[2,2]"), "c: bitcast-convert from s8 to s4: the wide side's "
+		  "dimensions are the narrow side's but the last" },
+		{ BC("s4[2,4,2]", "s8[2,3]"), "the wide side's dimensions are the narrow side's" },
+	};
+	static const char pred[] = BC("pred[2]", "u4[2,2]");
+	xrt_module *m = NULL;
+#undef BC
+
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+	/* pred is not regrouped (XLA has no bits of it): the verifier says so */
+	ASSERT_OK(xrt_hlo_parse(self->a, pred, strlen(pred), &m));
+	ASSERT_ERR(xrt_module_verify(m), XRT_INVALID_ARGUMENT, "bitcast-convert from pred to "
+		   "u4: the IR holds no regrouping of bits narrower than a byte");
+	xrt_module_destroy(m);
+}
+
 /* ragged-dot: the forms read, and each other one refused by name. */
 TEST_F(xrt, malformed_ragged_dots_say_what_is_wrong)
 {
@@ -888,7 +914,8 @@ TEST_F(xrt, xla_forms_survive_every_failing_allocation)
 {
 	static const char *const files[] = { "xla_dump_style.hlo", "gather_scatter_batching.hlo",
 					      "fft.hlo", "xla_async.hlo", "batch_norm.hlo",
-					      "linalg.hlo", "dynamic.hlo", "send_recv.hlo" };
+					      "linalg.hlo", "dynamic.hlo", "send_recv.hlo",
+					      "regroup.hlo" };
 	char path[1024], *text;
 	size_t n, f;
 	long k;

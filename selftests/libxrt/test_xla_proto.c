@@ -18,7 +18,7 @@
 
 static const char *const programs[] = {
 	"collectives", "conv_pool", "indexing", "loop_and_cond", "mlp_grad", "pool_grad", "random", "types",
-	"narrow", "narrow_ops",
+	"narrow", "narrow_ops", "regroup",
 };
 
 static char *slurp_xla(const char *name, const char *ext, size_t *n)
@@ -116,7 +116,7 @@ TEST_F(xrt, xla_dumps_read_as_their_text)
 			files++;
 		}
 	}
-	ASSERT_EQ(20, files);
+	ASSERT_EQ(22, files);
 }
 
 static xrt_literal *literal_of(struct __test_metadata *_metadata, const struct xrt_allocator *a,
@@ -148,7 +148,7 @@ static xrt_literal *jax_x(struct __test_metadata *_metadata, const struct xrt_al
  */
 TEST_F(xrt, jax_narrow_types_evaluate_to_jax_values)
 {
-	static const char *const names[] = { "narrow", "narrow_ops" };
+	static const char *const names[] = { "narrow", "narrow_ops", "regroup" };
 	static const char *const files[] = { ".before.hlo", ".after.hlo", ".after.pb" };
 	xrt_literal *x = jax_x(_metadata, self->a), *want, *got;
 	const xrt_literal *args[1] = { x };
@@ -156,7 +156,7 @@ TEST_F(xrt, jax_narrow_types_evaluate_to_jax_values)
 	size_t f, n, k;
 	xrt_module *m;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		exp_text = slurp_xla(names[k], ".expected", &n);
 		ASSERT_NE(NULL, exp_text);
 		nl = strchr(exp_text, '\n');

@@ -712,7 +712,7 @@ static xrt_literal *jax_narrow_expected(struct __test_metadata *_metadata,
  */
 TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 {
-	static const char *const names[] = { "narrow", "narrow_ops" };
+	static const char *const names[] = { "narrow", "narrow_ops", "regroup" };
 	static const char *const files[] = { ".before.hlo", ".after.hlo", ".after.pb" };
 	xrt_literal *x, *got, *want;
 	xrt_session *s = NULL;
@@ -725,7 +725,7 @@ TEST_F(xrt, jax_narrow_types_give_what_jax_gives)
 	x = jax_x(_metadata, self->a, &in);
 	ASSERT_NE(NULL, x);
 	ASSERT_OK(xrt_allocate(s, x, &arg));
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		want = jax_narrow_expected(_metadata, self->a, names[k]);
 		ASSERT_NE(NULL, want);
 		for (f = 0; f < 3; f++) {

@@ -117,6 +117,25 @@ def narrow_ops(a):
 PROGRAMS['narrow_ops'] = (narrow_ops, x)
 
 
+# bitcast-convert regrouping bits across widths below a byte: s8 as
+# s4[2], u8 as u2[4] and f4e2m1fn[2], f32 as u4[8], and back to s8, s16
+# and f16.
+def regroup(a):
+    i8 = (a * 30 - 40).astype(jnp.int8)
+    u8 = (a * 37).astype(jnp.uint8)
+    i4 = lax.bitcast_convert_type(i8, jnp.int4)
+    # k * 1.1, not a: its bits, whatever the last bit of JAX's k / 7
+    u4 = lax.bitcast_convert_type(jnp.round(a * 7) * 1.1, jnp.uint4)
+    return (i4, lax.bitcast_convert_type(i4, jnp.int8), lax.bitcast_convert_type(u8, jnp.uint2),
+            lax.bitcast_convert_type(u8, jnp.float4_e2m1fn), u4,
+            lax.bitcast_convert_type(u4.reshape(4, 12, 4), jnp.float16),
+            lax.bitcast_convert_type(a.astype(jnp.float8_e4m3fn), jnp.int2),
+            lax.bitcast_convert_type(i4.reshape(4, 3, 4), jnp.int16))
+
+
+PROGRAMS['regroup'] = (regroup, x)
+
+
 def literal_text(v):
     """A numpy value of JAX's as an HLO shape and value (exact: repr of each double)."""
     import numpy as np
@@ -124,7 +143,8 @@ def literal_text(v):
             'float32': 'f32', 'float8_e4m3fnuz': 'f8e4m3fnuz', 'float8_e8m0fnu': 'f8e8m0fnu',
             'float4_e2m1fn': 'f4e2m1fn', 'bool': 'pred', 'float8_e4m3': 'f8e4m3',
             'float8_e4m3b11fnuz': 'f8e4m3b11fnuz', 'float8_e5m2fnuz': 'f8e5m2fnuz',
-            'uint2': 'u2', 'int32': 's32', 'bfloat16': 'bf16'}[v.dtype.name]
+            'uint2': 'u2', 'int32': 's32', 'bfloat16': 'bf16', 'int8': 's8', 'uint8': 'u8',
+            'int2': 's2', 'int16': 's16', 'float16': 'f16'}[v.dtype.name]
 
     def elem(e):
         if name == 'pred':
@@ -143,7 +163,7 @@ def literal_text(v):
 def write_expected():
     """NAME.expected: the result's shape on one line, JAX's values on the next."""
     import numpy as np
-    for name, f in (('narrow', narrow), ('narrow_ops', narrow_ops)):
+    for name, f in (('narrow', narrow), ('narrow_ops', narrow_ops), ('regroup', regroup)):
         outs = [literal_text(np.asarray(o)) for o in jax.jit(f)(x)]
         with open(os.path.join(HERE, name + '.expected'), 'w') as out:
             out.write('(%s)\n(%s)\n' % (', '.join(o[0] for o in outs), ', '.join(o[1] for o in outs)))
