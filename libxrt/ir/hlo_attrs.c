@@ -362,9 +362,9 @@ static int parse_value(struct hp *p, struct ir_attr *a)
  * What XLA prints that cannot change a value here: hints to its own
  * passes and backends, source positions, buffer and schedule
  * assignments, precision requests the CPU backend does not act on,
- * and a reshape's inferred_dimension (where a dynamic dimension that
- * splits takes its size; such reshapes are refused, and it means
- * nothing to the rest).  Sorted, for bsearch.
+ * and a reshape's inferred_dimension (which the dynamic lowering reads
+ * first: where a dynamic dimension that splits takes its size).  Sorted,
+ * for bsearch.
  */
 static const char *const inert_attrs[] = {
 	"async_execution_thread", "called_computations", "control-predecessors",
@@ -516,6 +516,8 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 	if (attr.key == IR_ATTR_COUNT && in->op == XRT_OP_CUSTOM_CALL && n == 26 &&
 	    !memcmp(s, "operand_layout_constraints", 26))
 		return layout_constraints(p);
+	if (attr.key == IR_ATTR_COUNT && n == 18 && !memcmp(s, "inferred_dimension", 18))
+		return hp_int(p, &p->inferred, "an inferred dimension");
 	if ((attr.key == IR_ATTR_COUNT && inert(s, n)) ||
 	    (custom_only(attr.key) && in->op != XRT_OP_CUSTOM_CALL))
 		return hp_skip_value(p);

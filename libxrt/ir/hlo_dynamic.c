@@ -122,16 +122,43 @@ static bool has_product(const int64_t *pr, uint32_t n, int64_t v)
 }
 
 /*
+ * A reshape splitting dimension @d alone into result dimensions [k0, k1)
+ * (their product its length): result dimension @kd, the inferred one,
+ * takes the size over the others' lengths, as XLA's dynamic padder has
+ * it.  Where @kd is the major one the values stay where they are;
+ * otherwise each outer index takes its share (W_SPLIT: a gather).
+ */
+static struct route split(const int64_t *px, const int64_t *pr, const struct xrt_shape *r,
+			  uint32_t d, int64_t kd)
+{
+	uint32_t k0, k1, t;
+	int64_t others = 1;
+
+	for (k0 = 0; k0 < r->rank && pr[k0] != px[d]; k0++)
+		;
+	for (k1 = k0 + 1; k1 <= r->rank && pr[k1] != px[d + 1]; k1++)
+		;
+	if (k1 > r->rank || kd < k0 || kd >= k1 || px[d + 1] / px[d] > INT32_MAX)
+		return mix;
+	for (t = k0; t < k1; t++)
+		others *= t == kd ? 1 : r->dims[t];
+	if (kd == k0)
+		return carry_scaled(k0, -others);
+	return (struct route){ W_SPLIT, (uint32_t)kd, others, NONE, k0, k1 };
+}
+
+/*
  * A reshape merges dimension @d of @x with its neighbours in a group
  * (the dimensions between the nearest points where both shapes' prefix
  * products meet) into one result dimension.  Where @d is the group's
  * only dynamic dimension and its major one, the values inside the sizes
  * stay in front and the size is scaled by the group's other lengths;
  * otherwise they are gathered to the front (W_MOVE), as XLA compacts
- * them.  A reshape that splits the dimension is refused.
+ * them.  One that splits @d alone takes result dimension @kd dynamic
+ * (split()); other splits are refused.
  */
 static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struct xrt_shape *r,
-			    uint32_t d)
+			    uint32_t d, int64_t kd)
 {
 	int64_t px[XRT_MAX_RANK + 1], pr[XRT_MAX_RANK + 1], outer = 1, inner = 1;
 	uint32_t g, e, k, t, others = 0;
@@ -150,6 +177,8 @@ static struct route reshape(const struct xrt_shape *x, uint8_t mask, const struc
 		;
 	for (k = 0; k < r->rank && !(pr[k] == px[g] && pr[k + 1] == px[e]); k++)
 		;
+	if (k == r->rank && g == d && e == d + 1)
+		return split(px, pr, r, d, kd);
 	if (k == r->rank || px[e] / px[g] > INT32_MAX)	/* sizes are s32 */
 		return mix;
 	for (t = g; t < e; t++) {
@@ -215,6 +244,19 @@ static bool elementwise(enum xrt_opcode op)
 	}
 }
 
+/*
+ * The result dimension a reshape makes dynamic where it splits one: its
+ * inferred_dimension, else its one "<=" dimension; -1 if neither says.
+ */
+static int64_t inferred(const struct hp *p)
+{
+	uint8_t m = p->decl.leaves == 1 ? p->decl.mask[0] : 0;
+
+	if (p->inferred >= 0)
+		return p->inferred;
+	return m && !(m & (m - 1)) ? __builtin_ctz(m) : -1;
+}
+
 static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o, uint32_t d,
 			     uint8_t mask)
 {
@@ -235,7 +277,7 @@ static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o
 								 (struct route){ W_SKIP };
 	case XRT_OP_RESHAPE:
 	case XRT_OP_BITCAST:
-		return xrt_shape_is_tuple(r) ? mix : reshape(x, mask, r, d);
+		return xrt_shape_is_tuple(r) ? mix : reshape(x, mask, r, d, inferred(p));
 	case XRT_OP_REDUCE:
 		if (o >= n)
 			return (struct route){ W_SKIP };
@@ -279,8 +321,12 @@ static struct route route_of(struct hp *p, const struct ir_instr *in, uint32_t o
 
 static int refuse(struct hp *p, const struct ir_instr *in, uint32_t o, uint32_t d)
 {
-	return hp_fail(p, "%s: %s along dynamic dimension %u of operand %u is not supported",
-		       in->name, xrt_opcode_name(in->op), d, o);
+	bool rs = in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST;
+
+	return hp_fail(p, "%s: %s along dynamic dimension %u of operand %u is not supported%s",
+		       in->name, xrt_opcode_name(in->op), d, o, rs ? " (a reshape merges it, or "
+		       "splits it alone with inferred_dimension or one '<=' naming the result "
+		       "dimension that takes its size)" : "");
 }
 
 /* Plans operand @o's dimensions: what the result carries, what is masked. */
@@ -300,10 +346,16 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 		    in->op != XRT_OP_REVERSE)
 			return hp_fail(p, "%s: %s moving two dynamic dimensions is not supported",
 				       in->name, xrt_opcode_name(in->op));
-		if (rt.way == W_MOVE && rt.to < XRT_MAX_RANK) {
+		if (rt.way == W_SPLIT && pl->moved)
+			return hp_fail(p, "%s: %s moving two dynamic dimensions is not supported",
+				       in->name, xrt_opcode_name(in->op));
+		if ((rt.way == W_MOVE || rt.way == W_SPLIT) && rt.to < XRT_MAX_RANK) {
 			pl->moved |= (uint8_t)(1u << rt.to);
 			pl->rs_from = rt.from;
 			pl->rs_to = rt.to_end;
+			pl->split = rt.way == W_SPLIT;
+			pl->split_dim = d;
+			pl->divisor = rt.factor;
 		}
 		if ((rt.way == W_MASK || rt.way == W_MASK_CARRY) && o >= MAX_MASKED)
 			return hp_fail(p, "%s: more than %d operands with dynamic dimensions",
@@ -459,10 +511,12 @@ static uint32_t expand(struct hp_emit *e, void *ctx)
 		pl->sized[d] = pl->out.size[d];
 		if (!(pl->out.mask & (1u << d)))
 			continue;
-		if (pl->factor[d] > 1) {
+		if (pl->factor[d] != 1) {
 			ops[0] = pl->sized[d];
-			ops[1] = hd_s32_const(pl, pl->factor[d]);
-			pl->sized[d] = hp_emit(e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+			ops[1] = hd_s32_const(pl, pl->factor[d] < 0 ? -pl->factor[d] :
+						  pl->factor[d]);
+			pl->sized[d] = hp_emit(e, pl->factor[d] < 0 ? XRT_OP_DIVIDE :
+					       XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
 		}
 	}
 	pl->replaced = 0;
@@ -496,7 +550,7 @@ static int run_plan(struct hp *p, struct plan *pl)
 		work |= pl->masked[o] != 0;
 	}
 	for (d = 0; d < XRT_MAX_RANK; d++)
-		work |= (pl->out.mask & (1u << d)) && pl->factor[d] > 1;
+		work |= (pl->out.mask & (1u << d)) && pl->factor[d] != 1;
 	work |= pl->paired != 0;
 	if (work && hp_emit_twice(&pl->e, expand, from, &ignored))
 		return -1;

@@ -15,12 +15,12 @@
 #define MAX_MASKED 16		/* operands whose padding may be replaced */
 
 /* Where an operand's dynamic dimension goes in the instruction just read. */
-enum way { W_SKIP, W_CARRY, W_MASK, W_MASK_CARRY, W_MOVE, W_MIX };
+enum way { W_SKIP, W_CARRY, W_MASK, W_MASK_CARRY, W_MOVE, W_SPLIT, W_MIX };
 
 struct route {
 	enum way way;
 	uint32_t to;		/* the result's dimension (CARRY) */
-	int64_t factor;		/* a merging reshape's: the size times it */
+	int64_t factor;		/* a merging reshape's: the size times it (below -1: over it) */
 	uint32_t fill;		/* MASK: the scalar instruction, or NONE for zero */
 	uint32_t from, to_end;	/* a compacting reshape's group of operand dimensions */
 };
@@ -35,7 +35,11 @@ struct plan {
 	uint8_t paired;			/* a binary op's dimensions of two sizes */
 	uint32_t pair[XRT_MAX_RANK];	/* operand 1's size there */
 	uint32_t total;			/* the moved result's size (expand_move()) */
-	uint32_t rs_from, rs_to;	/* a compacting reshape's group of operand dimensions */
+	uint32_t rs_from, rs_to;	/* a compacting reshape's group of operand dimensions,
+					 * a splitting one's of result dimensions */
+	bool split;			/* a reshape splitting a dynamic dimension, moved */
+	uint32_t split_dim;		/* that operand dimension */
+	int64_t divisor;		/* its size over this: the result dimension's */
 	struct hp_dyn out;		/* the result's sizes, before scaling */
 	uint32_t sized[XRT_MAX_RANK];	/* after it: expand()'s */
 	uint8_t replaced;		/* operands pair_sizes() replaced */

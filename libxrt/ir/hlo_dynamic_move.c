@@ -187,6 +187,75 @@ static uint32_t move_reshaped(struct plan *pl, uint32_t x)
 	return y;
 }
 
+/* Scalar @v over @rank dims @dims. */
+static uint32_t spread(struct plan *pl, uint32_t v, uint32_t rank, const int64_t *dims)
+{
+	uint32_t b = hp_emit(&pl->e, XRT_OP_BROADCAST, XRT_S32, rank, dims, &v, 1);
+
+	hp_emit_ints(&pl->e, b, IR_ATTR_DIMENSIONS, NULL, 0);
+	return b;
+}
+
+/*
+ * A reshape splitting operand dimension d (dynamic, size s) into result
+ * dimensions [k0, k1), dimension kd of them dynamic with size s' = s /
+ * the others' lengths: the group's element at indices j takes operand
+ * element sum_t j_t P_t along d, P_t the product of the sizes after t in
+ * the group (s' for kd), so each outer index takes its share of the
+ * values, as XLA's dynamic padder places them.  A gather over the
+ * operand seen as [outer, d, inner].
+ */
+static uint32_t move_split(struct plan *pl, uint32_t x)
+{
+	struct hp *p = pl->e.p;
+	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
+	const struct xrt_shape *s = &p->cur->instrs[x].shape;
+	uint32_t kd = (uint32_t)__builtin_ctz(pl->moved), k0 = pl->rs_from, gr = pl->rs_to - k0;
+	uint32_t d = pl->split_dim, t, y, it, src = NONE, stride, size, ops[2];
+	int64_t three[3] = { 1, s->dims[d], 1 }, n = 1, col[2], sizes[3], offs[2] = { 0, 2 };
+	int64_t k;
+	const int64_t *gd = r->dims + k0;
+
+	for (t = 0; t < s->rank; t++)
+		three[t < d ? 0 : 2] *= t == d ? 1 : s->dims[t];
+	for (t = 0; t < gr; t++)
+		n *= gd[t];
+	ops[0] = hd_dyn_of(p, x)->size[d];
+	ops[1] = hd_s32_const(pl, pl->divisor);
+	size = hp_emit(&pl->e, XRT_OP_DIVIDE, XRT_S32, 0, NULL, ops, 2);
+	stride = hd_s32_const(pl, 1);
+	for (t = gr; t-- > 0;) {	/* src = sum_t iota_t * P_t, minor first */
+		it = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, gr, gd, NULL, 0);
+		k = t;
+		hp_emit_ints(&pl->e, it, IR_ATTR_IOTA_DIMENSION, &k, 1);
+		ops[0] = it;
+		ops[1] = spread(pl, stride, gr, gd);
+		it = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, gr, gd, ops, 2);
+		ops[0] = src;
+		ops[1] = it;
+		src = src == NONE ? it : hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, gr, gd, ops, 2);
+		ops[0] = stride;
+		ops[1] = k0 + t == kd ? size : hd_s32_const(pl, gd[t]);
+		stride = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+	}
+	col[0] = n;
+	col[1] = 1;
+	ops[0] = hp_emit(&pl->e, XRT_OP_RESHAPE, s->dtype, 3, three, &x, 1);
+	ops[1] = hp_emit(&pl->e, XRT_OP_RESHAPE, XRT_S32, 2, col, &src, 1);
+	three[1] = n;
+	y = hp_emit(&pl->e, XRT_OP_GATHER, s->dtype, 3, three, ops, 2);
+	sizes[0] = three[0];
+	sizes[1] = 1;
+	sizes[2] = three[2];
+	hp_emit_ints(&pl->e, y, IR_ATTR_OFFSET_DIMS, offs, 2);
+	hp_emit_ints(&pl->e, y, IR_ATTR_COLLAPSED_SLICE_DIMS, (int64_t[]){ 1 }, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_START_INDEX_MAP, (int64_t[]){ 1 }, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_INDEX_VECTOR_DIM, (int64_t[]){ 1 }, 1);
+	hp_emit_ints(&pl->e, y, IR_ATTR_SLICE_SIZES, sizes, 3);
+	pl->total = size;
+	return hp_emit(&pl->e, XRT_OP_RESHAPE, r->dtype, r->rank, r->dims, &y, 1);
+}
+
 struct moving {
 	uint32_t n, ops[];
 };
@@ -198,7 +267,7 @@ static uint32_t expand_move(struct hp_emit *e, void *ctx)
 	const struct ir_instr *in = &e->p->cur->instrs[e->p->cur->num_instrs - 1];
 
 	if (in->op == XRT_OP_RESHAPE || in->op == XRT_OP_BITCAST)
-		return move_reshaped(pl, m->ops[0]);
+		return pl->split ? move_split(pl, m->ops[0]) : move_reshaped(pl, m->ops[0]);
 	return in->op == XRT_OP_REVERSE ? move_reversed(pl, m->ops[0]) :
 					  move_concatenated(pl, m->ops, m->n);
 }

@@ -662,6 +662,7 @@ static int parse_instruction(struct hp *p, bool *root)
 		return -1;
 	/* until rewritten it is a copy: its attributes parse, its operands count */
 	p->pseudo = pseudo_op(s, n);
+	p->inferred = -1;
 	in->op = p->pseudo ? XRT_OP_COPY : read_as(s, n);
 	if (in->op == XRT_OP_COUNT) {
 		p->pos = at;

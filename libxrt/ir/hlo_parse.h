@@ -54,6 +54,7 @@ struct hp {
 	const char *pseudo;
 	uint64_t dft_bytes;	/* the fft rewrite's matrices so far */
 	/* dynamic dimensions (hlo_dynamic.c) */
+	int64_t inferred;		/* a reshape's inferred_dimension, or -1 */
 	struct xshape_dyn shape_dyn;	/* of the last shape read */
 	struct xshape_dyn decl;		/* of the instruction being read */
 	struct hp_dyn *dyn;		/* by instruction of @cur; NULL: none so far */

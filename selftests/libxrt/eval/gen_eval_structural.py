@@ -1193,6 +1193,53 @@ def zero_past(a, sizes):
     return out
 
 
+def split_place(flat, n, dims, kd):
+    """A dynamic dimension of size @n (values @flat[:n]) split into @dims, dimension @kd taking
+    n over the others: each index j inside the sizes takes flat[sum_t j_t P_t], P_t the product
+    of the sizes after t (XLA's dynamic padder's placement); zeros elsewhere."""
+    sizes = list(dims)
+    sizes[kd] = n // int(np.prod([d for t, d in enumerate(dims) if t != kd]))
+    out = np.zeros(dims, dtype=np.int64)
+    for j in np.ndindex(*sizes):
+        src, p = 0, 1
+        for t in reversed(range(len(dims))):
+            src += j[t] * p
+            p *= sizes[t]
+        out[j] = flat[src]
+    return out, sizes[kd]
+
+
+def split_cases():
+    """Reshapes splitting a dynamic dimension alone: the inferred (or only '<=') result
+    dimension takes the size over the others' lengths; outer indices take their shares."""
+    v = np.arange(24) + 1
+    for name, dims, n, kd, how in (('dyn_split_major', (4, 2, 3), 18, 0, '<='),
+                                   ('dyn_split_middle', (2, 4, 3), 18, 1, 'inferred'),
+                                   ('dyn_split_minor', (2, 3, 4), 18, 2, 'inferred'),
+                                   ('dyn_split_minor_le', (3, 8), 15, 1, '<=')):
+        want, size = split_place(v, n, dims, kd)
+        sh = ['%d' % d if t != kd or how != '<=' else '<=%d' % d for t, d in enumerate(dims)]
+        attr = ', inferred_dimension=%d' % kd if how == 'inferred' else ''
+        G.case(name,
+               [G.const('c', 's32', v), G.const('n', 's32', n),
+                '  d = s32[<=24] set-dimension-size(c, n), dimensions={0}',
+                '  r = s32[%s] reshape(d)%s' % (','.join(sh), attr),
+                '  g = s32[] get-dimension-size(r), dimensions={%d}' % kd,
+                '  ROOT t = (s32[%s], s32[]) tuple(r, g)' % ','.join(sh)],
+               '(s32[%s], s32[])' % ','.join(map(str, dims)),
+               '(%s, %d)' % (G.fmt_array('s32', np.asarray(want, dtype=object)), size))
+    # with a static outer dimension kept and one inner: [2, <=6, 2] to [2, 2, 3, 2]
+    c = np.arange(24).reshape(2, 6, 2) + 1
+    want = np.zeros((2, 2, 3, 2), dtype=np.int64)
+    for i, a, b in np.ndindex(2, 2, 2):    # size 4 over 2: b below 2
+        want[i, a, b] = c[i, a * 2 + b]
+    G.case('dyn_split_between_static',
+           [G.const('c', 's32', c), G.const('n', 's32', 4),
+            '  d = s32[2,<=6,2] set-dimension-size(c, n), dimensions={1}',
+            '  ROOT r = s32[2,2,<=3,2] reshape(d)'],
+           's32[2,2,3,2]', G.fmt_array('s32', np.asarray(want, dtype=object)))
+
+
 def dynamic_cases():
     """Bounded dynamic dimensions: set-dimension-size's size is what reductions, products and
     windows see (one past the bound the whole dimension, a negative one none; the size reads
@@ -1392,6 +1439,7 @@ def dynamic_cases():
             '  gb = s32[] get-dimension-size(rb), dimensions={0}',
             '  ROOT t = (s32[], s32[]) tuple(ga, gb)'],
            '(s32[], s32[])', '(0, 10)')
+    split_cases()
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
