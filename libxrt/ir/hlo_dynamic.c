@@ -830,6 +830,11 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 		p->pseudo = NULL;
 		return rc;
 	}
+	if (p->pseudo && !strcmp(p->pseudo, "dynamic-reshape")) {
+		rc = hd_dynamic_reshape(p);
+		p->pseudo = NULL;
+		return rc;
+	}
 	if (in->op == XRT_OP_CUSTOM_CALL && (custom(p, in, &done) || done))
 		return p->err ? -1 : 0;
 	if (in->op == XRT_OP_GET_TUPLE_ELEMENT)

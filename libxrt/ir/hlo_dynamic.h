@@ -58,6 +58,8 @@ void hd_plan_init(struct hp *p, struct plan *pl, const struct ir_instr *in);
 
 /* The reverse, concatenate or reshape just read, its dynamic dimensions moved. */
 int hd_move(struct hp *p, struct plan *pl);
+/* The dynamic-reshape just read, as a gather of the values inside its operand's sizes. */
+int hd_dynamic_reshape(struct hp *p);
 
 /* The loop computation @comp's, or NULL. */
 const struct hp_loop *hd_loop_of(struct hp *p, uint32_t comp);

@@ -305,3 +305,138 @@ int hd_move(struct hp *p, struct plan *pl)
 	return 0;
 }
 
+
+/*
+ * The row-major position among the sizes @n of each index of @dims:
+ * sum_t iota_t * P_t, P_t the product of the sizes after t (s32 scalar
+ * instructions), over @dims.
+ */
+static uint32_t position(struct plan *pl, uint32_t rank, const int64_t *dims, const uint32_t *n)
+{
+	uint32_t t, it, src = NONE, stride = hd_s32_const(pl, 1), ops[2];
+	int64_t k;
+
+	for (t = rank; t-- > 0;) {
+		it = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, rank, dims, NULL, 0);
+		k = t;
+		hp_emit_ints(&pl->e, it, IR_ATTR_IOTA_DIMENSION, &k, 1);
+		ops[0] = it;
+		ops[1] = spread(pl, stride, rank, dims);
+		it = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, rank, dims, ops, 2);
+		ops[0] = src;
+		ops[1] = it;
+		src = src == NONE ? it : hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, rank, dims, ops, 2);
+		ops[0] = stride;
+		ops[1] = n[t];
+		stride = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+	}
+	return src;
+}
+
+/*
+ * dynamic-reshape(x, sizes...): the values inside x's sizes, in
+ * row-major order, laid out row-major over the result's sizes.  Result
+ * index j takes the q-th of them, q its position among the sizes; the
+ * q-th lies at x's indices (q / P_t) % n_t (P_t the product of x's
+ * sizes after t, the major one undivided).  One gather from x flat.
+ */
+static uint32_t expand_dyn_reshape(struct hp_emit *em, void *ctx)
+{
+	struct plan *pl = (struct plan *)em;
+	struct hp *p = em->p;
+	const struct ir_instr *in = hd_last(p);
+	const struct xrt_shape *r = &in->shape, *s = &p->cur->instrs[in->operands[0]].shape;
+	const struct hp_dyn *e = hd_dyn_of(p, in->operands[0]);
+	uint32_t q, t, n, src = NONE, size, digit, ops[2], x = *(const uint32_t *)ctx;
+	int64_t total = 1, count = 1, col[2], below = 1;
+
+	for (t = 0; t < s->rank; t++)
+		total *= s->dims[t];
+	for (t = 0; t < r->rank; t++)
+		count *= r->dims[t];
+	q = position(pl, r->rank, r->dims, in->operands + 1);
+	size = hd_s32_const(pl, 1);
+	for (t = s->rank; e && t-- > 0;) {
+		n = e->mask & (1u << t) ? e->size[t] : hd_s32_const(pl, s->dims[t]);
+		ops[0] = q;
+		ops[1] = spread(pl, size, r->rank, r->dims);
+		digit = hp_emit(&pl->e, XRT_OP_DIVIDE, XRT_S32, r->rank, r->dims, ops, 2);
+		ops[0] = digit;
+		ops[1] = spread(pl, n, r->rank, r->dims);
+		if (t)
+			digit = hp_emit(&pl->e, XRT_OP_REMAINDER, XRT_S32, r->rank, r->dims, ops,
+					2);
+		ops[0] = digit;
+		ops[1] = spread(pl, hd_s32_const(pl, below), r->rank, r->dims);
+		digit = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, r->rank, r->dims, ops, 2);
+		ops[0] = src;
+		ops[1] = digit;
+		src = src == NONE ? digit : hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, r->rank, r->dims,
+						    ops, 2);
+		ops[0] = size;
+		ops[1] = n;
+		size = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+		below *= s->dims[t];
+	}
+	col[0] = count;
+	col[1] = 1;
+	ops[0] = hp_emit(&pl->e, XRT_OP_RESHAPE, s->dtype, 1, &total, &x, 1);
+	q = src == NONE ? q : src;	/* a static x: the position is the index */
+	ops[1] = hp_emit(&pl->e, XRT_OP_RESHAPE, XRT_S32, 2, col, &q, 1);
+	q = hp_emit(&pl->e, XRT_OP_GATHER, s->dtype, 1, &count, ops, 2);
+	hp_emit_ints(&pl->e, q, IR_ATTR_OFFSET_DIMS, NULL, 0);
+	hp_emit_ints(&pl->e, q, IR_ATTR_COLLAPSED_SLICE_DIMS, (int64_t[]){ 0 }, 1);
+	hp_emit_ints(&pl->e, q, IR_ATTR_START_INDEX_MAP, (int64_t[]){ 0 }, 1);
+	hp_emit_ints(&pl->e, q, IR_ATTR_INDEX_VECTOR_DIM, (int64_t[]){ 1 }, 1);
+	hp_emit_ints(&pl->e, q, IR_ATTR_SLICE_SIZES, (int64_t[]){ 1 }, 1);
+	return hp_emit(&pl->e, XRT_OP_RESHAPE, r->dtype, r->rank, r->dims, &q, 1);
+}
+
+/* Elements of array @s, saturating (dimensions are at most 2^62 each). */
+static uint64_t elements(const struct xrt_shape *s)
+{
+	uint64_t n = 1;
+	uint32_t t;
+
+	for (t = 0; t < s->rank; t++)
+		n = s->dims[t] && n > UINT64_MAX / (uint64_t)s->dims[t] ? UINT64_MAX :
+		    n * (uint64_t)s->dims[t];
+	return n;
+}
+
+int hd_dynamic_reshape(struct hp *p)
+{
+	struct ir_instr *in = hd_last(p);
+	const struct xrt_shape *x, *r = &in->shape;
+	uint32_t t, v, rank = r->rank, sizes[XRT_MAX_RANK];
+	uint8_t mask = p->decl.leaves == 1 ? p->decl.mask[0] : 0;
+	struct plan pl;
+
+	x = in->num_operands ? &p->cur->instrs[in->operands[0]].shape : NULL;
+	if (!x || xrt_shape_is_tuple(x) || xrt_shape_is_tuple(r) || !r->rank ||
+	    in->num_operands != 1 + r->rank || x->dtype != r->dtype)
+		return hp_fail(p, "%s: dynamic-reshape takes an array and an s32[] size per "
+			       "result dimension, and gives an array of its type", in->name);
+	for (t = 0; t < r->rank; t++) {
+		const struct xrt_shape *n = &p->cur->instrs[in->operands[1 + t]].shape;
+
+		if (xrt_shape_is_tuple(n) || n->rank || n->dtype != XRT_S32)
+			return hp_fail(p, "%s: dynamic-reshape's sizes are s32[]", in->name);
+		if (r->dims[t] > INT32_MAX)
+			return hp_fail(p, "%s: a dynamic dimension's bound must fit s32", in->name);
+		sizes[t] = in->operands[1 + t];
+	}
+	if (elements(x) > INT32_MAX || elements(r) > INT32_MAX)	/* positions are s32 */
+		return hp_fail(p, "%s: dynamic-reshape of more than 2^31 elements", in->name);
+	hd_plan_init(p, &pl, in);
+	v = in->operands[0];
+	if (hp_emit_twice(&pl.e, expand_dyn_reshape, &v, &v) || hp_become(p, XRT_OP_COPY, &v, 1))
+		return -1;
+	for (t = 0; t < rank; t++) {	/* the "<=" dimensions take their sizes (@in moved) */
+		if (!(mask & (1u << t)))
+			continue;
+		p->dyn_next.mask |= (uint8_t)(1u << t);
+		p->dyn_next.size[t] = sizes[t];
+	}
+	return 0;
+}

@@ -541,8 +541,6 @@ static const char *not_yet(const char *s, size_t n)
 		{ "outfeed", "a program takes parameters and gives results: no host queues" },
 		{ "rng-get-and-update-state", "XLA's per-device random state is not kept; "
 		  "rng-bit-generator takes its state as a value" },
-		{ "dynamic-reshape", "it moves elements by their dynamic sizes; reshape and "
-		  "set-dimension-size are read" },
 	};
 	size_t i;
 
@@ -561,8 +559,8 @@ static const char *pseudo_op(const char *s, size_t n)
 	static const char *const ops[] = { "fft", "batch-norm-training", "batch-norm-inference",
 					   "batch-norm-grad", "cholesky", "triangular-solve",
 					   "stochastic-convert", "ragged-dot", "get-dimension-size",
-					   "set-dimension-size", "send", "send-done", "recv",
-					   "recv-done" };
+					   "set-dimension-size", "dynamic-reshape", "send",
+					   "send-done", "recv", "recv-done" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)

@@ -225,9 +225,7 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
 		  "  ROOT r = f32[2] ragged-all-to-all(x, x, x, x, x, x), replica_groups={}\n}",
 		  "line 4, column 19: XLA's ragged-all-to-all is not supported: ragged collectives" },
-		{ "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n  n = s32[] parameter(1)\n"
-		  "  ROOT r = f32[<=4] dynamic-reshape(x, n)\n}",
-		  "XLA's dynamic-reshape is not supported: it moves elements by their dynamic sizes" },
+
 		{ "HloModule m\nENTRY e {\n  t = token[] after-all()\n"
 		  "  ROOT r = (f32[2], token[]) infeed(t)\n}",
 		  "XLA's infeed is not supported: a program takes parameters and gives results" },
@@ -414,6 +412,24 @@ TEST_F(xrt, malformed_stochastic_converts_say_what_is_wrong)
 		  "  ROOT c = s8[2] stochastic-convert(x)\n}", "stochastic-convert takes 2 operands" },
 	};
 #undef SC
+
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/* dynamic-reshape: each malformed form named. */
+TEST_F(xrt, malformed_dynamic_reshapes_say_what_is_wrong)
+{
+#define DR(out, ops) "HloModule m\nENTRY e {\n  x = f32[2,2] parameter(0)\n" \
+	"  n = s32[] parameter(1)\n  h = s16[] parameter(2)\n" \
+	"  ROOT r = " out " dynamic-reshape(" ops ")\n}"
+	static const struct refusal bad[] = {
+		{ DR("f32[<=4]", "x, n, n"), "r: dynamic-reshape takes an array and an s32[] size "
+		  "per result dimension, and gives an array of its type" },
+		{ DR("s32[<=4]", "x, n"), "gives an array of its type" },
+		{ DR("f32[]", "x"), "gives an array of its type" },
+		{ DR("f32[<=4]", "x, h"), "r: dynamic-reshape's sizes are s32[]" },
+	};
+#undef DR
 
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }

@@ -1240,6 +1240,30 @@ def split_cases():
            's32[2,2,3,2]', G.fmt_array('s32', np.asarray(want, dtype=object)))
 
 
+def dynamic_reshape_cases():
+    """dynamic-reshape: the values inside the operand's sizes, row-major, laid out row-major
+    over the result's sizes (XLA's three DynamicReshape tests' forms); zeros elsewhere."""
+    cube = np.arange(18).reshape(2, 3, 3) + 1
+    for name, body, inside, dims, sizes in (
+            ('dyn_reshape_op_flattens',
+             ['  a = s32[2,<=3,3] set-dimension-size(c, n), dimensions={1}',
+              '  b = s32[2,<=3,<=3] set-dimension-size(a, n), dimensions={2}',
+              '  ROOT r = s32[<=18] dynamic-reshape(b, m)'],
+             cube[:, :2, :2].reshape(-1), (18,), (8,)),
+            ('dyn_reshape_op_unflattens',
+             ['  f = s32[18] reshape(c)', '  a = s32[<=18] set-dimension-size(f, m), dimensions={0}',
+              '  ROOT r = s32[2,<=3,<=3] dynamic-reshape(a, n, n, n)'],
+             cube.reshape(-1)[:8], (2, 3, 3), (2, 2, 2)),
+            ('dyn_reshape_op_both',
+             ['  a = s32[2,<=3,3] set-dimension-size(c, n), dimensions={1}',
+              '  ROOT r = s32[<=3,<=6] dynamic-reshape(a, k, l)'],
+             cube[:, :2, :].reshape(-1), (3, 6), (2, 6))):
+        want = np.zeros(dims, dtype=np.int64)
+        want[tuple(slice(0, n) for n in sizes)] = np.asarray(inside[:int(np.prod(sizes))]).reshape(sizes)
+        one(name, [G.const('c', 's32', cube), G.const('n', 's32', 2), G.const('m', 's32', 8),
+                   G.const('k', 's32', 2), G.const('l', 's32', 6)] + body, 's32', want)
+
+
 def dynamic_cases():
     """Bounded dynamic dimensions: set-dimension-size's size is what reductions, products and
     windows see (one past the bound the whole dimension, a negative one none; the size reads
@@ -1440,6 +1464,7 @@ def dynamic_cases():
             '  ROOT t = (s32[], s32[]) tuple(ga, gb)'],
            '(s32[], s32[])', '(0, 10)')
     split_cases()
+    dynamic_reshape_cases()
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
