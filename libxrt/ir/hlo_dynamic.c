@@ -26,9 +26,9 @@
  * bound).  The entry's result comes at its bound, zeros past its sizes
  * (XLA's CPU backend, run from JAX, gives it at its bound with
  * unspecified values there); XLA's PadToStatic custom call returns the
- * sizes too.  A while carries dynamic values with their sizes in its
- * tuple (hlo_dynamic_loop.c); no other computation may take or return
- * one.
+ * sizes too.  A while and a conditional carry dynamic values with their
+ * sizes in their tuples (hlo_dynamic_loop.c); no other computation may
+ * take or return one.
  */
 #include <stdio.h>
 #include <string.h>
@@ -763,8 +763,7 @@ static int element(struct hp *p, const struct ir_instr *in)
 		return 0;
 	t = &p->cur->instrs[in->operands[0]];
 	if (hd_is_loop(p, in->operands[0]))
-		return hd_loop_element(p, in->operands[0],
-				    &p->loops[p->dyn[in->operands[0]].loop - 1], i);
+		return hd_loop_element(p, in->operands[0], hd_loop_desc(p, in->operands[0]), i);
 	e = hd_dyn_of(p, in->operands[0]);	/* a tuple whose elements share sizes */
 	if (!e && t->op == XRT_OP_TUPLE && i < (int64_t)t->num_operands)
 		e = hd_dyn_of(p, t->operands[i]);
@@ -839,6 +838,8 @@ int hlo_dynamic(struct hp *p, const char *s, size_t n)
 		return p->err ? -1 : 0;
 	if (in->op == XRT_OP_GET_TUPLE_ELEMENT)
 		return element(p, in);	/* (which may move @in) */
+	if (in->op == XRT_OP_CONDITIONAL && (hd_loop_conditional(p, in, &done) || done))
+		return p->err ? -1 : 0;
 	if (calls_loop(p, in))
 		return -1;
 	if (in->op == XRT_OP_WHILE && (hd_loop_while(p, in, &done) || done))

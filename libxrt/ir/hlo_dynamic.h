@@ -69,7 +69,11 @@ int hd_loop_param(struct hp *p, struct ir_instr *in);
 int hd_loop_element(struct hp *p, uint32_t t, const struct hp_loop *l, int64_t i);
 /* A while over dynamic values (*@done), its tuple given their sizes. */
 int hd_loop_while(struct hp *p, struct ir_instr *in, bool *done);
-/* The root of a loop's body or condition. */
+/* The root of a loop's body or condition, or of a conditional's branch. */
 int hd_loop_root(struct hp *p, const struct hp_loop *l);
+/* A conditional over dynamic values (*@done): its operands and result given their sizes. */
+int hd_loop_conditional(struct hp *p, struct ir_instr *in, bool *done);
+/* The sizes of loop tuple @t (hd_is_loop()): its parameter's, or its root's. */
+const struct hp_loop *hd_loop_desc(struct hp *p, uint32_t t);
 
 #endif /* XRT_IR_HLO_DYNAMIC_H */

@@ -209,6 +209,11 @@ static int loop_tuple(struct hp *p, const struct ir_instr *t, const struct hp_lo
 	return rc;
 }
 
+static bool same_desc(const struct hp_loop *a, const struct hp_loop *b)
+{
+	return a->elems == b->elems && !memcmp(a->mask, b->mask, sizeof(a->mask));
+}
+
 /* A while whose body and condition take dynamic values: its tuple gets their sizes. */
 int hd_loop_while(struct hp *p, struct ir_instr *in, bool *done)
 {
@@ -229,6 +234,10 @@ int hd_loop_while(struct hp *p, struct ir_instr *in, bool *done)
 	if (!lb || !lc || lb->elems != lc->elems || memcmp(lb->mask, lc->mask, sizeof(lb->mask)))
 		return hp_fail(p, "%s: while's body and condition differ in their parameter's "
 			       "dynamic dimensions", in->name);
+	if ((uint32_t)b->ints[0] < p->outs_cap && p->outs[b->ints[0]].elems &&
+	    !same_desc(&p->outs[b->ints[0]], lb))
+		return hp_fail(p, "%s: while's body returns other dynamic dimensions than its "
+			       "parameter has", in->name);
 	t = &p->cur->instrs[in->operands[0]];
 	if (t->op != XRT_OP_TUPLE || t->num_operands != lb->elems)
 		return hp_fail(p, "%s: a while over dynamic values takes a tuple instruction of "
@@ -241,21 +250,150 @@ int hd_loop_while(struct hp *p, struct ir_instr *in, bool *done)
 	return extend_shape(p, lb);
 }
 
-/* The root of a loop's body: its tuple gets the sizes; a condition's pred stays. */
+/*
+ * What root tuple @r of a computation whose parameter is @l carries: @l's
+ * dimensions where it has as many elements and no others (a while's
+ * body), else each element's own dynamic ones (a conditional's branch).
+ */
+static int root_desc(struct hp *p, const struct ir_instr *r, const struct hp_loop *l,
+		     struct hp_loop *out)
+{
+	uint32_t i;
+	bool same = r->num_operands == l->elems;
+
+	memset(out, 0, sizeof(*out));
+	if (r->num_operands > XSHAPE_DYN_LEAVES)
+		return hp_fail(p, "%s: a tuple of more than %d dynamic values", r->name,
+			       XSHAPE_DYN_LEAVES);
+	for (i = 0; i < r->num_operands; i++) {
+		const struct hp_dyn *en = hd_dyn_of(p, r->operands[i]);
+
+		if (xrt_shape_is_tuple(&p->cur->instrs[r->operands[i]].shape) &&
+		    hd_holds_dyn(p, r->operands[i], 0))
+			return hp_fail(p, "%s: a tuple within a tuple of dynamic values is not "
+				       "supported", r->name);
+		out->mask[i] = en ? en->mask : 0;
+		same = same && !(out->mask[i] & ~l->mask[i]);
+	}
+	if (same) {
+		*out = *l;
+		return 0;
+	}
+	out->elems = r->num_operands;
+	for (i = 0; i < out->elems; i++)
+		out->hidden += (uint32_t)__builtin_popcount(out->mask[i]);
+	return 0;
+}
+
+/*
+ * The root of a computation with dynamic parameter @l: its tuple gets
+ * the sizes it carries (root_desc(), kept in p->outs); a condition's
+ * pred stays.
+ */
 int hd_loop_root(struct hp *p, const struct hp_loop *l)
 {
 	struct ir_comp *c = p->cur;
 	const struct ir_instr *r = &c->instrs[c->root];
-	uint32_t v;
+	uint32_t k = (uint32_t)(c - p->m->comps), v;
+	struct hp_loop out;
 
 	if (!xrt_shape_is_tuple(&r->shape) && !hd_holds_dyn(p, c->root, 0))
 		return 0;	/* a condition's pred */
-	if (r->op != XRT_OP_TUPLE || r->num_operands != l->elems)
+	if (r->op != XRT_OP_TUPLE)
 		return hp_fail(p, "computation '%s' takes a tuple with dynamic dimensions: its root "
-			       "must be a tuple instruction of %u elements", c->name, l->elems);
-	if (loop_tuple(p, r, l, c->name, true, &v))
+			       "must be a tuple instruction", c->name);
+	if (root_desc(p, r, l, &out) ||
+	    hp_grow(p, (void **)&p->outs, &p->outs_cap, k + 1, sizeof(*p->outs)))
+		return -1;
+	p->outs[k] = out;
+	if (!out.hidden)
+		return 0;
+	if (loop_tuple(p, r, &p->outs[k], c->name, true, &v))
 		return -1;
 	c->root = v;
 	return 0;
 }
 
+/* The sizes computation @k's root carries, or NULL where it carries none. */
+static const struct hp_loop *out_of(struct hp *p, uint32_t k)
+{
+	return p->outs && k < p->outs_cap && p->outs[k].hidden ? &p->outs[k] : NULL;
+}
+
+/* Branch computation @k of conditional @in: operand @k + 1 takes its parameter's sizes. */
+static int branch_operand(struct hp *p, uint32_t k, uint32_t comp)
+{
+	const struct hp_loop *l = hd_loop_of(p, comp);
+	struct ir_instr *in = hd_last(p);
+	const struct ir_instr *t = &p->cur->instrs[in->operands[k + 1]];
+	uint32_t v;
+
+	if (!l) {
+		if (hd_holds_dyn(p, in->operands[k + 1], 0))
+			return hp_fail(p, "%s: branch %u takes a dynamic value, but its parameter "
+				       "has no dynamic dimension", in->name, k);
+		return 0;
+	}
+	if (t->op != XRT_OP_TUPLE || t->num_operands != l->elems)
+		return hp_fail(p, "%s: branch %u takes dynamic values: its operand must be a "
+			       "tuple instruction of %u elements", in->name, k, l->elems);
+	if (loop_tuple(p, t, l, in->name, false, &v))
+		return -1;
+	hd_last(p)->operands[k + 1] = v;
+	return 0;
+}
+
+/*
+ * A conditional whose branches take or give dynamic values: each
+ * branch's operand gets its parameter's sizes; the branches' roots
+ * must carry the same ones, which its result then carries.
+ */
+int hd_loop_conditional(struct hp *p, struct ir_instr *in, bool *done)
+{
+	const struct ir_attr *b = ir_instr_attr(in, IR_ATTR_BRANCH_COMPUTATIONS);
+	const struct ir_attr *bt = ir_instr_attr(in, IR_ATTR_TRUE_COMPUTATION);
+	const struct ir_attr *bf = ir_instr_attr(in, IR_ATTR_FALSE_COMPUTATION);
+	uint32_t comps[64], n = 0, k;
+	const struct hp_loop *out = NULL;
+	bool any = false;
+
+	*done = false;
+	if (b && b->n <= 64) {
+		for (k = 0; k < b->n; k++)
+			comps[n++] = (uint32_t)b->ints[k];
+	} else if (bt && bf && bt->n == 1 && bf->n == 1) {
+		comps[n++] = (uint32_t)bt->ints[0];
+		comps[n++] = (uint32_t)bf->ints[0];
+	}
+	if (!n || in->num_operands != n + 1)
+		return 0;	/* the verifier says what is wrong */
+	for (k = 0; k < n; k++)
+		any = any || hd_loop_of(p, comps[k]) || out_of(p, comps[k]);
+	if (!any)
+		return 0;
+	*done = true;
+	for (k = 0; k < n; k++) {
+		const struct hp_loop *o = out_of(p, comps[k]);
+
+		if (k && (!o != !out || (o && !same_desc(o, out))))
+			return hp_fail(p, "%s: branches %u and 0 give different dynamic dimensions",
+				       in->name, k);
+		out = o;
+	}
+	for (k = 0; k < n; k++)
+		if (branch_operand(p, k, comps[k]))
+			return -1;
+	if (!out)
+		return 0;
+	p->dyn_next.loop = comps[0] + 1;
+	p->dyn_next.out = true;
+	return extend_shape(p, out);
+}
+
+/* The sizes of loop tuple @t: its parameter's, or its root's for a conditional's. */
+const struct hp_loop *hd_loop_desc(struct hp *p, uint32_t t)
+{
+	const struct hp_dyn *d = &p->dyn[t];
+
+	return d->out ? &p->outs[d->loop - 1] : &p->loops[d->loop - 1];
+}

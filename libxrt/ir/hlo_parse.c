@@ -932,6 +932,7 @@ xrt_status *xrt_hlo_parse(const struct xrt_allocator *alloc, const char *text,
 	rc = parse_module(&p);
 	xrt_mem_free(alloc, p.dyn);
 	xrt_mem_free(alloc, p.loops);
+	xrt_mem_free(alloc, p.outs);
 	xrt_mem_free(alloc, p.chans);
 	ir_names_deinit(&p.instr_names);
 	ir_names_deinit(&p.comp_names);

@@ -24,6 +24,7 @@ struct hp_dyn {
 	uint8_t mask;
 	uint32_t size[XRT_MAX_RANK];
 	uint32_t loop;	/* a loop's tuple: its sizes are elements, as computation loop - 1 has them */
+	bool out;	/* ... as its root has them (a conditional's result), not its parameter */
 };
 
 /*
@@ -71,6 +72,8 @@ struct hp {
 	uint32_t num_chans, chans_cap;
 	struct hp_loop *loops;		/* by computation; NULL: none so far */
 	uint32_t loops_cap;
+	struct hp_loop *outs;		/* their roots', by computation, where read */
+	uint32_t outs_cap;
 };
 
 /* Each returns 0, or -1 with p->err set (the first error wins). */

@@ -275,6 +275,14 @@ TEST_F(xrt, dynamic_dimensions_lower_to_static_ones)
 /* Dynamic dimensions where they cannot be lowered, and malformed size instructions. */
 TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 {
+/* Branch a passes its dynamic value on, branch b returns @b_root; the operand is @op. */
+#define COND(b_root, op) "HloModule m\na {\n  p = (f32[<=4]) parameter(0)\n" \
+	"  g = f32[<=4] get-tuple-element(p), index=0\n  ROOT q = (f32[<=4]) tuple(g)\n}\n" \
+	"b {\n  p = (f32[<=4]) parameter(0)\n  g = f32[<=4] get-tuple-element(p), index=0\n" \
+	b_root "\n}\nENTRY e {\n  x = f32[4] parameter(0)\n  n = s32[] parameter(1)\n" \
+	"  k = s32[] parameter(2)\n  d = f32[<=4] set-dimension-size(x, n), dimensions={0}\n" \
+	"  t = (f32[<=4]) " op "\n" \
+	"  ROOT r = (f32[<=4]) conditional(k, t, t), branch_computations={a, b}\n}"
 #define DYN(body) "HloModule m\nENTRY e {\n  x = f32[4,3] parameter(0)\n" \
 	"  n = s32[] parameter(1)\n  d = f32[<=4,3] set-dimension-size(x, n), dimensions={0}\n" \
 	body "\n}"
@@ -339,6 +347,8 @@ TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 		  "  ROOT r = (f32[4]) call(t), to_apply=c\n}",
 		  "r: call calls computation 'c', whose tuple parameter has dynamic dimensions: "
 		  "only a while may" },
+		{ COND("  ROOT q = (f32[<=4], f32[<=4]) tuple(g, g)", "tuple(d)"),
+		  "r: branches 1 and 0 give different dynamic dimensions" },
 		{ "HloModule m\nENTRY e {\n  x = f32[3000000000] parameter(0)\n  n = s32[] parameter(1)\n"
 		  "  ROOT d = f32[<=3000000000] set-dimension-size(x, n), dimensions={0}\n}",
 		  "d: a dynamic dimension's bound must fit s32" },
@@ -348,6 +358,7 @@ TEST_F(xrt, malformed_dynamic_dimensions_say_what_is_wrong)
 		  "expected '<=' before a dimension's bound" },
 	};
 #undef DYN
+#undef COND
 #undef LOOP
 
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));

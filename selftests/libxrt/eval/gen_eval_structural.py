@@ -1264,6 +1264,38 @@ def dynamic_reshape_cases():
                    G.const('k', 's32', 2), G.const('l', 's32', 6)] + body, 's32', want)
 
 
+def conditional_cases():
+    """A conditional over dynamic values: each branch gets its operand's sizes, and the result
+    the sizes of the branch taken (XLA's DynamicConditionalDimension, and branches giving other
+    sizes: one keeps 3 rows, the other sets 1)."""
+    c = np.arange(8).reshape(4, 2) + 1
+    branches = ('%keep (p: (s32[<=4,2])) -> (s32[<=4,2]) {\n'
+                '  %p = (s32[<=4,2]) parameter(0)\n'
+                '  %x = s32[<=4,2] get-tuple-element(%p), index=0\n'
+                '  %y = s32[<=4,2] add(%x, %x)\n'
+                '  ROOT %t = (s32[<=4,2]) tuple(%y)\n}\n\n'
+                '%shrink (q: (s32[<=4,2])) -> (s32[<=4,2]) {\n'
+                '  %q = (s32[<=4,2]) parameter(0)\n'
+                '  %x = s32[<=4,2] get-tuple-element(%q), index=0\n'
+                '  %one = s32[] constant(1)\n'
+                '  %y = s32[<=4,2] set-dimension-size(%x, %one), dimensions={0}\n'
+                '  ROOT %t = (s32[<=4,2]) tuple(%y)\n}\n\n')
+    for k, rows, scale in ((0, 3, 2), (1, 1, 1)):
+        total = (scale * c[:rows]).sum(axis=0)
+        G.case('dyn_conditional_branch_%d' % k,
+               [G.const('c', 's32', c), G.const('n', 's32', 3), G.const('k', 's32', k),
+                G.const('z', 's32', 0),
+                '  d = s32[<=4,2] set-dimension-size(c, n), dimensions={0}',
+                '  a = (s32[<=4,2]) tuple(d)',
+                '  r = (s32[<=4,2]) conditional(k, a, a), branch_computations={%keep, %shrink}',
+                '  g = s32[<=4,2] get-tuple-element(r), index=0',
+                '  s = s32[2] reduce(g, z), dimensions={0}, to_apply=%adds',
+                '  m = s32[] get-dimension-size(g), dimensions={0}',
+                '  ROOT o = (s32[2], s32[]) tuple(s, m)'],
+               '(s32[2], s32[])', '({%d, %d}, %d)' % (total[0], total[1], rows),
+               comps=ADD_S32 + branches)
+
+
 def dynamic_cases():
     """Bounded dynamic dimensions: set-dimension-size's size is what reductions, products and
     windows see (one past the bound the whole dimension, a negative one none; the size reads
@@ -1465,6 +1497,7 @@ def dynamic_cases():
            '(s32[], s32[])', '(0, 10)')
     split_cases()
     dynamic_reshape_cases()
+    conditional_cases()
     G.case('dyn_variadic_reduce_keeps_rows',
            [G.const('c', 'f32', c), G.const('n', 's32', 2), G.const('z', 'f32', 0.0),
             G.const('i', 's32', np.arange(12).reshape(3, 4)), G.const('k', 's32', 0),
