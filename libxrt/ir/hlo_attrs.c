@@ -518,6 +518,12 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 		return layout_constraints(p);
 	if (attr.key == IR_ATTR_COUNT && n == 18 && !memcmp(s, "inferred_dimension", 18))
 		return hp_int(p, &p->inferred, "an inferred dimension");
+	if (attr.key == IR_ATTR_COUNT && n == 5 && !memcmp(s, "delta", 5) && p->pseudo &&
+	    !strcmp(p->pseudo, "rng-get-and-update-state")) {
+		int64_t delta;	/* how far XLA's counter moves: no counter here */
+
+		return hp_int(p, &delta, "a delta");
+	}
 	if ((attr.key == IR_ATTR_COUNT && inert(s, n)) ||
 	    (custom_only(attr.key) && in->op != XRT_OP_CUSTOM_CALL))
 		return hp_skip_value(p);

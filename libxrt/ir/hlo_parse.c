@@ -536,11 +536,11 @@ static int tokens_only(struct hp *p, struct ir_instr *in, const char *s, size_t 
 static const char *not_yet(const char *s, size_t n)
 {
 	static const struct { const char *op, *why; } ops[] = {
-		{ "ragged-all-to-all", "ragged collectives are not read yet" },
+		{ "ragged-all-to-all", "XLA's CPU backend does not run it either (\"not supported "
+		  "by XLA:CPU ThunkEmitter\", jaxlib 0.10.2): a GPU collective, read with "
+		  "replicas on GPUs" },
 		{ "infeed", "a program takes parameters and gives results: no host queues" },
 		{ "outfeed", "a program takes parameters and gives results: no host queues" },
-		{ "rng-get-and-update-state", "XLA's per-device random state is not kept; "
-		  "rng-bit-generator takes its state as a value" },
 	};
 	size_t i;
 
@@ -552,7 +552,8 @@ static const char *not_yet(const char *s, size_t n)
 
 /*
  * Opcodes rewritten once read, with their attributes (hlo_fft.c,
- * hlo_batchnorm.c, hlo_linalg.c, hlo_stochastic.c, hlo_ragged.c, hlo_dynamic.c).
+ * hlo_batchnorm.c, hlo_linalg.c, hlo_stochastic.c, hlo_ragged.c, hlo_dynamic.c,
+ * hlo_rngstate.c).
  */
 static const char *pseudo_op(const char *s, size_t n)
 {
@@ -560,7 +561,8 @@ static const char *pseudo_op(const char *s, size_t n)
 					   "batch-norm-grad", "cholesky", "triangular-solve",
 					   "stochastic-convert", "ragged-dot", "get-dimension-size",
 					   "set-dimension-size", "dynamic-reshape", "send",
-					   "send-done", "recv", "recv-done" };
+					   "send-done", "recv", "recv-done",
+					   "rng-get-and-update-state" };
 	size_t i;
 
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -615,6 +617,8 @@ static int rewrite(struct hp *p, const char *s, size_t n)
 		return hlo_unragged(p);
 	if (p->pseudo && (!strncmp(p->pseudo, "send", 4) || !strncmp(p->pseudo, "recv", 4)))
 		return hlo_unsendrecv(p);
+	if (p->pseudo && !strcmp(p->pseudo, "rng-get-and-update-state"))
+		return hlo_unrngstate(p);
 	if (p->pseudo)
 		return strncmp(p->pseudo, "batch-norm-", 11) ? hlo_unlinalg(p) : hlo_unbatchnorm(p);
 	return hlo_unasync(p, s, n) || hlo_uncustom(p) || hlo_unbatch(p) || hlo_unmix(p) ||

@@ -168,6 +168,8 @@ enum xrt_opcode hlo_async_op(const char *s, size_t n);
 int hlo_unasync(struct hp *p, const char *s, size_t n);
 /* Reads the custom-call just read as our opcode where its target is one (hlo_custom.c). */
 int hlo_uncustom(struct hp *p);
+/* The rng-get-and-update-state just read, as a state drawn from the seed (hlo_rngstate.c). */
+int hlo_unrngstate(struct hp *p);
 /* Rewrites the bitcast-convert just read into shifts where it regroups sub-byte bits. */
 int hlo_unregroup(struct hp *p);
 /* Converts the dot or convolution just read to operands of one type. */

@@ -224,7 +224,8 @@ TEST_F(xrt, unsupported_xla_opcodes_say_why)
 	static const struct refusal bad[] = {
 		{ "HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
 		  "  ROOT r = f32[2] ragged-all-to-all(x, x, x, x, x, x), replica_groups={}\n}",
-		  "line 4, column 19: XLA's ragged-all-to-all is not supported: ragged collectives" },
+		  "line 4, column 19: XLA's ragged-all-to-all is not supported: XLA's CPU backend does "
+		  "not run it either" },
 
 		{ "HloModule m\nENTRY e {\n  t = token[] after-all()\n"
 		  "  ROOT r = (f32[2], token[]) infeed(t)\n}",
@@ -424,6 +425,41 @@ TEST_F(xrt, malformed_stochastic_converts_say_what_is_wrong)
 	};
 #undef SC
 
+	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
+}
+
+/*
+ * rng-get-and-update-state reads as a state drawn from the seed: two of
+ * them differ, and another seed gives others.
+ */
+TEST_F(xrt, rng_state_is_drawn_from_the_seed)
+{
+	static const char text[] =
+		"HloModule m\nENTRY e {\n  s = u64[2] rng-get-and-update-state(), delta=3\n"
+		"  t = u64[2] rng-get-and-update-state(), delta=3\n"
+		"  ROOT r = (u64[2], u64[2]) tuple(s, t)\n}\n";
+	static const struct refusal bad[] = {
+		{ "HloModule m\nENTRY e {\n  ROOT s = u64[3] rng-get-and-update-state(), delta=3\n}",
+		  "s: rng-get-and-update-state takes no operand and gives u64[2]" },
+		{ "HloModule m\nENTRY e {\n  ROOT s = u64[2] rng-get-and-update-state(), deltas=3\n}",
+		  "attribute 'deltas' of rng-get-and-update-state is not supported" },
+	};
+	struct xrt_eval_options o1 = { .rng_seed = 1 }, o2 = { .rng_seed = 2 };
+	xrt_literal *a = NULL, *b = NULL;
+	const uint64_t *s1, *t1, *s2;
+	xrt_module *m = NULL;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+	ASSERT_OK(xrt_ir_evaluate(m, NULL, 0, &o1, self->a, &a));
+	ASSERT_OK(xrt_ir_evaluate(m, NULL, 0, &o2, self->a, &b));
+	s1 = xrt_literal_data(xrt_literal_element(a, 0));
+	t1 = xrt_literal_data(xrt_literal_element(a, 1));
+	s2 = xrt_literal_data(xrt_literal_element(b, 0));
+	EXPECT_TRUE(s1[0] != t1[0] || s1[1] != t1[1]);
+	EXPECT_TRUE(s1[0] != s2[0] || s1[1] != s2[1]);
+	xrt_literal_destroy(a);
+	xrt_literal_destroy(b);
+	xrt_module_destroy(m);
 	expect_refused(_metadata, self->a, bad, sizeof(bad) / sizeof(bad[0]));
 }
 
