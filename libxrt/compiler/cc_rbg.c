@@ -2,7 +2,8 @@
 /*
  * rng-bit-generator as one kernel over the output's elements, in the
  * evaluator's terms (Documentation/evaluator.rst): state[0] is the key,
- * state[1] (and state[2] for Philox) the counter; output element k takes
+ * state[1] (and state[2] for Philox, else the key again, as XLA has it)
+ * the counter; output element k takes
  * word k of the stream (words 2k and 2k + 1, low first, for 64-bit
  * types), word w being word w % B of block w / B (B = 4 for
  * Philox-4x32-10, 2 for Threefry-2x32-20) made at counter + w / B.  Each
@@ -152,14 +153,19 @@ static void bits_kernel(struct cc *cc, bool philox, const struct cc_buf *state, 
 	hi = cc_ew_reg(e);
 	t = cc_ew_reg(e);
 	g.lane = cc_ew_reg(e);
-	/* the state's words, broadcast: key, counter low and high (or 0) */
+	/*
+	 * The state's words, broadcast: key, counter low and high.  A Philox
+	 * state of two words has the key as the counter's high half, as XLA
+	 * has it; otherwise a missing half is 0.
+	 */
 	s.rank = out->rank;
 	memcpy(s.dims, out->dims, sizeof(s.dims));
 	memset(s.strides, 0, sizeof(s.strides));
 	cc_ew_load(e, hi, &s);
 	halves(e, hi, g.k[0], g.k[1]);
 	cc_ew_const(e, XRT_U64, lo, 0);
-	cc_ew_const(e, XRT_U64, hi, 0);
+	if (!philox || n_state != 2)
+		cc_ew_const(e, XRT_U64, hi, 0);
 	s.offset += 8;
 	if (n_state > 1)
 		cc_ew_load(e, lo, &s);

@@ -153,7 +153,8 @@ static uint32_t next_word(struct bitgen *g)
 
 /*
  * State u64[n]: state[0] is the key; state[1] (and state[2] for Philox)
- * the counter.  Every output element takes one fresh word (two for 64
+ * the counter, a 128-bit Philox counter of a two-word state taking the
+ * key as its high half (XLA's CPU backend, checked on jaxlib 0.10.2).  Every output element takes one fresh word (two for 64
  * bits, low first); the new state is the advanced counter.
  */
 static struct ev_val *rng_bit_generator(struct ev *ev, struct ev_val *const *ops)
@@ -178,6 +179,9 @@ static struct ev_val *rng_bit_generator(struct ev *ev, struct ev_val *const *ops
 	if (s->n > 2 && g.philox) {
 		g.ctr[2] = (uint32_t)s->e[2].u;
 		g.ctr[3] = (uint32_t)(s->e[2].u >> 32);
+	} else if (s->n == 2 && g.philox) {	/* XLA's: the key is the counter's high half */
+		g.ctr[2] = g.key[0];
+		g.ctr[3] = g.key[1];
 	}
 	for (k = 0; k < bits->n; k++) {
 		uint64_t v = next_word(&g);

@@ -1043,6 +1043,17 @@ def random_cases():
     G.case('rng_bit_generator_philox', [G.const('s', 'u64', [0, 0]),
                                         '  ROOT r = (u64[2], u32[2,3]) rng-bit-generator(s), algorithm=rng_philox'],
            '(u64[2], u32[2,3])', '({0, 2}, %s)' % G.fmt_array('u32', np.array(bits, dtype=object).reshape(2, 3)))
+    # A two-word Philox state has the key as its counter's high half: XLA's words for
+    # u32[4] {0x11111111, 0x22222222, 0x33333333, 0x44444444} (jaxlib 0.10.2's CPU backend)
+    key, lo = [0x11111111, 0x22222222], [0x33333333, 0x44444444]
+    words = philox(key, lo + key) + philox(key, [lo[0] + 1, lo[1]] + key)
+    assert words == [0x5a9d17f3, 0xfeef2938, 0xfa55d3b0, 0x00bbb043,
+                     0x54bdf30c, 0x7d515ee2, 0xc9d9f41e, 0x01d73520]
+    G.case('rng_bit_generator_philox_key_high',
+           [G.const('s', 'u64', [0x2222222211111111, 0x4444444433333333]),
+            '  ROOT r = (u64[2], u32[8]) rng-bit-generator(s), algorithm=rng_default'],
+           '(u64[2], u32[8])', '({%d, %d}, %s)' % (0x2222222211111111, 0x4444444433333335,
+                                                    G.fmt_array('u32', words)))
     tf = [threefry([5, 0], [7 + c, 0]) for c in range(3)]
     words64 = [(w[1] << 32) | w[0] for w in tf]
     G.case('rng_bit_generator_threefry', [G.const('s', 'u64', [5, 7]),
