@@ -197,6 +197,33 @@ static uint32_t spread(struct plan *pl, uint32_t v, uint32_t rank, const int64_t
 }
 
 /*
+ * The row-major position among the sizes @n of each index of @dims:
+ * sum_t iota_t * P_t, P_t the product of the sizes after t (s32 scalar
+ * instructions), over @dims.
+ */
+static uint32_t position(struct plan *pl, uint32_t rank, const int64_t *dims, const uint32_t *n)
+{
+	uint32_t t, it, src = NONE, stride = hd_s32_const(pl, 1), ops[2];
+	int64_t k;
+
+	for (t = rank; t-- > 0;) {
+		it = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, rank, dims, NULL, 0);
+		k = t;
+		hp_emit_ints(&pl->e, it, IR_ATTR_IOTA_DIMENSION, &k, 1);
+		ops[0] = it;
+		ops[1] = spread(pl, stride, rank, dims);
+		it = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, rank, dims, ops, 2);
+		ops[0] = src;
+		ops[1] = it;
+		src = src == NONE ? it : hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, rank, dims, ops, 2);
+		ops[0] = stride;
+		ops[1] = n[t];
+		stride = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+	}
+	return src;
+}
+
+/*
  * A reshape splitting operand dimension d (dynamic, size s) into result
  * dimensions [k0, k1), dimension kd of them dynamic with size s' = s /
  * the others' lengths: the group's element at indices j takes operand
@@ -211,33 +238,20 @@ static uint32_t move_split(struct plan *pl, uint32_t x)
 	const struct xrt_shape *r = &p->cur->instrs[p->cur->num_instrs - 1].shape;
 	const struct xrt_shape *s = &p->cur->instrs[x].shape;
 	uint32_t kd = (uint32_t)__builtin_ctz(pl->moved), k0 = pl->rs_from, gr = pl->rs_to - k0;
-	uint32_t d = pl->split_dim, t, y, it, src = NONE, stride, size, ops[2];
+	uint32_t d = pl->split_dim, t, y, src, size, ops[2], n_of[XRT_MAX_RANK];
 	int64_t three[3] = { 1, s->dims[d], 1 }, n = 1, col[2], sizes[3], offs[2] = { 0, 2 };
-	int64_t k;
 	const int64_t *gd = r->dims + k0;
 
 	for (t = 0; t < s->rank; t++)
 		three[t < d ? 0 : 2] *= t == d ? 1 : s->dims[t];
-	for (t = 0; t < gr; t++)
-		n *= gd[t];
 	ops[0] = hd_dyn_of(p, x)->size[d];
 	ops[1] = hd_s32_const(pl, pl->divisor);
 	size = hp_emit(&pl->e, XRT_OP_DIVIDE, XRT_S32, 0, NULL, ops, 2);
-	stride = hd_s32_const(pl, 1);
-	for (t = gr; t-- > 0;) {	/* src = sum_t iota_t * P_t, minor first */
-		it = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, gr, gd, NULL, 0);
-		k = t;
-		hp_emit_ints(&pl->e, it, IR_ATTR_IOTA_DIMENSION, &k, 1);
-		ops[0] = it;
-		ops[1] = spread(pl, stride, gr, gd);
-		it = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, gr, gd, ops, 2);
-		ops[0] = src;
-		ops[1] = it;
-		src = src == NONE ? it : hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, gr, gd, ops, 2);
-		ops[0] = stride;
-		ops[1] = k0 + t == kd ? size : hd_s32_const(pl, gd[t]);
-		stride = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
+	for (t = 0; t < gr; t++) {
+		n *= gd[t];
+		n_of[t] = k0 + t == kd ? size : hd_s32_const(pl, gd[t]);
 	}
+	src = position(pl, gr, gd, n_of);
 	col[0] = n;
 	col[1] = 1;
 	ops[0] = hp_emit(&pl->e, XRT_OP_RESHAPE, s->dtype, 3, three, &x, 1);
@@ -305,33 +319,6 @@ int hd_move(struct hp *p, struct plan *pl)
 	return 0;
 }
 
-
-/*
- * The row-major position among the sizes @n of each index of @dims:
- * sum_t iota_t * P_t, P_t the product of the sizes after t (s32 scalar
- * instructions), over @dims.
- */
-static uint32_t position(struct plan *pl, uint32_t rank, const int64_t *dims, const uint32_t *n)
-{
-	uint32_t t, it, src = NONE, stride = hd_s32_const(pl, 1), ops[2];
-	int64_t k;
-
-	for (t = rank; t-- > 0;) {
-		it = hp_emit(&pl->e, XRT_OP_IOTA, XRT_S32, rank, dims, NULL, 0);
-		k = t;
-		hp_emit_ints(&pl->e, it, IR_ATTR_IOTA_DIMENSION, &k, 1);
-		ops[0] = it;
-		ops[1] = spread(pl, stride, rank, dims);
-		it = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, rank, dims, ops, 2);
-		ops[0] = src;
-		ops[1] = it;
-		src = src == NONE ? it : hp_emit(&pl->e, XRT_OP_ADD, XRT_S32, rank, dims, ops, 2);
-		ops[0] = stride;
-		ops[1] = n[t];
-		stride = hp_emit(&pl->e, XRT_OP_MULTIPLY, XRT_S32, 0, NULL, ops, 2);
-	}
-	return src;
-}
 
 /*
  * dynamic-reshape(x, sizes...): the values inside x's sizes, in

@@ -130,39 +130,13 @@ static void corpus_on(struct __test_metadata *_metadata, const struct xrt_alloca
 	EXPECT_LT(70, ran);
 }
 
-/* A custom call runs code of the process: DEVICE refuses it by name, and goes on working. */
-static void refuses_custom_calls(struct __test_metadata *_metadata, const struct xrt_allocator *a,
-				 const char *device, const char *why)
-{
-	static const char text[] =
-		"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
-		"  ROOT r = f32[2] custom-call(x), custom_call_target=\"my_kernel\"\n}\n";
-	static const char plain[] =
-		"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT r = f32[2] negate(x)\n}\n";
-	struct xrt_session_options o = { device, 0, false };
-	xrt_literal *x = NULL, *out = NULL;
-	xrt_module *m = NULL, *p = NULL;
-	xrt_session *s = NULL;
-
-	test_register_handlers();
-	ASSERT_OK(xrt_hlo_parse(a, text, strlen(text), &m));
-	ASSERT_OK(xrt_hlo_parse(a, plain, strlen(plain), &p));
-	ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, 0), &x));
-	ASSERT_OK(xrt_session_create(&o, a, &s));
-	ASSERT_ERR(test_run_module(s, m, &x, 1, &out), XRT_UNIMPLEMENTED, why);
-	ASSERT_OK(test_run_module(s, p, &x, 1, &out));
-	xrt_literal_destroy(out);
-	xrt_session_destroy(s);
-	xrt_literal_destroy(x);
-	xrt_module_destroy(m);
-	xrt_module_destroy(p);
-}
-
+/* A custom call runs code of the process: the device refuses it by name, and goes on working. */
 TEST_F(xrt, custom_calls_are_refused)
 {
 	NEED_ACCEL();
-	refuses_custom_calls(_metadata, self->a, "accel:0",
-			     "computation 'e', instruction 'r': custom-call 'my_kernel' cannot run on an accel device: its jobs run in the kernel");
+	ASSERT_OK(test_device_refuses_custom_calls("accel:0", self->a,
+						   "custom-call 'my_kernel' cannot run on an accel device: "
+						   "its jobs run in the kernel"));
 }
 
 TEST_F(xrt, corpus_gives_the_hosts_bits_on_accel_0)

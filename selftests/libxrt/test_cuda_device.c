@@ -154,39 +154,13 @@ static void corpus_against_host(struct __test_metadata *_metadata, const struct 
 	EXPECT_LT(60, ran);
 }
 
-/* A custom call runs code of the process: DEVICE refuses it by name, and goes on working. */
-static void refuses_custom_calls(struct __test_metadata *_metadata, const struct xrt_allocator *a,
-				 const char *device, const char *why)
-{
-	static const char text[] =
-		"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
-		"  ROOT r = f32[2] custom-call(x), custom_call_target=\"my_kernel\"\n}\n";
-	static const char plain[] =
-		"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT r = f32[2] negate(x)\n}\n";
-	struct xrt_session_options o = { device, 0, false };
-	xrt_literal *x = NULL, *out = NULL;
-	xrt_module *m = NULL, *p = NULL;
-	xrt_session *s = NULL;
-
-	test_register_handlers();
-	ASSERT_OK(xrt_hlo_parse(a, text, strlen(text), &m));
-	ASSERT_OK(xrt_hlo_parse(a, plain, strlen(plain), &p));
-	ASSERT_OK(xrt_literal_create(a, xrt_module_param_shape(m, 0), &x));
-	ASSERT_OK(xrt_session_create(&o, a, &s));
-	ASSERT_ERR(test_run_module(s, m, &x, 1, &out), XRT_UNIMPLEMENTED, why);
-	ASSERT_OK(test_run_module(s, p, &x, 1, &out));
-	xrt_literal_destroy(out);
-	xrt_session_destroy(s);
-	xrt_literal_destroy(x);
-	xrt_module_destroy(m);
-	xrt_module_destroy(p);
-}
-
+/* A custom call runs code of the process: the device refuses it by name, and goes on working. */
 TEST_F(xrt, custom_calls_are_refused)
 {
 	NEED_GPU();
-	refuses_custom_calls(_metadata, self->a, "cuda:0",
-			     "computation 'e', instruction 'r': custom-call 'my_kernel' cannot run on a CUDA device: its programs run as kernels on the GPU");
+	ASSERT_OK(test_device_refuses_custom_calls("cuda:0", self->a,
+						   "custom-call 'my_kernel' cannot run on a CUDA device: "
+						   "its programs run as kernels on the GPU"));
 }
 
 TEST_F_TIMEOUT(xrt, corpus_matches_the_host, 300)

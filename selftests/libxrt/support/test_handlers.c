@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include <xrt/custom_call.h>
+#include <xrt/ir.h>
+#include <xrt/xrt.h>
 
+#include "test_cases.h"
 #include "test_handlers.h"
 
 /* Whether @b is an f32 array of @n elements. */
@@ -81,4 +84,48 @@ void test_register_handlers(void)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, register_all);
+}
+
+/* @text's module on @s with a zero f32[2]: the status of the run. */
+static xrt_status *run_text(xrt_session *s, const char *text, const struct xrt_allocator *a)
+{
+	xrt_literal *x = NULL, *out = NULL;
+	xrt_module *m = NULL;
+	xrt_status *st = xrt_hlo_parse(a, text, strlen(text), &m);
+
+	if (!st)
+		st = xrt_literal_create(a, xrt_module_param_shape(m, 0), &x);
+	if (!st)
+		st = test_run_module(s, m, &x, 1, &out);
+	xrt_literal_destroy(out);
+	xrt_literal_destroy(x);
+	xrt_module_destroy(m);
+	return st;
+}
+
+xrt_status *test_device_refuses_custom_calls(const char *device, const struct xrt_allocator *a,
+					     const char *why)
+{
+	static const char call[] =
+		"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n"
+		"  ROOT r = f32[2] custom-call(x), custom_call_target=\"my_kernel\"\n}\n";
+	static const char plain[] =
+		"HloModule m\nENTRY e {\n  x = f32[2] parameter(0)\n  ROOT r = f32[2] negate(x)\n}\n";
+	struct xrt_session_options o = { device, 0, false };
+	xrt_session *s = NULL;
+	xrt_status *st, *got;
+
+	test_register_handlers();
+	st = xrt_session_create(&o, a, &s);
+	if (st)
+		return st;
+	got = run_text(s, call, a);
+	if (xrt_status_code(got) != XRT_UNIMPLEMENTED || !strstr(xrt_status_message(got), why))
+		st = xrt_status_new(NULL, XRT_INTERNAL, "%s ran a custom call: %s", device,
+				    got ? xrt_status_message(got) : "OK");
+	else
+		st = run_text(s, plain, a);	/* and goes on working */
+	xrt_status_free(got);
+	xrt_session_destroy(s);
+	return st;
 }

@@ -12,6 +12,17 @@
 #ifndef XRT_TEST_HANDLERS_H
 #define XRT_TEST_HANDLERS_H
 
+#include <xrt/alloc.h>
+#include <xrt/status.h>
+
 void test_register_handlers(void);
+
+/*
+ * A module of one custom call on @device: NULL when the run fails
+ * UNIMPLEMENTED with a message containing @why and a plain module then
+ * runs there; otherwise an INTERNAL status saying what happened.
+ */
+xrt_status *test_device_refuses_custom_calls(const char *device, const struct xrt_allocator *a,
+					     const char *why);
 
 #endif /* XRT_TEST_HANDLERS_H */
