@@ -274,6 +274,24 @@ class NarrowTypes(unittest.TestCase):
             np.testing.assert_array_equal(e.astype(np.int8), (b + b).astype(np.int8))
             np.testing.assert_array_equal(cc.view(np.uint16), c.view(np.uint16))
 
+    def test_eager_tensors_of_narrow_types(self):
+        try:
+            import ml_dtypes
+        except ImportError:
+            self.skipTest('ml_dtypes is not installed')
+        a = np.array([[1.5, 2.25], [3, -4]], ml_dtypes.bfloat16)
+        t = xrt.tensor(a)
+        self.assertEqual((t.numpy().dtype, t.numpy().shape), (a.dtype, (2, 2)))
+        np.testing.assert_array_equal((t + t).numpy().view(np.uint16), (a + a).view(np.uint16))
+        for dt, vals in ((ml_dtypes.int4, [1, -2, 7, -8]), (ml_dtypes.float8_e4m3fn, [0.5, 3, -448]),
+                         (ml_dtypes.float8_e5m2, [2.0, -0.25]), (ml_dtypes.uint2, [0, 3])):
+            x = np.array(vals, dt)
+            y = xrt.tensor(x).numpy()
+            self.assertEqual(y.dtype, x.dtype)
+            np.testing.assert_array_equal(y.view(np.uint8), x.view(np.uint8))
+        s = xrt.tensor(np.array(2.5, ml_dtypes.bfloat16)).numpy()
+        self.assertEqual((s.shape, float(s)), ((), 2.5))
+
     def test_without_ml_dtypes_the_error_says_so(self):
         try:
             import ml_dtypes  # noqa: F401

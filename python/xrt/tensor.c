@@ -211,7 +211,7 @@ static PyObject *from_named_dtype(PyXrtContext *ctx, PyObject *obj)
 		return NULL;
 	np = numpy_module();
 	if (np)
-		arr = PyObject_CallMethod(np, "ascontiguousarray", "O", obj);
+		arr = c_array(np, obj, NULL);	/* not ascontiguousarray: 0-d stays 0-d */
 	u = arr ? PyObject_CallMethod(arr, "view", "s",
 				      xrt_dtype_size(t) == 2 ? "uint16" : "uint8") : NULL;
 	if (u && PyObject_GetBuffer(u, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
@@ -357,10 +357,54 @@ static PyGetSetDef tensor_getset[] = {
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
+/*
+ * A type numpy lacks (bfloat16, the f8/f4 floats, int4 and the other
+ * sub-byte integers) as ml_dtypes' array of it: a copy of the bytes, one
+ * or two an element as ml_dtypes keeps them, viewed as its dtype.
+ */
+static PyObject *numpy_named(PyXrtTensor *self, PyObject *np)
+{
+	enum xrt_dtype t = xrt_tensor_dtype(self->t);
+	PyObject *ml = PyImport_ImportModule("ml_dtypes"), *dt = NULL, *bytes = NULL;
+	PyObject *raw = NULL, *typed = NULL, *out = NULL, *shape;
+	size_t size = 0;
+	const void *data = xrt_tensor_data(self->t, &size);
+
+	if (!ml) {
+		PyErr_Clear();
+		return PyErr_Format(PyExc_TypeError, "xrt: %s has no numpy type without ml_dtypes",
+				    pyxrt_dtype_numpy_name(t));
+	}
+	if (!data) {
+		Py_DECREF(ml);
+		return PyErr_Format(PyExc_BufferError, "xrt: a tensor on %s has no host memory",
+				    xrt_tensor_device(self->t));
+	}
+	dt = PyObject_GetAttrString(ml, pyxrt_dtype_numpy_name(t));
+	bytes = dt ? PyBytes_FromStringAndSize(data, (Py_ssize_t)size) : NULL;
+	raw = bytes ? PyObject_CallMethod(np, "frombuffer", "Os", bytes,
+					  xrt_dtype_size(t) == 2 ? "uint16" : "uint8") : NULL;
+	typed = raw ? PyObject_CallMethod(raw, "view", "O", dt) : NULL;
+	shape = typed ? tensor_shape(self, NULL) : NULL;
+	if (shape) {
+		out = PyObject_CallMethod(typed, "reshape", "(O)", shape);
+		Py_DECREF(shape);
+	}
+	Py_XDECREF(typed);
+	Py_XDECREF(raw);
+	Py_XDECREF(bytes);
+	Py_XDECREF(dt);
+	Py_DECREF(ml);
+	return out;
+}
+
 static PyObject *tensor_numpy(PyXrtTensor *self, PyObject *unused)
 {
 	PyObject *np = numpy_module(), *view, *a;
 
+	if (np && !xrt_tensor_is_resource(self->t) &&
+	    !pyxrt_dtype_format(xrt_tensor_dtype(self->t)))
+		return numpy_named(self, np);	/* a copy: no buffer format carries it */
 	/* through a memoryview: numpy would make an object array of what fails */
 	view = np ? PyMemoryView_FromObject((PyObject *)self) : NULL;
 	if (!view)
