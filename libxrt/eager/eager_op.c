@@ -218,7 +218,7 @@ static xrt_status *check_type(const xrt_op *op, int i, enum xrt_dtype t)
 {
 	const struct attr_def *ad = &op->def->attrs[i];
 
-	if (t <= XRT_INVALID || t >= XRT_TUPLE)
+	if (!xrt_dtype_is_array(t))	/* the narrow types come after XRT_TUPLE */
 		return xrt_status_new(op->c->a, XRT_INVALID_ARGUMENT,
 				      "%s: attribute '%s': %d is not an element type", op->def->name,
 				      ad->name, (int)t);

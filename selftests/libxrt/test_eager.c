@@ -6,6 +6,8 @@
  * test_eager_ops.c, variables in test_eager_vars.c, functions in
  * test_eager_functions.c.
  */
+#include <math.h>
+
 #include "eager_test.h"
 
 const char *eager_registry_check(void);
@@ -261,6 +263,65 @@ TEST_F(xrt, inputs_are_checked)
 	xrt_tensor_unref(v);
 	xrt_tensor_unref(f);
 	xrt_tensor_unref(i);
+	xrt_eager_context_destroy(c);
+}
+
+/*
+ * XLA's narrow types through the eager API: Cast into and out of them
+ * rounds as ml_dtypes does (1.3 is 1.25 in f8e4m3fn, 500 is NaN there and
+ * 512 in f8e5m2); TF's arithmetic ops do not take them, and say so.
+ */
+TEST_F(xrt, casts_reach_the_narrow_types)
+{
+	static const struct { enum xrt_dtype t; float want[4]; } cases[] = {
+		{ XRT_F8E4M3FN, { 1.25f, -2.5f, NAN, 8 } },
+		{ XRT_F8E5M2, { 1.25f, -2.5f, 512, 8 } },
+		{ XRT_S4, { 1, -2, 7, 7 } },	/* out of range saturates, as XLA's convert */
+	};
+	xrt_eager_context *c = NULL;
+	int64_t dims[1] = { 4 };
+	xrt_tensor *f, *out, *back;
+	xrt_literal *lit;
+	const float *v;
+	uint32_t nr;
+	xrt_op *op;
+	size_t k, e;
+
+	ASSERT_OK(xrt_eager_context_create(NULL, self->a, &c));
+	f = F32(c, 1, dims, 1.3, -2.6, 500.0, 7.9);
+	ASSERT_OK(xrt_op_create(c, "Cast", &op));
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		ASSERT_OK(xrt_op_reset(op, "Cast", NULL));
+		ASSERT_OK(xrt_op_add_input(op, f));
+		ASSERT_OK(xrt_op_set_attr_type(op, "DstT", cases[k].t));
+		nr = 1;
+		ASSERT_OK(xrt_op_execute(op, &out, &nr));
+		EXPECT_EQ(cases[k].t, xrt_tensor_dtype(out));
+		ASSERT_OK(xrt_op_reset(op, "Cast", NULL));	/* and back to f32 */
+		ASSERT_OK(xrt_op_add_input(op, out));
+		ASSERT_OK(xrt_op_set_attr_type(op, "DstT", XRT_F32));
+		nr = 1;
+		ASSERT_OK(xrt_op_execute(op, &back, &nr));
+		ASSERT_OK(xrt_tensor_resolve(back, &lit));
+		v = xrt_literal_data(lit);
+		for (e = 0; e < 4; e++) {
+			if (isnan(cases[k].want[e])) {
+				EXPECT_TRUE(isnan(v[e])) TH_LOG("case %zu", k);
+			} else {
+				EXPECT_EQ(cases[k].want[e], v[e]) TH_LOG("case %zu, %zu", k, e);
+			}
+		}
+		xrt_literal_destroy(lit);
+		xrt_tensor_unref(back);
+		ASSERT_OK(xrt_op_reset(op, "Neg", NULL));
+		ASSERT_ERR(xrt_op_add_input(op, out), XRT_INVALID_ARGUMENT,
+			   "Neg: attribute 'T' does not allow");
+		xrt_tensor_unref(out);
+	}
+	ASSERT_ERR(xrt_op_set_attr_type(op, "T", XRT_TUPLE), XRT_INVALID_ARGUMENT,
+		   "Neg: attribute 'T': 16 is not an element type");
+	xrt_op_destroy(op);
+	xrt_tensor_unref(f);
 	xrt_eager_context_destroy(c);
 }
 
