@@ -154,8 +154,9 @@ static uint32_t next_word(struct bitgen *g)
 /*
  * State u64[n]: state[0] is the key; state[1] (and state[2] for Philox)
  * the counter, a 128-bit Philox counter of a two-word state taking the
- * key as its high half (XLA's CPU backend, checked on jaxlib 0.10.2).  Every output element takes one fresh word (two for 64
- * bits, low first); the new state is the advanced counter.
+ * key as its high half (XLA's CPU backend, checked on jaxlib 0.10.2).
+ * Every output element takes one fresh word (two for 64 bits, low
+ * first); the new state is the advanced counter.
  */
 static struct ev_val *rng_bit_generator(struct ev *ev, struct ev_val *const *ops)
 {
