@@ -130,6 +130,12 @@ static xrt_status *get(const struct xrt_ffi_attrs *attrs, const char *name,
 	return NULL;
 }
 
+/* INVALID_ARGUMENT for a getter handed nowhere to put what it finds. */
+static xrt_status *no_out(const char *fn)
+{
+	return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "%s: NULL output", fn);
+}
+
 static bool is_unsigned(enum xrt_dtype t)
 {
 	return t == XRT_U8 || t == XRT_U16 || t == XRT_U32 || t == XRT_U64;
@@ -139,8 +145,11 @@ XRT_API xrt_status *xrt_ffi_get_int(const struct xrt_ffi_attrs *attrs, const cha
 				    int64_t *out)
 {
 	const struct xrt_ffi_attr *at = NULL;
-	xrt_status *st = get(attrs, name, XRT_FFI_SCALAR, "an integer", &at);
+	xrt_status *st;
 
+	if (!out)
+		return no_out("xrt_ffi_get_int");
+	st = get(attrs, name, XRT_FFI_SCALAR, "an integer", &at);
 	if (st)
 		return st;
 	if (!xrt_dtype_is_integer(at->dtype) && at->dtype != XRT_PRED)
@@ -159,8 +168,11 @@ XRT_API xrt_status *xrt_ffi_get_float(const struct xrt_ffi_attrs *attrs, const c
 				      double *out)
 {
 	const struct xrt_ffi_attr *at = NULL;
-	xrt_status *st = get(attrs, name, XRT_FFI_SCALAR, "a float", &at);
+	xrt_status *st;
 
+	if (!out)
+		return no_out("xrt_ffi_get_float");
+	st = get(attrs, name, XRT_FFI_SCALAR, "a float", &at);
 	if (st)
 		return st;
 	if (!xrt_dtype_is_float(at->dtype))
@@ -175,8 +187,11 @@ XRT_API xrt_status *xrt_ffi_get_string(const struct xrt_ffi_attrs *attrs, const 
 				       const char **out, size_t *size)
 {
 	const struct xrt_ffi_attr *at = NULL;
-	xrt_status *st = get(attrs, name, XRT_FFI_STRING, "a string", &at);
+	xrt_status *st;
 
+	if (!out)
+		return no_out("xrt_ffi_get_string");
+	st = get(attrs, name, XRT_FFI_STRING, "a string", &at);
 	if (st)
 		return st;
 	*out = at->data;
@@ -189,8 +204,11 @@ XRT_API xrt_status *xrt_ffi_get_array(const struct xrt_ffi_attrs *attrs, const c
 				      enum xrt_dtype dtype, const void **out, uint64_t *count)
 {
 	const struct xrt_ffi_attr *at = NULL;
-	xrt_status *st = get(attrs, name, XRT_FFI_ARRAY, "an array", &at);
+	xrt_status *st;
 
+	if (!out || !count)
+		return no_out("xrt_ffi_get_array");
+	st = get(attrs, name, XRT_FFI_ARRAY, "an array", &at);
 	if (st)
 		return st;
 	if (at->dtype != dtype)

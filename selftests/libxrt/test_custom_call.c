@@ -498,6 +498,7 @@ TEST_F(xrt, every_attribute_form_reads)
 	xrt_literal *x = NULL, *out = NULL;
 	const struct xrt_ffi_attrs *none = NULL;
 	int64_t i;
+	double f;
 	size_t d;
 
 	if (!registered)
@@ -511,6 +512,14 @@ TEST_F(xrt, every_attribute_form_reads)
 	/* the getters refuse what is not there or not of their kind */
 	ASSERT_ERR(xrt_ffi_get_int(none, "a", &i), XRT_INVALID_ARGUMENT,
 		   "attribute 'a' is missing");
+	ASSERT_ERR(xrt_ffi_get_int(none, "a", NULL), XRT_INVALID_ARGUMENT,
+		   "xrt_ffi_get_int: NULL output");
+	ASSERT_ERR(xrt_ffi_get_array(none, "a", XRT_F32, NULL, NULL), XRT_INVALID_ARGUMENT,
+		   "xrt_ffi_get_array: NULL output");
+	ASSERT_ERR(xrt_ffi_get_string(none, "a", NULL, NULL), XRT_INVALID_ARGUMENT,
+		   "xrt_ffi_get_string: NULL output");
+	ASSERT_ERR(xrt_ffi_get_float(none, NULL, &f), XRT_INVALID_ARGUMENT,
+		   "NULL attribute name");
 	xrt_literal_destroy(x);
 	xrt_module_destroy(m);
 }

@@ -173,8 +173,8 @@ XRT_API const struct xrt_ffi_attr *xrt_ffi_attr_find(const struct xrt_ffi_attrs 
  *
  * Takes a scalar of any integer type or pred whose value fits int64_t.
  *
- * Return: NULL, or INVALID_ARGUMENT saying the attribute is missing, is
- * not an integer scalar, or does not fit.
+ * Return: NULL, or INVALID_ARGUMENT saying @out is NULL, or the
+ * attribute is missing, is not an integer scalar, or does not fit.
  */
 XRT_API xrt_status *xrt_ffi_get_int(const struct xrt_ffi_attrs *attrs, const char *name,
 				    int64_t *out);
@@ -185,8 +185,8 @@ XRT_API xrt_status *xrt_ffi_get_int(const struct xrt_ffi_attrs *attrs, const cha
  * @name: the attribute's name
  * @out: receives the value
  *
- * Return: NULL, or INVALID_ARGUMENT saying the attribute is missing or
- * is not a floating-point scalar.
+ * Return: NULL, or INVALID_ARGUMENT saying @out is NULL, or the attribute
+ * is missing or is not a floating-point scalar.
  */
 XRT_API xrt_status *xrt_ffi_get_float(const struct xrt_ffi_attrs *attrs, const char *name,
 				      double *out);
@@ -198,8 +198,8 @@ XRT_API xrt_status *xrt_ffi_get_float(const struct xrt_ffi_attrs *attrs, const c
  * @out: receives its bytes (NUL-terminated)
  * @size: receives their count (NULL: not wanted)
  *
- * Return: NULL, or INVALID_ARGUMENT saying the attribute is missing or is
- * not a string.
+ * Return: NULL, or INVALID_ARGUMENT saying @out is NULL, or the attribute
+ * is missing or is not a string.
  */
 XRT_API xrt_status *xrt_ffi_get_string(const struct xrt_ffi_attrs *attrs, const char *name,
 				       const char **out, size_t *size);
@@ -212,8 +212,8 @@ XRT_API xrt_status *xrt_ffi_get_string(const struct xrt_ffi_attrs *attrs, const 
  * @out: receives the elements
  * @count: receives their number
  *
- * Return: NULL, or INVALID_ARGUMENT saying the attribute is missing, is
- * not an array, or holds another type.
+ * Return: NULL, or INVALID_ARGUMENT saying @out or @count is NULL, or the
+ * attribute is missing, is not an array, or holds another type.
  */
 XRT_API xrt_status *xrt_ffi_get_array(const struct xrt_ffi_attrs *attrs, const char *name,
 				      enum xrt_dtype dtype, const void **out, uint64_t *count);
