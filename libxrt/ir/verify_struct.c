@@ -436,8 +436,16 @@ static int check_custom_call(struct vfy *v)
 	struct xrt_ffi_attrs *d;
 	xrt_status *st;
 
+	static const char *const read_as_ops[] = { "TopK", "SliceToDynamic", "PadToStatic" };
+	size_t k;
+
 	if (!t)
 		return vfy_fail(v, "attribute 'custom_call_target' missing");
+	for (k = 0; k < sizeof(read_as_ops) / sizeof(read_as_ops[0]); k++)
+		if (!strcmp(t->str, read_as_ops[k]))	/* else its text would not read back */
+			return vfy_fail(v, "custom-call target '%s' is XLA's, which HLO's reader "
+					"reads as its own operation: the IR holds no such call",
+					t->str);
 	if (ver && ir_api_version(ver->str) < 0)
 		return vfy_fail(v, "api_version %s is not one of XLA's (API_VERSION_ORIGINAL, "
 				"_STATUS_RETURNING, _STATUS_RETURNING_UNIFIED, _TYPED_FFI)",

@@ -626,6 +626,14 @@ TEST_F(xrt, built_calls_print_as_xla_writes_them)
 	ASSERT_ERR(xrt_builder_build(b, r, &m), XRT_INVALID_ARGUMENT,
 		   "api_version 9 is not one of XLA's");
 	xrt_builder_destroy(b);
+	/* a target HLO's reader takes as its own op: its text would not read back */
+	ASSERT_OK(xrt_builder_create(self->a, "m", "e", &b));
+	x = xrt_build_parameter(b, 0, &s, "x");
+	r = xrt_build_custom_call(b, "PadToStatic", &x, 1, &s);
+	ASSERT_ERR(xrt_builder_build(b, r, &m), XRT_INVALID_ARGUMENT,
+		   "custom-call target 'PadToStatic' is XLA's, which HLO's reader reads as its "
+		   "own operation");
+	xrt_builder_destroy(b);
 }
 
 /* Read, checked, evaluated and run on host:0 with allocation k failing: each fails cleanly. */
