@@ -17,6 +17,7 @@
 #define XS_TAN		em_tan
 #define XS_TANH		em_tanh
 #define XS_ATAN2	em_atan2
+#define XS_POW		em_pow
 #define XS_SQRT		__builtin_sqrt
 #include "engine/scalar_complex.h"
 

@@ -312,6 +312,26 @@ static double complex catan2(double complex y, double complex x)
 	return -I * clog((x + I * y) / s);
 }
 
+/*
+ * XLA's complex power (not C's cpow, whose special values differ): |x|^c
+ * exp(-d arg x) (cos q + i sin q), q = c arg x + d log|x|, for y = c + di;
+ * x^0, 1^y and 0^c (c > 0: 0) as XLA gives them, and inf^c for real c.
+ */
+static double complex xla_cpow(double complex x, double complex y)
+{
+	double c = creal(y), d = cimag(y), m = cabs(x), arg = carg(x), coeff, q;
+
+	if (creal(x) == INFINITY && cimag(x) == 0 && d == 0 && c != 0)
+		return c > 0 ? ev_cplx(INFINITY, 0) : ev_cplx(0, 0);
+	if ((creal(x) == 1 && cimag(x) == 0) || (c == 0 && d == 0))
+		return ev_cplx(1, 0);
+	if (m == 0 && d == 0 && c >= 0)
+		return ev_cplx(0, 0);
+	coeff = pow(m, c) * exp(-d * arg);
+	q = c * arg + d * log(m);
+	return ev_cplx(coeff * cos(q), coeff * sin(q));
+}
+
 static double complex complex_binary(enum xrt_opcode op, double complex x, double complex y)
 {
 	switch (op) {
@@ -320,7 +340,7 @@ static double complex complex_binary(enum xrt_opcode op, double complex x, doubl
 	case XRT_OP_SUBTRACT: return x - y;
 	case XRT_OP_MULTIPLY: return x * y;
 	case XRT_OP_DIVIDE: return x / y;
-	default: return cpow(x, y);	/* power */
+	default: return xla_cpow(x, y);	/* power */
 	}
 }
 

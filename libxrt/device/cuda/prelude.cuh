@@ -221,6 +221,7 @@ XD s64 finite_f(double a)
 #define XS_TAN		tan
 #define XS_TANH		tanh
 #define XS_ATAN2	atan2
+#define XS_POW		pow
 #define XS_SQRT		sqrt
 #include "engine/scalar_complex.h"
 

@@ -10,7 +10,7 @@
  *
  * The real functions they are built from are the includer's, named by
  * XS_EXP, XS_EXPM1, XS_LOG, XS_LOG1P, XS_SIN, XS_COS, XS_TAN, XS_TANH,
- * XS_ATAN2 and XS_SQRT: the engine's own (emath.c), or CUDA's libdevice,
+ * XS_ATAN2, XS_POW and XS_SQRT: the engine's own (emath.c), or CUDA's libdevice,
  * so that only those differ between the two.
  */
 #ifndef XRT_ENGINE_SCALAR_COMPLEX_H
@@ -129,19 +129,52 @@ static inline XRT_SCALAR_DEVICE struct xs_cplx xs_csqrt(struct xs_cplx z)
 	return xs_cplx_of(xs_fabs(b) / (2 * t), xs_copysign(t, b));
 }
 
+/*
+ * Where Smith's quotient @nan is NaN in both parts, C99's Annex G (and XLA):
+ * a zero divisor gives infinities signed as the dividend over the
+ * divisor's real sign, an infinite dividend over a finite divisor
+ * infinities, a finite dividend over an infinite divisor zeros.
+ */
+static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cdiv_special(struct xs_cplx a, struct xs_cplx b,
+							       struct xs_cplx nan)
+{
+	double inf = xs_bits_f64(0x7ff0000000000000ull), ar, ai, br, bi;
+
+	if (b.re == 0 && b.im == 0 && (!xs_is_nan(a.re) || !xs_is_nan(a.im)))
+		return xs_cplx_of(xs_copysign(inf, b.re) * a.re, xs_copysign(inf, b.re) * a.im);
+	if ((xs_is_inf(a.re) || xs_is_inf(a.im)) && !xs_is_inf(b.re) && !xs_is_nan(b.re) &&
+	    !xs_is_inf(b.im) && !xs_is_nan(b.im)) {
+		ar = xs_copysign(xs_is_inf(a.re) ? 1 : 0, a.re);
+		ai = xs_copysign(xs_is_inf(a.im) ? 1 : 0, a.im);
+		return xs_cplx_of(inf * (ar * b.re + ai * b.im), inf * (ai * b.re - ar * b.im));
+	}
+	if ((xs_is_inf(b.re) || xs_is_inf(b.im)) && !xs_is_inf(a.re) && !xs_is_nan(a.re) &&
+	    !xs_is_inf(a.im) && !xs_is_nan(a.im)) {
+		br = xs_copysign(xs_is_inf(b.re) ? 1 : 0, b.re);
+		bi = xs_copysign(xs_is_inf(b.im) ? 1 : 0, b.im);
+		return xs_cplx_of(0 * (a.re * br + a.im * bi), 0 * (a.im * br - a.re * bi));
+	}
+	return nan;
+}
+
 /* Smith's division: no overflow for large operands. */
 static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cdiv(struct xs_cplx a, struct xs_cplx b)
 {
+	struct xs_cplx r;
 	double t, den;
 
 	if (xs_fabs(b.re) >= xs_fabs(b.im)) {
 		t = b.im / b.re;
 		den = b.re + b.im * t;
-		return xs_cplx_of((a.re + a.im * t) / den, (a.im - a.re * t) / den);
+		r = xs_cplx_of((a.re + a.im * t) / den, (a.im - a.re * t) / den);
+	} else {
+		t = b.re / b.im;
+		den = b.re * t + b.im;
+		r = xs_cplx_of((a.re * t + a.im) / den, (a.im * t - a.re) / den);
 	}
-	t = b.re / b.im;
-	den = b.re * t + b.im;
-	return xs_cplx_of((a.re * t + a.im) / den, (a.im * t - a.re) / den);
+	if (xs_is_nan(r.re) && xs_is_nan(r.im))
+		return xs_cdiv_special(a, b, r);
+	return r;
 }
 
 /* Kahan: tanh(a + bi) = (beta rho s + i t) / (1 + beta s^2), t = tan b. */
@@ -196,19 +229,27 @@ static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cmath(u32 fn, struct xs_cplx z
 	}
 }
 
-/* x^y = exp(y log x); 0^0 is 1 and 0^y is 0 for Re y > 0. */
+/*
+ * x^y as XLA computes it: |x|^c exp(-d arg x) (cos q + i sin q), q = c arg x
+ * + d log|x|, for y = c + di; then, each overriding the one before, 0^c is
+ * 0 for c > 0 (1 for c = 0), x^0 is 1, 1^y is 1, and inf^c is inf for
+ * c > 0, 0 for c < 0 (all with d = 0, the last two with x real).
+ */
 static inline XRT_SCALAR_DEVICE struct xs_cplx xs_cpow(struct xs_cplx x, struct xs_cplx y)
 {
-	struct xs_cplx l;
+	double inf = xs_bits_f64(0x7ff0000000000000ull), c = y.re, d = y.im;
+	double m = xs_hypot(x.re, x.im), arg = XS_ATAN2(x.im, x.re), coeff, q;
+	int real_inf = x.re == inf && x.im == 0 && d == 0;
 
-	if (x.re == 0 && x.im == 0) {
-		if (y.re == 0 && y.im == 0)
-			return xs_cplx_of(1, 0);
-		if (y.re > 0)
-			return xs_cplx_of(0, 0);
-	}
-	l = xs_clog(x);
-	return xs_cexp(xs_cplx_of(y.re * l.re - y.im * l.im, y.re * l.im + y.im * l.re));
+	if (real_inf && c != 0)
+		return c > 0 ? xs_cplx_of(inf, 0) : xs_cplx_of(0, 0);
+	if ((x.re == 1 && x.im == 0) || (c == 0 && d == 0))
+		return xs_cplx_of(1, 0);
+	if (m == 0 && d == 0 && c >= 0)
+		return xs_cplx_of(0, 0);
+	coeff = XS_POW(m, c) * XS_EXP(-d * arg);
+	q = c * arg + d * XS_LOG(m);
+	return xs_cplx_of(coeff * XS_COS(q), coeff * XS_SIN(q));
 }
 
 /* The complex unary instructions with complex results (XRT_CS_UN_*; not ABS, REAL, IMAG). */
