@@ -110,10 +110,15 @@ libxrt_on_accel="test_xrt_alloc test_xrt_exec test_eager test_eager_ops test_eag
 	test_eager_functions test_eager_ref test_eager_numpy"
 libxrt=()
 for t in $libxrt_tests; do libxrt+=("$build/selftests/libxrt/$t"); done
-mkdir -p "$stage$src/selftests/libxrt"
+# the conformance suite (XLA's outputs) on accel:0 alone: the evaluator
+# and host:0 ran it outside
+libxrt+=("$build/selftests/conformance/test_conformance")
+mkdir -p "$stage$src/selftests/libxrt" "$stage$src/selftests/conformance"
 cp -r "$src/selftests/libxrt/hlo" "$src/selftests/libxrt/eval" "$src/selftests/libxrt/eager" \
 	"$src/selftests/libxrt/xla" \
 	"$stage$src/selftests/libxrt/"
+cp -r "$src/selftests/conformance/cases" "$src/selftests/conformance/known.txt" \
+	"$stage$src/selftests/conformance/"
 tests=()
 for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_* \
 	"${libxrt[@]}" "$build"/tools/xrt-smi/xrt-smi "$build"/tools/xrt-run/xrt-run \
@@ -158,6 +163,7 @@ if [ \$rc = 0 ]; then
 		env=
 		case \$t in test_engine_*) env=XRT_TEST_ACCEL=0 ;; esac
 		case " $libxrt_on_accel " in *" \$t "*) env=XRT_DEVICE=accel:0 ;; esac
+		[ \$t = test_conformance ] && env=XRT_CONFORMANCE_DEVICES=accel:0
 		env \$env /tests/\$t || { echo "### \$t FAILED"; rc=1; }
 	done
 	echo "### xrt-run: a module on accel:0 and accel:1 prints what host:0 prints"

@@ -1,0 +1,5 @@
+# jax 0.10.2 jaxlib 0.10.2: XLA CPU outputs (selftests/conformance/gen.py)
+tol exact
+in u64[] 84
+in u64[] 78
+out u64[] 84

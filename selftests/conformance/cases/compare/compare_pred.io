@@ -1,0 +1,10 @@
+# jax 0.10.2 jaxlib 0.10.2: XLA CPU outputs (selftests/conformance/gen.py)
+tol exact
+in pred[24] {false, true, true, false, true, false, false, true, true, false, false, true, true, true, true, false, true, true, true, false, true, true, false, true}
+in pred[24] {false, true, false, false, true, true, false, true, true, false, true, true, true, true, true, true, false, false, true, true, false, true, true, false}
+out pred[24] {true, true, false, true, true, false, true, true, true, true, false, true, true, true, true, false, false, false, true, false, false, true, false, false}
+out pred[24] {false, false, true, false, false, true, false, false, false, false, true, false, false, false, false, true, true, true, false, true, true, false, true, true}
+out pred[24] {false, false, false, false, false, true, false, false, false, false, true, false, false, false, false, true, false, false, false, true, false, false, true, false}
+out pred[24] {true, true, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, true, true, false, true, true, false}
+out pred[24] {false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, true, true, false, false, true, false, false, true}
+out pred[24] {true, true, true, true, true, false, true, true, true, true, false, true, true, true, true, false, true, true, true, false, true, true, false, true}

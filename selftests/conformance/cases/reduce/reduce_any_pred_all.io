@@ -1,0 +1,4 @@
+# jax 0.10.2 jaxlib 0.10.2: XLA CPU outputs (selftests/conformance/gen.py)
+tol exact
+in pred[7,13] {{true, false, true, true, false, false, true, false, false, false, true, false, false}, {false, false, false, false, true, false, true, true, false, true, true, false, false}, {true, false, false, false, false, true, false, true, false, true, true, true, false}, {false, true, true, true, true, false, true, false, false, true, true, true, false}, {false, false, true, true, true, false, false, true, true, true, true, false, true}, {true, false, true, false, true, false, true, true, false, false, false, true, false}, {true, true, true, true, true, true, false, true, false, true, true, false, true}}
+out pred[] true
