@@ -97,6 +97,7 @@ void xexe_free_calls(const struct xrt_allocator *a, struct xexe_call *calls, uin
 		xrt_mem_free(a, calls[i].target);
 		xrt_mem_free(a, calls[i].where);
 		xrt_mem_free(a, calls[i].opaque);
+		xrt_mem_free(a, calls[i].layouts);
 		xffi_attrs_free(a, calls[i].attrs);
 	}
 	xrt_mem_free(a, calls);

@@ -370,7 +370,7 @@ static const char *const inert_attrs[] = {
 	"async_execution_thread", "called_computations", "control-predecessors",
 	"cross_program_prefetch_index", "custom_call_schedule", "domain", "frontend_attributes",
 	"infeed_config", "inferred_dimension", "is_cross_program_prefetch", "literal", "metadata",
-	"operand_layout_constraints", "operand_precision", "origin", "outfeed_config",
+	"operand_precision", "origin", "outfeed_config",
 	"outfeed_shape", "output_to_operand_aliasing", "padding_type", "parameter_replication",
 	"result_accuracy", "schedule", "scheduling_group", "sharding", "statistics_viz",
 };
@@ -412,7 +412,8 @@ static int skip_fusion_kind(struct hp *p)
 static bool custom_only(enum ir_attr_key key)
 {
 	return key == IR_ATTR_BACKEND_CONFIG || key == IR_ATTR_API_VERSION ||
-	       key == IR_ATTR_CUSTOM_CALL_HAS_SIDE_EFFECT;
+	       key == IR_ATTR_CUSTOM_CALL_HAS_SIDE_EFFECT ||
+	       key == IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS;
 }
 
 /*
@@ -450,14 +451,16 @@ bool hp_row_major(const struct xrt_shape *s)
 }
 
 /*
- * operand_layout_constraints={shape, ...} of a custom call: handlers are
- * handed row-major arrays, so a constraint to any other layout (which
- * would have XLA hand them another) is refused, never dropped.
+ * operand_layout_constraints={shape, ...} of a custom call: the layout
+ * each operand array is handed over in (JAX's LAPACK calls take column-
+ * major matrices).  Kept as ranks and minor_to_major lists, row-major
+ * ones too (so the module prints as it reads).
  */
-static int layout_constraints(struct hp *p)
+static int layout_constraints(struct hp *p, struct ir_instr *in)
 {
+	int64_t v[1 + XRT_MAX_RANK];
 	struct xrt_shape s;
-	uint32_t k = 0;
+	uint32_t d;
 	size_t end;
 	xrt_status *st;
 
@@ -468,20 +471,23 @@ static int layout_constraints(struct hp *p)
 	do {
 		hp_skip(p);
 		st = xrt_shape_parse_prefix(&s, p->a, p->t + p->pos, p->len - p->pos, &end);
-		p->pos += end;
 		if (st) {
 			hp_fail(p, "%s", xrt_status_message(st));
 			xrt_status_free(st);
 			return -1;
 		}
-		if (!hp_row_major(&s)) {
+		if (xrt_shape_is_tuple(&s)) {
 			xrt_shape_deinit(&s);
-			return hp_fail(p, "a custom call's operand %u is constrained to a layout "
-				       "other than row-major: handlers are handed row-major arrays",
-				       k);
+			return hp_fail(p, "a tuple-shaped operand layout constraint: custom calls "
+				       "are handed arrays");
 		}
+		p->pos += end;
+		v[0] = s.rank;
+		for (d = 0; d < s.rank; d++)
+			v[1 + d] = s.minor_to_major[d];
 		xrt_shape_deinit(&s);
-		k++;
+		if (hp_extend(p, in, IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS, v, 1 + (uint32_t)v[0], false))
+			return -1;
 	} while (hp_accept(p, ','));
 	return hp_expect(p, '}', "to close operand_layout_constraints");
 }
@@ -513,9 +519,8 @@ int hlo_parse_attr(struct hp *p, struct ir_instr *in)
 	if (attr.key == IR_ATTR_COUNT && n == 4 && !memcmp(s, "kind", 4) &&
 	    in->op == XRT_OP_CALL)
 		return skip_fusion_kind(p);
-	if (attr.key == IR_ATTR_COUNT && in->op == XRT_OP_CUSTOM_CALL && n == 26 &&
-	    !memcmp(s, "operand_layout_constraints", 26))
-		return layout_constraints(p);
+	if (attr.key == IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS && in->op == XRT_OP_CUSTOM_CALL)
+		return layout_constraints(p, in);
 	if (attr.key == IR_ATTR_COUNT && n == 18 && !memcmp(s, "inferred_dimension", 18))
 		return hp_int(p, &p->inferred, "an inferred dimension");
 	if (attr.key == IR_ATTR_COUNT && n == 5 && !memcmp(s, "delta", 5) && p->pseudo &&

@@ -118,14 +118,49 @@ static bool one_value(const char *s)
 	return !s[i];
 }
 
-static void print_attr(struct fmtbuf *f, const xrt_module *m, const struct ir_instr *in,
-		       const struct ir_attr *a)
+/*
+ * A custom call's operand_layout_constraints as XLA writes them: each
+ * operand's shape in its layout (the verifier matched ranks and
+ * operands; an operand it did not, as written, prints its type alone).
+ */
+static void print_layouts(struct fmtbuf *f, const struct ir_comp *c, const struct ir_instr *in,
+			  const struct ir_attr *a)
+{
+	struct xrt_shape s;
+	uint32_t i = 0, k, d;
+	int64_t r;
+
+	fmtbuf_puts(f, "{");
+	for (k = 0; i < a->n; k++) {
+		const struct xrt_shape *o = k < in->num_operands ? &c->instrs[in->operands[k]].shape :
+					    NULL;
+
+		memset(&s, 0, sizeof(s));
+		s.dtype = o && !xrt_shape_is_tuple(o) ? o->dtype : XRT_F32;
+		r = a->ints[i++];
+		s.rank = r > 0 && r <= XRT_MAX_RANK ? (uint32_t)r : 0;
+		for (d = 0; d < s.rank && i < a->n; d++, i++) {
+			s.dims[d] = o && o->rank == s.rank ? o->dims[d] : 1;
+			s.minor_to_major[d] = (uint8_t)a->ints[i];
+		}
+		fmtbuf_puts(f, k ? ", " : "");
+		xrt_shape_print(f, &s, true);
+	}
+	fmtbuf_puts(f, "}");
+}
+
+static void print_attr(struct fmtbuf *f, const xrt_module *m, const struct ir_comp *c,
+		       const struct ir_instr *in, const struct ir_attr *a)
 {
 	uint32_t i;
 
 	fmtbuf_printf(f, ", %s=", ir_attr_name(a->key));
 	if (a->key == IR_ATTR_BACKEND_CONFIG && ir_is_typed_ffi(in) && one_value(a->str)) {
 		fmtbuf_puts(f, a->str);	/* a dictionary, as XLA prints it */
+		return;
+	}
+	if (a->key == IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS) {
+		print_layouts(f, c, in, a);
 		return;
 	}
 	switch (ir_attr_kind(a->key)) {
@@ -194,7 +229,7 @@ static void print_instr(struct fmtbuf *f, const xrt_module *m,
 		fmtbuf_printf(f, "%s%%%s", i ? ", " : "", c->instrs[in->operands[i]].name);
 	fmtbuf_puts(f, ")");
 	for (i = 0; i < in->num_attrs; i++)
-		print_attr(f, m, in, &in->attrs[i]);
+		print_attr(f, m, c, in, &in->attrs[i]);
 	fmtbuf_puts(f, "\n");
 }
 

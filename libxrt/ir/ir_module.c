@@ -282,3 +282,21 @@ int64_t ir_groups_count(const int64_t *ints, uint32_t n)
 	}
 	return groups;
 }
+
+bool ir_operand_layout(const struct ir_instr *in, uint32_t k, uint8_t *m2m)
+{
+	const struct ir_attr *a = ir_instr_attr(in, IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS);
+	uint32_t i = 0, j, d;
+
+	for (j = 0; a && i < a->n; j++) {
+		uint32_t r = (uint32_t)a->ints[i++];
+
+		if (j == k) {
+			for (d = 0; d < r && d < XRT_MAX_RANK; d++)
+				m2m[d] = (uint8_t)a->ints[i + d];
+			return true;
+		}
+		i += r;
+	}
+	return false;
+}

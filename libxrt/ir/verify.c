@@ -262,6 +262,8 @@ int vfy_instr(struct vfy *v)
 	    ir_instr_attr(v->in, IR_ATTR_UNIT_DIAGONAL) || ir_instr_attr(v->in, IR_ATTR_TRANSPOSE_A))
 		return vfy_fail(v, "left_side, lower, unit_diagonal and transpose_a belong to "
 				"cholesky and triangular-solve, which HLO's reader rewrites");
+	if (op != XRT_OP_CUSTOM_CALL && ir_instr_attr(v->in, IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS))
+		return vfy_fail(v, "operand_layout_constraints belong to custom calls");
 	if (xrt_opcode_is_unary(op) || xrt_opcode_is_binary(op) ||
 	    op == XRT_OP_COMPARE || op == XRT_OP_SELECT || op == XRT_OP_CLAMP ||
 	    op == XRT_OP_CONVERT || op == XRT_OP_BITCAST_CONVERT ||

@@ -422,6 +422,39 @@ static int check_rbg(struct vfy *v)
 }
 
 /*
+ * operand_layout_constraints: for each operand, an array, its rank and a
+ * permutation of its dimensions.
+ */
+static int check_layouts(struct vfy *v)
+{
+	const struct ir_attr *a = ir_instr_attr(v->in, IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS);
+	uint32_t i = 0, k, d, seen;
+
+	if (a && !a->n)	/* HLO text has no empty list: it would not read back */
+		return vfy_fail(v, "operand_layout_constraints: an empty list");
+	for (k = 0; a && k < v->in->num_operands; k++) {
+		const struct xrt_shape *o = vfy_opnd(v, k);
+
+		if (xrt_shape_is_tuple(o))
+			return vfy_fail(v, "operand %u is a tuple: layout constraints are for arrays",
+					k);
+		if (i >= a->n || a->ints[i] != o->rank || a->n - i - 1 < o->rank)
+			return vfy_fail(v, "operand_layout_constraints: no layout of rank %u for "
+					"operand %u", o->rank, k);
+		for (d = 0, seen = 0, i++; d < o->rank; d++, i++) {
+			if (a->ints[i] < 0 || a->ints[i] >= o->rank || seen & (1u << a->ints[i]))
+				return vfy_fail(v, "operand_layout_constraints: operand %u's layout "
+						"is not a permutation of its dimensions", k);
+			seen |= 1u << a->ints[i];
+		}
+	}
+	if (a && i != a->n)
+		return vfy_fail(v, "operand_layout_constraints: %u values for %u operands", a->n,
+				v->in->num_operands);
+	return 0;
+}
+
+/*
  * Any operands and result go to a handler, which running looks up by
  * target (XLA reads an empty one too: no handler has it); the API
  * version must be one of XLA's, and a typed FFI call's backend_config
@@ -450,6 +483,8 @@ static int check_custom_call(struct vfy *v)
 		return vfy_fail(v, "api_version %s is not one of XLA's (API_VERSION_ORIGINAL, "
 				"_STATUS_RETURNING, _STATUS_RETURNING_UNIFIED, _TYPED_FFI)",
 				ver->str);
+	if (check_layouts(v))
+		return -1;
 	if (!ir_is_typed_ffi(v->in) || !cfg)
 		return 0;
 	st = xffi_attrs_parse(a, cfg->str, strlen(cfg->str), &d);

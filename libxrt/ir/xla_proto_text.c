@@ -650,10 +650,13 @@ static bool default_comparison(const char *type, const Xla__ShapeProto *operand0
 /*
  * What a custom call's handler sees: its API version, its backend_config
  * (a typed FFI call's dictionary as it is, XLA's text form; another
- * version's bytes quoted), whether it has side effects.
+ * version's bytes quoted), whether it has side effects, the layouts its
+ * operands are handed over in (constrain_layout and
+ * operand_shapes_with_layout).
  */
-static void write_custom(struct fmtbuf *f, const Xla__HloInstructionProto *in)
+static int write_custom(struct wr *w, const Xla__HloInstructionProto *in)
 {
+	struct fmtbuf *f = w->f;
 	int v = in->custom_call_api_version;
 	const char *cfg = (const char *)in->backend_config.data;
 	size_t n = in->backend_config.len;
@@ -664,14 +667,24 @@ static void write_custom(struct fmtbuf *f, const Xla__HloInstructionProto *in)
 		fmtbuf_printf(f, ", api_version=API_VERSION_%d", v);
 	if (in->custom_call_has_side_effect)
 		fmtbuf_puts(f, ", custom_call_has_side_effect=true");
+	if (in->constrain_layout && in->n_operand_shapes_with_layout) {
+		fmtbuf_puts(f, ", operand_layout_constraints={");
+		for (size_t i = 0; i < in->n_operand_shapes_with_layout; i++) {
+			fmtbuf_puts(f, i ? ", " : "");
+			if (write_shape(w, in->operand_shapes_with_layout[i], 0))
+				return -1;
+		}
+		fmtbuf_puts(f, "}");
+	}
 	if (!n)
-		return;
+		return 0;
 	fmtbuf_puts(f, ", backend_config=");
 	if (v == XLA__CUSTOM_CALL_API_VERSION__API_VERSION_TYPED_FFI && cfg[0] == '{' &&
 	    !memchr(cfg, '\0', n))
 		fmtbuf_printf(f, "%.*s", (int)n, cfg);	/* read as text is */
 	else
 		ir_put_string(f, cfg, n);
+	return 0;
 }
 
 static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
@@ -783,7 +796,8 @@ static int write_attrs(struct wr *w, const Xla__ShapeProto *operand0)
 		for (s = in->custom_call_target; *s; s++)
 			fmtbuf_printf(f, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
 		fmtbuf_puts(f, "\"");
-		write_custom(f, in);
+		if (write_custom(w, in))
+			return -1;
 	}
 	return write_calls(w);
 }

@@ -3,6 +3,8 @@
  * A CALL command on the host: the executable's call table says which
  * custom call it is; its views become the handler's buffers, in place
  * (the engine validated them: dense, inside their slots, results apart).
+ * A view of an array in another layout has its dims in physical order:
+ * the call table's layouts give the handler the array's dims back.
  */
 #include <string.h>
 
@@ -45,7 +47,9 @@ xrt_status *host_call(const struct xrt_executable *exe, const struct xrt_engine_
 		b[i].data = xrt_engine_view_data(x, v);
 		b[i].size = xrt_dtype_size(b[i].dtype);
 		for (d = 0; d < v->rank; d++) {
-			dims[(size_t)i * XRT_CS_MAX_RANK + d] = (int64_t)v->dims[d];
+			uint32_t to = e->layouts ? e->layouts[i][d] : d;
+
+			dims[(size_t)i * XRT_CS_MAX_RANK + to] = (int64_t)v->dims[d];
 			b[i].size *= v->dims[d];	/* validated: inside a slot */
 		}
 	}

@@ -27,8 +27,11 @@ extern "C" {
  * @dtype: its element type
  * @rank: number of dimensions
  * @dims: the @rank dimensions
- * @data: the elements, dense and row-major (the last dimension fastest),
- *        each of xrt_dtype_size() bytes (s4, u4, s2, u2 and the f8/f4
+ * @data: the elements, dense and row-major (the last dimension fastest)
+ *        unless the call declares another layout for the array (an
+ *        operand's in operand_layout_constraints, a result's in its
+ *        shape), then dense in that layout; each of xrt_dtype_size()
+ *        bytes (s4, u4, s2, u2 and the f8/f4
  *        types take a byte each, the value in its low bits); read only
  *        for an argument, to be written whole for a result
  * @size: bytes at @data

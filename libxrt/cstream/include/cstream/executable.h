@@ -71,12 +71,18 @@ struct xexe_loop {
  * @where names the instruction as messages do ("computation 'c',
  * instruction 'r'"); @attrs is an API_VERSION_TYPED_FFI call's
  * dictionary (empty otherwise), @opaque another version's backend_config.
+ * @layouts, when not NULL, gives each of the command's views (arguments,
+ * then results) the layout its array is in: the view's dims are in
+ * physical order, major to minor, and entry j of a view's list is the
+ * array's dimension that view dimension j is (a handler gets the
+ * array's dims back in their order).
  */
 struct xexe_call {
 	char *target;
 	char *where;
 	struct xrt_ffi_attrs *attrs;
 	char *opaque;
+	uint8_t (*layouts)[XRT_MAX_RANK];
 };
 
 /*

@@ -69,6 +69,7 @@
 	X(API_VERSION, "api_version", WORD)                                   \
 	X(BACKEND_CONFIG, "backend_config", STRING)                           \
 	X(CUSTOM_CALL_HAS_SIDE_EFFECT, "custom_call_has_side_effect", BOOL)   \
+	X(OPERAND_LAYOUT_CONSTRAINTS, "operand_layout_constraints", INTS)     \
 	X(REPLICA_GROUPS, "replica_groups", GROUPS)                           \
 	X(SOURCE_TARGET_PAIRS, "source_target_pairs", GROUPS)                 \
 	X(CHANNEL_ID, "channel_id", INT)                                      \
@@ -99,7 +100,9 @@ enum ir_attr_key {
  * lhs dilation, rhs dilation, reversal) per dimension; GROUPS lists of
  * ids ({{0,1},{2,3}}: replica groups, source-target pairs), each group
  * its length then its ids, n counting every int; COMP and COMPS
- * computation indices.
+ * computation indices.  A custom call's operand_layout_constraints are
+ * INTS: per operand its rank, then its layout's minor_to_major (HLO
+ * text writes them as shapes).
  */
 enum ir_attr_kind { IR_INTS, IR_INT, IR_BOOL, IR_WORD, IR_STRING, IR_SLICE,
 		    IR_PADDING, IR_WINDOW, IR_GROUPS, IR_COMP, IR_COMPS };
@@ -124,6 +127,12 @@ struct ir_instr {
 	xrt_literal *literal;	/* constant */
 	int64_t parameter;	/* parameter number */
 };
+
+/*
+ * Custom call @in's layout constraint on operand @k (verified), its
+ * minor_to_major into @m2m; false where the operand has none.
+ */
+bool ir_operand_layout(const struct ir_instr *in, uint32_t k, uint8_t *m2m);
 
 /*
  * A custom call's api_version word as XLA's CustomCallApiVersion number
