@@ -79,13 +79,14 @@ bool xffi_registered(const char *target)
 xrt_status *xffi_run(const struct xrt_ffi_call *call, const struct xrt_allocator *a)
 {
 	const struct entry *e = find(call->target);
+	xrt_custom_call_fn *fn = e ? e->fn : xffi_builtin(call->target);
 	xrt_status *st;
 
-	if (!e)
+	if (!fn)
 		return xrt_status_new(a, XRT_NOT_FOUND, "%s: custom-call target '%s' is not "
 				      "registered (xrt_custom_call_register)", call->where,
 				      call->target);
-	st = e->fn(e->user, call);
+	st = fn(e ? e->user : NULL, call);
 	return st ? xrt_status_annotate(st, "%s: custom-call '%s'", call->where,
 					call->target) : NULL;
 }

@@ -83,10 +83,22 @@ def models():
     ]
 
 
-def spd(n):
+def spd(n, dt=np.float32, batch=()):
+    """Symmetric (Hermitian) positive definite matrices."""
     def make(rng):
-        a = rng.standard_normal((n, n))
-        return (a @ a.T + n * np.eye(n)).astype(np.float32)
+        a = rng.standard_normal(batch + (n, n))
+        if np.dtype(dt).kind == 'c':
+            a = a + 1j * rng.standard_normal(batch + (n, n))
+        return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dt)
+    return make
+
+
+def mat(*shape, dt=np.float32):
+    def make(rng):
+        a = rng.standard_normal(shape)
+        if np.dtype(dt).kind == 'c':
+            a = a + 1j * rng.standard_normal(shape)
+        return a.astype(dt)
     return make
 
 
@@ -100,6 +112,15 @@ def linalg():
              lambda a, b: jax.scipy.linalg.solve_triangular(a, b, lower=True), [spd(5), f32(5, 3)], 'acc'),
         Case('linalg', 'inv', jnp.linalg.inv, [spd(4)], 'acc'),
         Case('linalg', 'det', jnp.linalg.det, [spd(4)], 'acc'),
+        Case('linalg', 'cholesky_batched_f64', jnp.linalg.cholesky, [spd(4, np.float64, (3,))], 'acc'),
+        Case('linalg', 'solve_batched', jnp.linalg.solve, [spd(4, batch=(2,)), mat(2, 4, 3)], 'acc'),
+        Case('linalg', 'eigh_c64', jnp.linalg.eigh, [spd(4, np.complex64)], 'acc'),
+        Case('linalg', 'qr_c128', jnp.linalg.qr, [mat(5, 3, dt=np.complex128)], 'acc'),
+        Case('linalg', 'inv_f64', jnp.linalg.inv, [spd(5, np.float64)], 'acc'),
+        Case('linalg', 'triangular_solve_right_upper',
+             lambda a, b: jax.lax.linalg.triangular_solve(a, b, left_side=False, lower=False,
+                                                          transpose_a=True),
+             [spd(4), mat(3, 4)], 'acc'),
     ]
     for name, fn, mk in [('fft', jnp.fft.fft, values('c64', (16,), specials=False)),
                          ('ifft', jnp.fft.ifft, values('c64', (4, 8), specials=False)),

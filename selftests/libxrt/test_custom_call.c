@@ -387,6 +387,48 @@ TEST_F(xrt, layout_constraints_print_and_travel)
 }
 
 /*
+ * jaxlib's LAPACK targets are built in (the conformance suite checks their
+ * values against XLA's); a call that breaks their contract is refused
+ * with the target named, on every device.
+ */
+TEST_F(xrt, builtin_lapack_targets_check_their_operands)
+{
+	static const char *const texts[] = {
+		"HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n"
+		"  ROOT r = (f32[2,3]{0,1}, s32[]) custom-call(x), "
+		"custom_call_target=\"lapack_spotrf_ffi\", operand_layout_constraints={f32[2,3]{0,1}}, "
+		"api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}\n}\n",
+		"HloModule m\nENTRY e {\n  x = f32[3,3] parameter(0)\n"
+		"  ROOT r = (f32[3,3]{0,1}, s32[]) custom-call(x), "
+		"custom_call_target=\"lapack_spotrf_ffi\", operand_layout_constraints={f32[3,3]{0,1}}, "
+		"api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 88 : ui8}\n}\n",
+		"HloModule m\nENTRY e {\n  x = s32[3,3] parameter(0)\n"
+		"  ROOT r = (s32[3,3]{0,1}, s32[3]{0}, s32[]) custom-call(x), "
+		"custom_call_target=\"lapack_sgetrf_ffi\", api_version=API_VERSION_TYPED_FFI\n}\n",
+	};
+	static const char *const why[] = {
+		"lapack_spotrf_ffi: a square matrix and one s32 info per matrix",
+		"lapack_spotrf_ffi: uplo is not 'L' or 'U'",
+		"lapack_sgetrf_ffi: an operand is not a matrix (or batch of them)",
+	};
+	xrt_literal *args[1] = { NULL }, *out = NULL;
+	size_t d, k;
+
+	for (k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		xrt_module *m = parse(_metadata, self->a, texts[k]);
+
+		ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, 0), &args[0]));
+		for (d = 0; d < sizeof(devices) / sizeof(devices[0]); d++) {
+			TH_LOG("case %zu on %s", k, devices[d]);
+			ASSERT_ERR(run_on(devices[d], m, args, 1, self->a, &out), XRT_INVALID_ARGUMENT,
+				   why[k]);
+		}
+		xrt_literal_destroy(args[0]);
+		xrt_module_destroy(m);
+	}
+}
+
+/*
  * A call with side effects runs though nothing uses it, once per trip
  * of a loop; one without them, unused, does not run.
  */

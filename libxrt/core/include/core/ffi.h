@@ -27,4 +27,11 @@ bool xffi_registered(const char *target);
  */
 xrt_status *xffi_run(const struct xrt_ffi_call *call, const struct xrt_allocator *a);
 
+/*
+ * The built-in handler of @target (jaxlib's CPU LAPACK targets,
+ * ffi_lapack.c), or NULL.  A handler registered under the same name
+ * comes first.
+ */
+xrt_custom_call_fn *xffi_builtin(const char *target);
+
 #endif /* XRT_CORE_FFI_H */
