@@ -100,4 +100,13 @@ int bench_count_child(void);
 /* The Python package against PyTorch and numpy, from Python. */
 int bench_python(struct result *r, bool quick);
 
+/*
+ * Where OpenBLAS picked a generic kernel on a CPU with AVX2 or AVX-512,
+ * sets OPENBLAS_CORETYPE to the matching one and runs the benchmark again
+ * (@argv); returns where it need not.
+ */
+void bench_honest_blas(char **argv);
+/* How the OpenBLAS kernel was chosen, for the report. */
+const char *bench_blas_note(void);
+
 #endif /* XRT_BENCH_H */
