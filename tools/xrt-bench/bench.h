@@ -93,6 +93,8 @@ int bench_scan(struct result *r, bool quick);
 int bench_conv(struct result *r, bool quick);
 /* Row gathers against numpy's take (room for 2); how many. */
 int bench_gather(struct result *r, bool quick);
+/* The conformance model steps against XLA's CPU backend through JAX (room for 12). */
+int bench_xla(struct result *r, bool quick);
 /* Instructions per operation of the hot paths against budgets (room for 4). */
 int bench_counts(struct result *r, bool quick);
 /* The child xrt-bench --count-child runs under callgrind. */

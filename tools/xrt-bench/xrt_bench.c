@@ -19,6 +19,9 @@
  *   conv-*         a CNN's convolutions against PyTorch's (bench_conv.c)
  *   gather-*       row lookups (jnp.take, embeddings) against numpy's take
  *                  (bench_gather.c)
+ *   xla-*          the conformance suite's model steps against XLA's CPU
+ *                  backend through jax.jit, runs and compiles per second
+ *                  (bench_xla.c, the oracle environment)
  *   host-*         compiled modules on every core (bench_host.c): a fused
  *                  kernel against a C triad on as many threads and numpy,
  *                  DOT against OpenBLAS on as many threads, reduce-sum,
@@ -223,7 +226,7 @@ static void bench_dot(size_t n, int reps, struct result *res)
 
 static const char *const groups[] = {
 	"engine", "host", "scan", "gather", "conv", "xrt", "eager", "scale", "python", "devices", "cuda",
-	"counts",
+	"counts", "xla",
 };
 
 /*
@@ -295,11 +298,11 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result res[64];
+	struct result res[96];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] [--compare=FILE.json] "
 				    "[--only=engine|host|scan|gather|conv|xrt|eager|scale|python|devices|"
-				    "cuda|counts]\n";
+				    "cuda|counts|xla]\n";
 	const char *only = NULL, *against = NULL;
 	int json = 0, reps = 5, o;
 
@@ -362,6 +365,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_cuda(res + count, reps <= 2);
 	if (wanted(only, "counts"))
 		count += (size_t)bench_counts(res + count, reps <= 2);
+	if (wanted(only, "xla"))
+		count += (size_t)bench_xla(res + count, reps <= 2);
 	/* the build's package first; an installed one otherwise */
 	setenv("PYTHONPATH", PYXRT_DIR, 0);
 	if (wanted(only, "python"))
