@@ -16,9 +16,10 @@ enum tol_class {
 	TOL_EXACT,	/* every bit; any NaN matches any NaN */
 	TOL_ULP,	/* each element within ulps of its own */
 	TOL_ACC,	/* ... or within ulps of the array's largest magnitude */
+	TOL_FORMULA,	/* within more ulps of its own: JAX's many-op special functions */
 };
 
-/* The class named @name ("exact", "ulp", "acc"); false if none. */
+/* The class named @name ("exact", "ulp", "acc", "formula"); false if none. */
 bool tol_class_from_name(const char *name, enum tol_class *out);
 
 /*

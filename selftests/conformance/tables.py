@@ -9,6 +9,8 @@ runner compares a float result with XLA's:
   ulp    elementwise functions XLA approximates: within a few ulps
   acc    accumulations (dot, convolution, reductions, model steps):
          within a few ulps of the result's largest magnitude
+  formula  special functions JAX writes as many ops (lgamma, igamma,
+         ...): each op's last-bit differences carried through
 Integer, pred and index results are always compared exactly.
 """
 import tables_index

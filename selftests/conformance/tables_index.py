@@ -66,6 +66,8 @@ def sorts():
     out.append(Case('sort', 'sort_two_keys',
                     lambda k1, k2: lax.sort((k1, k2), num_keys=2),
                     [ints('s32', (20,), 0, 3), ints('s32', (20,), 0, 4)], 'exact'))
+    out.append(Case('sort', 'approx_max_k', lambda a: lax.approx_max_k(a, 3),
+                    [values('f32', (2, 40), specials=False)], 'exact'))
     for dt in ['f32', 's32', 'bf16']:
         out.append(Case('sort', 'top_k_%s' % dt, lambda a: lax.top_k(a, 4),
                         [values(dt, (3, 17), specials=False)], 'exact'))
@@ -89,6 +91,8 @@ def movement():
         Case('movement', 'iota', lambda a: (lax.broadcasted_iota(np.int32, (3, 4), 1),
                                             lax.iota(np.float32, 5) + a[0, 0]), [x], 'exact'),
         Case('movement', 'select', lambda a: jnp.where(a > 0, a, -a * 2), [x], 'exact'),
+        Case('movement', 'select_n', lambda a, i: lax.select_n(i % 3, a, a * 2, -a),
+             [x, ints('s32', (4, 6), 0, 9)], 'exact'),
         Case('movement', 'clamp', lambda a: lax.clamp(np.float32(-0.5), a, np.float32(0.7)), [x], 'exact'),
         Case('movement', 'roll', lambda a: jnp.roll(a, 2, axis=1), [x], 'exact'),
         Case('movement', 'tril', lambda a: jnp.tril(a), [x], 'exact'),

@@ -76,6 +76,21 @@ def convs():
                             partial(lax.conv_general_dilated, **kw),
                             [values(dt, ls, specials=False), values(dt, ks, specials=False)], 'acc'))
 
+    out.append(Case('conv', 'conv_c64', partial(lax.conv_general_dilated, window_strides=(1, 1),
+                                                padding='SAME'),
+                    [values('c64', (1, 2, 5, 5), specials=False), values('c64', (3, 2, 3, 3), specials=False)],
+                    'acc'))
+    out.append(Case('conv', 'conv_s8_to_s32',
+                    lambda x, k: lax.conv_general_dilated(x, k, (1, 1), 'VALID',
+                                                          preferred_element_type=np.int32),
+                    [values('s8', (1, 2, 6, 6), specials=False), values('s8', (3, 2, 3, 3), specials=False)],
+                    'exact'))
+    out.append(Case('conv', 'conv_transpose',
+                    lambda x, k: lax.conv_transpose(x, k, (2, 2), 'SAME',
+                                                    dimension_numbers=('NHWC', 'HWIO', 'NHWC')),
+                    [values('f32', (1, 4, 4, 3), specials=False), values('f32', (3, 3, 3, 2), specials=False)],
+                    'acc'))
+
     def grads(x, k):	# the two backward convolutions XLA emits for a gradient
         f = partial(lax.conv_general_dilated, window_strides=(2, 2), padding='SAME',
                     dimension_numbers=('NHWC', 'HWIO', 'NHWC'))
@@ -111,6 +126,9 @@ def reductions():
                     ints('s32', shape, -3, 4)
                 out.append(Case('reduce', 'reduce_%s_%s_%s' % (name, dt, 'all' if axes is None else axes),
                                 lambda a, fn=fn, axes=axes: fn(a, axis=axes), [mk], tol))
+    for name, fn in [('and', lax.reduce_and), ('or', lax.reduce_or), ('xor', lax.reduce_xor)]:
+        out.append(Case('reduce', 'reduce_bits_%s_u32' % name, lambda a, fn=fn: fn(a, axes=(1,)),
+                        [values('u32', (5, 7), 'full', specials=False)], 'exact'))
     out.append(Case('reduce', 'reduce_long_f16_sum', lambda a: jnp.sum(a),
                     [values('f16', (4096,), 'pos', specials=False)], 'acc'))
     out.append(Case('reduce', 'reduce_nan_max', lambda a: (jnp.max(a), jnp.argmax(a), jnp.min(a)),

@@ -39,9 +39,13 @@ UNARY = [
     ('acosh', lax.acosh, ['f32', 'f64'], 'ge1', 'ulp'),
     ('atanh', lax.atanh, ['f32', 'f64'], 'unit', 'ulp'),
     ('erf', lax.erf, ['f32', 'f64', 'f16', 'bf16'], 'any', 'ulp'),
-    ('erf_inv', lax.erf_inv, ['f32', 'f64'], 'unit', 'ulp'),
-    ('lgamma', lax.lgamma, ['f32', 'f64'], 'pos', 'ulp'),
-    ('digamma', lax.digamma, ['f32', 'f64'], 'pos', 'ulp'),
+    ('erf_inv', lax.erf_inv, ['f32', 'f64'], 'unit', 'formula'),
+    ('lgamma', lax.lgamma, ['f32', 'f64'], 'pos', 'formula'),
+    ('digamma', lax.digamma, ['f32', 'f64'], 'pos', 'formula'),
+    ('erfc', lax.erfc, ['f32', 'f64'], 'any', 'formula'),
+    ('bessel_i0e', lax.bessel_i0e, ['f32', 'f64'], 'any', 'formula'),
+    ('bessel_i1e', lax.bessel_i1e, ['f32', 'f64'], 'any', 'formula'),
+    ('sign_c', lax.sign, COMPLEX, 'any', 'ulp'),
     ('is_finite', lax.is_finite, FLOATS, 'any', 'exact'),
     ('not', lax.bitwise_not, ['pred'] + INTS, 'any', 'exact'),
     ('popcnt', lax.population_count, INTS, 'any', 'exact'),
@@ -73,6 +77,11 @@ BINARY = [
     ('shrl', lax.shift_right_logical, INTS, ('any', 'shift'), 'exact'),
     ('nextafter', lax.nextafter, ['f32', 'f64'], ('any', 'any'), 'exact'),
     ('complex', lax.complex, ['f32', 'f64'], ('any', 'any'), 'exact'),
+    ('igamma', lax.igamma, ['f32', 'f64'], ('pos', 'pos'), 'formula'),
+    ('igammac', lax.igammac, ['f32', 'f64'], ('pos', 'pos'), 'formula'),
+    ('polygamma', lambda a, b: lax.polygamma(lax.round(a), b), ['f32', 'f64'], ('pos', 'pos'),
+     'formula'),
+    ('zeta', lambda a, b: lax.zeta(a + 1, b), ['f32', 'f64'], ('pos', 'pos'), 'formula'),
 ]
 
 CORE = ('add', 'mul', 'exp', 'max', 'and')	# also on the other shape classes
