@@ -87,9 +87,16 @@ static bool batch_of(const struct xrt_ffi_buffer *b, struct batch *out, const ch
 	return true;
 }
 
+/* Whether buffers @a and @b are arrays of the same type and dims. */
+static bool same_array(const struct xrt_ffi_buffer *a, const struct xrt_ffi_buffer *b)
+{
+	return a->dtype == b->dtype && a->rank == b->rank && a->size == b->size &&
+	       !memcmp(a->dims, b->dims, a->rank * sizeof(*a->dims));
+}
+
 /*
  * Whether @c has @na arguments and @nr results, the first argument a
- * batch of matrices (into @bt) and the first result as large.
+ * batch of matrices (into @bt) and the first result an array like it.
  */
 static xrt_status *check(const struct xrt_ffi_call *c, uint32_t na, uint32_t nr,
 			 struct batch *bt)
@@ -100,29 +107,32 @@ static xrt_status *check(const struct xrt_ffi_call *c, uint32_t na, uint32_t nr,
 		return bad(c, "wrong number of operands or results");
 	if (!batch_of(&c->args[0], bt, &why))
 		return bad(c, why);
-	if (c->results[0].size < bt->bytes * (uint64_t)bt->count)
-		return bad(c, "the first result is smaller than the operand");
+	if (!same_array(&c->results[0], &c->args[0]))
+		return bad(c, "the first result is not of the operand's type and shape");
 	return NULL;
 }
 
-/* Result @i holds @per elements of type @t (s32 for NULL) per matrix of @bt. */
+/* Result @i is of type @t, @per elements per matrix of @bt. */
 static bool holds(const struct xrt_ffi_call *c, uint32_t i, const struct batch *bt, int64_t per,
-		  size_t esize)
+		  enum xrt_dtype t)
 {
-	return c->results[i].size == (uint64_t)bt->count * (uint64_t)per * esize;
+	return c->results[i].dtype == t &&
+	       c->results[i].size == (uint64_t)bt->count * (uint64_t)per * xrt_dtype_size(t);
 }
 
 /* A ui8 letter attribute ('L', 'U', 'N', ...), or @dflt where absent. */
 static char letter(const struct xrt_ffi_call *c, const char *name, char dflt)
 {
-	int64_t v;
 	xrt_status *st;
+	int64_t v;
+	bool ok;
 
 	if (!xrt_ffi_attr_find(c->attrs, name))
 		return dflt;
 	st = xrt_ffi_get_int(c->attrs, name, &v);
+	ok = !st && v > 0 && v < 128;
 	xrt_status_free(st);
-	return st || v < 0 || v > 127 ? 0 : (char)v;
+	return ok ? (char)v : 0;	/* 0: no letter, which the callers refuse */
 }
 
 /* The workspace size LAPACK reported in @w (its first element, real part). */
@@ -134,6 +144,17 @@ static int work_size(int k, const void *w)
 	return v < 1 ? 1 : v > INT_MAX / 2 ? INT_MAX / 2 : (int)v;
 }
 
+/*
+ * A LAPACK workspace of the size its query left in @query (its first
+ * element, real part), in elements of @esize bytes, into *@lwork; NULL
+ * when out of memory.
+ */
+static void *workspace(int k, const void *query, size_t esize, int *lwork)
+{
+	*lwork = work_size(k, query);
+	return xrt_mem_calloc(NULL, (size_t)*lwork, esize);
+}
+
 static xrt_status *getrf(void *user, const struct xrt_ffi_call *c)
 {
 	static getrf_fn *const fn[] = { sgetrf_, dgetrf_, cgetrf_, zgetrf_ };
@@ -143,11 +164,12 @@ static xrt_status *getrf(void *user, const struct xrt_ffi_call *c)
 	int k = kind(c->args[0].dtype);
 
 	(void)user;
-	if (!st && (!holds(c, 1, &bt, bt.m < bt.n ? bt.m : bt.n, 4) || !holds(c, 2, &bt, 1, 4)))
+	if (!st && (!holds(c, 1, &bt, bt.m < bt.n ? bt.m : bt.n, XRT_S32) ||
+		    !holds(c, 2, &bt, 1, XRT_S32)))
 		st = bad(c, "ipiv and info must be s32, min(m, n) and one per matrix");
 	if (st)
 		return st;
-	memcpy(c->results[0].data, c->args[0].data, bt.bytes * (size_t)bt.count);
+	memcpy(c->results[0].data, c->args[0].data, (size_t)c->args[0].size);
 	for (i = 0; i < bt.count; i++) {
 		int lda = bt.m > 1 ? bt.m : 1, mn = bt.m < bt.n ? bt.m : bt.n;
 
@@ -167,13 +189,13 @@ static xrt_status *potrf(void *user, const struct xrt_ffi_call *c)
 	int k = kind(c->args[0].dtype);
 
 	(void)user;
-	if (!st && (bt.m != bt.n || !holds(c, 1, &bt, 1, 4)))
+	if (!st && (bt.m != bt.n || !holds(c, 1, &bt, 1, XRT_S32)))
 		st = bad(c, "a square matrix and one s32 info per matrix");
 	if (!st && uplo != 'L' && uplo != 'U')
 		st = bad(c, "uplo is not 'L' or 'U'");
 	if (st)
 		return st;
-	memcpy(c->results[0].data, c->args[0].data, bt.bytes * (size_t)bt.count);
+	memcpy(c->results[0].data, c->args[0].data, (size_t)c->args[0].size);
 	for (i = 0; i < bt.count; i++) {
 		int lda = bt.n > 1 ? bt.n : 1;
 
@@ -190,21 +212,20 @@ static xrt_status *geqrf(void *user, const struct xrt_ffi_call *c)
 	xrt_status *st = check(c, 1, 2, &bt);
 	size_t es = xrt_dtype_size(c->args[0].dtype);
 	int k = kind(c->args[0].dtype), mn, lda, lwork = -1, info = 0;
-	char query[16];
+	double query[2];	/* one element of any of the four types */
 	void *work;
 	int64_t i;
 
 	(void)user;
 	mn = st ? 0 : bt.m < bt.n ? bt.m : bt.n;
-	if (!st && !holds(c, 1, &bt, mn, es))
+	if (!st && !holds(c, 1, &bt, mn, c->args[0].dtype))
 		st = bad(c, "tau must hold min(m, n) elements of the matrix type per matrix");
 	if (st)
 		return st;
 	lda = bt.m > 1 ? bt.m : 1;
-	memcpy(c->results[0].data, c->args[0].data, bt.bytes * (size_t)bt.count);
+	memcpy(c->results[0].data, c->args[0].data, (size_t)c->args[0].size);
 	fn[k](&bt.m, &bt.n, c->results[0].data, &lda, c->results[1].data, query, &lwork, &info);
-	lwork = work_size(k, query);
-	work = xrt_mem_calloc(NULL, (size_t)lwork, es);
+	work = workspace(k, query, es, &lwork);
 	if (!work)
 		return xrt_status_oom(NULL, "a QR factorization's workspace");
 	for (i = 0; i < bt.count; i++)
@@ -221,7 +242,7 @@ static xrt_status *orgqr(void *user, const struct xrt_ffi_call *c)
 	xrt_status *st = check(c, 2, 1, &bt);
 	size_t es = xrt_dtype_size(c->args[0].dtype);
 	int k = kind(c->args[0].dtype), tk, lda, lwork = -1, info = 0;
-	char query[16];
+	double query[2];	/* one element of any of the four types */
 	void *work;
 	int64_t i;
 
@@ -233,10 +254,9 @@ static xrt_status *orgqr(void *user, const struct xrt_ffi_call *c)
 	    tk > bt.n || bt.n > bt.m || c->args[1].size != (uint64_t)bt.count * (uint64_t)tk * es)
 		return bad(c, "tau must hold k <= n <= m elements of the matrix type per matrix");
 	lda = bt.m > 1 ? bt.m : 1;
-	memcpy(c->results[0].data, c->args[0].data, bt.bytes * (size_t)bt.count);
+	memcpy(c->results[0].data, c->args[0].data, (size_t)c->args[0].size);
 	fn[k](&bt.m, &bt.n, &tk, c->results[0].data, &lda, c->args[1].data, query, &lwork, &info);
-	lwork = work_size(k, query);
-	work = xrt_mem_calloc(NULL, (size_t)lwork, es);
+	work = workspace(k, query, es, &lwork);
 	if (!work)
 		return xrt_status_oom(NULL, "a Householder product's workspace");
 	for (i = 0; i < bt.count; i++)
@@ -269,7 +289,7 @@ static xrt_status *syevd(void *user, const struct xrt_ffi_call *c)
 	char jobz = letter(c, "mode", 'V'), uplo = letter(c, "uplo", 'L');
 	int k = kind(c->args[0].dtype), lwork, lrwork, liwork, iw = 0;
 	size_t es, rs;
-	char qw[16], qr[16];
+	double qw[2], qr[2];
 	void *work, *rwork;
 	int *iwork;
 	int64_t i;
@@ -277,20 +297,20 @@ static xrt_status *syevd(void *user, const struct xrt_ffi_call *c)
 	(void)user;
 	es = xrt_dtype_size(c->args[0].dtype);
 	rs = k >= 2 ? es / 2 : es;
-	if (!st && (bt.m != bt.n || !holds(c, 1, &bt, bt.n, rs) || !holds(c, 2, &bt, 1, 4)))
+	if (!st && (bt.m != bt.n || !holds(c, 1, &bt, bt.n, rs == 4 ? XRT_F32 : XRT_F64) ||
+		    !holds(c, 2, &bt, 1, XRT_S32)))
 		st = bad(c, "a square matrix, n real eigenvalues and one s32 info per matrix");
 	if (!st && ((jobz != 'V' && jobz != 'N') || (uplo != 'L' && uplo != 'U')))
 		st = bad(c, "mode is not 'V' or 'N', or uplo not 'L' or 'U'");
 	if (st)
 		return st;
-	memcpy(c->results[0].data, c->args[0].data, bt.bytes * (size_t)bt.count);
+	memcpy(c->results[0].data, c->args[0].data, (size_t)c->args[0].size);
 	eig_one(k, jobz, uplo, bt.n, c->results[0].data, c->results[1].data, qw, -1, qr, -1, &iw,
 		-1);
-	lwork = work_size(k, qw);
-	lrwork = k >= 2 ? work_size(k - 2, qr) : 1;
 	liwork = iw > 1 ? iw : 1;
-	work = xrt_mem_calloc(NULL, (size_t)lwork, es);
-	rwork = xrt_mem_calloc(NULL, (size_t)lrwork, rs);
+	work = workspace(k, qw, es, &lwork);
+	lrwork = 1;	/* the real routines take none */
+	rwork = k >= 2 ? workspace(k - 2, qr, rs, &lrwork) : xrt_mem_calloc(NULL, 1, rs);
 	iwork = xrt_mem_calloc(NULL, (size_t)liwork, sizeof(int));
 	if (work && rwork && iwork) {
 		for (i = 0; i < bt.count; i++)
@@ -326,12 +346,12 @@ static xrt_status *trsm(void *user, const struct xrt_ffi_call *c)
 		return bad(c, why);
 	k = kind(c->args[0].dtype);
 	if (c->args[1].dtype != c->args[0].dtype || a.m != a.n || a.count != b.count ||
-	    a.m != (side == 'L' ? b.m : b.n) || c->results[0].size != c->args[1].size)
+	    a.m != (side == 'L' ? b.m : b.n) || !same_array(&c->results[0], &c->args[1]))
 		return bad(c, "a square triangular matrix of the side's size, and b, per batch");
 	if ((side != 'L' && side != 'R') || (uplo != 'L' && uplo != 'U') ||
 	    (trans != 'N' && trans != 'T' && trans != 'C') || (diag != 'N' && diag != 'U'))
 		return bad(c, "side, uplo, trans_x or diag is not one of LAPACK's letters");
-	memcpy(c->results[0].data, c->args[1].data, b.bytes * (size_t)b.count);
+	memcpy(c->results[0].data, c->args[1].data, (size_t)c->args[1].size);
 	lda = a.m > 1 ? a.m : 1;
 	ldb = b.m > 1 ? b.m : 1;
 	for (i = 0; i < b.count; i++)

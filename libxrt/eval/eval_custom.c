@@ -27,19 +27,22 @@ static void leaves(struct ev_val *v, struct ev_val **out, uint32_t *n)
 		leaves(v->elems[i], out, n);
 }
 
-/*
- * Where element @k (row-major order) of @dims goes in layout @m2m, in
- * elements.
- */
-static int64_t place(uint32_t rank, const int64_t *dims, const uint8_t *m2m, int64_t k)
+/* The element strides of @rank dims @dims in layout @m2m, into @strides. */
+static void strides_of(uint32_t rank, const int64_t *dims, const uint8_t *m2m, int64_t *strides)
 {
 	struct xrt_shape s = { .rank = rank, .dtype = XRT_F32 };
-	int64_t strides[XRT_MAX_RANK], off = 0;
-	int d;
 
 	memcpy(s.dims, dims, rank * sizeof(*dims));
 	memcpy(s.minor_to_major, m2m, rank);
 	xrt_shape_strides(&s, strides);
+}
+
+/* Where element @k (row-major order) of @dims goes under @strides, in elements. */
+static int64_t place(uint32_t rank, const int64_t *dims, const int64_t *strides, int64_t k)
+{
+	int64_t off = 0;
+	int d;
+
 	for (d = (int)rank - 1; d >= 0; d--) {
 		off += k % dims[d] * strides[d];
 		k /= dims[d];
@@ -52,7 +55,7 @@ static bool to_buffer(struct ev *ev, const struct ev_val *v, const uint8_t *m2m,
 		      struct xrt_ffi_buffer *b)
 {
 	size_t size = xrt_dtype_size(v->shape.dtype);
-	int64_t k;
+	int64_t k, strides[XRT_MAX_RANK];
 
 	b->dtype = v->shape.dtype;
 	b->rank = v->shape.rank;
@@ -63,9 +66,10 @@ static bool to_buffer(struct ev *ev, const struct ev_val *v, const uint8_t *m2m,
 		ev_fail(ev, XRT_RESOURCE_EXHAUSTED, "out of memory");
 		return false;
 	}
+	strides_of(b->rank, b->dims, m2m, strides);
 	for (k = 0; fill && k < v->n; k++)
 		ev_store_bytes(v->shape.dtype, v->e[k],
-			       (char *)b->data + place(b->rank, b->dims, m2m, k) * size);
+			       (char *)b->data + place(b->rank, b->dims, strides, k) * size);
 	return true;
 }
 
@@ -159,7 +163,7 @@ static bool run(struct ev *ev, struct frame *f)
 	char where[160];
 	xrt_status *st;
 	uint32_t i;
-	int64_t k;
+	int64_t k, strides[XRT_MAX_RANK];
 
 	st = xffi_attrs_parse(ev->a, typed && cfg ? cfg : "", typed && cfg ? strlen(cfg) : 0,
 			      &f->attrs);
@@ -179,10 +183,10 @@ static bool run(struct ev *ev, struct frame *f)
 		struct ev_val *r = f->res_leaves[i];
 		size_t size = xrt_dtype_size(r->shape.dtype);
 
+		strides_of(r->shape.rank, r->shape.dims, f->res_shapes[i]->minor_to_major, strides);
 		for (k = 0; k < r->n; k++)
 			r->e[k] = ev_load_bytes(r->shape.dtype, (const char *)call.results[i].data +
-						place(r->shape.rank, r->shape.dims,
-						      f->res_shapes[i]->minor_to_major, k) * size);
+						place(r->shape.rank, r->shape.dims, strides, k) * size);
 	}
 	return !ev->err;
 }

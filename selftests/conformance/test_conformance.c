@@ -59,14 +59,21 @@ static void read_known(struct suite *s)
 
 	for (line = text; line && *line; line = next) {
 		struct known *k = &s->known[s->num_known];
+		char reason[2];
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = 0;
-		if (line[0] == '#' || !line[0] || s->num_known == MAX_KNOWN)
+		if (line[0] == '#' || !line[0])
 			continue;
-		if (sscanf(line, "%159s %15s %31s", k->glob, k->form, k->target) == 3)
-			s->num_known++;
+		/* each entry three globs and a reason: anything else is a broken list */
+		if (s->num_known == MAX_KNOWN ||
+		    sscanf(line, "%159s %15s %31s %1s", k->glob, k->form, k->target, reason) != 4) {
+			fprintf(stderr, "# known.txt: cannot take '%s'\n", line);
+			s->unexpected++;
+			continue;
+		}
+		s->num_known++;
 	}
 	free(text);
 }

@@ -405,11 +405,21 @@ TEST_F(xrt, builtin_lapack_targets_check_their_operands)
 		"HloModule m\nENTRY e {\n  x = s32[3,3] parameter(0)\n"
 		"  ROOT r = (s32[3,3]{0,1}, s32[3]{0}, s32[]) custom-call(x), "
 		"custom_call_target=\"lapack_sgetrf_ffi\", api_version=API_VERSION_TYPED_FFI\n}\n",
+		"HloModule m\nENTRY e {\n  x = f32[3,3] parameter(0)\n"
+		"  ROOT r = (f32[3,3]{0,1}, f32[]) custom-call(x), "
+		"custom_call_target=\"lapack_spotrf_ffi\", operand_layout_constraints={f32[3,3]{0,1}}, "
+		"api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}\n}\n",
+		"HloModule m\nENTRY e {\n  x = f32[3,3] parameter(0)\n"
+		"  ROOT r = (f64[3,3]{0,1}, s32[]) custom-call(x), "
+		"custom_call_target=\"lapack_spotrf_ffi\", operand_layout_constraints={f32[3,3]{0,1}}, "
+		"api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}\n}\n",
 	};
 	static const char *const why[] = {
 		"lapack_spotrf_ffi: a square matrix and one s32 info per matrix",
 		"lapack_spotrf_ffi: uplo is not 'L' or 'U'",
 		"lapack_sgetrf_ffi: an operand is not a matrix (or batch of them)",
+		"lapack_spotrf_ffi: a square matrix and one s32 info per matrix",
+		"lapack_spotrf_ffi: the first result is not of the operand's type and shape",
 	};
 	xrt_literal *args[1] = { NULL }, *out = NULL;
 	size_t d, k;
