@@ -330,6 +330,16 @@ bool cc_lower_scan_window_general(struct cc *cc, uint32_t i);
 void cc_lower_window_general(struct cc *cc, uint32_t i);
 void cc_lower_convolution(struct cc *cc, uint32_t i);
 void cc_lower_gather(struct cc *cc, uint32_t i);
+/* Whether @v is among the @n values at @l. */
+bool cc_listed(const int64_t *l, uint32_t n, int64_t v);
+/* A new dense value (*@v) holding @b's elements; its buf. */
+struct cc_buf cc_dense_copy(struct cc *cc, const struct cc_buf *b, uint32_t *v);
+/*
+ * Indices @ix as an [n, k] view, k along index vector dimension @ivd
+ * (1 past the rank: k = 1); a dense copy in *@tmp where they do not flatten.
+ */
+struct cc_buf cc_index_vectors(struct cc *cc, const struct cc_buf *ix, int64_t ivd,
+			       uint32_t *k, uint32_t *tmp);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
 /* Collectives among one participant (cc_collective.c). */
@@ -343,6 +353,8 @@ void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
 void cc_lower_select_and_scatter(struct cc *cc, uint32_t i);
 /* A jump (target set later by cc_land when @target is 0); its place. */
 size_t cc_jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred);
+/* The jump at @at now goes to the next command. */
+void cc_land(struct cc *cc, size_t at);
 /* c += 1; p = c < @limit (c s64, p pred, both scalars). */
 void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_buf *p,
 			int64_t limit);

@@ -109,8 +109,7 @@ size_t cc_jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred)
 	return at;
 }
 
-/* The jump at @at now goes to the next command. */
-static void land(struct cc *cc, size_t at)
+void cc_land(struct cc *cc, size_t at)
 {
 	if (!cc->err && cc->b.cmds)
 		((struct xrt_cs_jump *)(cc->b.cmds + at))->target = cc->b.num_commands;
@@ -188,7 +187,7 @@ static void lower_while(struct cc *cc, uint32_t i)
 	branch_into(cc, body, state, state);
 	back = cc->b.num_commands;
 	cc_jump(cc, XRT_CS_JUMP_ALWAYS, top, 0);
-	land(cc, out);
+	cc_land(cc, out);
 	note_loop(cc, in, top, exit, back);
 	cc->branch_depth--;
 	cc_alias(cc, cc_iv(cc, i), state);
@@ -243,11 +242,11 @@ static void lower_conditional(struct cc *cc, uint32_t i)
 		skip = cc_jump(cc, XRT_CS_JUMP_IF_FALSE, 0, preds[k]);
 		branch_into(cc, f, cc_opnd(cc, in, 1 + k), res);
 		ends[k] = cc_jump(cc, XRT_CS_JUMP_ALWAYS, 0, 0);
-		land(cc, skip);
+		cc_land(cc, skip);
 	}
 	cc->branch_depth--;
 	for (k = 0; k + 1 < n; k++) {
-		land(cc, ends[k]);
+		cc_land(cc, ends[k]);
 		if (br)
 			cc_release(cc, preds[k]);
 	}

@@ -299,18 +299,15 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	ir_parse_conv_labels(ir_instr_attr(in, IR_ATTR_DIM_LABELS)->str, &c.L, c.in.rank);
 	c.w = ir_instr_attr(in, IR_ATTR_WINDOW)->ints;
 	c.nsp = c.L.nsp;
-	if (c.in.dtype == XRT_PRED || rt == XRT_PRED) {
-		cc_unimplemented(cc, "convolution of pred");
-		return;
-	}
 	/*
 	 * Sums run in the result's type (s8 x s8 -> s32 as XLA's integer
 	 * convolutions; an integer result narrower than its operands wraps
 	 * the same either way), f16, bf16 and the small floats in f32 and
-	 * rounded once.
+	 * rounded once.  A pred result is an OR of ANDs: a count of the
+	 * products that hold, in s32, then != 0.
 	 */
 	ct = rt == XRT_F16 || rt == XRT_BF16 || xrt_dtype_is_small_float(rt) ? XRT_F32 : rt;
-	if (xrt_dtype_is_integer(rt) && xrt_dtype_bits(rt) < 8)
+	if (rt == XRT_PRED || (xrt_dtype_is_integer(rt) && xrt_dtype_bits(rt) < 8))
 		ct = XRT_S32;	/* s4 ... u2: the engine's DOT takes 16 bits or more */
 	groups = fgc > bgc ? fgc : bgc;
 	c.ob = in->shape.dims[c.L.ob];

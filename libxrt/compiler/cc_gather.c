@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * gather and scatter on the engine's flat forms.  The engine indexes
- * with [n, k] index vectors and moves [n, full slice] windows; XLA's
- * batch dimensions (of the indices, of the updates) flatten into n, and
- * its offset or window dimensions are the slice's dimensions with the
- * collapsed (inserted) ones of size 1.  A gather's result is a view of
- * the engine's output in XLA's dimension order; a scatter's updates are
- * a view (copied dense first when their batch dimensions do not flatten).
+ * gather on the engine's flat form, and the index vectors scatter
+ * (cc_scatter.c) shares.  The engine indexes with [n, k] index vectors
+ * and moves [n, full slice] windows; XLA's batch dimensions of the
+ * indices flatten into n, and its offset dimensions are the slice's
+ * dimensions with the collapsed ones of size 1.  A gather's result is a
+ * view of the engine's output in XLA's dimension order.
  */
 #include <string.h>
 
 #include "cc.h"
 
-static bool listed(const int64_t *l, uint32_t n, int64_t v)
+bool cc_listed(const int64_t *l, uint32_t n, int64_t v)
 {
 	uint32_t i;
 
@@ -24,7 +23,7 @@ static bool listed(const int64_t *l, uint32_t n, int64_t v)
 }
 
 /* A new dense value holding @b's elements; its buf. */
-static struct cc_buf dense_copy(struct cc *cc, const struct cc_buf *b, uint32_t *v)
+struct cc_buf cc_dense_copy(struct cc *cc, const struct cc_buf *b, uint32_t *v)
 {
 	*v = cc_new_val(cc);
 	if (!cc_alloc(cc, *v, b->dtype, b->rank, b->dims))
@@ -36,7 +35,7 @@ static struct cc_buf dense_copy(struct cc *cc, const struct cc_buf *b, uint32_t 
  * The indices as an [n, k] view: the index vector dimension last, the
  * rest flattened (through a dense copy, @tmp, when they do not).
  */
-static struct cc_buf index_vectors(struct cc *cc, const struct cc_buf *ix, int64_t ivd,
+struct cc_buf cc_index_vectors(struct cc *cc, const struct cc_buf *ix, int64_t ivd,
 				   uint32_t *k, uint32_t *tmp)
 {
 	struct cc_buf p = *ix, r;
@@ -55,7 +54,7 @@ static struct cc_buf index_vectors(struct cc *cc, const struct cc_buf *ix, int64
 	p.strides[j++] = ivd < ix->rank ? ix->strides[ivd] : 0;
 	p.rank = j;
 	if (!cc_is_dense(&p))
-		p = dense_copy(cc, &p, tmp);
+		p = cc_dense_copy(cc, &p, tmp);
 	r = p;
 	r.rank = 2;
 	r.dims[0] = n;
@@ -84,7 +83,7 @@ static bool direct_strides(const struct ir_instr *in, const struct ir_attr *off,
 	}
 	st[0] = 0;
 	for (d = s->rank; d-- > 0;) {
-		if (listed(off->ints, off->n, d) || s->dims[d] == 1)
+		if (cc_listed(off->ints, off->n, d) || s->dims[d] == 1)
 			continue;
 		if (span >= 0 && rm[d] != span)
 			return false;
@@ -93,7 +92,7 @@ static bool direct_strides(const struct ir_instr *in, const struct ir_attr *off,
 		span = rm[d] * s->dims[d];
 	}
 	for (d = 0; d < orank; d++)
-		st[1 + d] = col && listed(col->ints, col->n, d) ? 0 : rm[off->ints[j++]];
+		st[1 + d] = col && cc_listed(col->ints, col->n, d) ? 0 : rm[off->ints[j++]];
 	return true;
 }
 
@@ -110,8 +109,13 @@ void cc_lower_gather(struct cc *cc, uint32_t i)
 	uint8_t imap[XRT_MAX_RANK] = { 0 };
 	struct xrt_cs_view vo, vi, vg;
 
+	if (cc->c->instrs[in->operands[0]].shape.rank >= XRT_CS_MAX_RANK) {
+		/* the engine's [n, slice...] form needs one dimension more */
+		cc_unimplemented(cc, "gather from an operand of rank 8");
+		return;
+	}
 	/* new values move the table: take the operand's buf once they are made */
-	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, 1)].buf,
+	ix = cc_index_vectors(cc, &cc->vals[cc_opnd(cc, in, 1)].buf,
 			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &k, &tmp);
 	a = cc->vals[cc_opnd(cc, in, 0)].buf;
 	n = ix.dims[0];
@@ -150,21 +154,21 @@ void cc_lower_gather(struct cc *cc, uint32_t i)
 	gv = out;
 	gv.rank = in->shape.rank;
 	for (d = 0, nb = 0; d < in->shape.rank; d++)
-		nb += !listed(off->ints, off->n, d);
+		nb += !cc_listed(off->ints, off->n, d);
 	/* the flattened batch index is row-major over the batch dims */
 	for (d = in->shape.rank, n = out.strides[0], j = nb; d-- > 0;) {
-		if (listed(off->ints, off->n, d))
+		if (cc_listed(off->ints, off->n, d))
 			continue;
 		bstride[--j] = n;
 		n *= in->shape.dims[d];
 	}
 	for (d = 0, j = 0, od = 0; d < in->shape.rank; d++) {
 		gv.dims[d] = in->shape.dims[d];
-		if (!listed(off->ints, off->n, d)) {
+		if (!cc_listed(off->ints, off->n, d)) {
 			gv.strides[d] = bstride[j++];
 			continue;
 		}
-		while (col && listed(col->ints, col->n, od))
+		while (col && cc_listed(col->ints, col->n, od))
 			od++;	/* collapsed slice dims have no output dim */
 		gv.strides[d] = out.strides[1 + od++];
 	}
@@ -172,137 +176,4 @@ void cc_lower_gather(struct cc *cc, uint32_t i)
 	cc_release(cc, g);
 	if (tmp != ~0u)
 		cc_release(cc, tmp);
-}
-
-/* The combiner of a scatter's computation: REPLACE, SUM .. OR, or -1. */
-static int combiner(const struct ir_comp *f, enum xrt_dtype t)
-{
-	const struct ir_instr *r = &f->instrs[f->root];
-
-	if (r->op == XRT_OP_PARAMETER && r->parameter == 1)
-		return XRT_CS_SCATTER_REPLACE;
-	return cc_reducer_op(f, t) ? (int)cc_reducer_op(f, t) : -1;
-}
-
-/*
- * Of a variadic scatter's computation, operand @k's combiner when that
- * result reads only its own pair (current value k, update n + k): then
- * each operand scatters on its own, in the same order.  -1 otherwise.
- */
-static int combiner_of(const struct ir_comp *f, uint32_t n, uint32_t k, enum xrt_dtype t)
-{
-	const struct ir_instr *r = &f->instrs[f->root], *e, *a, *b;
-
-	if (n == 1)
-		return combiner(f, t);
-	if (r->op != XRT_OP_TUPLE || r->num_operands != n)
-		return -1;
-	e = &f->instrs[r->operands[k]];
-	if (e->op == XRT_OP_PARAMETER)
-		return e->parameter == n + k ? XRT_CS_SCATTER_REPLACE : -1;
-	if (e->num_operands != 2)
-		return -1;
-	a = &f->instrs[e->operands[0]];
-	b = &f->instrs[e->operands[1]];
-	if (a->op != XRT_OP_PARAMETER || b->op != XRT_OP_PARAMETER ||
-	    a->parameter + b->parameter != 2 * (int64_t)k + n ||
-	    (a->parameter != k && b->parameter != k))
-		return -1;
-	return cc_reducer_of(e->op, t) ? (int)cc_reducer_of(e->op, t) : -1;
-}
-
-/* @res (operand @k's copy) gets update operand @uk scattered with @comb. */
-static void scatter_one(struct cc *cc, const struct ir_instr *in, struct cc_buf res,
-			uint32_t k, uint32_t uk, int comb)
-{
-	const struct ir_attr *win = ir_instr_attr(in, IR_ATTR_UPDATE_WINDOW_DIMS);
-	const struct ir_attr *ins = ir_instr_attr(in, IR_ATTR_INSERTED_WINDOW_DIMS);
-	const struct ir_attr *map = ir_instr_attr(in, IR_ATTR_SCATTER_DIMS_TO_OPERAND_DIMS);
-	uint32_t ni = in->num_operands / 2, tmp = ~0u, utmp = ~0u, nk, d, j = 0, w = 0;
-	uint64_t elems = xrt_shape_element_count(&cc->c->instrs[in->operands[uk]].shape);
-	struct cc_buf ix, u, up;
-	uint8_t imap[XRT_MAX_RANK] = { 0 };
-	struct xrt_cs_view vo, vi, vu;
-	int64_t n = 1;
-
-	cc_copy(cc, &res, &cc->vals[cc_opnd(cc, in, k)].buf);
-	ix = index_vectors(cc, &cc->vals[cc_opnd(cc, in, ni)].buf,
-			   ir_instr_attr(in, IR_ATTR_INDEX_VECTOR_DIM)->ints[0], &nk, &tmp);
-	/* updates as [scatter dims..., window dims...], the scatter dims flattened */
-	u = cc->vals[cc_opnd(cc, in, uk)].buf;
-	up = u;
-	for (d = 0; d < u.rank; d++) {
-		if (listed(win->ints, win->n, d))
-			continue;
-		up.dims[j] = u.dims[d];
-		up.strides[j++] = u.strides[d];
-		n *= u.dims[d];
-	}
-	for (d = 0; d < u.rank; d++) {
-		if (!listed(win->ints, win->n, d))
-			continue;
-		up.dims[j] = u.dims[d];
-		up.strides[j++] = u.strides[d];
-	}
-	if (!cc_is_dense(&up))
-		up = dense_copy(cc, &up, &utmp);
-	/* [n, w_0 .. w_(r-1)]: inserted dims of size 1 */
-	u = up;
-	u.rank = res.rank + 1;
-	u.dims[0] = n;
-	u.strides[0] = n ? (int64_t)(elems / (uint64_t)n) : 0;
-	for (d = 0, w = 0; d < res.rank; d++) {
-		if (listed(ins ? ins->ints : NULL, ins ? ins->n : 0, d)) {
-			u.dims[1 + d] = 1;
-			u.strides[1 + d] = 0;
-			continue;
-		}
-		u.dims[1 + d] = up.dims[up.rank - win->n + w];
-		u.strides[1 + d] = up.strides[up.rank - win->n + w];
-		w++;
-	}
-	for (d = 0; d < nk; d++)
-		imap[d] = (uint8_t)map->ints[d];
-	vo = cc_csview(&res);
-	vi = cc_csview(&ix);
-	vu = cc_csview(&u);
-	if (n && elems && xrt_shape_element_count(&cc->c->instrs[in->operands[k]].shape))
-		cs_scatter(&cc->b, (uint32_t)comb, XRT_CS_SCATTER_SKIP, &vo, &vi, &vu, nk, imap);
-	if (tmp != ~0u)
-		cc_release(cc, tmp);
-	if (utmp != ~0u)
-		cc_release(cc, utmp);
-}
-
-void cc_lower_scatter(struct cc *cc, uint32_t i)
-{
-	const struct ir_instr *in = &cc->c->instrs[i];
-	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
-	uint32_t n = in->num_operands / 2, v = cc_iv(cc, i), k, e[XRT_MAX_RANK];
-	int comb[XRT_MAX_RANK];
-
-	for (k = 0; k < n; k++) {
-		comb[k] = combiner_of(f, n, k, cc->c->instrs[in->operands[k]].shape.dtype);
-		if (comb[k] < 0) {
-			cc_unimplemented(cc, n == 1 ? "scatter with this combiner" :
-					 "scatter of several operands whose results mix them");
-			return;
-		}
-	}
-	if (n == 1) {
-		e[0] = v;
-		if (cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
-			return;
-	} else {
-		if (!cc_tuple_init(cc, v, n))
-			return;
-		for (k = 0; k < n && !cc->err; k++) {
-			const struct xrt_shape *s = &in->shape.tuple[k];
-
-			e[k] = cc_tuple_add(cc, v);
-			cc_alloc(cc, e[k], s->dtype, s->rank, s->dims);
-		}
-	}
-	for (k = 0; k < n && !cc->err; k++)
-		scatter_one(cc, in, cc->vals[e[k]].buf, k, n + 1 + k, comb[k]);
 }

@@ -44,10 +44,12 @@ static bool parse_window(struct cc *cc, const struct ir_instr *in, const struct 
 
 	w->rank = a->rank;
 	for (d = 0; d < a->rank; d++, f += IR_WINDOW_FIELDS) {
-		if (f[6] || (plain && (f[2] < 0 || f[3] < 0 || f[4] != 1 || f[5] != 1))) {
-			cc_fail(cc, XRT_UNIMPLEMENTED, "%s is not compiled yet", plain ?
-				"a window with negative padding, dilation or reversal" :
-				"a window with reversal");
+		/*
+		 * A reversed window (f[6]) holds the same elements, visited
+		 * in the same order by the evaluator, as XLA's: nothing to do.
+		 */
+		if (plain && (f[2] < 0 || f[3] < 0 || f[4] != 1 || f[5] != 1)) {
+			cc_unimplemented(cc, "a window with negative padding or dilation");
 			return false;
 		}
 		w->size[d] = f[0];

@@ -364,6 +364,41 @@ TEST_F(xrt, custom_call_names_its_target)
 }
 
 /*
+ * The engine's GATHER and SCATTER take [n, window...], one dimension
+ * more than the operand: rank-8 operands are refused by name (the
+ * compiler once wrote past its arrays for them).
+ */
+TEST_F(xrt, rank_8_gather_and_scatter_refused_by_name)
+{
+	static const char gather[] =
+		"HloModule g\nENTRY e {\n  o = f32[2,2,2,2,2,2,2,3] parameter(0)\n"
+		"  i = s32[2,1] constant({{1},{0}})\n"
+		"  ROOT g = f32[2,2,2,2,2,2,2,2] gather(o, i), offset_dims={1,2,3,4,5,6,7}, "
+		"collapsed_slice_dims={7}, start_index_map={7}, index_vector_dim=1, "
+		"slice_sizes={2,2,2,2,2,2,2,1}\n}\n";
+	static const char scatter[] =
+		"HloModule s\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+		"  ROOT s = f32[] add(a, b)\n}\nENTRY e {\n"
+		"  o = f32[2,2,2,2,2,2,2,3] parameter(0)\n  i = s32[2,1] constant({{1},{0}})\n"
+		"  u = f32[2,2,2,2,2,2,2,2] parameter(1)\n"
+		"  ROOT s = f32[2,2,2,2,2,2,2,3] scatter(o, i, u), update_window_dims={1,2,3,4,5,6,7}, "
+		"inserted_window_dims={7}, scatter_dims_to_operand_dims={7}, index_vector_dim=1, "
+		"to_apply=add\n}\n";
+	struct xrt_executable *exe = NULL;
+	xrt_module *m = NULL;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, gather, strlen(gather), &m));
+	ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
+		   "instruction 'g' (gather): gather from an operand of rank 8 is not compiled yet");
+	xrt_module_destroy(m);
+	ASSERT_OK(xrt_hlo_parse(self->a, scatter, strlen(scatter), &m));
+	ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
+		   "instruction 's' (scatter): scatter into operands of rank 8 is not compiled yet");
+	EXPECT_EQ(NULL, exe);
+	xrt_module_destroy(m);
+}
+
+/*
  * XLA leaves rng undefined for an empty range or a negative sigma: the
  * verifier refuses constant bounds of that kind, so that compile and the
  * evaluator refuse them alike, with the values as written.  (Computed

@@ -19,6 +19,13 @@ ADD = '''%add (a: f32[], b: f32[]) -> f32[] {
 }
 
 '''
+SUB = '''%sub (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] subtract(%a, %b)
+}
+
+'''
 MAX = '''%max (a: f32[], b: f32[]) -> f32[] {
   %a = f32[] parameter(0)
   %b = f32[] parameter(1)
@@ -270,6 +277,20 @@ def scatter_cases():
                                                 'inserted_window_dims={}, scatter_dims_to_operand_dims={0}, '
                                                 'index_vector_dim=1, to_apply=%add')],
         'f32', exp3, comps=ADD)
+    # A computation SCATTER has no combiner for: 2x2 windows subtracted in
+    # update order, row and column indices swapped, one window skipped.
+    base = f32(np.arange(24).reshape(4, 6))
+    idx, upd = [[1, 0], [5, 3], [2, 1], [1, 0]], f32(np.arange(16).reshape(4, 2, 2) * 0.5 + 1)
+    exp4 = base.copy()
+    for (c, r), u in zip(idx, upd):
+        if 0 <= r <= 2 and 0 <= c <= 4:
+            exp4[r:r + 2, c:c + 2] -= u
+    one('scatter_subtract_windows', [G.const('x', 'f32', base), G.const('i', 'u8', idx),
+                                     G.const('u', 'f32', upd),
+                                     rooted('f32', [4, 6], 'scatter(x, i, u), update_window_dims={1,2}, '
+                                            'inserted_window_dims={}, scatter_dims_to_operand_dims={1,0}, '
+                                            'index_vector_dim=1, to_apply=%sub')],
+        'f32', exp4, comps=SUB)
     # Batching dimensions (vmap of x.at[i].add(u)): update (j, b) adds to row b;
     # the batch pairs indices dimension 1 with operand dimension 0; 7 is skipped.
     idx, upd = [[1, 4], [1, 0], [7, 2]], f32([[1, 2], [3, 4], [5, 6]])
@@ -592,6 +613,16 @@ def convolutions():
                        % (conv_window(cfg), 'b01f_01io->b01f'))]
         one(name, body, t_out, exp)
 
+    # pred convolutions: an OR over the window of ANDs (XLA's evaluator),
+    # or the ANDs counted into s32; sparse inputs, so some outputs are false.
+    lhs = (rng.random_sample((2, 4, 5, 3)) < 0.15).astype(np.float64)
+    rhs = (rng.random_sample((3, 2, 3, 2)) < 0.3).astype(np.float64)
+    exp = conv_ref(lhs, rhs, 'b01f_01io->b01f', cfg)
+    for name, t_out, val in (('conv_pred', 'pred', exp != 0), ('conv_pred_to_s32', 's32', exp)):
+        body = [G.const('x', 'pred', lhs != 0), G.const('k', 'pred', rhs != 0),
+                rooted(t_out, list(exp.shape), 'convolution(x, k), window=%s, dim_labels=%s'
+                       % (conv_window(cfg), 'b01f_01io->b01f'))]
+        one(name, body, t_out, val.astype(np.int64) if t_out == 's32' else val)
 
 def sorts():
     lt = '''%%lt (a: f32[], b: f32[]%s) -> pred[] {
