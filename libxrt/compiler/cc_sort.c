@@ -17,14 +17,16 @@
  * sorted dimension is long, each one kernel exchanging neighbours where
  * the comparator puts the right one first.  That is stable, as the
  * evaluator's merge sort is, so a strict weak order gives the same
- * result; it costs n^2 / 2 comparisons a row, so dimensions over 1024
- * are refused.
+ * result.  It costs n^2 / 2 comparisons a row: up to 1024 the steps are
+ * written out, up to 65536 they run as a loop on the device (the steps
+ * repeat every two), and longer dimensions are refused.
  */
 #include <string.h>
 
 #include "cc.h"
 
-#define NETWORK_MAX	1024
+#define NETWORK_MAX	1024	/* longer: the steps run as a loop on the device */
+#define LOOP_MAX	65536	/* n^2 / 2 comparisons a row: billions past it */
 
 /* Whether @x is a scalar float constant: a NaN (@nan), else a zero. */
 static bool float_const(const struct ir_instr *x, bool nan)
@@ -207,6 +209,36 @@ static struct cc_buf along(struct cc_buf x, uint32_t dim, int64_t first, int64_t
 }
 
 /*
+ * One step of odd-even transposition between the even positions @ev and
+ * the odd ones @od (@odd: odd i with even i + 1), swapping where the
+ * comparator puts the right one first.
+ */
+static void transpose_step(struct cc *cc, const struct ir_comp *f, const uint32_t *ev,
+			   const uint32_t *od, uint32_t n, uint32_t dim, int odd)
+{
+	int64_t ne = cc->vals[ev[0]].buf.dims[dim], no = cc->vals[od[0]].buf.dims[dim];
+	int64_t pairs = odd ? ne - 1 : no;
+	uint32_t args[16] = { 0 }, k;
+	struct cc_buf a[8], b[8];
+	struct cc_saved sv;
+
+	if (pairs <= 0)
+		return;
+	for (k = 0; k < n; k++) {
+		a[k] = along(cc->vals[odd ? od[k] : ev[k]].buf, dim, 0, pairs, 1);
+		b[k] = along(cc->vals[odd ? ev[k] : od[k]].buf, dim, odd, pairs, 1);
+		args[2 * k] = cc_new_view(cc, odd ? ev[k] : od[k], &b[k]);
+		args[2 * k + 1] = cc_new_view(cc, odd ? od[k] : ev[k], &a[k]);
+	}
+	if (!cc->err && cc_inline_comp_begin(cc, f, args, &sv)) {
+		cc_emit_swap_step(cc, f->root, a, b, n);
+		cc_inline_comp_end(cc, &sv);
+	}
+	for (k = 0; k < 2 * n; k++)
+		cc_release(cc, args[k]);
+}
+
+/*
  * Odd-even transposition over dimension @dim of the copies @o[0..n).
  * Each operand is split into its even and odd positions (two buffers),
  * so a step's pairs (even i with odd i, then odd i with even i + 1) are
@@ -215,10 +247,10 @@ static struct cc_buf along(struct cc_buf x, uint32_t dim, int64_t first, int64_t
 static void network(struct cc *cc, const struct ir_comp *f, const uint32_t *o, uint32_t n,
 		    uint32_t dim)
 {
-	int64_t len = cc->vals[o[0]].buf.dims[dim], ne = (len + 1) / 2, no = len / 2, step, pairs;
-	uint32_t ev[8], od[8], args[16], k;
+	int64_t len = cc->vals[o[0]].buf.dims[dim], ne = (len + 1) / 2, no = len / 2, step;
+	static const int64_t zero;
+	uint32_t ev[8], od[8], k, c, p, top;
 	struct cc_buf a[8], b[8], x;
-	struct cc_saved sv;
 
 	for (k = 0; k < n && !cc->err; k++) {
 		x = cc->vals[o[k]].buf;
@@ -236,22 +268,23 @@ static void network(struct cc *cc, const struct ir_comp *f, const uint32_t *o, u
 		cc_copy(cc, &cc->vals[ev[k]].buf, &a[0]);
 		cc_copy(cc, &cc->vals[od[k]].buf, &b[0]);
 	}
-	for (step = 0; step < len && !cc->err; step++) {
-		pairs = step % 2 ? ne - 1 : no;
-		if (pairs <= 0)
-			continue;
-		for (k = 0; k < n; k++) {
-			a[k] = along(cc->vals[step % 2 ? od[k] : ev[k]].buf, dim, 0, pairs, 1);
-			b[k] = along(cc->vals[step % 2 ? ev[k] : od[k]].buf, dim, step % 2, pairs, 1);
-			args[2 * k] = cc_new_view(cc, step % 2 ? ev[k] : od[k], &b[k]);
-			args[2 * k + 1] = cc_new_view(cc, step % 2 ? od[k] : ev[k], &a[k]);
-		}
-		if (!cc->err && cc_inline_comp_begin(cc, f, args, &sv)) {
-			cc_emit_swap_step(cc, f->root, a, b, n);
-			cc_inline_comp_end(cc, &sv);
-		}
-		for (k = 0; k < 2 * n; k++)
-			cc_release(cc, args[k]);
+	if (len <= NETWORK_MAX) {
+		for (step = 0; step < len && !cc->err; step++)
+			transpose_step(cc, f, ev, od, n, dim, step % 2);
+	} else {
+		/* the steps repeat every two: a loop of len / 2 rounded up */
+		c = cc_new_val(cc);
+		p = cc_new_val(cc);
+		if (cc_alloc(cc, c, XRT_S64, 0, NULL) || cc_alloc(cc, p, XRT_PRED, 0, NULL))
+			return;
+		cc_fill_value(cc, &cc->vals[c].buf, &zero);
+		top = cc->b.num_commands;
+		transpose_step(cc, f, ev, od, n, dim, 0);
+		transpose_step(cc, f, ev, od, n, dim, 1);
+		cc_emit_count_step(cc, &cc->vals[c].buf, &cc->vals[p].buf, (len + 1) / 2);
+		cc_jump(cc, XRT_CS_JUMP_IF_TRUE, top, p);
+		cc_release(cc, c);
+		cc_release(cc, p);
 	}
 	for (k = 0; k < n && !cc->err; k++) {
 		x = cc->vals[o[k]].buf;
@@ -284,8 +317,8 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	for (k = 0; k < n; k++)
 		types[k] = cc->c->instrs[in->operands[k]].shape.dtype;
 	order = sort_order(f, types, n, &mode, &num_keys);
-	if (!order && s0->dims[dim] > NETWORK_MAX) {
-		cc_unimplemented(cc, "sort over more than 1024 elements with this comparator");
+	if (!order && s0->dims[dim] > LOOP_MAX) {
+		cc_unimplemented(cc, "sort over more than 65536 elements with this comparator");
 		return;
 	}
 	if (n > 1 && !cc_tuple_init(cc, v, n))

@@ -399,6 +399,27 @@ TEST_F(xrt, rank_8_gather_and_scatter_refused_by_name)
 }
 
 /*
+ * Odd-even transposition costs n^2 / 2 comparisons a row: a comparator
+ * that is no plain order past 65536 elements is refused, saying so.
+ */
+TEST_F(xrt, quadratic_sort_refused_past_its_limit)
+{
+	static const char text[] =
+		"HloModule s\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+		"  x = f32[] abs(a)\n  y = f32[] abs(b)\n"
+		"  ROOT lt = pred[] compare(x, y), direction=LT\n}\nENTRY e {\n"
+		"  k = f32[65537] parameter(0)\n"
+		"  ROOT s = f32[65537] sort(k), dimensions={0}, to_apply=cmp\n}\n";
+	struct xrt_executable *exe = NULL;
+	xrt_module *m = NULL;
+
+	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+	ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
+		   "sort over more than 65536 elements with this comparator is not compiled yet");
+	xrt_module_destroy(m);
+}
+
+/*
  * XLA leaves rng undefined for an empty range or a negative sigma: the
  * verifier refuses constant bounds of that kind, so that compile and the
  * evaluator refuse them alike, with the values as written.  (Computed
