@@ -451,6 +451,22 @@ bool hp_row_major(const struct xrt_shape *s)
 }
 
 /*
+ * Whether constraint @s has operand @k's type and dimensions (the
+ * verifier counts them: a constraint past the operands passes here).
+ */
+static bool same_array(const struct hp *p, const struct ir_instr *in, uint32_t k,
+		       const struct xrt_shape *s)
+{
+	const struct xrt_shape *o;
+
+	if (k >= in->num_operands)
+		return true;
+	o = &p->cur->instrs[in->operands[k]].shape;
+	return xrt_shape_is_tuple(o) || (o->dtype == s->dtype && o->rank == s->rank &&
+					 !memcmp(o->dims, s->dims, s->rank * sizeof(s->dims[0])));
+}
+
+/*
  * operand_layout_constraints={shape, ...} of a custom call: the layout
  * each operand array is handed over in (JAX's LAPACK calls take column-
  * major matrices).  Kept as ranks and minor_to_major lists, row-major
@@ -460,7 +476,7 @@ static int layout_constraints(struct hp *p, struct ir_instr *in)
 {
 	int64_t v[1 + XRT_MAX_RANK];
 	struct xrt_shape s;
-	uint32_t d;
+	uint32_t d, k = 0;
 	size_t end;
 	xrt_status *st;
 
@@ -482,10 +498,16 @@ static int layout_constraints(struct hp *p, struct ir_instr *in)
 				       "are handed arrays");
 		}
 		p->pos += end;
+		if (!same_array(p, in, k, &s)) {
+			xrt_shape_deinit(&s);
+			return hp_fail(p, "operand_layout_constraints: constraint %u's type or "
+				       "dimensions differ from operand %u's", k, k);
+		}
 		v[0] = s.rank;
 		for (d = 0; d < s.rank; d++)
 			v[1 + d] = s.minor_to_major[d];
 		xrt_shape_deinit(&s);
+		k++;
 		if (hp_extend(p, in, IR_ATTR_OPERAND_LAYOUT_CONSTRAINTS, v, 1 + (uint32_t)v[0], false))
 			return -1;
 	} while (hp_accept(p, ','));

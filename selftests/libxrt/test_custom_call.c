@@ -541,7 +541,11 @@ TEST_F(xrt, malformed_configurations_are_refused)
 		{ "operand_layout_constraints={f32[2]{0}, f32[2,2]{0,1}}",
 		  "operand_layout_constraints: 5 values for 1 operands" },
 		{ "operand_layout_constraints={f32[2,1]{0,1}}",
-		  "operand_layout_constraints: no layout of rank 1 for operand 0" },
+		  "operand_layout_constraints: constraint 0's type or dimensions differ from "
+		  "operand 0's" },
+		{ "operand_layout_constraints={s32[2]{0}}",
+		  "operand_layout_constraints: constraint 0's type or dimensions differ from "
+		  "operand 0's" },
 		{ "operand_layout_constraints={(f32[2], f32[2])}",
 		  "a tuple-shaped operand layout constraint: custom calls are handed arrays" },
 		{ "operand_layout_constraints={f32[2]{0} x}",
