@@ -22,7 +22,7 @@ void ewp_put(struct ewp *e, uint8_t op, uint8_t fn, enum xrt_dtype t, uint32_t d
 	struct xrt_cs_ew_inst *in;
 
 	if (e->num_insts == XRT_CS_MAX_INSTS) {
-		cc_fail(e->cc, XRT_INTERNAL, "fused kernel exceeds %d instructions",
+		cc_fail(e->cc, XRT_UNIMPLEMENTED, "a kernel of more than %d instructions is not compiled yet",
 			XRT_CS_MAX_INSTS);
 		return;
 	}
@@ -103,7 +103,7 @@ uint32_t ewp_operand(struct ewp *e, const struct cc_buf *b, uint8_t flags)
 			return i;
 	}
 	if (e->num_ops == XRT_CS_MAX_OPERANDS) {
-		cc_fail(e->cc, XRT_INTERNAL, "fused kernel exceeds %d operands",
+		cc_fail(e->cc, XRT_UNIMPLEMENTED, "a kernel of more than %d operands is not compiled yet",
 			XRT_CS_MAX_OPERANDS);
 		return 0;
 	}

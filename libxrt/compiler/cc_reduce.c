@@ -97,6 +97,29 @@ static void start(struct cc *cc, const struct ir_instr *in, struct rloop *l)
 	}
 }
 
+/*
+ * The computation applied where one kernel for all the accumulators (n
+ * in, n rows, n out) would pass the operand limit: one kernel per
+ * result, reading only what it uses, into a row of its own (n of them,
+ * the accumulators still read by the next), then copied over them.
+ */
+static void split_apply(struct cc *cc, struct rloop *l, const uint32_t *roots)
+{
+	uint32_t nw[MAX_INPUTS] = { 0 }, j;
+
+	for (j = 0; j < l->n && !cc->err; j++) {
+		nw[j] = cc_new_val(cc);
+		if (!cc_alloc(cc, nw[j], cc->vals[l->flat[j]].buf.dtype, 1, &l->m))
+			cc_emit_ewise(cc, roots[j], &cc->vals[nw[j]].buf);
+	}
+	for (j = 0; j < l->n; j++) {
+		if (!cc->err)
+			cc_copy(cc, &cc->vals[l->flat[j]].buf, &cc->vals[nw[j]].buf);
+		if (nw[j])
+			cc_release(cc, nw[j]);
+	}
+}
+
 /* The loop: rows sliced at c, the computation applied, c counted on. */
 static void iterate(struct cc *cc, const struct ir_instr *in, struct rloop *l)
 {
@@ -127,7 +150,10 @@ static void iterate(struct cc *cc, const struct ir_instr *in, struct rloop *l)
 		outs[j] = cc->vals[l->flat[j]].buf;
 	}
 	if (!cc->err && cc_inline_comp_begin(cc, f, l->flat, &sv)) {
-		cc_emit_ewise_n(cc, roots, l->n, outs);
+		if (3 * l->n <= XRT_CS_MAX_OPERANDS)
+			cc_emit_ewise_n(cc, roots, l->n, outs);
+		else
+			split_apply(cc, l, roots);
 		cc_inline_comp_end(cc, &sv);
 	}
 	cc_emit_count_step(cc, &cc->vals[c].buf, &cc->vals[p].buf, l->k);

@@ -26,6 +26,8 @@ struct sloop {
 	struct cc_buf u[XRT_MAX_RANK];	/* [count, window...] */
 	uint32_t tmp[XRT_MAX_RANK + 1];	/* copies made for ix and u */
 	uint32_t win[XRT_MAX_RANK];	/* a result's window, then its new values */
+	uint32_t nw[XRT_MAX_RANK];	/* split: the new values, one kernel each */
+	bool split;			/* one kernel for all would pass the operand limit */
 	uint32_t up[XRT_MAX_RANK];	/* an update window, [1, window...] */
 	uint32_t args[2 * XRT_MAX_RANK];	/* win, then up without its 1 */
 	uint32_t raw, row, ok, c, p;	/* index vector, in s64, fits; counter, c < count */
@@ -179,6 +181,8 @@ static void loop_start(struct cc *cc, const struct ir_instr *in, struct sloop *l
 
 		l->win[k] = temp(cc, t, l->rank, &wd[1]);
 		l->up[k] = temp(cc, t, l->rank + 1, wd);
+		if (l->split)
+			l->nw[k] = temp(cc, t, l->rank, &wd[1]);
 		if (cc->err)
 			return;
 		b = cc->vals[l->up[k]].buf;
@@ -266,13 +270,21 @@ static void loop_body(struct cc *cc, const struct ir_instr *in, struct sloop *l)
 		roots[k] = root->op == XRT_OP_TUPLE ? root->operands[k] : f->root;
 		outs[k] = cc->vals[l->win[k]].buf;
 	}
+	/*
+	 * One kernel reads every window and update and writes every window
+	 * in place; past the operand limit, one kernel per result, each
+	 * reading only what its result uses, into a buffer of its own.
+	 */
 	if (!cc->err && cc_inline_comp_begin(cc, f, l->args, &sv)) {
-		cc_emit_ewise_n(cc, roots, l->n, outs);
+		if (!l->split)
+			cc_emit_ewise_n(cc, roots, l->n, outs);
+		for (k = 0; l->split && k < l->n; k++)
+			cc_emit_ewise(cc, roots[k], &cc->vals[l->nw[k]].buf);
 		cc_inline_comp_end(cc, &sv);
 	}
 	for (k = 0; k < l->n; k++) {
 		a = cc_csview(&cc->vals[l->res[k]].buf);
-		b = cc_csview(&cc->vals[l->win[k]].buf);
+		b = cc_csview(&cc->vals[l->split ? l->nw[k] : l->win[k]].buf);
 		cs_dynamic_slice(&cc->b, 1, &a, &b, l->starts);
 	}
 	cc_land(cc, skip);
@@ -284,11 +296,11 @@ static void scatter_loop(struct cc *cc, const struct ir_instr *in, const uint32_
 {
 	struct sloop l;
 	uint32_t k, top;
-	int64_t cnt;
 
 	memset(&l, 0, sizeof(l));
 	memset(l.tmp, 0xff, sizeof(l.tmp));
 	l.n = n;
+	l.split = 3 * n > XRT_CS_MAX_OPERANDS;
 	l.rank = cc->vals[res[0]].buf.rank;
 	for (k = 0; k < n && !cc->err; k++) {
 		l.res[k] = res[k];
@@ -299,10 +311,8 @@ static void scatter_loop(struct cc *cc, const struct ir_instr *in, const uint32_
 				&l.tmp[XRT_MAX_RANK]);
 	for (k = 0; k < n && !cc->err; k++)
 		l.u[k] = window_updates(cc, in, n + 1 + k, l.rank, &l.count, &l.tmp[k]);
-	cnt = l.count;
-	for (k = 0; k <= l.rank; k++)
-		cnt = l.u[0].dims[k] ? cnt : 0;
-	if (!cc->err && cnt && xrt_shape_element_count(&cc->c->instrs[in->operands[0]].shape)) {
+	if (!cc->err && xrt_shape_element_count(&cc->c->instrs[in->operands[n + 1]].shape) &&
+	    xrt_shape_element_count(&cc->c->instrs[in->operands[0]].shape)) {
 		loop_start(cc, in, &l);
 		top = cc->b.num_commands;
 		loop_body(cc, in, &l);
@@ -312,6 +322,8 @@ static void scatter_loop(struct cc *cc, const struct ir_instr *in, const uint32_
 	for (k = 0; k < n; k++) {
 		if (l.win[k])
 			cc_release(cc, l.win[k]);
+		if (l.nw[k])
+			cc_release(cc, l.nw[k]);
 		if (l.args[n + k])
 			cc_release(cc, l.args[n + k]);
 		if (l.up[k])

@@ -12,6 +12,24 @@
 #include "core/mem.h"
 #include "cc.h"
 
+/*
+ * The computation holding cc->in: while a called computation is inlined
+ * (cc_inline_comp_begin) cc->c is the callee, and the instruction being
+ * lowered is still its caller's.
+ */
+static const char *comp_name(const struct cc *cc)
+{
+	uint32_t j;
+
+	for (j = 0; j < cc->m->num_comps; j++) {
+		const struct ir_comp *c = &cc->m->comps[j];
+
+		if (cc->in >= c->instrs && cc->in < c->instrs + c->num_instrs)
+			return c->name;
+	}
+	return cc->c->name;
+}
+
 void cc_fail(struct cc *cc, enum xrt_code code, const char *fmt, ...)
 {
 	char msg[256];
@@ -25,7 +43,7 @@ void cc_fail(struct cc *cc, enum xrt_code code, const char *fmt, ...)
 	if (cc->in)
 		cc->err = xrt_status_new(cc->a, code,
 					 "compile: computation '%s', instruction '%s' (%s): %s",
-					 cc->c->name, cc->in->name, xrt_opcode_name(cc->in->op), msg);
+					 comp_name(cc), cc->in->name, xrt_opcode_name(cc->in->op), msg);
 	else
 		cc->err = xrt_status_new(cc->a, code, "compile: %s", msg);
 }
