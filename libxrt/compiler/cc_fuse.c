@@ -87,7 +87,7 @@ static uint32_t biggest_inline(struct cc *cc, const struct tree *t, uint32_t i)
 void cc_mark_inline(struct cc *cc, const bool *live)
 {
 	const struct ir_comp *c = cc->c;
-	uint32_t *user, i, k;
+	uint32_t *user, i, k, b;
 	struct tree *t;
 
 	user = xrt_mem_calloc(cc->a, c->num_instrs + 1, sizeof(*user));
@@ -108,11 +108,16 @@ void cc_mark_inline(struct cc *cc, const bool *live)
 
 		if (!live[i] || (!cc_is_elementwise(in) && in->op != XRT_OP_REDUCE))
 			continue;
-		/* A tree too big for one kernel stores its biggest branch. */
+		/*
+		 * A tree too big for one kernel stores its biggest branch.  One
+		 * with no branch left (a reduce of many inputs) is as small as
+		 * it gets: its own lowering deals with its operands.
+		 */
 		for (t[i] = tree_of(cc, t, i);
-		     t[i].nodes > TREE_NODES || t[i].leaves > TREE_LEAVES;
+		     (t[i].nodes > TREE_NODES || t[i].leaves > TREE_LEAVES) &&
+		     (b = biggest_inline(cc, t, i)) != ~0u;
 		     t[i] = tree_of(cc, t, i))
-			IV(cc, biggest_inline(cc, t, i)).kind = CK_UNSET;
+			IV(cc, b).kind = CK_UNSET;
 		/* read once, by a kernel that can host it, and not a result */
 		if (cc_is_elementwise(in) && IV(cc, i).uses == 1 && user[i] && i != c->root &&
 		    IV(cc, i).kind == CK_UNSET)
