@@ -3,7 +3,9 @@
  * RNG: counter-based random numbers.  Element i of the destination
  * (row-major) is made from one Philox-4x32-10 block with key = the
  * execution's seed and counter = (i, stream), so the numbers do not
- * depend on how elements are split among items or threads.
+ * depend on how elements are split among items or threads.  The stream
+ * is the command's, or (STREAM_AT) a u64 in memory, which a program
+ * counts up between passes of a loop.
  *
  * From the block's words w0..w3:
  *   BITS     u32: w0; u64: w0 | w1 << 32
@@ -27,17 +29,36 @@ static int is_float(u32 t)
 	return t >= XRT_CS_F16 && t <= XRT_CS_F64;
 }
 
+/* The stream's scalar: a u64 the command reads and does not write. */
+static int stream_at_validate(struct vctx *v, const struct xrt_cs_rng *c)
+{
+	const struct xrt_cs_scalar *s = (const void *)(c + 1);
+	u64 lo, hi;
+
+	if (c->stream)
+		return engine_fail(v, 1, "RNG: stream not 0 with STREAM_AT", 0, 0);
+	if (engine_check_scalar(v, 1, s, XRT_CS_U64))
+		return -1;
+	engine_span_bytes(c->dst.offset, xs_dtype_size(c->dst.dtype), c->dst.rank,
+			  c->dst.dims, c->dst.strides, &lo, &hi);
+	if (engine_overlap(c->dst.slot, lo, hi, s->slot, s->offset, s->offset + 8))
+		return engine_fail(v, 1, "RNG: dst overlaps the stream's scalar", lo, s->offset);
+	return 0;
+}
+
 static int rng_validate(struct vctx *v, const void *cmd, u32 size)
 {
 	const struct xrt_cs_rng *c = cmd;
 	double a, b;
 
-	if (size != sizeof(*c))
-		return engine_fail(v, ~0u, "RNG: size is not sizeof(struct xrt_cs_rng)",
+	if ((c->cmd.flags & ~XRT_CS_RNG_STREAM_AT) || c->pad)
+		return engine_fail(v, ~0u, "RNG: unknown flags or padding not 0", c->cmd.flags, 0);
+	if (size != sizeof(*c) + (c->cmd.flags ? sizeof(struct xrt_cs_scalar) : 0))
+		return engine_fail(v, ~0u, "RNG: size is not that of the command and its scalars",
 				   size, sizeof(*c));
-	if (c->cmd.flags || c->pad)
-		return engine_fail(v, ~0u, "RNG: flags or padding not 0", 0, 0);
 	if (engine_check_view(v, 0, &c->dst, XRT_CS_SLOT_WRITE))
+		return -1;
+	if (c->cmd.flags && stream_at_validate(v, c))
 		return -1;
 	a = xs_bits_f64(c->params[0]);
 	b = xs_bits_f64(c->params[1]);
@@ -121,9 +142,9 @@ static double rounded(u32 t, double v)
 	}
 }
 
-static void element(const struct xrt_cs_rng *c, u64 seed, u64 i, u8 *p)
+static void element(const struct xrt_cs_rng *c, u64 seed, u64 stream, u64 i, u8 *p)
 {
-	u32 w[4] = { (u32)i, (u32)(i >> 32), (u32)c->stream, (u32)(c->stream >> 32) };
+	u32 w[4] = { (u32)i, (u32)(i >> 32), (u32)stream, (u32)(stream >> 32) };
 	u32 t = c->dst.dtype;
 	double lo = xs_bits_f64(c->params[0]), hi = xs_bits_f64(c->params[1]), u, u1, u2, v;
 	float f;
@@ -163,8 +184,12 @@ static void rng_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 	const struct xrt_cs_view *d = &c->dst;
 	u32 es = xs_dtype_size(d->dtype), r = d->rank;
 	u64 n = engine_count(r, d->dims), s0 = first * ENGINE_ITEM_ELEMS, j, lin;
+	const struct xrt_cs_scalar *at = (const void *)(c + 1);
+	u64 stream = c->stream, len;
 	struct row_iter it;
-	u64 len;
+
+	if (c->cmd.flags & XRT_CS_RNG_STREAM_AT)
+		memcpy(&stream, engine_ptr(x, at->slot, at->offset), 8);
 
 	row_iter_init(&it, r, d->dims, s0, engine_min(count * ENGINE_ITEM_ELEMS, n - s0));
 	lin = s0;
@@ -173,7 +198,7 @@ static void rng_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 			row_iter_offset(&it, d->strides) * (s64)es;
 
 		for (j = 0; j < len; j++)
-			element(c, x->rng_seed, lin + j,
+			element(c, x->rng_seed, stream, lin + j,
 				p + (s64)j * (r ? d->strides[r - 1] : 0) * (s64)es);
 		lin += len;
 		row_iter_advance(&it, len);

@@ -338,13 +338,13 @@ void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_c
 	c->out = *out;
 }
 
-void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
-	    const struct xrt_cs_view *dst, double p0, double p1)
+static struct xrt_cs_rng *rng(struct cs_builder *b, size_t size, uint32_t distribution,
+			      uint64_t stream, const struct xrt_cs_view *dst, double p0, double p1)
 {
-	struct xrt_cs_rng *c = cs_append(b, XRT_CS_OP_RNG, sizeof(*c));
+	struct xrt_cs_rng *c = cs_append(b, XRT_CS_OP_RNG, size);
 
 	if (!c)
-		return;
+		return NULL;
 	c->distribution = distribution;
 	c->stream = stream;
 	c->dst = *dst;
@@ -352,6 +352,24 @@ void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
 		memcpy(&c->params[0], &p0, 8);
 		memcpy(&c->params[1], &p1, 8);
 	}
+	return c;
+}
+
+void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
+	    const struct xrt_cs_view *dst, double p0, double p1)
+{
+	rng(b, sizeof(struct xrt_cs_rng), distribution, stream, dst, p0, p1);
+}
+
+void cs_rng_at(struct cs_builder *b, uint32_t distribution, const struct xrt_cs_scalar *stream,
+	       const struct xrt_cs_view *dst, double p0, double p1)
+{
+	struct xrt_cs_rng *c = rng(b, sizeof(*c) + sizeof(*stream), distribution, 0, dst, p0, p1);
+
+	if (!c)
+		return;
+	c->cmd.flags = XRT_CS_RNG_STREAM_AT;
+	memcpy(c + 1, stream, sizeof(*stream));
 }
 
 void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,

@@ -315,10 +315,16 @@ static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
 	case XRT_CS_OP_RNG: {
 		const struct xrt_cs_rng *r = (const void *)c;
 
+		const struct xrt_cs_scalar *at = (const void *)(r + 1);
+
 		print_view(f, &r->dst);
-		fmtbuf_printf(f, " <- %s stream %llu", r->distribution == XRT_CS_RNG_BITS ?
+		fmtbuf_printf(f, " <- %s stream ", r->distribution == XRT_CS_RNG_BITS ?
 			      "bits" : r->distribution == XRT_CS_RNG_UNIFORM ? "uniform" :
-			      "normal", (unsigned long long)r->stream);
+			      "normal");
+		if (c->flags & XRT_CS_RNG_STREAM_AT && c->size >= sizeof(*r) + sizeof(*at))
+			fmtbuf_printf(f, "at s%u+%llu", at->slot, (unsigned long long)at->offset);
+		else
+			fmtbuf_printf(f, "%llu", (unsigned long long)r->stream);
 		break;
 	}
 	case XRT_CS_OP_SCAN: {

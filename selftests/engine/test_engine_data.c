@@ -1110,6 +1110,106 @@ TEST_F(xrt, rng_distributions)
 	run_free(&r);
 }
 
+/*
+ * STREAM_AT: the stream is the u64 in memory when the command runs, so
+ * an RNG reading 5 draws what a fixed stream 5 draws, and a loop that
+ * counts the u64 up draws new numbers each pass.
+ */
+TEST_F(xrt, rng_stream_read_at_run_time)
+{
+	enum { N = 1000 };
+	uint64_t dims[1] = { N }, two = 2, *ctr;
+	struct xrt_cs_scalar at = { .slot = 0, .dtype = XRT_CS_U64 };
+	struct xrt_cs_view fixed, read, again, ctrv;
+	struct cs_builder b;
+	struct run r = { .n = 0 };
+	uint32_t w[4], *u;
+	int i;
+
+	cs_builder_init(&b, NULL);
+	add_buf(&b, &r, 8, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	add_buf(&b, &r, 3 * N * 4, XRT_CS_SLOT_WRITE, 0);
+	fixed = cs_view_dense(1, XRT_CS_U32, 0, 1, dims);
+	read = cs_view_dense(1, XRT_CS_U32, N * 4, 1, dims);
+	again = cs_view_dense(1, XRT_CS_U32, 2 * N * 4, 1, dims);
+	ctr = (uint64_t *)r.slot[0];
+	*ctr = 5;
+	cs_rng(&b, XRT_CS_RNG_BITS, 5, &fixed, 0, 0);
+	cs_rng_at(&b, XRT_CS_RNG_BITS, &at, &read, 0, 0);
+	/* the counter moves on, as the compiler's increment kernel does */
+	ctrv = cs_view_dense(0, XRT_CS_U64, 0, 0, NULL);
+	cs_fill_constant(&b, &ctrv, &two, 8);
+	cs_rng_at(&b, XRT_CS_RNG_BITS, &at, &again, 0, 0);
+	RUN_PROGRAM(&b, &r);
+	u = (uint32_t *)r.slot[1];
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(u[i], u[N + i]);
+		w[0] = (uint32_t)i;
+		w[1] = 0;
+		w[2] = 2;
+		w[3] = 0;
+		xs_philox(w, 1234);
+		ASSERT_EQ(w[0], u[2 * N + i]) TH_LOG("element %d", i);
+	}
+	run_free(&r);
+}
+
+/* A STREAM_AT scalar that is not a readable u64 apart from dst is refused. */
+TEST_F(xrt, rng_stream_at_malformed)
+{
+	static const struct {
+		int what;
+		const char *needle;
+	} bad[] = {
+		{ 0, "RNG: unknown flags or padding not 0" },
+		{ 1, "RNG: size is not that of the command and its scalars" },
+		{ 2, "RNG: stream not 0 with STREAM_AT" },
+		{ 3, "part 1: scalar of the wrong element type" },
+		{ 4, "part 1: RNG: dst overlaps the stream's scalar" },
+		{ 5, "part 1: view reaches past the end of its slot" },
+		{ 6, "part 1: reads a slot not marked READ" },
+	};
+	uint64_t dims[1] = { 4 };
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct xrt_cs_scalar at = { .slot = 0, .dtype = XRT_CS_U64, .offset = 32 };
+		struct xrt_cs_view dst = cs_view_dense(0, XRT_CS_U32, 0, 1, dims);
+		struct xdev_program prog;
+		struct xrt_cs_rng *c;
+		struct cs_builder b;
+		size_t size;
+		void *p;
+
+		cs_builder_init(&b, NULL);
+		cs_add_slot(&b, 64, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+		cs_add_slot(&b, 64, XRT_CS_SLOT_WRITE);
+		switch (bad[i].what) {
+		case 3: at.dtype = XRT_CS_S64; break;
+		case 4: at.offset = 8; break;
+		case 5: at.offset = 64; break;
+		case 6: at.slot = 1; at.offset = 16; break;
+		}
+		cs_rng_at(&b, XRT_CS_RNG_BITS, &at, &dst, 0, 0);
+		ASSERT_OK(cs_finish(&b, &p, &size));
+		c = (void *)((uint8_t *)p + ((struct xrt_cs_header *)p)->commands_offset);
+		if (!i) {
+			char text[1024];
+
+			cs_dump(p, size, text, sizeof(text));
+			ASSERT_NE(NULL, strstr(text, "<- bits stream at s0+32\n")) TH_LOG("%s", text);
+		}
+		switch (bad[i].what) {
+		case 0: c->cmd.flags = 2; break;
+		case 1: c->cmd.flags = 0; break;
+		case 2: c->stream = 1; break;
+		}
+		ASSERT_ERR(xdev_program_load(&prog, self->a, p, size), XRT_INVALID_ARGUMENT,
+			   bad[i].needle);
+		xrt_free(NULL, p);
+	}
+}
+
 TEST_F(xrt, malformed_data_commands)
 {
 	uint64_t od[2] = { 4, 4 }, id[2] = { 2, 2 }, outd[3] = { 2, 5, 1 };

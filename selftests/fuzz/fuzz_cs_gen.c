@@ -292,19 +292,6 @@ static void gen_fill(struct gen *g, struct cs_builder *b)
 		cs_fill_constant(b, &dst, zero, sizeof(zero));
 }
 
-static void gen_rng(struct gen *g, struct cs_builder *b)
-{
-	int bits = pick(g, 2);
-	uint32_t t = bits ? XRT_CS_U32 : XRT_CS_F32;
-	struct xrt_cs_view dst = gen_view(g, t, pick(g, 3), NULL);
-	struct fields f = { .n = 0 };
-
-	view_fields(&f, &dst);
-	mutate(g, &f);
-	cs_rng(b, bits ? XRT_CS_RNG_BITS : XRT_CS_RNG_UNIFORM, take(g, 1), &dst,
-	       bits ? 0.0 : -1.0, bits ? 0.0 : 1.0);
-}
-
 static struct xrt_cs_scalar gen_scalar(struct gen *g, uint32_t dtype)
 {
 	struct xrt_cs_view v = gen_view(g, dtype, 0, NULL);
@@ -316,6 +303,26 @@ static struct xrt_cs_scalar gen_scalar(struct gen *g, uint32_t dtype)
 	field(&f, &s.slot, 4, 0);
 	mutate(g, &f);
 	return s;
+}
+
+static void gen_rng(struct gen *g, struct cs_builder *b)
+{
+	int bits = pick(g, 2);
+	uint32_t t = bits ? XRT_CS_U32 : XRT_CS_F32;
+	struct xrt_cs_view dst = gen_view(g, t, pick(g, 3), NULL);
+	struct fields f = { .n = 0 };
+	struct xrt_cs_scalar at;
+
+	view_fields(&f, &dst);
+	mutate(g, &f);
+	if (pick(g, 2)) {	/* the stream read from memory */
+		at = gen_scalar(g, pick(g, 4) ? XRT_CS_U64 : XRT_CS_S64);
+		cs_rng_at(b, bits ? XRT_CS_RNG_BITS : XRT_CS_RNG_UNIFORM, &at, &dst,
+			  bits ? 0.0 : -1.0, bits ? 0.0 : 1.0);
+		return;
+	}
+	cs_rng(b, bits ? XRT_CS_RNG_BITS : XRT_CS_RNG_UNIFORM, take(g, 1), &dst,
+	       bits ? 0.0 : -1.0, bits ? 0.0 : 1.0);
 }
 
 static void gen_jump(struct gen *g, struct cs_builder *b, uint32_t at)
@@ -620,6 +627,8 @@ static void check_command(const struct xrt_engine_prog *p, uint32_t i)
 		break;
 	case XRT_CS_OP_RNG:
 		check_view(p, i, "dst", &((const struct xrt_cs_rng *)at)->dst);
+		if (c->flags & XRT_CS_RNG_STREAM_AT)
+			check_scalar(p, i, "stream", (const void *)((const struct xrt_cs_rng *)at + 1));
 		break;
 	case XRT_CS_OP_JUMP: {
 		const struct xrt_cs_jump *x = at;

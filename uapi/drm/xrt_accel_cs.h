@@ -714,10 +714,11 @@ struct xrt_cs_sort {
 
 /**
  * struct xrt_cs_rng - counter-based random numbers
- * @cmd: op XRT_CS_OP_RNG, flags 0
+ * @cmd: op XRT_CS_OP_RNG, flags 0 or XRT_CS_RNG_STREAM_AT
  * @distribution: XRT_CS_RNG_*
  * @pad: 0
- * @stream: tells the RNG commands of a program apart
+ * @stream: tells the RNG commands of a program apart; 0 with
+ *          XRT_CS_RNG_STREAM_AT
  * @dst: written; u32/u64 for BITS; f16, bf16, f32 or f64 otherwise
  * @params: UNIFORM and NORMAL: two f64 bit patterns (low < high; stddev
  *          >= 0); BITS: 0
@@ -726,6 +727,12 @@ struct xrt_cs_sort {
  * seed and counter = (i, stream): the same seed gives the same numbers
  * on every executor and schedule.  See the documentation for how the
  * words become values.
+ *
+ * With XRT_CS_RNG_STREAM_AT, one struct xrt_cs_scalar of dtype u64
+ * follows the command (its size grows by that much) and the stream is
+ * the value it points at when the command runs: an RNG inside a loop
+ * then draws new numbers on each pass, as a program counts its draws.
+ * @dst must not overlap that scalar.
  */
 struct xrt_cs_rng {
 	struct xrt_cs_cmd cmd;
@@ -735,6 +742,9 @@ struct xrt_cs_rng {
 	struct xrt_cs_view dst;
 	__u64 params[2];
 };
+
+/* RNG flag: the stream is read from the struct xrt_cs_scalar after it. */
+#define XRT_CS_RNG_STREAM_AT	0x1u
 
 /* Longest dimension SCAN takes: its phases are counted in 32 bits. */
 #define XRT_CS_SCAN_MAX_LEN	0x100000000000ull	/* 2^44 */

@@ -112,10 +112,11 @@ static const char *round_expr(uint32_t t)
 static void rng(struct cg *g, const struct xrt_cs_rng *c, struct cg_step *st)
 {
 	const struct xrt_cs_view *d = &c->dst;
+	const struct xrt_cs_scalar *at = (const void *)(c + 1);
 	__u64 n = cg_count(d->rank, d->dims);
 	uint32_t t = d->dtype;
 	double lo, hi, bl;
-	char dst[CG_PTR_LEN];
+	char dst[CG_PTR_LEN], ptr[CG_PTR_LEN], ld[CG_PTR_LEN + 64];
 	struct cg_kernel *k = &st->kernel[0];
 	__u64 blb;
 
@@ -123,11 +124,20 @@ static void rng(struct cg *g, const struct xrt_cs_rng *c, struct cg_step *st)
 	memcpy(&hi, &c->params[1], 8);
 	cg_kernel_init(g, k, n);
 	cg_use_slot(g, k, d->slot);
+	if (c->cmd.flags & XRT_CS_RNG_STREAM_AT)
+		cg_use_slot(g, k, at->slot);
 	cg_use_seed(g, k);
 	cg_open(g, k);
-	cg_printf(&g->t, "FOR_EACH(e, %lluull) {\n"
-		  "\tu32 w[4] = { (u32)e, (u32)(e >> 32), 0x%xu, 0x%xu };\n"
-		  "\txs_philox(w, seed);\n", n, (uint32_t)c->stream, (uint32_t)(c->stream >> 32));
+	if (c->cmd.flags & XRT_CS_RNG_STREAM_AT) {
+		snprintf(ptr, sizeof(ptr), "s%u + %llull", at->slot, at->offset);
+		cg_load(ld, sizeof(ld), XRT_CS_U64, ptr);
+	} else {
+		snprintf(ld, sizeof(ld), "%lluull", c->stream);
+	}
+	cg_printf(&g->t, "const u64 rng_stream = %s;\n"
+		  "FOR_EACH(e, %lluull) {\n"
+		  "\tu32 w[4] = { (u32)e, (u32)(e >> 32), (u32)rng_stream, (u32)(rng_stream >> 32) };\n"
+		  "\txs_philox(w, seed);\n", ld, n);
 	cg_unravel(g, "c", "e", d->rank, d->dims, n <= UINT32_MAX);
 	cg_view_ptr(dst, sizeof(dst), d, d->strides, d->rank, "c");
 	if (c->distribution == XRT_CS_RNG_BITS) {

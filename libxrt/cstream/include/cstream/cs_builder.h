@@ -104,6 +104,9 @@ void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_c
 	     const struct xrt_cs_view *out, const void *init, size_t size);
 void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
 	    const struct xrt_cs_view *dst, double p0, double p1);
+/* The same, its stream the u64 @stream points at when it runs (STREAM_AT). */
+void cs_rng_at(struct cs_builder *b, uint32_t distribution, const struct xrt_cs_scalar *stream,
+	       const struct xrt_cs_view *dst, double p0, double p1);
 
 /* A DOT command; @flags XRT_CS_DOT_*. */
 void cs_dot(struct cs_builder *b, uint32_t flags, uint64_t batch, uint64_t m,
