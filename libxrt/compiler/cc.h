@@ -99,6 +99,12 @@ struct cc {
 	uint32_t *placed;
 	uint32_t branch_depth;		/* inside while or conditional bodies */
 	uint64_t rng_streams;		/* RNG commands so far */
+	/*
+	 * When an rng may run more than once (in a loop body) or not at all
+	 * (in a branch), its stream is a u64 counted up at run time, this
+	 * value + 1; 0 when every rng runs once and has a fixed stream.
+	 */
+	uint32_t rng_counter;
 	uint32_t *result_slots;
 	uint32_t num_results;
 	struct xexe_loop *loops;		/* the while loops lowered, for the executable */
@@ -342,6 +348,8 @@ struct cc_buf cc_index_vectors(struct cc *cc, const struct cc_buf *ix, int64_t i
 			       uint32_t *k, uint32_t *tmp);
 void cc_lower_scatter(struct cc *cc, uint32_t i);
 void cc_lower_rng(struct cc *cc, uint32_t i);
+/* Before the entry's body: the run-time rng counter, if one is needed. */
+void cc_rng_counter_init(struct cc *cc);
 /* Collectives among one participant (cc_collective.c). */
 void cc_lower_collective(struct cc *cc, uint32_t i);
 /* A tuple of instruction @i's operands. */
@@ -358,5 +366,7 @@ void cc_land(struct cc *cc, size_t at);
 /* c += 1; p = c < @limit (c s64, p pred, both scalars). */
 void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_buf *p,
 			int64_t limit);
+/* c += 1 (c a u64 scalar). */
+void cc_emit_increment(struct cc *cc, const struct cc_buf *c);
 
 #endif /* XRT_COMPILER_CC_H */

@@ -93,6 +93,20 @@ void cc_emit_count_step(struct cc *cc, const struct cc_buf *c, const struct cc_b
 	ewp_emit_small(e, c, 3);
 }
 
+void cc_emit_increment(struct cc *cc, const struct cc_buf *c)
+{
+	struct ewp *e = ewp_new_small(cc, c);
+	uint64_t one = 1;
+
+	if (!e)
+		return;
+	ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_U64, 0, ewp_operand(e, c, XRT_CS_OPERAND_IN), 0, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_CONST, 0, XRT_U64, 1, 0, 0, 0, &one, 8);
+	ewp_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_ADD, XRT_U64, 0, 0, 1, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_STORE, 0, 0, 0, ewp_operand(e, c, XRT_CS_OPERAND_OUT), 0, 0, NULL, 0);
+	ewp_emit_small(e, c, 2);
+}
+
 void cc_emit_masked_n(struct cc *cc, const uint32_t *roots, uint32_t n,
 		      const struct cc_buf *outs, const struct cc_buf *mask)
 {

@@ -162,6 +162,7 @@ static void lower_entry(struct cc *cc)
 				   (uint32_t)c->instrs[i].parameter, &(uint32_t){ 0 });
 	}
 	cc_plan_results(cc);
+	cc_rng_counter_init(cc);
 	lower_body(cc, NULL);
 	cc->in = NULL;
 	cc_bind_results(cc);

@@ -3,9 +3,11 @@
  * rng: the RNG command, whose element i is Philox-4x32-10 of counter
  * (i, stream) keyed by the execution's seed.  Streams number the rng
  * instructions in the order they run, as the reference evaluator counts
- * its calls, so both give the same numbers.  In a loop body the
- * evaluator's count moves on every iteration while a command's stream
- * is fixed, so rng there is not compiled yet.  Constant float bounds
+ * its calls, so both give the same numbers.  An rng in another
+ * computation than the entry (a loop body, a branch) may run many times
+ * or not at all: then every rng of the program reads its stream from a
+ * u64 counter in the arena (STREAM_AT), zeroed at the start and counted
+ * up after each draw, as the evaluator counts.  Constant float bounds
  * go into the command; other bounds apply to raw numbers in a kernel.
  */
 #include <math.h>
@@ -35,6 +37,45 @@ static bool const_float(struct cc *cc, uint32_t v, double *f)
 	return true;
 }
 
+void cc_rng_counter_init(struct cc *cc)
+{
+	const xrt_module *m = cc->m;
+	uint32_t c, i, v;
+	bool found = false;
+
+	for (c = 0; c < m->num_comps && !found; c++) {
+		for (i = 0; i < m->comps[c].num_instrs && c != m->entry && !found; i++)
+			found = m->comps[c].instrs[i].op == XRT_OP_RNG;
+	}
+	if (!found)
+		return;
+	v = cc_new_val(cc);
+	if (cc->err || cc_alloc(cc, v, XRT_U64, 0, NULL))
+		return;
+	cc_fill_value(cc, &cc->vals[v].buf, &(uint64_t){ 0 });
+	cc->rng_counter = v + 1;
+}
+
+/* An RNG command of stream @stream, or of the run-time counter's. */
+static void draw(struct cc *cc, uint32_t distribution, uint64_t stream,
+		 const struct xrt_cs_view *dst, double p0, double p1)
+{
+	const struct cc_buf *n;
+	struct xrt_cs_scalar at;
+
+	if (!cc->rng_counter) {
+		cs_rng(&cc->b, distribution, stream, dst, p0, p1);
+		return;
+	}
+	n = &cc->vals[cc->rng_counter - 1].buf;
+	memset(&at, 0, sizeof(at));
+	at.slot = n->slot;
+	at.dtype = XRT_CS_U64;
+	at.offset = n->offset;
+	cs_rng_at(&cc->b, distribution, &at, dst, p0, p1);
+	cc_emit_increment(cc, n);
+}
+
 void cc_lower_rng(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
@@ -46,10 +87,6 @@ void cc_lower_rng(struct cc *cc, uint32_t i)
 	struct xrt_cs_view dst;
 	double fa, fb;
 
-	if (cc->branch_depth) {
-		cc_unimplemented(cc, "rng inside a while loop or conditional");
-		return;
-	}
 	if (cc_alloc(cc, v, t, in->shape.rank, in->shape.dims))
 		return;
 	dst = cc_csview(&cc->vals[v].buf);
@@ -61,8 +98,7 @@ void cc_lower_rng(struct cc *cc, uint32_t i)
 	 */
 	if (const_float(cc, a, &fa) && const_float(cc, b, &fb) && isfinite(fa) && isfinite(fb) &&
 	    (normal ? fb >= 0 : fa < fb)) {
-		cs_rng(&cc->b, normal ? XRT_CS_RNG_NORMAL : XRT_CS_RNG_UNIFORM, stream, &dst,
-		       fa, fb);
+		draw(cc, normal ? XRT_CS_RNG_NORMAL : XRT_CS_RNG_UNIFORM, stream, &dst, fa, fb);
 		return;
 	}
 	/* raw numbers (u in [0, 1), z, or bits), then the bounds applied */
@@ -71,8 +107,8 @@ void cc_lower_rng(struct cc *cc, uint32_t i)
 	if (cc_alloc(cc, raw, rt, in->shape.rank, in->shape.dims))
 		return;
 	dst = cc_csview(&cc->vals[raw].buf);
-	cs_rng(&cc->b, rt == XRT_U64 ? XRT_CS_RNG_BITS : normal ? XRT_CS_RNG_NORMAL :
-	       XRT_CS_RNG_UNIFORM, stream, &dst, 0, 1);
+	draw(cc, rt == XRT_U64 ? XRT_CS_RNG_BITS : normal ? XRT_CS_RNG_NORMAL :
+	     XRT_CS_RNG_UNIFORM, stream, &dst, 0, 1);
 	cc_emit_rng_bounds(cc, &cc->vals[v].buf, &cc->vals[raw].buf, &cc->vals[a].buf,
 			   &cc->vals[b].buf, normal);
 	cc_release(cc, raw);
