@@ -209,13 +209,14 @@ void cc_emit_swap_step(struct cc *cc, uint32_t root, const struct cc_buf *a,
  * space, with the select or scatter computation inlined (its root
  * @sel_root / @root):  where the candidate @c is valid (@m) and no best
  * is held (@h) or select(best @b, @c) is false, best = @c and its offset
- * @jb = @j;  then @r = scatter(@r, source) where @jb == @j.
+ * @jb = @j;  then @r = scatter(@r, source) where @jb == @j.  With @jv,
+ * the offset is the s32 scalar @jv holds at run time (in a loop), not @j.
  */
 void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *h,
 			 const struct cc_buf *b, const struct cc_buf *jb, const struct cc_buf *c,
-			 const struct cc_buf *m, int32_t j);
+			 const struct cc_buf *m, const struct cc_buf *jv, int32_t j);
 void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
-			  const struct cc_buf *jb, int32_t j);
+			  const struct cc_buf *jb, const struct cc_buf *jv, int32_t j);
 /*
  * Hand-written kernels over @space's iteration space: registers, the
  * instructions of the command stream (XRT_CS_EW_*), loads and stores of

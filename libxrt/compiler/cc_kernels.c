@@ -171,9 +171,24 @@ void cc_emit_swap_step(struct cc *cc, uint32_t root, const struct cc_buf *a,
 	ewp_emit_small(e, &a[0], e->num_regs);
 }
 
+/* Register @r = the offset: @j, or the s32 scalar @jv read at run time. */
+static void put_offset(struct ewp *e, uint32_t r, const struct cc_buf *space,
+		       const struct cc_buf *jv, int32_t j)
+{
+	struct cc_buf b;
+
+	if (!jv) {
+		ewp_put(e, XRT_CS_EW_CONST, 0, XRT_S32, r, 0, 0, 0, &j, 4);
+		return;
+	}
+	b = cc_spread(*jv, space);
+	ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_S32, r, ewp_operand(e, &b, XRT_CS_OPERAND_IN), 0, 0,
+		NULL, 0);
+}
+
 void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *h,
 			 const struct cc_buf *b, const struct cc_buf *jb, const struct cc_buf *c,
-			 const struct cc_buf *m, int32_t j)
+			 const struct cc_buf *m, const struct cc_buf *jv, int32_t j)
 {
 	struct ewp *e = ewp_new_small(cc, h);
 	uint8_t in = XRT_CS_OPERAND_IN, out = XRT_CS_OPERAND_OUT;
@@ -199,7 +214,7 @@ void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *
 	ewp_put(e, XRT_CS_EW_LOAD, 0, b->dtype, rb, ewp_operand(e, b, in), 0, 0, NULL, 0);
 	ewp_put(e, XRT_CS_EW_SELECT, 0, b->dtype, rb, t, rc, rb, NULL, 0);
 	ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_S32, rc, ewp_operand(e, jb, in), 0, 0, NULL, 0);
-	ewp_put(e, XRT_CS_EW_CONST, 0, XRT_S32, rm = ewp_reg(e), 0, 0, 0, &j, 4);
+	put_offset(e, rm = ewp_reg(e), h, jv, j);
 	ewp_put(e, XRT_CS_EW_SELECT, 0, XRT_S32, rc, t, rm, rc, NULL, 0);
 	ewp_put(e, XRT_CS_EW_STORE, 0, 0, 0, ewp_operand(e, b, out), rb, 0, NULL, 0);
 	ewp_put(e, XRT_CS_EW_STORE, 0, 0, 0, ewp_operand(e, jb, out), rc, 0, NULL, 0);
@@ -208,7 +223,7 @@ void cc_emit_select_step(struct cc *cc, uint32_t sel_root, const struct cc_buf *
 }
 
 void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
-			  const struct cc_buf *jb, int32_t j)
+			  const struct cc_buf *jb, const struct cc_buf *jv, int32_t j)
 {
 	struct ewp *e = ewp_new_small(cc, jb);
 	uint8_t in = XRT_CS_OPERAND_IN;
@@ -221,7 +236,7 @@ void cc_emit_scatter_step(struct cc *cc, uint32_t root, const struct cc_buf *r,
 	rk = ewp_reg(e);
 	rr = ewp_reg(e);
 	ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_S32, rj, ewp_operand(e, jb, in), 0, 0, NULL, 0);
-	ewp_put(e, XRT_CS_EW_CONST, 0, XRT_S32, rk, 0, 0, 0, &j, 4);
+	put_offset(e, rk, jb, jv, j);
 	ewp_put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_EQ, XRT_PRED, rk, rj, rk, 0, NULL, 0);
 	ewp_put(e, XRT_CS_EW_LOAD, 0, r->dtype, rr, ewp_operand(e, r, in), 0, 0, NULL, 0);
 	ewp_put(e, XRT_CS_EW_SELECT, 0, r->dtype, rr, rk, rn, rr, NULL, 0);

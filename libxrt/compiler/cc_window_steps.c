@@ -6,8 +6,11 @@
  * with a run-time init, and select-and-scatter.  The operand is first
  * copied padded (and base-dilated) beside a mask of where its real
  * elements are, so padding and dilation holes take no part, as in the
- * evaluator; windows over 64 elements are refused.
+ * evaluator.  Up to 64 window elements, one kernel per offset, each
+ * reading a fixed view; past that, a loop on the device over the
+ * offsets.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "cc.h"
@@ -32,6 +35,7 @@ struct sas {
 	int64_t ldil[XRT_MAX_RANK], rdil[XRT_MAX_RANK];	/* base, window dilation */
 	int64_t pd[XRT_MAX_RANK];	/* padded operand dims */
 	uint32_t p, m, h, b, j, r;	/* padded operand, mask, has, best, offset, result */
+	int64_t count;			/* window elements */
 };
 
 /* The window of @in over operand @a; @plain: no dilation or negative padding. */
@@ -62,10 +66,7 @@ static bool parse_window(struct cc *cc, const struct ir_instr *in, const struct 
 			w->pd[d] = 0;
 		wn *= f[0];
 	}
-	if (wn > 64) {
-		cc_unimplemented(cc, "a window over 64 elements, offset by offset");
-		return false;
-	}
+	w->count = wn;
 	return true;
 }
 
@@ -168,9 +169,9 @@ static void sas_phase(struct cc *cc, const struct ir_instr *in, struct sas *w, i
 		args[1] = phase ? srcv : cc_new_view(cc, w->p, &cb);
 		if (!cc->err && cc_inline_comp_begin(cc, f, args, &sv)) {
 			if (phase)
-				cc_emit_scatter_step(cc, f->root, &cb, &jb, j);
+				cc_emit_scatter_step(cc, f->root, &cb, &jb, NULL, j);
 			else
-				cc_emit_select_step(cc, f->root, &hb, &bb, &jb, &cb, &mb, j);
+				cc_emit_select_step(cc, f->root, &hb, &bb, &jb, &cb, &mb, NULL, j);
 			cc_inline_comp_end(cc, &sv);
 		}
 		for (k = 0; k < 2 - (uint32_t)phase; k++)
@@ -187,20 +188,247 @@ static void sas_phase(struct cc *cc, const struct ir_instr *in, struct sas *w, i
 	} while (d >= 0 && !cc->err);
 }
 
+/*
+ * A window of over 64 elements: one pass of a device loop per offset.
+ * A kernel turns the counter into the offset's index (counted down for
+ * select-and-scatter's scatter phase) and its start in each dimension
+ * (index times the window dilation); DYNAMIC_SLICE copies the span the
+ * windows cover at that offset out of each array the pass reads; a view
+ * striding that copy by the window strides is the offset's view, used
+ * as an unrolled offset's fixed view is.  The slices never clamp: the
+ * last offset's span ends inside the padded operand, as every window
+ * does.
+ */
+struct wloop {
+	uint32_t n, src[9], sl[9];	/* the arrays sliced, their slices */
+	uint32_t st, c, p, j;		/* starts (s64[rank]), counter, c < count, offset */
+	bool backwards;
+	uint32_t top;
+	struct xrt_cs_scalar starts[XRT_MAX_RANK];
+	int64_t span[XRT_MAX_RANK], sdims[XRT_MAX_RANK];
+};
+
+static uint32_t loop_buffer(struct cc *cc, enum xrt_dtype t, uint32_t rank, const int64_t *dims)
+{
+	uint32_t v = cc_new_val(cc);
+
+	cc_alloc(cc, v, t, rank, dims);
+	return v;
+}
+
+/* j = the offset's index; starts[d] = (j / inner[d] % size[d]) * rdil[d]. */
+static void emit_offset(struct cc *cc, const struct sas *w, const struct wloop *l)
+{
+	const struct cc_buf c = cc->vals[l->c].buf;
+	struct ewp *e = cc_ew_new(cc, &c);
+	uint32_t o, x, k, d;
+	int64_t inner = 1;
+
+	if (!e)
+		return;
+	o = cc_ew_reg(e);
+	x = cc_ew_reg(e);
+	k = cc_ew_reg(e);
+	cc_ew_load(e, o, &c);
+	if (l->backwards) {
+		cc_ew_const(e, XRT_S64, k, (uint64_t)(w->count - 1));
+		cc_ew_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_SUB, XRT_S64, o, k, o, 0);
+	}
+	cc_ew_put(e, XRT_CS_EW_CONVERT, 0, XRT_S32, x, o, 0, 0);
+	cc_ew_store(e, &cc->vals[l->j].buf, x);
+	for (d = w->rank; d-- > 0; inner *= w->size[d]) {
+		struct cc_buf s = cc->vals[l->st].buf;
+
+		s.rank = 0;
+		s.offset += 8 * d;
+		cc_ew_const(e, XRT_S64, k, (uint64_t)inner);
+		cc_ew_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_DIV, XRT_S64, x, o, k, 0);
+		cc_ew_const(e, XRT_S64, k, (uint64_t)w->size[d]);
+		cc_ew_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_REM, XRT_S64, x, x, k, 0);
+		cc_ew_const(e, XRT_S64, k, (uint64_t)w->rdil[d]);
+		cc_ew_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_MUL, XRT_S64, x, x, k, 0);
+		cc_ew_store(e, &s, x);
+	}
+	cc_ew_emit(e, &c);
+}
+
+/* The loop's buffers, its top, the offset and the slices of @l->src. */
+static bool loop_open(struct cc *cc, const struct sas *w, struct wloop *l)
+{
+	static const int64_t zero;
+	struct xrt_cs_view a, b;
+	uint32_t k, d;
+
+	for (d = 0; d < w->rank; d++)
+		l->span[d] = (l->sdims[d] - 1) * w->stride[d] + 1;
+	for (k = 0; k < l->n; k++)
+		l->sl[k] = loop_buffer(cc, cc->vals[l->src[k]].buf.dtype, w->rank, l->span);
+	l->st = loop_buffer(cc, XRT_S64, 1, (int64_t[]){ w->rank });
+	l->c = loop_buffer(cc, XRT_S64, 0, NULL);
+	l->p = loop_buffer(cc, XRT_PRED, 0, NULL);
+	l->j = loop_buffer(cc, XRT_S32, 0, NULL);
+	if (cc->err)
+		return false;
+	cc_fill_value(cc, &cc->vals[l->c].buf, &zero);
+	for (d = 0; d < w->rank; d++)
+		l->starts[d] = (struct xrt_cs_scalar){ cc->vals[l->st].buf.slot, XRT_CS_S64,
+						       { 0 }, cc->vals[l->st].buf.offset + 8 * d };
+	l->top = cc->b.num_commands;
+	emit_offset(cc, w, l);
+	for (k = 0; k < l->n; k++) {
+		a = cc_csview(&cc->vals[l->src[k]].buf);
+		b = cc_csview(&cc->vals[l->sl[k]].buf);
+		cs_dynamic_slice(&cc->b, 0, &a, &b, l->starts);
+	}
+	return !cc->err;
+}
+
+/* Slice @k's view of this pass's offset. */
+static struct cc_buf loop_view(const struct cc *cc, const struct sas *w, const struct wloop *l,
+			       uint32_t k)
+{
+	struct cc_buf b = cc->vals[l->sl[k]].buf;
+	uint32_t d;
+
+	for (d = 0; d < w->rank; d++) {
+		b.dims[d] = l->sdims[d];
+		b.strides[d] *= w->stride[d];
+	}
+	return b;
+}
+
+/* Slice @k written back where it came from. */
+static void loop_write_back(struct cc *cc, const struct wloop *l, uint32_t k)
+{
+	struct xrt_cs_view a = cc_csview(&cc->vals[l->src[k]].buf);
+	struct xrt_cs_view b = cc_csview(&cc->vals[l->sl[k]].buf);
+
+	cs_dynamic_slice(&cc->b, 1, &a, &b, l->starts);
+}
+
+/* The next offset, back to the top while there is one; buffers let go. */
+static void loop_close(struct cc *cc, const struct sas *w, struct wloop *l, bool opened)
+{
+	uint32_t k;
+
+	if (opened) {
+		cc_emit_count_step(cc, &cc->vals[l->c].buf, &cc->vals[l->p].buf, w->count);
+		cc_jump(cc, XRT_CS_JUMP_IF_TRUE, l->top, l->p);
+	}
+	for (k = 0; k < l->n; k++)
+		if (l->sl[k])
+			cc_release(cc, l->sl[k]);
+	if (l->st)
+		cc_release(cc, l->st);
+	if (l->c)
+		cc_release(cc, l->c);
+	if (l->p)
+		cc_release(cc, l->p);
+	if (l->j)
+		cc_release(cc, l->j);
+}
+
+/* select-and-scatter's phase @phase as a loop over the window offsets. */
+static void sas_loop(struct cc *cc, const struct ir_comp *f, uint32_t srcv, struct sas *w,
+		     int phase)
+{
+	struct cc_buf cb, mb, hb = cc->vals[w->h].buf, bb = cc->vals[w->b].buf;
+	struct cc_buf jb = cc->vals[w->j].buf;
+	uint32_t args[2], k;
+	struct cc_saved sv;
+	struct wloop l;
+	bool open;
+
+	memset(&l, 0, sizeof(l));
+	l.n = phase ? 1 : 2;
+	l.src[0] = phase ? w->r : w->p;
+	l.src[1] = w->m;
+	l.backwards = phase;
+	memcpy(l.sdims, cc->vals[srcv].buf.dims, sizeof(l.sdims));
+	open = loop_open(cc, w, &l);
+	if (open) {
+		cb = loop_view(cc, w, &l, 0);
+		args[0] = cc_new_view(cc, phase ? l.sl[0] : w->b, phase ? &cb : &bb);
+		args[1] = phase ? srcv : cc_new_view(cc, l.sl[0], &cb);
+		if (!cc->err && cc_inline_comp_begin(cc, f, args, &sv)) {
+			if (phase) {
+				cc_emit_scatter_step(cc, f->root, &cb, &jb, &cc->vals[l.j].buf, 0);
+			} else {
+				mb = loop_view(cc, w, &l, 1);
+				cc_emit_select_step(cc, f->root, &hb, &bb, &jb, &cb, &mb,
+						    &cc->vals[l.j].buf, 0);
+			}
+			cc_inline_comp_end(cc, &sv);
+		}
+		for (k = 0; k < 2 - (uint32_t)phase; k++)
+			cc_release(cc, args[k]);
+		if (phase)
+			loop_write_back(cc, &l, 0);
+	}
+	loop_close(cc, w, &l, open);
+}
+
+/* reduce-window over the accumulators @acc, @n padded inputs @p. */
+static void window_loop(struct cc *cc, const struct ir_instr *in, const struct sas *w,
+			const uint32_t *acc, const uint32_t *p, uint32_t n, const int64_t *odims)
+{
+	const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
+	const struct ir_instr *root = &f->instrs[f->root];
+	uint32_t args[16], roots[8], k;
+	struct cc_buf outs[8], mb, b;
+	struct cc_saved sv;
+	struct wloop l;
+	bool open;
+
+	memset(&l, 0, sizeof(l));
+	l.n = n + 1;
+	memcpy(l.src, p, n * sizeof(*p));
+	l.src[n] = w->m;
+	memcpy(l.sdims, odims, sizeof(l.sdims));
+	open = loop_open(cc, w, &l);
+	for (k = 0; k < n && open; k++) {
+		b = loop_view(cc, w, &l, k);
+		outs[k] = cc->vals[acc[k]].buf;
+		args[k] = cc_new_view(cc, acc[k], &outs[k]);
+		args[n + k] = cc_new_view(cc, l.sl[k], &b);
+		roots[k] = root->op == XRT_OP_TUPLE ? root->operands[k] : f->root;
+	}
+	if (open) {
+		mb = loop_view(cc, w, &l, n);
+		if (!cc->err && cc_inline_comp_begin(cc, f, args, &sv)) {
+			cc_emit_masked_n(cc, roots, n, outs, &mb);
+			cc_inline_comp_end(cc, &sv);
+		}
+		for (k = 0; k < 2 * n; k++)
+			cc_release(cc, args[k]);
+	}
+	loop_close(cc, w, &l, open);
+}
+
 void cc_lower_select_and_scatter(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];
 	struct cc_buf a = cc->vals[cc_opnd(cc, in, 0)].buf, out;
 	uint32_t v = cc_iv(cc, i), d;
 	struct sas w;
+	int phase;
 
 	memset(&w, 0, sizeof(w));
 	if (!parse_window(cc, in, &a, &w, true))
 		return;
+	if (w.count > INT32_MAX) {	/* offsets are s32 in the kernels */
+		cc_unimplemented(cc, "a select-and-scatter window of 2^31 elements or more");
+		return;
+	}
 	sas_start(cc, in, &w);
-	if (xrt_shape_element_count(&cc->c->instrs[in->operands[1]].shape)) {
-		sas_phase(cc, in, &w, 0);
-		sas_phase(cc, in, &w, 1);
+	for (phase = 0; phase < 2 && xrt_shape_element_count(&cc->c->instrs[in->operands[1]].shape);
+	     phase++) {
+		if (w.count > 64)
+			sas_loop(cc, &cc->m->comps[ir_instr_attr(in, phase ? IR_ATTR_SCATTER :
+								 IR_ATTR_SELECT)->ints[0]],
+				 cc_opnd(cc, in, 1), &w, phase);
+		else
+			sas_phase(cc, in, &w, phase);
 	}
 	if (cc->err || cc_alloc(cc, v, in->shape.dtype, in->shape.rank, in->shape.dims))
 		return;
@@ -269,6 +497,10 @@ void cc_lower_window_general(struct cc *cc, uint32_t i)
 		d = -1;		/* nothing to compute */
 	else
 		d = 0;
+	if (d == 0 && w.count > 64) {
+		window_loop(cc, in, &w, acc, p, n, odims);
+		d = -1;
+	}
 	while (d >= 0 && !cc->err) {
 		for (k = 0; k < n; k++) {
 			struct cc_buf b = window_view(cc, p[k], &w, wi, odims);
