@@ -116,6 +116,16 @@ struct cc {
 
 #define CC_ALIGN 64
 
+/*
+ * *@out = @m with every call inlined (cc_inline.c), sharing @m's
+ * instructions' contents; NULL where @m has no call or would grow past
+ * a million instructions a computation (then calls are lowered as
+ * calls).  Freed by cc_flat_free().  Fails only out of memory.
+ */
+xrt_status *cc_flatten_calls(const xrt_module *m, const struct xrt_allocator *a,
+			     xrt_module **out);
+void cc_flat_free(const struct xrt_allocator *a, xrt_module *flat);
+
 /* Records the first error, naming the instruction being lowered. */
 void cc_fail(struct cc *cc, enum xrt_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -92,13 +92,14 @@ static void lower_body(struct cc *cc, const uint32_t *args)
 {
 	const struct ir_comp *c = cc->c;
 	bool *live = xrt_mem_calloc(cc->a, 2 * (size_t)c->num_instrs + 1, sizeof(*live));
-	bool *done = live + c->num_instrs;	/* lowered before the rest */
+	bool *done;	/* lowered before the rest */
 	uint32_t i;
 
 	if (!live) {
 		cc_oom(cc);
 		return;
 	}
+	done = live + c->num_instrs;
 	count_uses(cc, live);
 	for (i = 0; i < c->num_instrs && !cc->err; i++) {
 		const struct ir_instr *in = &c->instrs[i];
@@ -274,6 +275,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 {
 	struct cc cc;
 	struct xrt_executable *exe;
+	xrt_module *flat;
 	xrt_status *st;
 	uint32_t i;
 
@@ -284,11 +286,13 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	st = xrt_module_verify(m);
 	if (!st)
 		st = ir_module_check_single(m, alloc, "compile");
+	if (!st)
+		st = cc_flatten_calls(m, alloc, &flat);
 	if (st)
 		return st;
 	memset(&cc, 0, sizeof(cc));
-	cc.m = m;
-	cc.c = &m->comps[m->entry];
+	cc.m = flat ? flat : m;
+	cc.c = &cc.m->comps[m->entry];
 	cc.a = alloc;
 	if (o)
 		cc.o = *o;
@@ -327,6 +331,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 	xrt_mem_free(alloc, cc.slots);
 	xrt_mem_free(alloc, cc.consts);
 	xrt_status_free(cc.err);
+	cc_flat_free(alloc, flat);
 	*out = exe;
 	return st;
 }

@@ -80,6 +80,10 @@ uint32_t cc_add_slot(struct cc *cc, enum xexe_slot_kind kind, uint64_t size, uin
 {
 	uint32_t s = cs_add_slot(&cc->b, size, flags);
 
+	if (cc->b.err) {	/* the builder's slots did not grow */
+		cc_oom(cc);
+		return 0;
+	}
 	if (grow(cc, (void **)&cc->slots, &cc->slot_cap, s + 1, sizeof(*cc->slots)))
 		return s;
 	cc->slots[s].kind = kind;

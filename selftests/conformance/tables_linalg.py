@@ -195,6 +195,24 @@ def windows():
                                                             (1, 2, 2, 1), 'SAME') ** 2))(a)
     out.append(Case('window', 'select_and_scatter_maxpool_grad', maxpool_grad,
                     [values('f32', (2, 7, 7, 2), specials=False)], 'acc'))
+
+    # windows of over 64 elements: loops over the offsets on the device
+    def maxpool_grad_9x9(a):
+        import jax
+        return jax.grad(lambda x: jnp.sum(lax.reduce_window(x, -np.inf, lax.max, (1, 9, 9, 1),
+                                                            (1, 2, 2, 1), 'SAME') ** 2))(a)
+    out.append(Case('window', 'select_and_scatter_maxpool_grad_9x9', maxpool_grad_9x9,
+                    [values('f32', (1, 12, 13, 2), specials=False)], 'acc'))
+
+    def argmax_pool(a):
+        def pick(x, y):
+            keep = (x[0] > y[0]) | ((x[0] == y[0]) & (x[1] < y[1]))
+            return (jnp.where(keep, x[0], y[0]), jnp.where(keep, x[1], y[1]))
+        idx = lax.broadcasted_iota(np.int32, a.shape, 1)
+        return lax.reduce_window((a, idx), (np.float32(-np.inf), np.int32(-1)), pick,
+                                 (9, 8), (2, 3), 'SAME')
+    out.append(Case('window', 'reduce_window_argmax_9x8', argmax_pool,
+                    [values('f32', (11, 14), specials=False)], 'exact'))
     return out
 
 

@@ -402,6 +402,45 @@ TEST_F(xrt, rank_8_gather_and_scatter_refused_by_name)
 }
 
 /*
+ * Calls are inlined before lowering: a reducer calling a computation is
+ * elementwise again, and a module whose computations call each other is
+ * flattened, so it compiles; out of memory at any allocation, compiling
+ * it fails cleanly.
+ */
+static const char calls_text[] =
+	"HloModule c\nwhere {\n  p = pred[] parameter(0)\n  a = f32[] parameter(1)\n"
+	"  b = f32[] parameter(2)\n  ROOT s = f32[] select(p, a, b)\n}\n"
+	"max {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+	"  g = pred[] compare(a, b), direction=GT\n"
+	"  ROOT m = f32[] call(g, a, b), to_apply=where\n}\n"
+	"inner {\n  x = f32[4,3] parameter(0)\n  z = f32[] constant(-inf)\n"
+	"  ROOT r = f32[4] reduce(x, z), dimensions={1}, to_apply=max\n}\n"
+	"ENTRY e {\n  x = f32[4,3] parameter(0)\n"
+	"  ROOT c = f32[4] call(x), to_apply=inner\n}\n";
+static xrt_module *calls_module;
+
+static xrt_status *compile_calls(const struct xrt_allocator *a)
+{
+	struct xrt_executable *exe = NULL;
+	xrt_status *st = cc_compile(calls_module, NULL, a, &exe);
+
+	xexe_destroy(exe);
+	return st;
+}
+
+TEST_F(xrt, calls_inlined_before_lowering)
+{
+	struct xrt_executable *exe = NULL;
+	long runs;
+
+	ASSERT_OK(xrt_hlo_parse(NULL, calls_text, strlen(calls_text), &calls_module));
+	ASSERT_OK(cc_compile(calls_module, NULL, self->a, &exe));
+	xexe_destroy(exe);
+	test_fail_sweep(_metadata, &self->ta, compile_calls, &runs);
+	xrt_module_destroy(calls_module);
+}
+
+/*
  * Odd-even transposition costs n^2 / 2 comparisons a row: a comparator
  * that is no plain order past 65536 elements is refused, saying so.
  */
