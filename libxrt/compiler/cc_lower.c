@@ -365,7 +365,7 @@ bool cc_inline_comp_begin(struct cc *cc, const struct ir_comp *f, const uint32_t
 			return false;
 		}
 	}
-	if (f->num_instrs > 40) {
+	if (f->num_instrs > XRT_CS_MAX_INSTS) {	/* cannot fit one kernel */
 		cc_unimplemented(cc, "applying a computation this big");
 		return false;
 	}

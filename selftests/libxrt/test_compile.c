@@ -441,6 +441,38 @@ TEST_F(xrt, calls_inlined_before_lowering)
 }
 
 /*
+ * A computation applied as a kernel may hold XRT_CS_MAX_INSTS
+ * instructions; one of more cannot fit a kernel and is refused so.
+ */
+TEST_F(xrt, computation_past_a_kernel_refused_by_name)
+{
+	struct xrt_executable *exe = NULL;
+	size_t cap = 64 * 1024, n = 0;
+	char *text = malloc(cap);
+	xrt_module *m = NULL;
+	int k;
+
+	ASSERT_NE(NULL, text);
+	n += (size_t)snprintf(text + n, cap - n, "HloModule big\ncmp {\n  a = f32[] parameter(0)\n"
+			      "  b = f32[] parameter(1)\n  c = f32[] constant(0.5)\n");
+	/* a0 = a * c, a1 = a0 * c, ... and the same of b: 263 instructions */
+	n += (size_t)snprintf(text + n, cap - n, "  a0 = f32[] multiply(a, c)\n"
+			      "  b0 = f32[] multiply(b, c)\n");
+	for (k = 1; k < 130; k++)
+		n += (size_t)snprintf(text + n, cap - n, "  a%d = f32[] multiply(a%d, c)\n"
+				      "  b%d = f32[] multiply(b%d, c)\n", k, k - 1, k, k - 1);
+	snprintf(text + n, cap - n, "  ROOT lt = pred[] compare(a129, b129), direction=LT\n}\n"
+		 "ENTRY e {\n  x = f32[4,9] parameter(0)\n"
+		 "  ROOT s = f32[4,9] sort(x), dimensions={1}, to_apply=cmp\n}\n");
+	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+	ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
+		   "instruction 's' (sort): applying a computation this big is not compiled yet");
+	EXPECT_EQ(NULL, exe);
+	xrt_module_destroy(m);
+	free(text);
+}
+
+/*
  * Odd-even transposition costs n^2 / 2 comparisons a row: a comparator
  * that is no plain order past 65536 elements is refused, saying so.
  */
