@@ -17,16 +17,18 @@
  * sorted dimension is long, each one kernel exchanging neighbours where
  * the comparator puts the right one first.  That is stable, as the
  * evaluator's merge sort is, so a strict weak order gives the same
- * result.  It costs n^2 / 2 comparisons a row: up to 1024 the steps are
- * written out, up to 65536 they run as a loop on the device (the steps
- * repeat every two), and longer dimensions are refused.
+ * result.  It costs n^2 / 2 comparisons a row, so it serves rows of up
+ * to 1024; longer ones go through a bitonic network (below), n log^2 n
+ * / 4 comparisons.
  */
 #include <string.h>
 
+#include "core/mem.h"
 #include "cc.h"
+#include "cc_ewp.h"
 
-#define NETWORK_MAX	1024	/* longer: the steps run as a loop on the device */
-#define LOOP_MAX	65536	/* n^2 / 2 comparisons a row: billions past it */
+#define NETWORK_MAX	1024	/* longer: the bitonic network */
+#define BITONIC_MAX	(1ll << 30)	/* positions are s32, padded to a power of 2 */
 
 /* Whether @x is a scalar float constant: a NaN (@nan), else a zero. */
 static bool float_const(const struct ir_instr *x, bool nan)
@@ -248,8 +250,7 @@ static void network(struct cc *cc, const struct ir_comp *f, const uint32_t *o, u
 		    uint32_t dim)
 {
 	int64_t len = cc->vals[o[0]].buf.dims[dim], ne = (len + 1) / 2, no = len / 2, step;
-	static const int64_t zero;
-	uint32_t ev[8], od[8], k, c, p, top;
+	uint32_t ev[8], od[8], k;
 	struct cc_buf a[8], b[8], x;
 
 	for (k = 0; k < n && !cc->err; k++) {
@@ -268,24 +269,8 @@ static void network(struct cc *cc, const struct ir_comp *f, const uint32_t *o, u
 		cc_copy(cc, &cc->vals[ev[k]].buf, &a[0]);
 		cc_copy(cc, &cc->vals[od[k]].buf, &b[0]);
 	}
-	if (len <= NETWORK_MAX) {
-		for (step = 0; step < len && !cc->err; step++)
-			transpose_step(cc, f, ev, od, n, dim, step % 2);
-	} else {
-		/* the steps repeat every two: a loop of len / 2 rounded up */
-		c = cc_new_val(cc);
-		p = cc_new_val(cc);
-		if (cc_alloc(cc, c, XRT_S64, 0, NULL) || cc_alloc(cc, p, XRT_PRED, 0, NULL))
-			return;
-		cc_fill_value(cc, &cc->vals[c].buf, &zero);
-		top = cc->b.num_commands;
-		transpose_step(cc, f, ev, od, n, dim, 0);
-		transpose_step(cc, f, ev, od, n, dim, 1);
-		cc_emit_count_step(cc, &cc->vals[c].buf, &cc->vals[p].buf, (len + 1) / 2);
-		cc_jump(cc, XRT_CS_JUMP_IF_TRUE, top, p);
-		cc_release(cc, c);
-		cc_release(cc, p);
-	}
+	for (step = 0; step < len && !cc->err; step++)
+		transpose_step(cc, f, ev, od, n, dim, step % 2);
 	for (k = 0; k < n && !cc->err; k++) {
 		x = cc->vals[o[k]].buf;
 		a[0] = along(x, dim, 0, ne, 2);
@@ -295,6 +280,269 @@ static void network(struct cc *cc, const struct ir_comp *f, const uint32_t *o, u
 		cc_release(cc, ev[k]);
 		cc_release(cc, od[k]);
 	}
+}
+
+/*
+ * Rows longer than NETWORK_MAX: a bitonic sorting network, every
+ * compare-exchange putting the one the order puts first at the lower
+ * position.  For each block size k = 2, 4, ..., P, position i of each
+ * block meets position k - 1 - i, then for j = k/4 down to 1 position
+ * i of each run of 2j meets i + j.  The operands are copied into
+ * working arrays [outer, P, inner], P the row padded to a power of 2,
+ * beside the positions (s32, an iota) that travel with them.  A network
+ * is not stable, so "b goes before a" is taken as cmp(b, a), or neither
+ * cmp(a, b) nor cmp(b, a) and b came first: for a strict weak order the
+ * one stable order, the evaluator's merge sort's.  The padding holds no
+ * values: it never moves, as b is never padding where it goes before a.
+ * Padding starts above every element, every pair is a lower and a
+ * higher position, so a pair with padding below has padding above.
+ *
+ * A step's lower and upper positions interleave in memory, and a kernel
+ * may not write two views whose spans meet: one kernel writes where to
+ * exchange (a pred per pair), then per array a kernel writes the
+ * exchanged pairs into the two halves of a temporary (the upper half
+ * reversed where the step pairs i with k - 1 - i, so that it lines up)
+ * and one COPY puts both halves back.
+ */
+struct bitonic {
+	uint32_t n;
+	uint32_t w[9];		/* the working copies, then the positions */
+	uint32_t sel;		/* pred per pair: exchange */
+	int64_t outer, p, inner, len;
+};
+
+/* The pair space of a step with blocks of @block: [outer, P / block, block / 2, inner]. */
+static void pair_dims(const struct bitonic *s, int64_t block, int64_t *d)
+{
+	d[0] = s->outer;
+	d[1] = s->p / block;
+	d[2] = block / 2;
+	d[3] = s->inner;
+}
+
+/* Working array @k's lower (@a) and upper (@b) positions of one step. */
+static void step_views(const struct cc *cc, const struct bitonic *s, uint32_t k, int64_t block,
+		       bool flip, struct cc_buf *a, struct cc_buf *b)
+{
+	const struct cc_buf x = cc->vals[s->w[k]].buf;
+	int64_t es = (int64_t)xrt_dtype_size(x.dtype);
+
+	*a = x;
+	a->rank = 4;
+	pair_dims(s, block, a->dims);
+	a->strides[0] = s->p * s->inner;
+	a->strides[1] = block * s->inner;
+	a->strides[2] = s->inner;
+	a->strides[3] = 1;
+	*b = *a;
+	b->offset += (uint64_t)((flip ? block - 1 : block / 2) * s->inner * es);
+	if (flip)
+		b->strides[2] = -s->inner;
+}
+
+/* The exchange condition; see above. @c1: cmp(b, a), @c2: cmp(a, b); b real. */
+static uint32_t emit_order(struct ewp *e, const struct bitonic *s, uint32_t c1, uint32_t c2,
+			   uint32_t ia, uint32_t ib)
+{
+	int32_t len = (int32_t)s->len;
+	uint32_t t = ewp_reg(e), lim = ewp_reg(e);
+
+	ewp_put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LT, XRT_PRED, t, ib, ia, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_UNARY, XRT_CS_UN_NOT, XRT_PRED, c2, c2, 0, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, XRT_PRED, t, t, c2, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_OR, XRT_PRED, c1, c1, t, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_CONST, 0, XRT_S32, lim, 0, 0, 0, &len, 4);
+	ewp_put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LT, XRT_PRED, t, ib, lim, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, XRT_PRED, c1, c1, t, 0, NULL, 0);
+	return c1;
+}
+
+/* sel = whether each pair exchanges: the comparator inlined both ways round. */
+static void emit_select(struct cc *cc, const struct ir_comp *f, const struct bitonic *s,
+			const struct cc_buf *a, const struct cc_buf *b, const struct cc_buf *sel)
+{
+	uint32_t ba[16] = { 0 }, ab[16], k, c1, c2, ia, ib;
+	uint8_t in = XRT_CS_OPERAND_IN;
+	struct cc_saved sv1, sv2;
+	struct ewp *e;
+
+	for (k = 0; k < s->n; k++) {
+		ba[2 * k] = ab[2 * k + 1] = cc_new_view(cc, s->w[k], &b[k]);
+		ba[2 * k + 1] = ab[2 * k] = cc_new_view(cc, s->w[k], &a[k]);
+	}
+	e = cc->err ? NULL : ewp_new_small(cc, sel);
+	if (e && cc_inline_comp_begin(cc, f, ba, &sv1)) {
+		c1 = ewp_emit_root(e, f->root);
+		if (cc_inline_comp_begin(cc, f, ab, &sv2)) {
+			c2 = ewp_emit_root(e, f->root);
+			cc_inline_comp_end(cc, &sv2);
+			ia = ewp_reg(e);
+			ib = ewp_reg(e);
+			ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_S32, ia, ewp_operand(e, &a[s->n], in), 0, 0,
+				NULL, 0);
+			ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_S32, ib, ewp_operand(e, &b[s->n], in), 0, 0,
+				NULL, 0);
+			c1 = emit_order(e, s, c1, c2, ia, ib);
+			ewp_put(e, XRT_CS_EW_STORE, 0, 0, 0, ewp_operand(e, sel, XRT_CS_OPERAND_OUT),
+				c1, 0, NULL, 0);
+		}
+		cc_inline_comp_end(cc, &sv1);
+	}
+	if (e && !cc->err)
+		ewp_emit_small(e, sel, e->num_regs);
+	else
+		xrt_mem_free(cc->a, e);
+	for (k = 0; k < 2 * s->n; k++)
+		if (ba[k])
+			cc_release(cc, ba[k]);
+}
+
+/* @ta, @tb = @a, @b exchanged where @sel is true. */
+static void emit_take(struct cc *cc, const struct cc_buf *a, const struct cc_buf *b,
+		      const struct cc_buf *sel, const struct cc_buf *ta, const struct cc_buf *tb)
+{
+	struct ewp *e = ewp_new_small(cc, ta);
+	uint8_t in = XRT_CS_OPERAND_IN, out = XRT_CS_OPERAND_OUT;
+	uint32_t x, ra, rb, t;
+
+	if (!e)
+		return;
+	x = ewp_reg(e);
+	ra = ewp_reg(e);
+	rb = ewp_reg(e);
+	t = ewp_reg(e);
+	ewp_put(e, XRT_CS_EW_LOAD, 0, XRT_PRED, x, ewp_operand(e, sel, in), 0, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_LOAD, 0, a->dtype, ra, ewp_operand(e, a, in), 0, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_LOAD, 0, b->dtype, rb, ewp_operand(e, b, in), 0, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_SELECT, 0, a->dtype, t, x, rb, ra, NULL, 0);
+	ewp_put(e, XRT_CS_EW_SELECT, 0, a->dtype, rb, x, ra, rb, NULL, 0);
+	ewp_put(e, XRT_CS_EW_STORE, 0, 0, 0, ewp_operand(e, ta, out), t, 0, NULL, 0);
+	ewp_put(e, XRT_CS_EW_STORE, 0, 0, 0, ewp_operand(e, tb, out), rb, 0, NULL, 0);
+	ewp_emit_small(e, ta, e->num_regs);
+}
+
+/* A working array's pairs @a, @b exchanged through a temporary [2, pairs...]. */
+static void exchange(struct cc *cc, const struct bitonic *s, int64_t block, bool flip,
+		     const struct cc_buf *a, const struct cc_buf *b, const struct cc_buf *sel)
+{
+	int64_t d[5], es = (int64_t)xrt_dtype_size(a->dtype);
+	uint32_t t = cc_new_val(cc), j;
+	struct cc_buf ta, tb, w5, t5;
+
+	d[0] = 2;
+	pair_dims(s, block, &d[1]);
+	if (cc_alloc(cc, t, a->dtype, 5, d))
+		return;
+	t5 = cc->vals[t].buf;
+	ta = cc_dense(t5.slot, t5.offset, a->dtype, 4, &d[1]);
+	tb = cc_dense(t5.slot, t5.offset + (uint64_t)(t5.strides[0] * es), a->dtype, 4, &d[1]);
+	if (flip) {	/* pair i's upper one at k/2 + (k/2 - 1 - i): stored reversed */
+		tb.offset += (uint64_t)((d[3] - 1) * tb.strides[2] * es);
+		tb.strides[2] = -tb.strides[2];
+	}
+	emit_take(cc, a, b, sel, &ta, &tb);
+	w5 = *a;		/* [side, outer, blocks, i, inner] of the working array */
+	w5.rank = 5;
+	for (j = 4; j > 0; j--) {
+		w5.dims[j] = a->dims[j - 1];
+		w5.strides[j] = a->strides[j - 1];
+	}
+	w5.dims[0] = 2;
+	w5.strides[0] = block / 2 * s->inner;
+	w5.strides[3] = s->inner;
+	cc_copy(cc, &w5, &t5);
+	cc_release(cc, t);
+}
+
+static void bitonic_step(struct cc *cc, const struct ir_comp *f, const struct bitonic *s,
+			 int64_t block, bool flip)
+{
+	struct cc_buf a[9], b[9], sel;
+	int64_t d[4];
+	uint32_t k;
+
+	for (k = 0; k <= s->n; k++)
+		step_views(cc, s, k, block, flip, &a[k], &b[k]);
+	pair_dims(s, block, d);
+	sel = cc_dense(cc->vals[s->sel].buf.slot, cc->vals[s->sel].buf.offset, XRT_PRED, 4, d);
+	emit_select(cc, f, s, a, b, &sel);
+	for (k = 0; k <= s->n && !cc->err; k++)
+		exchange(cc, s, block, flip, &a[k], &b[k], &sel);
+}
+
+/* @v (dense, dims @d) as [outer, @len of dimension @dim, inner], or its first @len. */
+static struct cc_buf as_3d(const struct cc_buf *v, const struct bitonic *s, int64_t rows,
+			   int64_t len)
+{
+	struct cc_buf x = *v;
+
+	x.rank = 3;
+	x.dims[0] = s->outer;
+	x.dims[1] = len;
+	x.dims[2] = s->inner;
+	x.strides[0] = rows * s->inner;
+	x.strides[1] = s->inner;
+	x.strides[2] = 1;
+	return x;
+}
+
+static void bitonic(struct cc *cc, const struct ir_comp *f, const uint32_t *o, uint32_t n,
+		    uint32_t dim)
+{
+	const struct cc_buf o0 = cc->vals[o[0]].buf;
+	struct bitonic s = { .n = n, .outer = 1, .inner = 1, .len = o0.dims[dim], .p = 1 };
+	int64_t dims[3], block, half;
+	struct cc_buf x, y;
+	uint32_t k, d;
+
+	if (s.len > BITONIC_MAX) {
+		cc_unimplemented(cc, "sort over more than 2^30 elements with this comparator");
+		return;
+	}
+	for (d = 0; d < o0.rank; d++) {
+		if (d < dim)
+			s.outer *= o0.dims[d];
+		else if (d > dim)
+			s.inner *= o0.dims[d];
+	}
+	while (s.p < s.len)
+		s.p *= 2;
+	dims[0] = s.outer;
+	dims[1] = s.p / 2;
+	dims[2] = s.inner;
+	s.sel = cc_new_val(cc);
+	if (cc_alloc(cc, s.sel, XRT_PRED, 3, dims))
+		return;
+	dims[1] = s.p;
+	for (k = 0; k <= n && !cc->err; k++) {
+		s.w[k] = cc_new_val(cc);
+		if (cc_alloc(cc, s.w[k], k < n ? cc->vals[o[k]].buf.dtype : XRT_S32, 3, dims))
+			return;
+		x = as_3d(&cc->vals[s.w[k]].buf, &s, s.p, s.len);
+		if (k == n) {
+			struct xrt_cs_view iv = cc_csview(&cc->vals[s.w[k]].buf);
+
+			cs_fill_iota(&cc->b, &iv, 1);
+		} else {
+			y = as_3d(&cc->vals[o[k]].buf, &s, s.len, s.len);
+			cc_copy(cc, &x, &y);
+		}
+	}
+	for (block = 2; block <= s.p && !cc->err; block *= 2) {
+		bitonic_step(cc, f, &s, block, true);
+		for (half = block / 4; half >= 1 && !cc->err; half /= 2)
+			bitonic_step(cc, f, &s, 2 * half, false);
+	}
+	for (k = 0; k <= n; k++) {
+		if (k < n && !cc->err) {
+			x = as_3d(&cc->vals[s.w[k]].buf, &s, s.p, s.len);
+			y = as_3d(&cc->vals[o[k]].buf, &s, s.len, s.len);
+			cc_copy(cc, &y, &x);
+		}
+		if (s.w[k])
+			cc_release(cc, s.w[k]);
+	}
+	cc_release(cc, s.sel);
 }
 
 void cc_lower_sort(struct cc *cc, uint32_t i)
@@ -317,10 +565,6 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	for (k = 0; k < n; k++)
 		types[k] = cc->c->instrs[in->operands[k]].shape.dtype;
 	order = sort_order(f, types, n, &mode, &num_keys);
-	if (!order && s0->dims[dim] > LOOP_MAX) {
-		cc_unimplemented(cc, "sort over more than 65536 elements with this comparator");
-		return;
-	}
 	if (n > 1 && !cc_tuple_init(cc, v, n))
 		return;
 	for (k = 0; k < n && !cc->err; k++) {
@@ -336,8 +580,12 @@ void cc_lower_sort(struct cc *cc, uint32_t i)
 	}
 	if (cc->err || !xrt_shape_element_count(s0))
 		return;
-	if (!order) {
+	if (!order && s0->dims[dim] <= NETWORK_MAX) {
 		network(cc, f, o, n, dim);
+		return;
+	}
+	if (!order) {
+		bitonic(cc, f, o, n, dim);
 		return;
 	}
 	for (d = 0; d < s0->rank; d++)

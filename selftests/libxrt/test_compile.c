@@ -473,24 +473,35 @@ TEST_F(xrt, computation_past_a_kernel_refused_by_name)
 }
 
 /*
- * Odd-even transposition costs n^2 / 2 comparisons a row: a comparator
- * that is no plain order past 65536 elements is refused, saying so.
+ * The bitonic network numbers positions in s32 and pads rows to a power
+ * of 2: a comparator that is no plain order past 2^30 elements a row is
+ * refused, saying so; one row short of it compiles.
  */
-TEST_F(xrt, quadratic_sort_refused_past_its_limit)
+TEST_F(xrt, network_sort_refused_past_its_limit)
 {
 	static const char text[] =
-		"HloModule s\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
-		"  x = f32[] abs(a)\n  y = f32[] abs(b)\n"
+		"HloModule s\ncmp {\n  a = u8[] parameter(0)\n  b = u8[] parameter(1)\n"
+		"  x = u8[] not(a)\n  y = u8[] not(b)\n"
 		"  ROOT lt = pred[] compare(x, y), direction=LT\n}\nENTRY e {\n"
-		"  k = f32[65537] parameter(0)\n"
-		"  ROOT s = f32[65537] sort(k), dimensions={0}, to_apply=cmp\n}\n";
+		"  k = u8[%lld] parameter(0)\n"
+		"  ROOT s = u8[%lld] sort(k), dimensions={0}, to_apply=cmp\n}\n";
 	struct xrt_executable *exe = NULL;
 	xrt_module *m = NULL;
+	char buf[512];
+	long long n;
 
-	ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
-	ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
-		   "sort over more than 65536 elements with this comparator is not compiled yet");
-	xrt_module_destroy(m);
+	for (n = (1ll << 30) + 1; n >= 1ll << 30; n--) {
+		snprintf(buf, sizeof(buf), text, n, n);
+		ASSERT_OK(xrt_hlo_parse(self->a, buf, strlen(buf), &m));
+		if (n > 1ll << 30) {
+			ASSERT_ERR(cc_compile(m, NULL, self->a, &exe), XRT_UNIMPLEMENTED,
+				   "sort over more than 2^30 elements with this comparator is not compiled yet");
+		} else {
+			ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+			xexe_destroy(exe);
+		}
+		xrt_module_destroy(m);
+	}
 }
 
 /*
