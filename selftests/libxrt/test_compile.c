@@ -103,7 +103,7 @@ static void differential(struct __test_metadata *_metadata, const struct xrt_all
 	xexe_destroy(exe2);
 }
 
-TEST_F(xrt, corpus_on_the_host_matches_the_evaluator)
+TEST_F_TIMEOUT(xrt, corpus_on_the_host_matches_the_evaluator, 300)
 {
 	struct test_corpus c = { 0 };
 	struct outcome oc = { 0, 0 };
