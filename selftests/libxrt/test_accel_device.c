@@ -6,10 +6,12 @@
  * device.  Also: the devices are listed, errors come back named with
  * their ioctl, a job stopped by the driver's timeout aborts its session
  * and a new session works.  Skipped where no xrt_accel device is loaded
- * (the VM stage of make vmtest loads two).
+ * (the VM stage of make vmtest loads two).  The corpus runs on staged:0
+ * too, everywhere.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xrt_test.h"
 
@@ -49,7 +51,9 @@ struct pair {
 
 static xrt_status *pair_open(struct pair *p, const char *device, const struct xrt_allocator *a)
 {
-	struct xrt_session_options host = { "host:0", 0, true }, dev = { device, 0, false };
+	/* staged:0 is the host's engine: without OpenBLAS too, to give its bits */
+	struct xrt_session_options host = { "host:0", 0, true },
+				   dev = { device, 0, !strncmp(device, "staged:", 7) };
 	xrt_status *st = xrt_session_create(&host, a, &p->host);
 
 	if (!st)
@@ -137,6 +141,16 @@ TEST_F(xrt, custom_calls_are_refused)
 	ASSERT_OK(test_device_refuses_custom_calls("accel:0", self->a,
 						   "custom-call 'my_kernel' cannot run on an accel device: "
 						   "its jobs run in the kernel"));
+}
+
+/*
+ * staged:0 is host:0's engine behind buffers reached only by read and
+ * write (as a GPU's): the corpus there checks those paths under every
+ * opcode, loops, random numbers and custom calls, without the VM.
+ */
+TEST_F_TIMEOUT(xrt, corpus_gives_the_hosts_bits_on_staged_0, 300)
+{
+	corpus_on(_metadata, self->a, "staged:0");
 }
 
 TEST_F(xrt, corpus_gives_the_hosts_bits_on_accel_0)
