@@ -197,14 +197,15 @@ static bool same_dims(const struct xrt_shape *a, const struct xrt_shape *b)
 static int check(struct hp *p, const struct ir_instr *in, enum bn_kind kind, struct bn *b)
 {
 	static const uint32_t nops[] = { 3, 5, 5 };
-	const struct xrt_shape *x = &p->cur->instrs[in->operands[0]].shape, *r = &in->shape;
 	const struct ir_attr *e = ir_instr_attr(in, IR_ATTR_EPSILON);
 	const struct ir_attr *f = ir_instr_attr(in, IR_ATTR_FEATURE_INDEX);
+	const struct xrt_shape *x, *r = &in->shape;
 	uint32_t i, nres = kind == INFERENCE ? 1 : 3;
 	char *end;
 
 	if (in->num_operands != nops[kind])
 		return hp_fail(p, "%s: %s takes %u operands", in->name, p->pseudo, nops[kind]);
+	x = &p->cur->instrs[in->operands[0]].shape;
 	if (!e || !f)
 		return hp_fail(p, "%s: %s needs epsilon and feature_index", in->name, p->pseudo);
 	b->eps = strtod(e->str, &end);

@@ -875,6 +875,8 @@ TEST_F(xrt, malformed_batch_norms)
 	static const struct refusal bad[] = {
 		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c), epsilon=0.1, "
 		     "feature_index=1"), "b: batch-norm-training takes 3 operands" },
+		/* no operand at all: found by make check-long's fuzzer (a NULL read) */
+		{ BN("f32[2,3] batch-norm-grad()"), "b: batch-norm-grad takes 5 operands" },
 		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, c), feature_index=1"),
 		  "b: batch-norm-training needs epsilon and feature_index" },
 		{ BN("(f32[2,3], f32[3], f32[3]) batch-norm-training(x, c, c), epsilon=tiny, "
