@@ -138,6 +138,10 @@ uint32_t cc_add_slot(struct cc *cc, enum xexe_slot_kind kind, uint64_t size, uin
 
 /* Values. */
 uint32_t cc_new_val(struct cc *cc);	/* an extra value; its index */
+/* A new value owning a dense array of @t and @dims in the arena (errors recorded). */
+uint32_t cc_temp(struct cc *cc, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
+/* The scalar of @dtype at byte @byte of @b's storage, for a command to read. */
+struct xrt_cs_scalar cc_scalar_at(const struct cc_buf *b, uint64_t byte, uint32_t dtype);
 /* A dense row-major array of @t and @dims, in the arena, owned by @v. */
 int cc_alloc(struct cc *cc, uint32_t v, enum xrt_dtype t, uint32_t rank, const int64_t *dims);
 /* @v becomes a view @buf of @src's storage. */

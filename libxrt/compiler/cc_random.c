@@ -3,8 +3,8 @@
  * rng: the RNG command, whose element i is Philox-4x32-10 of counter
  * (i, stream) keyed by the execution's seed.  Streams number the rng
  * instructions in the order they run, as the reference evaluator counts
- * its calls, so both give the same numbers.  An rng in another
- * computation than the entry (a loop body, a branch) may run many times
+ * its calls, so both give the same numbers.  An rng in a computation a
+ * while or conditional runs (a loop body, a branch) may run many times
  * or not at all: then every rng of the program reads its stream from a
  * u64 counter in the arena (STREAM_AT), zeroed at the start and counted
  * up after each draw, as the evaluator counts.  Constant float bounds
@@ -37,17 +37,48 @@ static bool const_float(struct cc *cc, uint32_t v, double *f)
 	return true;
 }
 
+static bool has_rng(const struct ir_comp *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->num_instrs; i++)
+		if (f->instrs[i].op == XRT_OP_RNG)
+			return true;
+	return false;
+}
+
+/*
+ * Whether a computation that may run many times or not at all draws:
+ * one a while or conditional calls (calls are inlined by now, so every
+ * other computation holding an rng is applied nowhere or is dead).
+ */
+static bool rng_in_control(const xrt_module *m)
+{
+	static const enum ir_attr_key keys[] = { IR_ATTR_CONDITION, IR_ATTR_BODY,
+		IR_ATTR_TRUE_COMPUTATION, IR_ATTR_FALSE_COMPUTATION, IR_ATTR_BRANCH_COMPUTATIONS };
+	uint32_t c, i, k, j;
+
+	for (c = 0; c < m->num_comps; c++) {
+		for (i = 0; i < m->comps[c].num_instrs; i++) {
+			const struct ir_instr *in = &m->comps[c].instrs[i];
+
+			for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				const struct ir_attr *a = ir_instr_attr(in, keys[k]);
+
+				for (j = 0; a && j < a->n; j++)
+					if (has_rng(&m->comps[a->ints[j]]))
+						return true;
+			}
+		}
+	}
+	return false;
+}
+
 void cc_rng_counter_init(struct cc *cc)
 {
-	const xrt_module *m = cc->m;
-	uint32_t c, i, v;
-	bool found = false;
+	uint32_t v;
 
-	for (c = 0; c < m->num_comps && !found; c++) {
-		for (i = 0; i < m->comps[c].num_instrs && c != m->entry && !found; i++)
-			found = m->comps[c].instrs[i].op == XRT_OP_RNG;
-	}
-	if (!found)
+	if (!rng_in_control(cc->m))
 		return;
 	v = cc_new_val(cc);
 	if (cc->err || cc_alloc(cc, v, XRT_U64, 0, NULL))
@@ -68,10 +99,7 @@ static void draw(struct cc *cc, uint32_t distribution, uint64_t stream,
 		return;
 	}
 	n = &cc->vals[cc->rng_counter - 1].buf;
-	memset(&at, 0, sizeof(at));
-	at.slot = n->slot;
-	at.dtype = XRT_CS_U64;
-	at.offset = n->offset;
+	at = cc_scalar_at(n, 0, XRT_CS_U64);
 	cs_rng_at(&cc->b, distribution, &at, dst, p0, p1);
 	cc_emit_increment(cc, n);
 }

@@ -150,27 +150,14 @@ static void scatter_one(struct cc *cc, const struct ir_instr *in, struct cc_buf 
 		cc_release(cc, utmp);
 }
 
-/* A dense scalar or array value of @t and @dims; its index. */
-static uint32_t temp(struct cc *cc, enum xrt_dtype t, uint32_t rank, const int64_t *dims)
-{
-	uint32_t v = cc_new_val(cc);
-
-	cc_alloc(cc, v, t, rank, dims);
-	return v;
-}
-
-static struct xrt_cs_scalar scalar_at(uint32_t slot, uint64_t offset)
-{
-	return (struct xrt_cs_scalar){ slot, XRT_CS_S64, { 0 }, offset };
-}
-
 /* The loop's buffers, and the starts its slices read. */
 static void loop_start(struct cc *cc, const struct ir_instr *in, struct sloop *l)
 {
 	const struct ir_attr *map = ir_instr_attr(in, IR_ATTR_SCATTER_DIMS_TO_OPERAND_DIMS);
 	const struct cc_buf r0 = cc->vals[l->res[0]].buf;
 	int64_t wd[XRT_MAX_RANK + 1], zero = 0;
-	uint64_t z = cc_add_const(cc, &zero, sizeof(zero));
+	struct cc_buf zb = cc_dense(XEXE_CONSTANTS_SLOT, cc_add_const(cc, &zero, sizeof(zero)),
+				     XRT_S64, 0, NULL);
 	uint32_t k, d;
 
 	wd[0] = 1;
@@ -179,10 +166,10 @@ static void loop_start(struct cc *cc, const struct ir_instr *in, struct sloop *l
 		enum xrt_dtype t = cc->vals[l->res[k]].buf.dtype;
 		struct cc_buf b;
 
-		l->win[k] = temp(cc, t, l->rank, &wd[1]);
-		l->up[k] = temp(cc, t, l->rank + 1, wd);
+		l->win[k] = cc_temp(cc, t, l->rank, &wd[1]);
+		l->up[k] = cc_temp(cc, t, l->rank + 1, wd);
 		if (l->split)
-			l->nw[k] = temp(cc, t, l->rank, &wd[1]);
+			l->nw[k] = cc_temp(cc, t, l->rank, &wd[1]);
 		if (cc->err)
 			return;
 		b = cc->vals[l->up[k]].buf;
@@ -190,23 +177,22 @@ static void loop_start(struct cc *cc, const struct ir_instr *in, struct sloop *l
 		l->args[k] = l->win[k];
 		l->args[l->n + k] = cc_new_view(cc, l->up[k], &b);
 	}
-	l->raw = temp(cc, l->ix.dtype, 2, (int64_t[]){ 1, l->nk });
-	l->row = l->ix.dtype == XRT_S64 ? l->raw : temp(cc, XRT_S64, 2, (int64_t[]){ 1, l->nk });
-	l->ok = temp(cc, XRT_PRED, 0, NULL);
-	l->c = temp(cc, XRT_S64, 0, NULL);
-	l->p = temp(cc, XRT_PRED, 0, NULL);
+	l->raw = cc_temp(cc, l->ix.dtype, 2, (int64_t[]){ 1, l->nk });
+	l->row = l->ix.dtype == XRT_S64 ? l->raw : cc_temp(cc, XRT_S64, 2, (int64_t[]){ 1, l->nk });
+	l->ok = cc_temp(cc, XRT_PRED, 0, NULL);
+	l->c = cc_temp(cc, XRT_S64, 0, NULL);
+	l->p = cc_temp(cc, XRT_PRED, 0, NULL);
 	if (cc->err)
 		return;
 	cc_fill_value(cc, &cc->vals[l->c].buf, &zero);
 	for (d = 0; d <= l->rank; d++) {
-		l->starts[d] = scalar_at(XEXE_CONSTANTS_SLOT, z);
-		l->ustarts[d] = scalar_at(XEXE_CONSTANTS_SLOT, z);
+		l->starts[d] = cc_scalar_at(&zb, 0, XRT_CS_S64);
+		l->ustarts[d] = cc_scalar_at(&zb, 0, XRT_CS_S64);
 	}
-	l->ustarts[0] = scalar_at(cc->vals[l->c].buf.slot, cc->vals[l->c].buf.offset);
+	l->ustarts[0] = cc_scalar_at(&cc->vals[l->c].buf, 0, XRT_CS_S64);
 	for (k = 0; k < l->nk; k++) {
 		d = (uint32_t)map->ints[k];
-		l->starts[d] = scalar_at(cc->vals[l->row].buf.slot,
-					 cc->vals[l->row].buf.offset + 8 * k);
+		l->starts[d] = cc_scalar_at(&cc->vals[l->row].buf, 8 * k, XRT_CS_S64);
 		l->bound[k] = r0.dims[d] - wd[1 + d];
 	}
 }

@@ -354,6 +354,9 @@ static uint32_t emit_order(struct ewp *e, const struct bitonic *s, uint32_t c1, 
 	ewp_put(e, XRT_CS_EW_CONST, 0, XRT_S32, lim, 0, 0, 0, &len, 4);
 	ewp_put(e, XRT_CS_EW_COMPARE, XRT_CS_CMP_LT, XRT_PRED, t, ib, lim, 0, NULL, 0);
 	ewp_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_AND, XRT_PRED, c1, c1, t, 0, NULL, 0);
+	ewp_give(e, t);
+	ewp_give(e, lim);
+	ewp_give(e, c2);
 	return c1;
 }
 

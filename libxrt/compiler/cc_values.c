@@ -93,6 +93,19 @@ uint32_t cc_add_slot(struct cc *cc, enum xexe_slot_kind kind, uint64_t size, uin
 	return s;
 }
 
+uint32_t cc_temp(struct cc *cc, enum xrt_dtype t, uint32_t rank, const int64_t *dims)
+{
+	uint32_t v = cc_new_val(cc);
+
+	cc_alloc(cc, v, t, rank, dims);
+	return v;
+}
+
+struct xrt_cs_scalar cc_scalar_at(const struct cc_buf *b, uint64_t byte, uint32_t dtype)
+{
+	return (struct xrt_cs_scalar){ b->slot, (uint8_t)dtype, { 0 }, b->offset + byte };
+}
+
 uint32_t cc_new_val(struct cc *cc)
 {
 	if (grow(cc, (void **)&cc->vals, &cc->val_cap, cc->num_vals + 1, sizeof(*cc->vals)))

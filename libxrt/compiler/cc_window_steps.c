@@ -201,20 +201,12 @@ static void sas_phase(struct cc *cc, const struct ir_instr *in, struct sas *w, i
  */
 struct wloop {
 	uint32_t n, src[9], sl[9];	/* the arrays sliced, their slices */
-	uint32_t st, c, p, j;		/* starts (s64[rank]), counter, c < count, offset */
-	bool backwards;
+	uint32_t st, c, p, j;		/* starts (s64[rank]), counter, c < count, offset (sas) */
+	bool backwards, want_j;		/* counted down; the offset's index stored */
 	uint32_t top;
 	struct xrt_cs_scalar starts[XRT_MAX_RANK];
 	int64_t span[XRT_MAX_RANK], sdims[XRT_MAX_RANK];
 };
-
-static uint32_t loop_buffer(struct cc *cc, enum xrt_dtype t, uint32_t rank, const int64_t *dims)
-{
-	uint32_t v = cc_new_val(cc);
-
-	cc_alloc(cc, v, t, rank, dims);
-	return v;
-}
 
 /* j = the offset's index; starts[d] = (j / inner[d] % size[d]) * rdil[d]. */
 static void emit_offset(struct cc *cc, const struct sas *w, const struct wloop *l)
@@ -234,8 +226,10 @@ static void emit_offset(struct cc *cc, const struct sas *w, const struct wloop *
 		cc_ew_const(e, XRT_S64, k, (uint64_t)(w->count - 1));
 		cc_ew_put(e, XRT_CS_EW_BINARY, XRT_CS_BIN_SUB, XRT_S64, o, k, o, 0);
 	}
-	cc_ew_put(e, XRT_CS_EW_CONVERT, 0, XRT_S32, x, o, 0, 0);
-	cc_ew_store(e, &cc->vals[l->j].buf, x);
+	if (l->j) {	/* the offset's index, for select-and-scatter's kernels */
+		cc_ew_put(e, XRT_CS_EW_CONVERT, 0, XRT_S32, x, o, 0, 0);
+		cc_ew_store(e, &cc->vals[l->j].buf, x);
+	}
 	for (d = w->rank; d-- > 0; inner *= w->size[d]) {
 		struct cc_buf s = cc->vals[l->st].buf;
 
@@ -262,17 +256,17 @@ static bool loop_open(struct cc *cc, const struct sas *w, struct wloop *l)
 	for (d = 0; d < w->rank; d++)
 		l->span[d] = (l->sdims[d] - 1) * w->stride[d] + 1;
 	for (k = 0; k < l->n; k++)
-		l->sl[k] = loop_buffer(cc, cc->vals[l->src[k]].buf.dtype, w->rank, l->span);
-	l->st = loop_buffer(cc, XRT_S64, 1, (int64_t[]){ w->rank });
-	l->c = loop_buffer(cc, XRT_S64, 0, NULL);
-	l->p = loop_buffer(cc, XRT_PRED, 0, NULL);
-	l->j = loop_buffer(cc, XRT_S32, 0, NULL);
+		l->sl[k] = cc_temp(cc, cc->vals[l->src[k]].buf.dtype, w->rank, l->span);
+	l->st = cc_temp(cc, XRT_S64, 1, (int64_t[]){ w->rank });
+	l->c = cc_temp(cc, XRT_S64, 0, NULL);
+	l->p = cc_temp(cc, XRT_PRED, 0, NULL);
+	if (l->want_j)
+		l->j = cc_temp(cc, XRT_S32, 0, NULL);
 	if (cc->err)
 		return false;
 	cc_fill_value(cc, &cc->vals[l->c].buf, &zero);
 	for (d = 0; d < w->rank; d++)
-		l->starts[d] = (struct xrt_cs_scalar){ cc->vals[l->st].buf.slot, XRT_CS_S64,
-						       { 0 }, cc->vals[l->st].buf.offset + 8 * d };
+		l->starts[d] = cc_scalar_at(&cc->vals[l->st].buf, 8 * d, XRT_CS_S64);
 	l->top = cc->b.num_commands;
 	emit_offset(cc, w, l);
 	for (k = 0; k < l->n; k++) {
@@ -344,6 +338,7 @@ static void sas_loop(struct cc *cc, const struct ir_comp *f, uint32_t srcv, stru
 	l.src[0] = phase ? w->r : w->p;
 	l.src[1] = w->m;
 	l.backwards = phase;
+	l.want_j = true;
 	memcpy(l.sdims, cc->vals[srcv].buf.dims, sizeof(l.sdims));
 	open = loop_open(cc, w, &l);
 	if (open) {
