@@ -3,6 +3,7 @@
  * The evaluator's driver: arguments in, computations evaluated
  * instruction by instruction, the result out.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "core/mem.h"
@@ -206,46 +207,191 @@ static xrt_status *check_args(const xrt_module *m, const xrt_literal *const *arg
 	return NULL;
 }
 
+/* One device's evaluation, in its own thread where there are several. */
+struct device_run {
+	struct ev ev;
+	const xrt_literal *const *args;
+	uint32_t num_args;
+	xrt_literal *out;
+	pthread_t thread;
+	bool started;
+};
+
+static void *run_device(void *arg)
+{
+	struct device_run *d = arg;
+	struct ev *ev = &d->ev;
+	const struct ir_comp *entry = &ev->m->comps[ev->m->entry];
+	struct ev_val **vals, *r = NULL;
+	uint32_t i;
+
+	vals = xrt_mem_calloc(ev->a, d->num_args + 1, sizeof(*vals));
+	if (!vals)
+		ev_fail(ev, XRT_RESOURCE_EXHAUSTED, "out of memory");
+	for (i = 0; i < d->num_args && !ev->err; i++)
+		vals[i] = ev_from_literal(ev, d->args[i]);
+	if (!ev->err)
+		r = ev_call(ev, entry, vals, d->num_args);
+	if (r)
+		d->out = ev_to_literal(ev, r, &entry->instrs[entry->root].shape);
+	ev_free(ev, r);
+	for (i = 0; vals && i < d->num_args; i++)
+		ev_free(ev, vals[i]);
+	xrt_mem_free(ev->a, vals);
+	ev_world_finish(ev->world, ev->device, ev->err);
+	return NULL;
+}
+
+/* The error to report: the first device's that failed of itself, named when there are several. */
+static xrt_status *first_error(struct device_run *d, int64_t n, int64_t partitions,
+			       const struct xrt_allocator *a)
+{
+	int64_t i, pick = -1;
+	xrt_status *st;
+
+	for (i = 0; i < n; i++)
+		if (d[i].ev.err && (pick < 0 || (xrt_status_code(d[pick].ev.err) == XRT_CANCELLED &&
+						 xrt_status_code(d[i].ev.err) != XRT_CANCELLED)))
+			pick = i;
+	if (pick < 0 || n == 1)
+		return pick < 0 ? NULL : d[pick].ev.err;
+	if (partitions > 1)
+		st = xrt_status_new(a, xrt_status_code(d[pick].ev.err), "replica %lld partition "
+				    "%lld: %s", (long long)d[pick].ev.replica,
+				    (long long)d[pick].ev.partition,
+				    xrt_status_message(d[pick].ev.err));
+	else
+		st = xrt_status_new(a, xrt_status_code(d[pick].ev.err), "replica %lld: %s",
+				    (long long)d[pick].ev.replica, xrt_status_message(d[pick].ev.err));
+	for (i = 0; i < n; i++)
+		xrt_status_free(d[i].ev.err);
+	return st;
+}
+
+/* Runs the @n devices on their arguments, each in a thread where there are several. */
+static void run_devices(struct device_run *d, int64_t n)
+{
+	int64_t i;
+
+	if (n == 1) {
+		run_device(&d[0]);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		d[i].started = !pthread_create(&d[i].thread, NULL, run_device, &d[i]);
+		if (!d[i].started) {
+			d[i].ev.err = xrt_status_new(d[i].ev.a, XRT_RESOURCE_EXHAUSTED,
+						     "evaluate: no thread for the device");
+			ev_world_finish(d[i].ev.world, i, true);
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (d[i].started)
+			pthread_join(d[i].thread, NULL);
+}
+
+static xrt_status *evaluate(const xrt_module *m, const xrt_literal *const *args,
+			    uint32_t num_args, const struct xrt_eval_options *options,
+			    const struct xrt_allocator *alloc, xrt_literal **out, int64_t n)
+{
+	int64_t partitions = m->num_partitions ? m->num_partitions : 1, i;
+	struct ev_world *w = ev_world_new(alloc, n);
+	struct device_run *d = xrt_mem_calloc(alloc, (size_t)n, sizeof(*d));
+	uint64_t now = ev_now_ns();
+	xrt_status *st;
+
+	if (!w || !d) {
+		ev_world_free(alloc, w);
+		xrt_mem_free(alloc, d);
+		return xrt_status_oom(alloc, "evaluation");
+	}
+	for (i = 0; i < n; i++) {
+		d[i].ev = (struct ev){ .m = m, .a = alloc, .world = w, .device = i,
+				       .replica = i / partitions, .partition = i % partitions };
+		d[i].args = args + i * num_args;
+		d[i].num_args = num_args;
+		if (options) {
+			d[i].ev.seed = options->rng_seed;
+			d[i].ev.max_iterations = options->max_iterations;
+			if (options->timeout_ns)
+				d[i].ev.deadline_ns = now + options->timeout_ns;
+		}
+	}
+	run_devices(d, n);
+	st = first_error(d, n, partitions, alloc);
+	for (i = 0; i < n; i++) {
+		out[i] = st ? NULL : d[i].out;
+		if (st)
+			xrt_literal_destroy(d[i].out);
+	}
+	ev_world_free(alloc, w);
+	xrt_mem_free(alloc, d);
+	return st;
+}
+
+/* The devices @m runs on: its replicas times its partitions. */
+static int64_t devices_of(const xrt_module *m)
+{
+	return (int64_t)(m->replica_count ? m->replica_count : 1) *
+	       (m->num_partitions ? m->num_partitions : 1);
+}
+
 xrt_status *xrt_ir_evaluate(const xrt_module *m, const xrt_literal *const *args,
 			    uint32_t num_args, const struct xrt_eval_options *options,
 			    const struct xrt_allocator *alloc, xrt_literal **out)
 {
-	struct ev ev = { .m = m, .a = alloc };
-	struct ev_val **vals = NULL, *r = NULL;
-	const struct ir_comp *entry;
 	xrt_status *st;
-	uint32_t i;
 
 	if (!out || !m)
 		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT, "evaluate: %s is NULL",
 				      out ? "module" : "out");
 	*out = NULL;
 	st = xrt_module_verify(m);
-	if (!st)
-		st = ir_module_check_single(m, alloc, "evaluate");
+	if (!st && devices_of(m) > 1)
+		st = xrt_status_new(alloc, XRT_INVALID_ARGUMENT,
+				    "evaluate: module '%s' runs on %lld devices (replica_count=%u, "
+				    "num_partitions=%u): evaluate it with xrt_ir_evaluate_replicated",
+				    m->name, (long long)devices_of(m),
+				    m->replica_count ? m->replica_count : 1,
+				    m->num_partitions ? m->num_partitions : 1);
 	if (!st)
 		st = check_args(m, args, num_args, alloc);
+	return st ? st : evaluate(m, args, num_args, options, alloc, out, 1);
+}
+
+xrt_status *xrt_ir_evaluate_replicated(const xrt_module *m, const xrt_literal *const *args,
+				       uint32_t num_args, const struct xrt_eval_options *options,
+				       const struct xrt_allocator *alloc, xrt_literal **out)
+{
+	int64_t n, i;
+	xrt_status *st;
+
+	if (!out || !m)
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT, "evaluate: %s is NULL",
+				      out ? "module" : "out");
+	st = xrt_module_verify(m);
 	if (st)
 		return st;
-	if (options) {
-		ev.seed = options->rng_seed;
-		ev.max_iterations = options->max_iterations;
-		if (options->timeout_ns)
-			ev.deadline_ns = ev_now_ns() + options->timeout_ns;
+	n = devices_of(m);
+	for (i = 0; i < n; i++)
+		out[i] = NULL;
+	if (n > XRT_EVAL_MAX_DEVICES)
+		return xrt_status_new(alloc, XRT_RESOURCE_EXHAUSTED,
+				      "evaluate: module '%s' runs on %lld devices; the evaluator "
+				      "runs at most %d, a thread each", m->name, (long long)n,
+				      XRT_EVAL_MAX_DEVICES);
+	if (num_args && !args)
+		return xrt_status_new(alloc, XRT_INVALID_ARGUMENT, "evaluate: args is NULL");
+	for (i = 0; i < n && !st; i++) {
+		st = check_args(m, args + i * num_args, num_args, alloc);
+		if (st && n > 1) {
+			xrt_status *named = xrt_status_new(alloc, xrt_status_code(st),
+							   "device %lld: %s", (long long)i,
+							   xrt_status_message(st));
+
+			xrt_status_free(st);
+			st = named;
+		}
 	}
-	entry = &m->comps[m->entry];
-	vals = xrt_mem_calloc(alloc, num_args + 1, sizeof(*vals));
-	if (!vals)
-		return xrt_status_oom(alloc, "evaluation");
-	for (i = 0; i < num_args && !ev.err; i++)
-		vals[i] = ev_from_literal(&ev, args[i]);
-	if (!ev.err)
-		r = ev_call(&ev, entry, vals, num_args);
-	if (r)
-		*out = ev_to_literal(&ev, r, &entry->instrs[entry->root].shape);
-	ev_free(&ev, r);
-	for (i = 0; i < num_args; i++)
-		ev_free(&ev, vals[i]);
-	xrt_mem_free(alloc, vals);
-	return ev.err;
+	return st ? st : evaluate(m, args, num_args, options, alloc, out, n);
 }

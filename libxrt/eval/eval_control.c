@@ -34,6 +34,10 @@ static struct ev_val *while_loop(struct ev *ev, struct ev_val *const *ops)
 				(unsigned long long)ev->max_iterations);
 			break;
 		}
+		if (ev_world_failed(ev->world)) {
+			ev_fail(ev, XRT_CANCELLED, "another device failed");
+			break;
+		}
 		if (ev->deadline_ns && ev_now_ns() >= ev->deadline_ns) {
 			ev_fail(ev, XRT_DEADLINE_EXCEEDED, "deadline passed after %llu iterations",
 				(unsigned long long)iterations - 1);

@@ -156,6 +156,16 @@ uint32_t xrt_module_num_computations(const xrt_module *m)
 	return m->num_comps;
 }
 
+uint32_t xrt_module_num_replicas(const xrt_module *m)
+{
+	return m->replica_count ? m->replica_count : 1;
+}
+
+uint32_t xrt_module_num_partitions(const xrt_module *m)
+{
+	return m->num_partitions ? m->num_partitions : 1;
+}
+
 uint32_t xrt_module_num_params(const xrt_module *m)
 {
 	return m->comps[m->entry].num_params;

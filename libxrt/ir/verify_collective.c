@@ -24,11 +24,6 @@ struct mode {
 	const char *what;	/* "replica", "partition", "device" */
 };
 
-static int64_t replicas(const struct vfy *v)
-{
-	return v->m->replica_count ? v->m->replica_count : 1;
-}
-
 static int64_t partitions(const struct vfy *v)
 {
 	return v->m->num_partitions ? v->m->num_partitions : 1;
@@ -44,25 +39,24 @@ static bool flag(const struct vfy *v, enum ir_attr_key key)
 /* @global_ids: the opcode takes use_global_device_ids (all-reduce, all-gather, reduce-scatter). */
 static int get_mode(struct vfy *v, bool global_ids, struct mode *md)
 {
+	static const char *const what[] = {
+		[IR_CROSS_REPLICA] = "replica", [IR_CROSS_PARTITION] = "partition",
+		[IR_CROSS_REPLICA_AND_PARTITION] = "replica", [IR_FLATTENED_ID] = "device",
+	};
 	const struct ir_attr *ch = ir_instr_attr(v->in, IR_ATTR_CHANNEL_ID);
-	int64_t r = replicas(v), p = partitions(v);
+	enum ir_coll_mode mode = ir_collective_mode(v->in);
 
 	if (ch && (ch->n != 1 || ch->ints[0] < 1))
 		return vfy_fail(v, "channel_id must be a positive number");
 	if (!global_ids && ir_instr_attr(v->in, IR_ATTR_USE_GLOBAL_DEVICE_IDS))
 		return vfy_fail(v, "%s takes no use_global_device_ids",
 				xrt_opcode_name(v->in->op));
-	if (!ch) {
-		if (flag(v, IR_ATTR_USE_GLOBAL_DEVICE_IDS))
-			return vfy_fail(v, "use_global_device_ids=true needs a channel_id");
-		*md = (struct mode){ r, 1, r, "replica" };
-	} else if (!global_ids) {
-		*md = (struct mode){ p, 1, p, "partition" };
-	} else if (!flag(v, IR_ATTR_USE_GLOBAL_DEVICE_IDS)) {
-		*md = (struct mode){ r, p, r * p, "replica" };
-	} else {
-		*md = (struct mode){ r * p, 1, 0, "device" };
-	}
+	if (!ch && flag(v, IR_ATTR_USE_GLOBAL_DEVICE_IDS))
+		return vfy_fail(v, "use_global_device_ids=true needs a channel_id");
+	md->space = ir_collective_space(v->m, mode);
+	md->mult = mode == IR_CROSS_REPLICA_AND_PARTITION ? partitions(v) : 1;
+	md->all = mode == IR_FLATTENED_ID ? 0 : md->space * md->mult;
+	md->what = what[mode];
 	return 0;
 }
 
@@ -248,6 +242,12 @@ static int check_all_to_all(struct vfy *v)
 		if (n != size)
 			return vfy_fail(v, "all-to-all of %u operands among %lld: one per device",
 					n, (long long)size);
+		/* element j of the result is member j's operand of this device's place */
+		for (k = 1; k < n; k++)
+			if (!xrt_shape_compatible(&t[k], &t[0]))
+				return vfy_fail(v, "all-to-all sends operand %u, of another shape than "
+						"operand 0: every device's element k is an operand "
+						"of one shape", k);
 		return vfy_result_tuple(v, t, n);	/* a tuple even of one */
 	}
 	if (the_dimension(v, &d))

@@ -101,9 +101,9 @@ TEST_F(xrt, iota_groups_expand_as_xla_defines_them)
 		ASSERT_NE(NULL, m);
 		EXPECT_TRUE(strstr(t, cases[i].groups) != NULL) TH_LOG("%zu: %s", i, t);
 		EXPECT_OK(xrt_module_verify(m));
-		/* more than one participant: read, checked, not run yet */
-		EXPECT_ERR(xrt_ir_evaluate(m, NULL, 0, NULL, self->a, &out), XRT_UNIMPLEMENTED,
-			   "one replica of one partition is all that runs for now");
+		/* more than one participant: evaluated only all together */
+		EXPECT_ERR(xrt_ir_evaluate(m, NULL, 0, NULL, self->a, &out), XRT_INVALID_ARGUMENT,
+			   "evaluate it with xrt_ir_evaluate_replicated");
 		xrt_free(self->a, t);
 		xrt_module_destroy(m);
 	}
@@ -263,6 +263,9 @@ TEST_F(xrt, malformed_collectives_say_what_is_wrong)
 			 "to_apply=%sum"), "dimension 2 of operand 0 of rank 2" },
 		{ MOD(2, "ROOT r = (f32[4,6]) all-to-all(x), replica_groups={}"),
 		  "all-to-all of 1 operands among 2: one per device" },
+		{ MOD(2, "y = f32[6,4] transpose(x), dimensions={1,0}\n"
+			 "  ROOT r = (f32[4,6], f32[6,4]) all-to-all(x, y), replica_groups={}"),
+		  "all-to-all sends operand 1, of another shape than operand 0" },
 		{ MOD(2, "ROOT r = f32[4,6] collective-permute(x), source_target_pairs={{0,1},{0,0}}"),
 		  "source_target_pairs send from replica 0 twice" },
 		{ MOD(2, "ROOT r = f32[4,6] collective-permute(x), source_target_pairs={{0,1,1}}"),

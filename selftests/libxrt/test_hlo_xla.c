@@ -103,7 +103,7 @@ TEST_F(xrt, header_as_xla_prints_it)
 	}
 }
 
-/* The counts are kept and print; running more than one waits for replicas. */
+/* The counts are kept and print; the module runs on 8 devices, evaluated together. */
 TEST_F(xrt, replica_and_partition_counts_are_kept)
 {
 	static const char text[] =
@@ -118,9 +118,11 @@ TEST_F(xrt, replica_and_partition_counts_are_kept)
 	EXPECT_EQ(0, strncmp(t, "HloModule m, replica_count=4, num_partitions=2\n", 47))
 		TH_LOG("%s", t);
 	xrt_free(self->a, t);
+	EXPECT_EQ(4, xrt_module_num_replicas(m));
+	EXPECT_EQ(2, xrt_module_num_partitions(m));
 	ASSERT_ERR(xrt_ir_evaluate(m, NULL, 0, NULL, self->a, &out),
-		   XRT_UNIMPLEMENTED, "evaluate: module 'm' states replica_count=4 and "
-		   "num_partitions=2: one replica of one partition is all that runs for now");
+		   XRT_INVALID_ARGUMENT, "evaluate: module 'm' runs on 8 devices (replica_count=4, "
+		   "num_partitions=2): evaluate it with xrt_ir_evaluate_replicated");
 	xrt_module_destroy(m);
 }
 

@@ -164,6 +164,22 @@ XRT_API const char *xrt_module_name(const xrt_module *module);
 /** xrt_module_num_computations() - computations, the entry included */
 XRT_API uint32_t xrt_module_num_computations(const xrt_module *module);
 
+/**
+ * xrt_module_num_replicas() - the replicas a module runs as
+ * @module: the module
+ *
+ * Return: HloModule's replica_count, 1 where the module states none.
+ */
+XRT_API uint32_t xrt_module_num_replicas(const xrt_module *module);
+
+/**
+ * xrt_module_num_partitions() - the partitions a module runs as
+ * @module: the module
+ *
+ * Return: HloModule's num_partitions, 1 where the module states none.
+ */
+XRT_API uint32_t xrt_module_num_partitions(const xrt_module *module);
+
 /** xrt_module_num_params() - how many parameters the entry computation takes */
 XRT_API uint32_t xrt_module_num_params(const xrt_module *module);
 

@@ -40,6 +40,10 @@ struct ev_val {
 	uint32_t num_elems;
 };
 
+struct ev_world;
+struct ev_meeting;
+
+/* One device's evaluation: @device is @replica * partitions + @partition. */
 struct ev {
 	const xrt_module *m;
 	const struct xrt_allocator *a;
@@ -47,6 +51,8 @@ struct ev {
 	const struct ir_instr *in;
 	uint64_t seed, rng_count, max_iterations;
 	uint64_t deadline_ns;		/* CLOCK_MONOTONIC; 0: none */
+	struct ev_world *world;		/* the devices evaluated together */
+	int64_t device, replica, partition;
 	xrt_status *err;
 };
 
@@ -134,6 +140,28 @@ struct ev_val *ev_control(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_random(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_collective(struct ev *ev, struct ev_val *const *ops);
 struct ev_val *ev_custom_call(struct ev *ev, struct ev_val *const *ops);
+
+/*
+ * The devices evaluated together (eval_world.c): made for @n devices,
+ * freed once every thread is done.  A device's thread calls
+ * ev_world_finish() when it ends, failed or not, so that no one waits
+ * for it.
+ */
+struct ev_world *ev_world_new(const struct xrt_allocator *a, int64_t n);
+void ev_world_free(const struct xrt_allocator *a, struct ev_world *w);
+int64_t ev_world_size(const struct ev_world *w);
+bool ev_world_failed(const struct ev_world *w);
+void ev_world_finish(struct ev_world *w, int64_t device, bool failed);
+/*
+ * Meets the @size devices of ev->in's group (@devices, this one at place
+ * @me), leaving @ops for them; returns once all have come, or NULL with
+ * ev->err set.  Every member's operands can then be read until it calls
+ * ev_leave(), which each must once it has made its result.
+ */
+struct ev_meeting *ev_meet(struct ev *ev, struct ev_val *const *ops, const int64_t *devices,
+			   int64_t size, int64_t me);
+struct ev_val *const *ev_meeting_ops(const struct ev_meeting *mt, int64_t place);
+void ev_leave(struct ev *ev, struct ev_meeting *mt);
 
 /* Attribute helpers (the module is verified: attributes are there). */
 const int64_t *ev_ints(const struct ev *ev, enum ir_attr_key key, uint32_t *n);

@@ -229,6 +229,34 @@ int ir_parse_conv_labels(const char *s, struct ir_conv_labels *l, uint32_t rank)
 xrt_status *ir_comp_check_params(const struct xrt_allocator *a, const struct ir_comp *c);
 
 /*
+ * The modes of XLA's collectives: which ids replica_groups (or
+ * source_target_pairs) list.  Without a channel_id, replicas of the
+ * device's partition; with one, partitions of its replica, except for
+ * all-reduce, all-gather and reduce-scatter, whose ids are replicas of
+ * every partition, or flattened device ids with use_global_device_ids.
+ */
+enum ir_coll_mode { IR_CROSS_REPLICA, IR_CROSS_PARTITION, IR_CROSS_REPLICA_AND_PARTITION,
+		    IR_FLATTENED_ID };
+
+enum ir_coll_mode ir_collective_mode(const struct ir_instr *in);
+/* How many ids @mode has in @m: ids run from 0 to that less one. */
+int64_t ir_collective_space(const xrt_module *m, enum ir_coll_mode mode);
+/* The flattened id (replica * partitions + partition) of @mode's @id, seen from device (@r, @p). */
+int64_t ir_collective_device(const xrt_module *m, enum ir_coll_mode mode, int64_t id,
+			     int64_t r, int64_t p);
+/*
+ * The group device (@r, @p) meets at verified collective @in: flattened
+ * ids into @devices (room for every device of @m), in the group's order,
+ * *@me the device's own place among them.  A collective-permute's group
+ * is every device of its ids.  Return: how many; 0 when no group holds
+ * the device.
+ */
+int64_t ir_collective_group(const xrt_module *m, const struct ir_instr *in, int64_t r, int64_t p,
+			    int64_t *devices, int64_t *me);
+/* The device that collective-permute @in sends to (@r, @p); -1 when none does. */
+int64_t ir_permute_source(const xrt_module *m, const struct ir_instr *in, int64_t r, int64_t p);
+
+/*
  * NULL when @m runs as one replica of one partition; else UNIMPLEMENTED
  * naming @who (the compiler, the evaluator), until replicas run.
  */
