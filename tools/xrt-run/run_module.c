@@ -95,9 +95,8 @@ static void fill_random(xrt_literal *lit, uint64_t *state)
 		random_element(s->dtype, next_random(state), d + k * size);
 }
 
-/* Parameters from the --input files, the rest random from the seed. */
-static xrt_status *make_args(const struct run_options *o, const xrt_module *m,
-			     xrt_literal **args)
+xrt_status *run_make_args(const struct run_options *o, const xrt_module *m, uint64_t seed,
+			  xrt_literal **args)
 {
 	uint32_t i, n = xrt_module_num_params(m);
 	xrt_status *st = NULL;
@@ -106,7 +105,7 @@ static xrt_status *make_args(const struct run_options *o, const xrt_module *m,
 		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
 				      "%u --input files for %u parameters", o->num_inputs, n);
 	for (i = 0; i < n && !st; i++) {
-		uint64_t state = o->seed * 0x100000001B3ull + i;
+		uint64_t state = seed * 0x100000001B3ull + i;
 
 		if (i < o->num_inputs) {
 			st = run_read_input(o->inputs[i], xrt_module_param_shape(m, i), &args[i]);
@@ -475,12 +474,21 @@ int run_module(const struct run_options *o)
 		return run_fail(st, o->path);
 	if (o->dump_ir)
 		dump_ir(m);
+	if (xrt_module_num_replicas(m) * xrt_module_num_partitions(m) > 1) {
+		xrt_literal_destroy(recorded);
+		for (i = 0; args && i < n; i++)
+			xrt_literal_destroy(args[i]);
+		free(args);
+		rc = run_replicas(o, m);
+		xrt_module_destroy(m);
+		return rc;
+	}
 	if (snap) {
 		printf("inputs     the %u arguments the HloSnapshot recorded\n", n);
 	} else {
 		n = xrt_module_num_params(m);
 		args = calloc(n + 1, sizeof(*args));
-		st = args ? make_args(o, m, args) :
+		st = args ? run_make_args(o, m, o->seed, args) :
 			    xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
 	}
 	if (!st && !strcmp(o->device, "reference")) {

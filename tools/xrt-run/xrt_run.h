@@ -50,6 +50,11 @@ xrt_status *run_npy_write(const char *path, const xrt_literal *lit);
 void run_print_times(double *t, uint64_t n);
 
 struct xrt_module;
+/* Parameters from the --input files, the rest random from @seed. */
+xrt_status *run_make_args(const struct run_options *o, const struct xrt_module *m,
+			  uint64_t seed, xrt_literal **args);
+/* Runs @m, of several replicas or partitions, on every device; the exit status. */
+int run_replicas(const struct run_options *o, const struct xrt_module *m);
 /* Runs @m on o->device (not host or reference) with the public API (run_device.c). */
 xrt_status *run_on_device(const struct run_options *o, const struct xrt_module *m,
 			  xrt_literal *const *args, uint32_t n, xrt_literal **out);
