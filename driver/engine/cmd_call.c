@@ -13,16 +13,14 @@ static const struct xrt_cs_view *views(const struct xrt_cs_call *c)
 	return (const void *)(c + 1);
 }
 
-/* Dense and row-major: the last stride 1, each other the product of the dims after it. */
-static int check_dense(struct vctx *v, u32 part, const struct xrt_cs_view *w)
+int engine_check_dense(struct vctx *v, u32 part, const struct xrt_cs_view *w, const char *reason)
 {
 	u64 want = 1;
 	int d;
 
 	for (d = (int)w->rank - 1; d >= 0; d--) {
 		if (w->strides[d] != (s64)want)
-			return engine_fail(v, part, "CALL: a view is not dense and row-major",
-					   d, 0);
+			return engine_fail(v, part, reason, d, 0);
 		if (check_mul_overflow(want, w->dims[d], &want) || want > (1ull << 62))
 			want = 0;	/* only a 0 dimension gets here: no element is reached */
 	}
@@ -70,7 +68,8 @@ static int call_validate(struct vctx *v, const void *cmd, u32 size)
 	for (i = 0; i < n; i++) {
 		if (engine_check_view(v, i, &views(c)[i],
 				      i < c->num_args ? XRT_CS_SLOT_READ : XRT_CS_SLOT_WRITE) ||
-		    check_dense(v, i, &views(c)[i]))
+		    engine_check_dense(v, i, &views(c)[i],
+				       "CALL: a view is not dense and row-major"))
 			return -1;
 	}
 	return apart(v, c);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * FILL: a constant, or each element's index along one dimension (iota).
+ * FILL: a constant, each element's index along one dimension (iota),
+ * or the id of the replica or partition the job runs as.
  */
 #include "engine_internal.h"
 
@@ -37,6 +38,14 @@ static int fill_validate(struct vctx *v, const void *cmd, u32 size)
 			return engine_fail(v, ~0u, "FILL: iota of pred", 0, 0);
 		if (!engine_zero(c->value, sizeof(c->value)))
 			return engine_fail(v, ~0u, "FILL: value not 0 for an iota", 0, 0);
+		return 0;
+	case XRT_CS_FILL_REPLICA_ID:
+	case XRT_CS_FILL_PARTITION_ID:
+		if (c->iota_dim || !engine_zero(c->value, sizeof(c->value)))
+			return engine_fail(v, ~0u, "FILL: iota_dim or value set for an id",
+					   c->iota_dim, 0);
+		if (c->dst.dtype == XRT_CS_PRED)
+			return engine_fail(v, ~0u, "FILL: an id as pred", 0, 0);
 		return 0;
 	}
 	return engine_fail(v, ~0u, "FILL: unknown mode", c->mode, 0);
@@ -122,6 +131,10 @@ static void fill_run(const struct xrt_engine_ctx *x, const void *cmd,
 
 		if (c->mode == XRT_CS_FILL_CONSTANT) {
 			fill_row(p, stride, len, (const u8 *)c->value, es);
+		} else if (c->mode != XRT_CS_FILL_IOTA) {
+			encode_index(elem, c->dst.dtype, c->mode == XRT_CS_FILL_REPLICA_ID ?
+				     x->replica_id : x->partition_id);
+			fill_row(p, stride, len, elem, es);
 		} else if (c->iota_dim != r - 1) {
 			encode_index(elem, c->dst.dtype, it.index[c->iota_dim]);
 			fill_row(p, stride, len, elem, es);

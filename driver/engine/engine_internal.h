@@ -33,7 +33,7 @@ struct cmd_ops {
 
 const struct cmd_ops *engine_cmd_ops(u32 op);
 
-#define ENGINE_NUM_OPS	(XRT_CS_OP_CALL + 1)
+#define ENGINE_NUM_OPS	(XRT_CS_OP_COLLECTIVE + 1)
 /* Per opcode: its operations, NULL where there is no such command. */
 extern const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS];
 
@@ -68,6 +68,7 @@ extern const struct cmd_ops engine_fill_ops;
 extern const struct cmd_ops engine_jump_ops;
 extern const struct cmd_ops engine_scan_ops;
 extern const struct cmd_ops engine_call_ops;
+extern const struct cmd_ops engine_collective_ops;
 
 /* Validation helpers; each returns 0 or -1 with v->err filled. */
 int engine_fail(struct vctx *v, u32 part, const char *reason, u64 a, u64 b);
@@ -78,6 +79,12 @@ int engine_check_span(struct vctx *v, u32 part, u32 slot, u32 dtype,
 		      const s64 *strides, u32 need);
 int engine_check_view(struct vctx *v, u32 part, const struct xrt_cs_view *view,
 		      u32 need);
+/*
+ * Dense and row-major (the last stride 1, each other the product of the
+ * dims after it), or fails with @reason.
+ */
+int engine_check_dense(struct vctx *v, u32 part, const struct xrt_cs_view *w,
+		       const char *reason);
 int engine_check_scalar(struct vctx *v, u32 part,
 			const struct xrt_cs_scalar *s, u32 dtype);
 

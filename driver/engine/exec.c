@@ -60,7 +60,7 @@ int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 	while (c->pc < n) {
 		u32 phases = xrt_engine_phases(x, c->pc);
 
-		if (xrt_engine_call_of(x, c->pc))
+		if (xrt_engine_call_of(x, c->pc) || xrt_engine_collective_of(x, c->pc))
 			return -1;	/* its executor runs it, around this */
 
 		while (c->phase < phases) {

@@ -20,6 +20,7 @@ const struct cmd_ops *const engine_cmd_table[ENGINE_NUM_OPS] = {
 	[XRT_CS_OP_JUMP] = &engine_jump_ops,
 	[XRT_CS_OP_SCAN] = &engine_scan_ops,
 	[XRT_CS_OP_CALL] = &engine_call_ops,
+	[XRT_CS_OP_COLLECTIVE] = &engine_collective_ops,
 };
 
 const struct cmd_ops *engine_cmd_ops(u32 op)

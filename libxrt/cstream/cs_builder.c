@@ -154,6 +154,16 @@ void cs_fill_iota(struct cs_builder *b, const struct xrt_cs_view *dst,
 	}
 }
 
+void cs_fill_id(struct cs_builder *b, const struct xrt_cs_view *dst, uint32_t mode)
+{
+	struct xrt_cs_fill *c = cs_append(b, XRT_CS_OP_FILL, sizeof(*c));
+
+	if (c) {
+		c->mode = mode;
+		c->dst = *dst;
+	}
+}
+
 void cs_jump(struct cs_builder *b, uint32_t mode, uint32_t target,
 	     const struct xrt_cs_scalar *pred)
 {
@@ -322,6 +332,23 @@ void cs_call(struct cs_builder *b, uint32_t target, const struct xrt_cs_view *vi
 	c->num_results = (uint16_t)num_results;
 	if (n)
 		memcpy(c + 1, views, n * sizeof(*views));
+}
+
+void cs_collective(struct cs_builder *b, uint32_t kind, uint32_t op, uint32_t dim,
+		   uint32_t group, const struct xrt_cs_view *views, uint32_t n)
+{
+	struct xrt_cs_collective *c = cs_append(b, XRT_CS_OP_COLLECTIVE,
+						sizeof(*c) + 2 * (size_t)n * sizeof(*views));
+
+	if (!c)
+		return;
+	c->kind = (uint8_t)kind;
+	c->op = (uint8_t)op;
+	c->dim = (uint8_t)dim;
+	c->group = group;
+	c->num_in = c->num_out = (uint16_t)n;
+	if (n)
+		memcpy(c + 1, views, 2 * (size_t)n * sizeof(*views));
 }
 
 void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_cs_view *in,

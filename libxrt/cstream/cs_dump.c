@@ -53,6 +53,8 @@ const char *cs_op_name(uint32_t op)
 		return "SCAN";
 	case XRT_CS_OP_CALL:
 		return "CALL";
+	case XRT_CS_OP_COLLECTIVE:
+		return "COLLECTIVE";
 	}
 	return "UNKNOWN";
 }
@@ -231,8 +233,31 @@ static size_t fixed_size(uint32_t op)
 		return sizeof(struct xrt_cs_scan);
 	case XRT_CS_OP_CALL:
 		return sizeof(struct xrt_cs_call);
+	case XRT_CS_OP_COLLECTIVE:
+		return sizeof(struct xrt_cs_collective);
 	}
 	return sizeof(struct xrt_cs_cmd);
+}
+
+static void print_collective(struct fmtbuf *f, const struct xrt_cs_collective *c)
+{
+	static const char *const kinds[] = { "?", "all-reduce", "all-gather", "reduce-scatter",
+					     "all-to-all", "all-to-all-tuple", "permute",
+					     "broadcast" };
+	const struct xrt_cs_view *w = (const void *)(c + 1);
+	uint32_t i, n = 2u * c->num_in;
+
+	if (c->num_in != c->num_out || c->cmd.size < sizeof(*c) + (uint64_t)n * sizeof(*w)) {
+		fmtbuf_puts(f, "(views past its size)");
+		return;
+	}
+	fmtbuf_printf(f, "%s op %u dim %u group %u:", c->kind < 8 ? kinds[c->kind] : "?", c->op,
+		      c->dim, c->group);
+	for (i = 0; i < n; i++) {
+		fmtbuf_puts(f, i == c->num_in ? " ->" : "");
+		fmtbuf_puts(f, " ");
+		print_view(f, &w[i]);
+	}
 }
 
 static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
@@ -256,6 +281,9 @@ static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
 		print_view(f, &fl->dst);
 		if (fl->mode == XRT_CS_FILL_IOTA)
 			fmtbuf_printf(f, " <- iota(dim %u)", fl->iota_dim);
+		else if (fl->mode == XRT_CS_FILL_REPLICA_ID || fl->mode == XRT_CS_FILL_PARTITION_ID)
+			fmtbuf_puts(f, fl->mode == XRT_CS_FILL_REPLICA_ID ? " <- replica id" :
+				    " <- partition id");
 		else
 			fmtbuf_printf(f, " <- 0x%016llx%016llx",
 				      (unsigned long long)fl->value[1],
@@ -353,6 +381,9 @@ static void print_command(struct fmtbuf *f, const struct xrt_cs_cmd *c)
 		}
 		break;
 	}
+	case XRT_CS_OP_COLLECTIVE:
+		print_collective(f, (const void *)c);
+		break;
 	case XRT_CS_OP_JUMP:
 		fmtbuf_printf(f, "-> %u", j->target);
 		if (j->mode != XRT_CS_JUMP_ALWAYS)

@@ -91,6 +91,44 @@ static inline void make_call_base(struct call_base *p)
 	p->views[1] = cs_view_dense(1, XRT_CS_F32, 0, 1, dims);
 }
 
+/*
+ * A valid program for the host's engine: a COLLECTIVE gathering slot
+ * 0's f32[2] into slot 1's f32[4] along dimension 0, among group 3.
+ */
+struct coll_base {
+	struct xrt_cs_header h;
+	struct xrt_cs_slot slots[3];
+	struct xrt_cs_collective coll;
+	struct xrt_cs_view views[2];
+} __attribute__((aligned(64)));
+
+#define COLL_BASE_SIZE (offsetof(struct coll_base, views) + 2 * sizeof(struct xrt_cs_view))
+
+static inline void make_coll_base(struct coll_base *p)
+{
+	uint64_t in[] = { 2 }, out[] = { 4 };
+
+	memset(p, 0, sizeof(*p));
+	p->h.magic = XRT_CS_MAGIC;
+	p->h.version = XRT_CS_VERSION;
+	p->h.header_size = sizeof(p->h);
+	p->h.size = COLL_BASE_SIZE;
+	p->h.num_slots = 3;
+	p->h.num_commands = 1;
+	p->h.slots_offset = offsetof(struct coll_base, slots);
+	p->h.commands_offset = offsetof(struct coll_base, coll);
+	p->slots[0] = (struct xrt_cs_slot){ 16, XRT_CS_SLOT_READ, 0 };
+	p->slots[1] = (struct xrt_cs_slot){ 16, XRT_CS_SLOT_WRITE, 0 };
+	p->slots[2] = (struct xrt_cs_slot){ 32, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0 };
+	p->coll.cmd = (struct xrt_cs_cmd){ XRT_CS_OP_COLLECTIVE, 0,
+					   sizeof(p->coll) + 2 * sizeof(struct xrt_cs_view) };
+	p->coll.kind = XRT_CS_COLL_ALL_GATHER;
+	p->coll.group = 3;
+	p->coll.num_in = p->coll.num_out = 1;
+	p->views[0] = cs_view_dense(0, XRT_CS_F32, 0, 1, in);
+	p->views[1] = cs_view_dense(1, XRT_CS_F32, 0, 1, out);
+}
+
 struct bad {
 	const char *needle;
 	void (*mutate)(struct base *p);
@@ -113,7 +151,7 @@ CASE(m_cmds_long, p->h.num_commands = 4)
 CASE(m_slot_flags, p->slots[0].flags = 4)
 CASE(m_slot_reserved, p->slots[1].reserved = 1)
 CASE(m_slot_huge, p->slots[0].size = ~0ull)
-CASE(m_opcode, p->copy.cmd.op = 15)
+CASE(m_opcode, p->copy.cmd.op = 16)
 CASE(m_cmd_size, p->copy.cmd.size = 12)
 CASE(m_cmd_size_small, p->copy.cmd.size = 8)
 CASE(m_copy_flags, p->copy.cmd.flags = 1)
@@ -137,7 +175,10 @@ CASE(m_view_pad, p->copy.dst.pad = 1)
 CASE(m_overlap, p->slots[0].flags = XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE;
      p->copy.dst.slot = 0; p->copy.src.dims[0] = 3; p->copy.dst.dims[0] = 3;
      p->copy.dst.offset = 4)
-CASE(m_fill_mode, p->fill.mode = 2)
+CASE(m_fill_mode, p->fill.mode = 4)
+CASE(m_fill_id_dim, p->fill.mode = XRT_CS_FILL_REPLICA_ID; p->fill.iota_dim = 1)
+CASE(m_fill_id_pred, p->fill.mode = XRT_CS_FILL_PARTITION_ID; p->fill.iota_dim = 0;
+     p->fill.dst.dtype = XRT_CS_PRED)
 CASE(m_iota_dim, p->fill.iota_dim = 1)
 CASE(m_iota_pred, p->fill.dst.dtype = XRT_CS_PRED; p->fill.dst.dims[0] = 4)
 CASE(m_iota_value, p->fill.value[1] = 1)
@@ -213,6 +254,8 @@ static const struct bad cases[] = {
 	C(m_view_pad, "view padding not 0"),
 	C(m_overlap, "COPY: dst overlaps src"),
 	C(m_fill_mode, "FILL: unknown mode"),
+	C(m_fill_id_dim, "FILL: iota_dim or value set for an id"),
+	C(m_fill_id_pred, "FILL: an id as pred"),
 	C(m_iota_dim, "FILL: iota_dim not below the rank"),
 	C(m_iota_pred, "FILL: iota of pred"),
 	C(m_iota_value, "FILL: value not 0 for an iota"),

@@ -1276,4 +1276,48 @@ TEST_F(xrt, malformed_data_commands)
 	}
 }
 
+/* FILL's ids: the replica and partition the execution runs as, converted like an iota. */
+TEST_F(xrt, fill_writes_the_jobs_ids)
+{
+	uint64_t three[] = { 3 };
+	struct xrt_cs_view f = cs_view_dense(0, XRT_CS_F32, 0, 1, three);
+	struct xrt_cs_view h = cs_view_dense(0, XRT_CS_F16, 16, 1, three);
+	struct xrt_cs_view u = cs_view_dense(0, XRT_CS_U32, 32, 0, NULL);
+	struct cs_builder bb, *b = &bb;
+	struct xrt_engine_cursor cur = { 0 };
+	struct xdev_program p;
+	uint8_t *slots[1];
+	uint16_t hv[3];
+	float fv[3];
+	uint32_t uv;
+	void *prog;
+	size_t size;
+
+	cs_builder_init(b, NULL);
+	cs_add_slot(b, 64, XRT_CS_SLOT_WRITE);
+	cs_fill_id(b, &f, XRT_CS_FILL_REPLICA_ID);
+	cs_fill_id(b, &h, XRT_CS_FILL_PARTITION_ID);
+	cs_fill_id(b, &u, XRT_CS_FILL_REPLICA_ID);
+	ASSERT_OK(cs_finish(b, &prog, &size));
+	ASSERT_OK(xdev_program_load(&p, NULL, prog, size));
+	slots[0] = aligned_buf(64);
+	{
+		struct xrt_engine_ctx x = { .prog = &p.prog, .slots = slots, .replica_id = 70001,
+					    .partition_id = 5 };
+
+		while (!xrt_engine_step(&x, &cur, 1, NULL))
+			;
+	}
+	memcpy(fv, slots[0], sizeof(fv));
+	memcpy(hv, slots[0] + 16, sizeof(hv));
+	memcpy(&uv, slots[0] + 32, sizeof(uv));
+	EXPECT_EQ(70001.0f, fv[0]);
+	EXPECT_EQ(70001.0f, fv[2]);
+	EXPECT_EQ(0x4500, hv[1]);	/* 5.0 in binary16 */
+	EXPECT_EQ(70001u, uv);
+	free(slots[0]);
+	xdev_program_release(&p);
+	xrt_free(NULL, prog);
+}
+
 TEST_HARNESS_MAIN

@@ -104,6 +104,83 @@ TEST_F(xrt, malformed_calls_are_rejected)
 	xdev_program_release(&prog);
 }
 
+/* A COLLECTIVE's kind, op, dim, views and shapes; the engine stops before it. */
+TEST_F(xrt, malformed_collectives_are_rejected)
+{
+	static const struct {
+		int what;
+		const char *needle;
+	} bad[] = {
+		{ 0, "COLLECTIVE: flags, pad or reserved not 0" },
+		{ 1, "COLLECTIVE: flags, pad or reserved not 0" },
+		{ 2, "COLLECTIVE: unknown kind" },
+		{ 3, "COLLECTIVE: unknown kind" },
+		{ 4, "COLLECTIVE: op set for a kind that does not reduce" },
+		{ 5, "COLLECTIVE: op is not SUM to OR" },
+		{ 6, "COLLECTIVE: dim set for a kind without one" },
+		{ 7, "COLLECTIVE: num_in and num_out not equal" },
+		{ 8, "COLLECTIVE: num_in and num_out not equal" },
+		{ 9, "COLLECTIVE: size is not that of its views" },
+		{ 10, "part 0: COLLECTIVE: a view is not dense and row-major" },
+		{ 11, "part 1: writes a slot not marked WRITE" },
+		{ 12, "COLLECTIVE: a gathered dimension is not a multiple of the input's" },
+		{ 13, "COLLECTIVE: an output's dtype or rank is not its input's" },
+		{ 14, "COLLECTIVE: an output's dims are not its input's" },
+		{ 15, "COLLECTIVE: a scattered dimension does not divide the input's" },
+		{ 16, "COLLECTIVE: op does not take the dtype" },
+		{ 17, "COLLECTIVE: an output overlaps another view" },
+		{ 18, "COLLECTIVE: dim not below the rank" },
+		{ 19, "COLLECTIVE: ALL_TO_ALL_TUPLE's views are not of one shape" },
+	};
+	struct xdev_program prog;
+	struct coll_base p;
+	size_t i;
+
+	make_coll_base(&p);
+	ASSERT_OK(xdev_program_load(&prog, self->a, &p, COLL_BASE_SIZE));
+	{
+		struct xrt_engine_ctx x = { .prog = &prog.prog };
+		struct xrt_engine_cursor cur = { 0 };
+
+		ASSERT_NE(NULL, xrt_engine_collective_of(&x, 0));
+		EXPECT_EQ(NULL, xrt_engine_call_of(&x, 0));
+		/* nothing runs: the executor performs it, around the engine */
+		EXPECT_EQ(0, xrt_engine_phases(&x, 0));
+		EXPECT_EQ(-1, xrt_engine_step(&x, &cur, 100, NULL));
+		EXPECT_EQ(0, cur.pc);
+	}
+	xdev_program_release(&prog);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		make_coll_base(&p);
+		switch (bad[i].what) {
+		case 0: p.coll.cmd.flags = 1; break;
+		case 1: p.coll.reserved = 1; break;
+		case 2: p.coll.kind = 0; break;
+		case 3: p.coll.kind = XRT_CS_COLL_BROADCAST + 1; break;
+		case 4: p.coll.op = XRT_CS_RED_SUM; break;
+		case 5: p.coll.kind = XRT_CS_COLL_ALL_REDUCE; p.views[1].dims[0] = 2;
+			p.coll.op = XRT_CS_RED_ARGMAX; break;
+		case 6: p.coll.kind = XRT_CS_COLL_PERMUTE; p.coll.dim = 1; break;
+		case 7: p.coll.num_out = 2; break;
+		case 8: p.coll.num_in = p.coll.num_out = 0; break;
+		case 9: p.coll.num_in = p.coll.num_out = 2; break;
+		case 10: p.views[0].strides[0] = 2; break;
+		case 11: p.views[1].slot = 0; break;
+		case 12: p.views[1].dims[0] = 3; break;
+		case 13: p.views[1].dtype = XRT_CS_S32; break;
+		case 14: p.coll.kind = XRT_CS_COLL_BROADCAST; break;
+		case 15: p.coll.kind = XRT_CS_COLL_REDUCE_SCATTER; p.coll.op = XRT_CS_RED_SUM; break;
+		case 16: p.coll.kind = XRT_CS_COLL_ALL_REDUCE; p.views[1].dims[0] = 2;
+			p.coll.op = XRT_CS_RED_AND; break;
+		case 17: p.views[0].slot = 2; p.views[1].slot = 2; p.views[1].offset = 4; break;
+		case 18: p.coll.dim = 1; break;
+		case 19: p.coll.kind = XRT_CS_COLL_ALL_TO_ALL_TUPLE; break;
+		}
+		ASSERT_ERR(xdev_program_load(&prog, self->a, &p, COLL_BASE_SIZE),
+			   XRT_INVALID_ARGUMENT, bad[i].needle);
+	}
+}
+
 TEST_F(xrt, truncated_and_misaligned_buffers)
 {
 	struct xdev_program prog;

@@ -288,6 +288,8 @@ static void gen_fill(struct gen *g, struct cs_builder *b)
 	mutate(g, &f);
 	if (r && t != XRT_CS_PRED && pick(g, 2))
 		cs_fill_iota(b, &dst, pick(g, r));
+	else if (t != XRT_CS_PRED && pick(g, 2))
+		cs_fill_id(b, &dst, XRT_CS_FILL_REPLICA_ID + pick(g, 2));
 	else
 		cs_fill_constant(b, &dst, zero, sizeof(zero));
 }
@@ -524,9 +526,44 @@ static void gen_scan(struct gen *g, struct cs_builder *b)
 	cs_scan(b, XRT_CS_RED_SUM + pick(g, 6), pick(g, r), &in, &out, init, sizeof(init));
 }
 
+/* A COLLECTIVE of 1 to 3 arrays: out[k]'s dims in[k]'s, or a multiple or divisor along dim. */
+static void gen_collective(struct gen *g, struct cs_builder *b)
+{
+	uint32_t kind = XRT_CS_COLL_ALL_REDUCE + pick(g, 7), n = 1 + pick(g, 3), k, i, r, t;
+	uint32_t dim = 0, op = 0, factor = 1 + pick(g, 4);
+	struct xrt_cs_view v[6];
+	struct fields f = { .n = 0 };
+	uint64_t dims[XRT_CS_MAX_RANK];
+
+	r = 1 + pick(g, 3);
+	t = gen_type(g);
+	if (kind == XRT_CS_COLL_ALL_REDUCE || kind == XRT_CS_COLL_REDUCE_SCATTER)
+		op = XRT_CS_RED_SUM + pick(g, 6);
+	if (kind == XRT_CS_COLL_ALL_GATHER || kind == XRT_CS_COLL_REDUCE_SCATTER ||
+	    kind == XRT_CS_COLL_ALL_TO_ALL)
+		dim = pick(g, r);
+	for (k = 0; k < n; k++) {
+		v[k] = gen_view(g, t, r, k && kind == XRT_CS_COLL_ALL_TO_ALL_TUPLE ? dims : NULL);
+		for (i = 0; i < r; i++)
+			dims[i] = v[k].dims[i];
+		if (kind == XRT_CS_COLL_ALL_GATHER)
+			dims[dim] *= factor;
+		else if (kind == XRT_CS_COLL_REDUCE_SCATTER && dims[dim] % factor == 0)
+			dims[dim] /= factor;
+		v[n + k] = gen_view(g, t, r, dims);
+		if (kind == XRT_CS_COLL_ALL_TO_ALL_TUPLE)
+			for (i = 0; i < r; i++)
+				dims[i] = v[k].dims[i];
+	}
+	for (k = 0; k < 2 * n; k++)
+		view_fields(&f, &v[k]);
+	mutate(g, &f);
+	cs_collective(b, kind, op, dim, pick(g, 4), v, n);
+}
+
 static void gen_command(struct gen *g, struct cs_builder *b, uint32_t at)
 {
-	switch (pick(g, 13)) {
+	switch (pick(g, 14)) {
 	case 0: gen_copy(g, b); break;
 	case 1: gen_fill(g, b); break;
 	case 2: gen_rng(g, b); break;
@@ -539,6 +576,7 @@ static void gen_command(struct gen *g, struct cs_builder *b, uint32_t at)
 	case 9: gen_dslice(g, b); break;
 	case 10: gen_sort(g, b); break;
 	case 11: gen_scan(g, b); break;
+	case 12: gen_collective(g, b); break;
 	default: gen_copy(g, b); break;
 	}
 }
@@ -697,6 +735,14 @@ static void check_command(const struct xrt_engine_prog *p, uint32_t i)
 
 		check_view(p, i, "in", &x->in);
 		check_view(p, i, "out", &x->out);
+		break;
+	}
+	case XRT_CS_OP_COLLECTIVE: {
+		const struct xrt_cs_collective *x = at;
+		const struct xrt_cs_view *w = (const void *)(x + 1);
+
+		for (d = 0; d < 2u * x->num_in; d++)
+			check_view(p, i, "collective's view", &w[d]);
 		break;
 	}
 	default:

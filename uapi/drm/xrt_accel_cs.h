@@ -173,6 +173,7 @@ struct xrt_cs_slot {
  * @XRT_CS_OP_JUMP: struct xrt_cs_jump
  * @XRT_CS_OP_SCAN: struct xrt_cs_scan
  * @XRT_CS_OP_CALL: struct xrt_cs_call
+ * @XRT_CS_OP_COLLECTIVE: struct xrt_cs_collective
  */
 enum xrt_cs_op {
 	XRT_CS_OP_COPY = 1,
@@ -189,6 +190,7 @@ enum xrt_cs_op {
 	XRT_CS_OP_JUMP = 12,
 	XRT_CS_OP_SCAN = 13,
 	XRT_CS_OP_CALL = 14,
+	XRT_CS_OP_COLLECTIVE = 15,
 };
 
 /**
@@ -267,16 +269,22 @@ struct xrt_cs_copy {
 
 #define XRT_CS_FILL_CONSTANT	0	/* every element = value */
 #define XRT_CS_FILL_IOTA	1	/* element = its index along iota_dim */
+#define XRT_CS_FILL_REPLICA_ID	2	/* element = the job's replica id */
+#define XRT_CS_FILL_PARTITION_ID	3	/* element = the job's partition id */
 
 /**
  * struct xrt_cs_fill - write a constant or an iota
  * @cmd: op XRT_CS_OP_FILL, flags 0
  * @mode: XRT_CS_FILL_*
  * @iota_dim: IOTA: the dimension whose index is written (converted to
- *            the dtype as by CONVERT); CONSTANT: 0
+ *            the dtype as by CONVERT); the other modes: 0
  * @dst: written
  * @value: CONSTANT: the element's bytes, little-endian, in the low
- *         bytes; the rest 0.  IOTA: all 0.
+ *         bytes; the rest 0.  The other modes: all 0.
+ *
+ * REPLICA_ID and PARTITION_ID write the id the executor runs the job as
+ * (its place among the devices running one program together; 0 when
+ * it runs alone), converted as IOTA converts an index; not pred.
  */
 struct xrt_cs_fill {
 	struct xrt_cs_cmd cmd;
@@ -829,6 +837,79 @@ struct xrt_cs_call {
 	__u16 num_args;
 	__u16 num_results;
 	__u64 reserved;
+};
+
+/**
+ * enum xrt_cs_coll_kind - what a COLLECTIVE does among its group
+ * @XRT_CS_COLL_ALL_REDUCE: out[k] = in[k] of every member folded with
+ *                          @op, element by element
+ * @XRT_CS_COLL_ALL_GATHER: out[k] = in[k] of every member joined along
+ *                          @dim, in the group's order
+ * @XRT_CS_COLL_REDUCE_SCATTER: out[k] = the ALL_REDUCE's block at the
+ *                              member's place, cut along @dim
+ * @XRT_CS_COLL_ALL_TO_ALL: out[k]'s block j along @dim = member j's
+ *                          in[k] block at this member's place
+ * @XRT_CS_COLL_ALL_TO_ALL_TUPLE: out[j] = member j's in[place]; as many
+ *                                views each way as the group has members
+ * @XRT_CS_COLL_PERMUTE: out[k] = in[k] of the device that sends here,
+ *                       zeros where none does
+ * @XRT_CS_COLL_BROADCAST: out[k] = in[k] of the group's first member
+ */
+enum xrt_cs_coll_kind {
+	XRT_CS_COLL_ALL_REDUCE = 1,
+	XRT_CS_COLL_ALL_GATHER = 2,
+	XRT_CS_COLL_REDUCE_SCATTER = 3,
+	XRT_CS_COLL_ALL_TO_ALL = 4,
+	XRT_CS_COLL_ALL_TO_ALL_TUPLE = 5,
+	XRT_CS_COLL_PERMUTE = 6,
+	XRT_CS_COLL_BROADCAST = 7,
+};
+
+/* Most views each way of one COLLECTIVE. */
+#define XRT_CS_COLL_MAX_VIEWS	64
+
+/**
+ * struct xrt_cs_collective - exchange arrays with the devices running
+ *                            the same program
+ * @cmd: op XRT_CS_OP_COLLECTIVE, flags 0; size is sizeof(struct
+ *       xrt_cs_collective) plus that of the views that follow
+ * @kind: enum xrt_cs_coll_kind
+ * @op: ALL_REDUCE and REDUCE_SCATTER: enum xrt_cs_reduce_op, SUM to OR;
+ *      the others 0
+ * @dim: ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL: the dimension joined or
+ *       cut, below the views' rank; the others 0
+ * @pad: 0
+ * @group: which devices meet here: an index into a table the executor
+ *         keeps beside the program (as CALL's target), which gives each
+ *         device its group, or for PERMUTE its source and target
+ * @num_in: views read, one per array; at most XRT_CS_COLL_MAX_VIEWS
+ * @num_out: views written, as many
+ * @reserved: 0
+ *
+ * Followed by struct xrt_cs_view[@num_in + @num_out], the inputs first,
+ * each dense and row-major; out[k] has in[k]'s dtype and, but for @dim
+ * of ALL_GATHER (a multiple of in[k]'s) and REDUCE_SCATTER (a divisor),
+ * its dims; an output overlaps no other view.  ALL_TO_ALL_TUPLE's
+ * views all have one shape.  Every member folds ALL_REDUCE left to
+ * right in the group's order (f(f(x0, x1), x2)), with REDUCE's element
+ * semantics, so every member gets the same bits.
+ *
+ * The engine runs nothing for it, as for CALL: the executor stops
+ * before the command, exchanges the arrays with the other devices
+ * through its communicator, and goes on after it.  Sizes that need the
+ * group (a dimension the group's size must divide) are the executor's
+ * to check.
+ */
+struct xrt_cs_collective {
+	struct xrt_cs_cmd cmd;
+	__u8 kind;
+	__u8 op;
+	__u8 dim;
+	__u8 pad;
+	__u32 group;
+	__u16 num_in;
+	__u16 num_out;
+	__u32 reserved;
 };
 
 #if defined(__cplusplus)

@@ -153,6 +153,9 @@ int xrt_engine_validate_some(struct xrt_engine_prog *prog, const void *data,
  *          index and the command that comes next; nonzero stops the run
  *          there (an executor counting a loop's iterations)
  * @jumped_arg: passed to @jumped
+ * @replica_id: what FILL's REPLICA_ID writes: the replica this execution
+ *              runs as among devices running the program together
+ * @partition_id: what FILL's PARTITION_ID writes
  */
 struct xrt_engine_ctx {
 	const struct xrt_engine_prog *prog;
@@ -163,6 +166,8 @@ struct xrt_engine_ctx {
 	void *yield_arg;
 	int (*jumped)(void *arg, u32 pc, u32 next);
 	void *jumped_arg;
+	u32 replica_id;
+	u32 partition_id;
 };
 
 /** xrt_engine_phases() - number of phases of command @pc (0 for JUMP) */
@@ -226,8 +231,9 @@ struct xrt_engine_cursor {
  * @thread_ws: the thread's workspace
  *
  * Return: 1 when the program has finished, 0 when more remains, -1 when
- * x->jumped asked to stop (the cursor stays on the jump) or at a CALL,
- * which only its executor makes (the cursor stays on it).
+ * x->jumped asked to stop (the cursor stays on the jump) or at a CALL
+ * or a COLLECTIVE, which only its executor makes (the cursor stays on
+ * it).
  */
 int xrt_engine_step(const struct xrt_engine_ctx *x, struct xrt_engine_cursor *c,
 		    u64 budget, void *thread_ws);
@@ -248,6 +254,30 @@ const struct xrt_cs_call *xrt_engine_call_of(const struct xrt_engine_ctx *x, u32
 
 /** xrt_engine_call_view() - view @i of validated CALL @c (arguments, then results) */
 const struct xrt_cs_view *xrt_engine_call_view(const struct xrt_cs_call *c, u32 i);
+
+/**
+ * xrt_engine_collective_of() - command @pc, if it is a COLLECTIVE
+ * @x: the program and its buffers
+ * @pc: a command index below the program's count
+ *
+ * A COLLECTIVE has no phases: the executor exchanges its views (the
+ * addresses xrt_engine_view_data() gives) with the other devices
+ * through its communicator, then goes on at xrt_engine_next().  The
+ * kernel's build refuses it at validation.
+ *
+ * Return: the validated command, or NULL for any other.
+ */
+const struct xrt_cs_collective *xrt_engine_collective_of(const struct xrt_engine_ctx *x,
+							 u32 pc);
+
+/**
+ * xrt_engine_collective_view() - view @i of validated COLLECTIVE @c
+ * @c: the command
+ * @i: below 2 x num_in: the inputs, then the outputs
+ *
+ * Return: the view.
+ */
+const struct xrt_cs_view *xrt_engine_collective_view(const struct xrt_cs_collective *c, u32 i);
 
 /** xrt_engine_view_data() - the address of validated view @v's element {0, ...} */
 u8 *xrt_engine_view_data(const struct xrt_engine_ctx *x, const struct xrt_cs_view *v);

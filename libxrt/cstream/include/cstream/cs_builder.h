@@ -54,6 +54,8 @@ void cs_fill_constant(struct cs_builder *b, const struct xrt_cs_view *dst,
 		      const void *value, size_t size);
 void cs_fill_iota(struct cs_builder *b, const struct xrt_cs_view *dst,
 		  uint32_t dim);
+/* @dst = the job's replica or partition id (@mode XRT_CS_FILL_REPLICA_ID or _PARTITION_ID). */
+void cs_fill_id(struct cs_builder *b, const struct xrt_cs_view *dst, uint32_t mode);
 void cs_jump(struct cs_builder *b, uint32_t mode, uint32_t target,
 	     const struct xrt_cs_scalar *pred);
 
@@ -100,6 +102,12 @@ void cs_sort(struct cs_builder *b, uint32_t flags, uint32_t rank,
 /* CALL @target with @num_args argument views, then @num_results result views, at @views. */
 void cs_call(struct cs_builder *b, uint32_t target, const struct xrt_cs_view *views,
 	     uint32_t num_args, uint32_t num_results);
+/*
+ * COLLECTIVE @kind (reduction @op, dimension @dim) among group @group:
+ * @n input views, then @n output views, at @views.
+ */
+void cs_collective(struct cs_builder *b, uint32_t kind, uint32_t op, uint32_t dim,
+		   uint32_t group, const struct xrt_cs_view *views, uint32_t n);
 void cs_scan(struct cs_builder *b, uint32_t op, uint32_t dim, const struct xrt_cs_view *in,
 	     const struct xrt_cs_view *out, const void *init, size_t size);
 void cs_rng(struct cs_builder *b, uint32_t distribution, uint64_t stream,
