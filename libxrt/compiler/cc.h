@@ -111,6 +111,8 @@ struct cc {
 	uint32_t num_loops, loop_cap;
 	struct xexe_call *calls;		/* the custom calls lowered, likewise */
 	uint32_t num_calls, call_cap;
+	struct xexe_group *groups;		/* the collectives' groups, likewise */
+	uint32_t num_groups, group_cap;
 	xrt_status *err;
 };
 
@@ -367,6 +369,8 @@ void cc_lower_rng(struct cc *cc, uint32_t i);
 void cc_rng_counter_init(struct cc *cc);
 /* Collectives among one participant (cc_collective.c). */
 void cc_lower_collective(struct cc *cc, uint32_t i);
+/* The devices the program runs on together: replicas x partitions. */
+uint32_t cc_devices(const struct cc *cc);
 /* A tuple of instruction @i's operands. */
 void cc_lower_tuple(struct cc *cc, uint32_t i);
 void cc_lower_sort(struct cc *cc, uint32_t i);

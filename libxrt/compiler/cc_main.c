@@ -249,6 +249,12 @@ static xrt_status *finish(struct cc *cc, struct xrt_executable *exe)
 	exe->num_calls = cc->num_calls;
 	cc->calls = NULL;
 	cc->num_calls = 0;
+	exe->groups = cc->groups;
+	exe->num_groups = cc->num_groups;
+	cc->groups = NULL;
+	cc->num_groups = 0;
+	exe->num_replicas = xrt_module_num_replicas(cc->m);
+	exe->num_partitions = xrt_module_num_partitions(cc->m);
 	if (exe->num_loops)	/* by exit jump: the driver wants them so */
 		qsort(exe->loops, exe->num_loops, sizeof(*exe->loops), by_exit);
 	exe->constants = cc->consts ? cc->consts : xrt_mem_alloc_aligned(cc->a, CC_ALIGN, CC_ALIGN);
@@ -284,8 +290,6 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 				      m ? "out" : "module");
 	*out = NULL;
 	st = xrt_module_verify(m);
-	if (!st)
-		st = ir_module_check_single(m, alloc, "compile");
 	if (!st)
 		st = cc_flatten_calls(m, alloc, &flat);
 	if (st)
@@ -328,6 +332,7 @@ xrt_status *cc_compile(const xrt_module *m, const struct cc_options *o,
 		xrt_mem_free(alloc, cc.loops[i].where);
 	xrt_mem_free(alloc, cc.loops);
 	xexe_free_calls(alloc, cc.calls, cc.num_calls);
+	xexe_free_groups(alloc, cc.groups, cc.num_groups);
 	xrt_mem_free(alloc, cc.slots);
 	xrt_mem_free(alloc, cc.consts);
 	xrt_status_free(cc.err);

@@ -16,6 +16,8 @@ struct xrt_executable *xexe_create(const struct xrt_allocator *a)
 		exe->alloc = a;
 		exe->id = atomic_fetch_add(&next_id, 1) + 1;
 		atomic_init(&exe->forms, NULL);
+		exe->num_replicas = 1;
+		exe->num_partitions = 1;
 	}
 	return exe;
 }
@@ -42,7 +44,22 @@ void xexe_destroy(struct xrt_executable *exe)
 		xrt_mem_free(exe->alloc, exe->loops[i].where);
 	xrt_mem_free(exe->alloc, exe->loops);
 	xexe_free_calls(exe->alloc, exe->calls, exe->num_calls);
+	xexe_free_groups(exe->alloc, exe->groups, exe->num_groups);
 	xrt_mem_free(exe->alloc, exe);
+}
+
+void xexe_free_groups(const struct xrt_allocator *a, struct xexe_group *groups, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; groups && i < n; i++) {
+		xrt_mem_free(a, groups[i].group_of);
+		xrt_mem_free(a, groups[i].start);
+		xrt_mem_free(a, groups[i].members);
+		xrt_mem_free(a, groups[i].source);
+		xrt_mem_free(a, groups[i].where);
+	}
+	xrt_mem_free(a, groups);
 }
 
 uint64_t xexe_slot_size(const struct xrt_executable *exe, enum xexe_slot_kind kind)

@@ -37,6 +37,9 @@ CASES = [
      ['host_device.h', 'xrt_internal.h', 'compiler/compiler.h', 'eval/eval.h']),
     ('libxrt/runtime/rt_cache.c', ['compiler/compiler.h', 'device/device.h'],
      ['xrt_internal.h', 'eager_internal.h', 'registry/open.h']),
+    ('libxrt/collective/coll_local.c', ['device/device.h', 'engine/scalar.h', 'core/mem.h'],
+     ['compiler/compiler.h', 'ir/ir.h', 'eval/eval.h', 'host_device.h', 'runtime/cache.h',
+      'engine_internal.h']),
     ('libxrt/registry/registry_open.c', ['device/device.h'],
      ['host_device.h', 'accel.h', 'compiler/compiler.h']),
 ]

@@ -113,7 +113,7 @@ static float *run_on(struct __test_metadata *_metadata, struct dot_prog *d, floa
 		slots[i] = aligned_alloc(64, (d->bytes[i] + 63) & ~63ull);
 		memcpy(slots[i], start[i], d->bytes[i]);
 	}
-	st = host_pool_run(pool, NULL, &x, true, NULL);
+	st = host_pool_run(pool, NULL, &x, true, NULL, NULL);
 	free(slots[0]);
 	free(slots[1]);
 	if (st)

@@ -6,14 +6,21 @@
  * "replica R: result ..." ("replica R partition P: ..."), in device
  * order, or written to F.rR.npy (F.rR.pP.npy).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
 
+#include "collective/collective.h"
+#include "compiler/compiler.h"
+#include "device/device.h"
+#include "device/host/host_device.h"
 #include "xrt_run.h"
 
 /* The devices' names: "replica R" or "replica R partition P". */
@@ -109,6 +116,97 @@ static xrt_status *evaluate(const struct run_options *o, const xrt_module *m,
 	return st;
 }
 
+/* One host device of a replicated run: its thread's work. */
+struct host_dev {
+	const struct xrt_executable *exe;
+	const xrt_literal *const *args;
+	uint32_t n;
+	struct host_run_options ro;
+	struct xdev_watch w;
+	struct xdev_peer peer;
+	xrt_literal *out;
+	xrt_status *st;
+	pthread_t thread;
+};
+
+static void *host_device_run(void *arg)
+{
+	struct host_dev *h = arg;
+
+	h->st = host_run(h->exe, h->args, h->n, &h->ro, NULL, &h->out);
+	h->peer.comm->ops->finish(h->peer.comm, h->peer.device, h->st != NULL);
+	return NULL;
+}
+
+/* The first error of a device that failed of itself, naming it. */
+static xrt_status *first_error(const xrt_module *m, struct host_dev *h, uint32_t devices)
+{
+	uint32_t d, pick = devices;
+	char name[64];
+	xrt_status *st;
+
+	for (d = 0; d < devices; d++)
+		if (h[d].st && (pick == devices ||
+				(xrt_status_code(h[pick].st) == XRT_CANCELLED &&
+				 xrt_status_code(h[d].st) != XRT_CANCELLED)))
+			pick = d;
+	if (pick == devices)
+		return NULL;
+	device_name(m, pick, name, sizeof(name));
+	st = xrt_status_new(NULL, xrt_status_code(h[pick].st), "%s: %s", name,
+			    xrt_status_message(h[pick].st));
+	for (d = 0; d < devices; d++)
+		xrt_status_free(h[d].st);
+	return st;
+}
+
+/* Host devices host:0..D-1, one thread each with its share of the cores, meeting in process. */
+static xrt_status *run_hosts(const struct run_options *o, const xrt_module *m,
+			     xrt_literal **args, xrt_literal **out, uint32_t devices)
+{
+	struct cc_options co = { o->no_fusion };
+	struct xrt_executable *exe = NULL;
+	struct xdev_comm *comm = NULL;
+	uint32_t n = xrt_module_num_params(m), parts = xrt_module_num_partitions(m), d, share;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	struct host_dev *h = calloc(devices, sizeof(*h));
+	xrt_status *st = h ? cc_compile(m, &co, NULL, &exe) :
+			     xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
+
+	if (!st)
+		st = xcoll_local_create(devices, NULL, &comm);
+	share = (o->threads ? o->threads : (uint32_t)(cores > 0 ? cores : 1)) / devices;
+	for (d = 0; d < devices && !st; d++) {
+		h[d] = (struct host_dev){ exe, (const xrt_literal *const *)args + (size_t)d * n, n };
+		h[d].peer = (struct xdev_peer){ comm, d, d / parts, d % parts };
+		h[d].w = (struct xdev_watch){ NULL, o->timeout_ns ? (uint64_t)(seconds() * 1e9) +
+					      o->timeout_ns : 0, o->max_iterations, &h[d].peer };
+		h[d].ro = (struct host_run_options){ o->seed, NULL, false, &h[d].w };
+		st = share > 1 ? host_pool_create(share, &h[d].ro.pool) : NULL;
+	}
+	for (d = 0; d < devices && !st; d++)
+		if (pthread_create(&h[d].thread, NULL, host_device_run, &h[d]))
+			st = xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "no thread for device %u",
+					    d);
+	while (st && d-- > 0 && h[d].thread)	/* those started: end them */
+		comm->ops->finish(comm, d, true);
+	for (d = 0; h && d < devices; d++)
+		if (h[d].thread)
+			pthread_join(h[d].thread, NULL);
+	if (!st)
+		st = first_error(m, h, devices);
+	for (d = 0; h && d < devices; d++) {
+		out[d] = st ? NULL : h[d].out;
+		if (st)
+			xrt_literal_destroy(h[d].out);
+		host_pool_destroy(h[d].ro.pool);
+	}
+	xcoll_local_destroy(comm);
+	xexe_destroy(exe);
+	free(h);
+	return st;
+}
+
 int run_replicas(const struct run_options *o, const xrt_module *m)
 {
 	uint32_t devices = xrt_module_num_replicas(m) * xrt_module_num_partitions(m);
@@ -122,14 +220,16 @@ int run_replicas(const struct run_options *o, const xrt_module *m)
 		st = xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
 	for (d = 0; d < devices && !st; d++)
 		st = run_make_args(o, m, o->seed + d, args + (size_t)d * n);
-	if (!st && strcmp(o->device, "reference"))
+	if (!st && strcmp(o->device, "reference") && strcmp(o->device, "host"))
 		st = xrt_status_new(NULL, XRT_UNIMPLEMENTED,
 				    "module '%s' runs on %u devices (replica_count=%u, "
-				    "num_partitions=%u): only --device=reference runs them for now",
+				    "num_partitions=%u): --device=host or reference runs them for now",
 				    xrt_module_name(m), devices, xrt_module_num_replicas(m),
 				    xrt_module_num_partitions(m));
-	if (!st)
+	if (!st && !strcmp(o->device, "reference"))
 		st = evaluate(o, m, args, out, devices);
+	else if (!st)
+		st = run_hosts(o, m, args, out, devices);
 	if (!st)
 		st = show(o, m, args, out, devices);
 	rc = st ? run_fail(st, o->path) : 0;

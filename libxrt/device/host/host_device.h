@@ -30,10 +30,11 @@ struct xdev_watcher;
  * thread) on the pool (NULL: this thread);
  * DOT commands by the host's own AVX-512 kernel or OpenBLAS when
  * @use_blas and they can.  @hw, when given, is asked after every
- * command whether to stop.
+ * command whether to stop.  Collectives meet @w->peer's communicator.
  */
 xrt_status *host_pool_run(struct host_pool *p, const struct xrt_executable *exe,
-			  const struct xrt_engine_ctx *x, bool use_blas, struct xdev_watcher *hw);
+			  const struct xrt_engine_ctx *x, bool use_blas, struct xdev_watcher *hw,
+			  const struct xdev_watch *w);
 /* CALL command @c of @exe's program (running as @x): its custom call's handler, here. */
 xrt_status *host_call(const struct xrt_executable *exe, const struct xrt_engine_ctx *x,
 		      const struct xrt_cs_call *c);

@@ -355,7 +355,8 @@ static void engine_items(void *ctx, uint64_t first, uint64_t count, void *ws)
 }
 
 xrt_status *host_pool_run(struct host_pool *p, const struct xrt_executable *exe,
-			  const struct xrt_engine_ctx *x, bool use_blas, struct xdev_watcher *hw)
+			  const struct xrt_engine_ctx *x, bool use_blas, struct xdev_watcher *hw,
+			  const struct xdev_watch *w)
 {
 	uint32_t next;
 	uint32_t pc = 0, n = x->prog->num_commands;
@@ -372,11 +373,12 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_executable *exe,
 	ws = p ? p->ws[0] : own;
 	while (pc < n) {
 		const struct xrt_cs_call *call = xrt_engine_call_of(x, pc);
-		bool fast = call || (use_blas && (host_gemm_dot(p, x, pc) ||
-						  host_blas_dot(p, x, pc)));
+		bool coll = !call && xrt_engine_collective_of(x, pc);
+		bool fast = call || coll || (use_blas && (host_gemm_dot(p, x, pc) ||
+							  host_blas_dot(p, x, pc)));
 
-		if (call) {
-			st = host_call(exe, x, call);
+		if (call || coll) {
+			st = call ? host_call(exe, x, call) : xdev_collective_run(exe, x, pc, w);
 			if (st)
 				break;
 		}

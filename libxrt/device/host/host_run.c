@@ -231,13 +231,17 @@ static xrt_status *execute(const struct xrt_executable *exe, uint8_t **slots,
 		shared = p->shared_ws_size ? xrt_mem_alloc_aligned(a, p->shared_ws_size + 64, 64) :
 					     NULL;
 	x = (struct xrt_engine_ctx){ p, slots, shared, o ? o->seed : 0 };
+	if (o && o->watch && o->watch->peer) {
+		x.replica_id = o->watch->peer->replica;
+		x.partition_id = o->watch->peer->partition;
+	}
 	if (p->shared_ws_size && !shared)
 		return xrt_status_oom(a, "engine workspace");
 	pthread_once(&once, host_detect_cpu);
 	st = xdev_watch_init(&hw, exe, p, o ? o->watch : NULL, a);
 	if (!st)
 		st = host_pool_run(o ? o->pool : NULL, exe, &x, !(o && o->no_blas),
-				   o && o->watch ? &hw : NULL);
+				   o && o->watch ? &hw : NULL, o ? o->watch : NULL);
 	xdev_watch_deinit(&hw);
 	if (!pooled)
 		xrt_mem_free(a, shared);

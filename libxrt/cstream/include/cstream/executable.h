@@ -86,6 +86,23 @@ struct xexe_call {
 };
 
 /*
+ * Who meets at a COLLECTIVE, for every device of the program (devices
+ * numbered replica x partitions + partition): device d's group is
+ * members[start[g] .. start[g + 1]) with g = group_of[d], in the
+ * group's order.  A permute's group is every device of its line (the
+ * replicas of a partition, or the partitions of a replica); source[d]
+ * is the device whose array d receives, -1 for none (zeros).  @where
+ * names the instruction for messages.
+ */
+struct xexe_group {
+	uint32_t *group_of;	/* [devices] */
+	uint32_t *start;	/* [groups + 1] */
+	uint32_t *members;	/* [devices] */
+	int32_t *source;	/* [devices] for a permute, else NULL */
+	char *where;
+};
+
+/*
  * What a device made of an executable, kept with it: found by @maker
  * (any address the device owns), freed by @destroy when the executable
  * is destroyed.
@@ -113,6 +130,10 @@ struct xrt_executable {
 	uint32_t num_loops;
 	struct xexe_call *calls;	/* by their CALL commands' indices */
 	uint32_t num_calls;
+	/* the devices it runs on together: 1 x 1 for a program of one */
+	uint32_t num_replicas, num_partitions;
+	struct xexe_group *groups;	/* by their COLLECTIVE commands' groups */
+	uint32_t num_groups;
 	_Atomic(struct xexe_form *) forms;
 };
 
@@ -123,6 +144,8 @@ void xexe_destroy(struct xrt_executable *exe);
 
 /* Frees @n calls of a call table and the table. */
 void xexe_free_calls(const struct xrt_allocator *a, struct xexe_call *calls, uint32_t n);
+/* Frees @n groups of a group table and the table. */
+void xexe_free_groups(const struct xrt_allocator *a, struct xexe_group *groups, uint32_t n);
 
 /* Bytes of the first slot of @kind (the arena, the constants); 0 if none. */
 uint64_t xexe_slot_size(const struct xrt_executable *exe, enum xexe_slot_kind kind);

@@ -56,11 +56,78 @@ struct xdev_buf {
  * none), an iteration bound for every execution of every while loop (0:
  * none).  NULL: none of them.
  */
+struct xdev_peer;
+
 struct xdev_watch {
 	const atomic_bool *cancel;
 	uint64_t deadline_ns;
 	uint64_t max_iterations;
+	/*
+	 * The run's place among devices running the program together (a
+	 * replicated execution), whose collectives it meets; NULL: alone.
+	 */
+	const struct xdev_peer *peer;
 };
+
+/*
+ * Collectives.  A replicated execution runs one program on D devices
+ * (replica x partitions + partition); each device's run is given its
+ * place (struct xdev_peer) and, at every COLLECTIVE command, hands the
+ * command's arrays with its group to the execution's communicator,
+ * which returns once this device's outputs are written.  Communicators
+ * (libxrt/collective/) implement struct xdev_comm_ops.
+ */
+struct xrt_cs_collective;
+struct xdev_comm;
+
+/* One array of a COLLECTIVE on this device: dense and row-major. */
+struct xdev_coll_array {
+	uint8_t *data;
+	uint32_t dtype, rank;		/* enum xrt_cs_dtype */
+	const unsigned long long *dims;	/* the view's (__u64) */
+};
+
+struct xdev_collective {
+	const struct xrt_cs_collective *cmd;	/* kind, op, dim, num_in */
+	const struct xdev_coll_array *in, *out;	/* cmd->num_in of each */
+	const uint32_t *members;	/* the group: device ids, in its order */
+	uint32_t size, me;		/* the group's size, this device's place */
+	int32_t source;			/* PERMUTE: the place sending here; -1: none */
+	uint32_t pc;			/* the command, the same on every device */
+	const char *where;		/* the instruction, for messages */
+};
+
+struct xdev_comm_ops {
+	/*
+	 * Performs @op for @device; returns once its outputs are written,
+	 * or fails (CANCELLED when another device failed; DEADLINE_EXCEEDED
+	 * or CANCELLED by @w) without waiting longer.
+	 */
+	xrt_status *(*run)(struct xdev_comm *c, uint32_t device, const struct xdev_collective *op,
+			   const struct xdev_watch *w);
+	/* @device's run ended (@failed: with an error): no one waits for it any more. */
+	void (*finish)(struct xdev_comm *c, uint32_t device, bool failed);
+};
+
+struct xdev_comm {
+	const struct xdev_comm_ops *ops;
+	uint32_t num_devices;
+};
+
+struct xdev_peer {
+	struct xdev_comm *comm;
+	uint32_t device;		/* replica x partitions + partition */
+	uint32_t replica, partition;
+};
+
+struct xrt_engine_ctx;
+/*
+ * The COLLECTIVE at @pc of @x, run by @exe's executor: its arrays, its
+ * group from @exe's table for @w->peer's device, the sizes that depend
+ * on the group checked, then the communicator (device_collective.c).
+ */
+xrt_status *xdev_collective_run(const struct xrt_executable *exe, const struct xrt_engine_ctx *x,
+				uint32_t pc, const struct xdev_watch *w);
 
 /*
  * A run's watch, for executors that step through a program on the host
