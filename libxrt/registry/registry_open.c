@@ -97,6 +97,15 @@ static bool by_index(const struct xrt_allocator *a, const char *name, char *out)
 	return i < n;
 }
 
+void xdev_raise_count(enum xrt_device_kind kind, uint32_t n)
+{
+	size_t i;
+
+	for (i = 0; i < xdev_num_drivers; i++)
+		if (xdev_drivers[i]->kind == kind && xdev_drivers[i]->raise_count)
+			xdev_drivers[i]->raise_count(n);
+}
+
 xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out)
 {
 	const struct xdev_driver *drv;

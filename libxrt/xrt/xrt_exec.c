@@ -290,8 +290,7 @@ static void seed_base_init(void)
 	pthread_atfork(NULL, NULL, seed_base_set);
 }
 
-/* A fresh odd seed per run when the caller gives none. */
-static uint64_t fresh_seed(void)
+uint64_t xexec_fresh_seed(void)
 {
 	static atomic_uint_fast64_t counter;
 	uint64_t z;
@@ -355,7 +354,7 @@ static void hold_release(struct xdev_hold *h)
 	xrt_mem_free(s->a, rh);
 }
 
-/* The xrt_cancel whose flag @w watches (all come from watch_of()), a reference; or NULL. */
+/* The xrt_cancel whose flag @w watches (all come from xexec_watch()), a reference; or NULL. */
 static xrt_cancel *cancel_of(const struct xdev_watch *w);
 
 /* The hold of @r's submission: references on all it uses; the copies move into it. */
@@ -498,7 +497,7 @@ xrt_status *xexec_nodes(xrt_session *s, struct centry *entry, struct xnode **arg
 	if (!st)
 		st = bind(&r);
 	if (!st)
-		st = run_on_queue(&r, seed ? seed : fresh_seed(), w, event);
+		st = run_on_queue(&r, seed ? seed : xexec_fresh_seed(), w, event);
 	for (i = 0; i < exe->num_slots; i++) {
 		if (xdev_buf_live(&r.copies[i]))
 			s->dev->ops->free(s->dev, &r.copies[i], s->a);
@@ -606,9 +605,8 @@ void xrt_cancel_destroy(xrt_cancel *c)
 	cancel_unref(c);
 }
 
-/* The limits of @c as the devices take them (NULL: none); @w is the storage. */
-static const struct xdev_watch *watch_of(const struct xrt_execution_config *c,
-					 struct xdev_watch *w)
+const struct xdev_watch *xexec_watch(const struct xrt_execution_config *c,
+				     struct xdev_watch *w)
 {
 	struct timespec t;
 
@@ -664,7 +662,7 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 	}
 	if (!st)
 		st = xexec_nodes(s, e, nodes, n, c ? c->rng_seed : 0,
-				 watch_of(c, &w), &result, event);
+				 xexec_watch(c, &w), &result, event);
 	if (!st)
 		st = xalloc_add(s, result, out);	/* the handle takes the result */
 	if (!st && c && c->release_compilation)

@@ -77,6 +77,11 @@ void xstat_record(xrt_session *s, enum xrt_op_kind op, uint64_t t0, const xrt_st
 xrt_status *xexec_nodes(xrt_session *s, struct centry *entry, struct xnode **args,
 			uint32_t n, uint64_t seed, const struct xdev_watch *w,
 			struct xnode **result, struct xrt_event **event);
+/* A fresh odd seed for a run whose caller gives none. */
+uint64_t xexec_fresh_seed(void);
+/* The limits of @c as the devices take them (NULL: none); @w is the storage. */
+const struct xdev_watch *xexec_watch(const struct xrt_execution_config *c,
+				     struct xdev_watch *w);
 
 /* The session's queue, made at its first use (xrt_session.c). */
 xrt_status *xsession_queue(xrt_session *s, struct xdev_queue **out);

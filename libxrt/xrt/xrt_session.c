@@ -21,6 +21,11 @@ xrt_status *xrt_session_create(const struct xrt_session_options *o,
 	if (!out)
 		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "session: out is NULL");
 	*out = NULL;
+	if (o && o->host_devices > XRT_MAX_HOST_DEVICES)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "session: %u host devices; at most "
+				      "%d", o->host_devices, XRT_MAX_HOST_DEVICES);
+	if (o && o->host_devices)
+		xdev_raise_count(XRT_DEVICE_HOST, o->host_devices);
 	st = xdev_open(o ? o->device : NULL, a, &dev);
 	if (st)
 		return st;

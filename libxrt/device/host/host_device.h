@@ -13,6 +13,17 @@
 
 /* Describes host:0 from what the operating system reports. */
 void xrt_host_device_info(struct xrt_device_info *info);
+/* host:@ordinal of @count host devices: each has its share of the CPUs. */
+void host_device_info(struct xrt_device_info *info, uint32_t ordinal, uint32_t count);
+
+/* The most host devices a process may have. */
+#define HOST_MAX_DEVICES 64
+/*
+ * How many host devices there are: XRT_HOST_DEVICES (1 to
+ * HOST_MAX_DEVICES; 1 when unset), raised by host_devices_raise().
+ */
+uint32_t host_device_count(void);
+void host_devices_raise(uint32_t n);
 /* host:0, the one host device (static: never fails). */
 xrt_status *host_dev_create(const struct xrt_allocator *a, struct xdev **out);
 

@@ -103,11 +103,8 @@ xrt_status *host_queue_create(struct xdev *d, const struct xrt_allocator *a, uin
 	q->a = a;
 	q->no_blas = flags & XDEV_QUEUE_NO_BLAS;
 	threads = flags >> XDEV_QUEUE_THREADS_SHIFT;
-	if (!threads) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		threads = cpus > 0 ? (uint32_t)cpus : 1;
-	}
+	if (!threads)	/* the device's share of the CPUs */
+		threads = d->info.compute_units ? d->info.compute_units : 1;
 	/* now, not at the first run: a pool that cannot start says so here */
 	st = host_pool_create(threads, &q->pool);
 	if (st) {

@@ -44,12 +44,22 @@ typedef int64_t xrt_handle;
  * @no_blas: host:0 computes DOT with the engine's own kernel, never
  *           its AVX-512 one or OpenBLAS, so that its results are those
  *           of the accel device bit for bit (other devices ignore it)
+ * @host_devices: 0, or how many host devices exist at least (host:0 to
+ *                host:N-1, at most XRT_MAX_HOST_DEVICES): virtual devices
+ *                of this process for replicated runs, each computing on
+ *                its share of the CPUs.  Without it, XRT_HOST_DEVICES
+ *                says how many (1 when unset); the count only grows, and
+ *                a device keeps the share it had when first opened.
  */
 struct xrt_session_options {
 	const char *device;
 	uint64_t memory_limit;
 	bool no_blas;
+	uint32_t host_devices;
 };
+
+/** XRT_MAX_HOST_DEVICES - the most host devices a process may have */
+#define XRT_MAX_HOST_DEVICES 64
 
 /**
  * xrt_session_create() - open a session on a device
@@ -425,6 +435,61 @@ struct xrt_execution_config {
 XRT_API xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
 				uint32_t num_args, const struct xrt_execution_config *config,
 				xrt_handle *out);
+
+/**
+ * struct xrt_replicated_config - how a replicated execution runs
+ * @base: as for xrt_execute(): the seed (the same on every device; 0
+ *        picks one fresh seed for all), the timeout, iteration bound and
+ *        cancel flag (for every device's run and every wait at a
+ *        collective), and release_inputs and release_compilation (every
+ *        device's, after a successful run); device_ordinal must be 0
+ * @device_assignment: NULL, or for each device d = replica x partitions +
+ *                     partition the index of the session it runs in;
+ *                     NULL runs device d in session d.  Two devices may
+ *                     not share a session.
+ */
+struct xrt_replicated_config {
+	struct xrt_execution_config base;
+	const uint32_t *device_assignment;
+};
+
+/**
+ * xrt_execute_replicated() - run a program of several replicas and
+ *                            partitions on as many devices
+ * @sessions: the sessions the devices run in, each on its device
+ * @num_sessions: their number
+ * @compilations: per device d (replica x partitions + partition), the
+ *                program's compilation handle in d's session; device 0's
+ *                says how many devices there are (its module's
+ *                replica_count x num_partitions), and every one must be
+ *                of as many
+ * @args: per device, @num_args allocation handles of its session:
+ *        device d's argument k is @args[d x @num_args + k]
+ * @num_args: the program's parameters
+ * @config: NULL for the defaults
+ * @out: per device, receives its result's handle, in its session
+ *
+ * The devices run together, each in a thread, and meet at every
+ * collective (in-process, reading one another's buffers in place).  A
+ * device that fails makes the others fail (CANCELLED) rather than wait;
+ * devices that wait at different collectives, or for one that ended,
+ * fail with FAILED_PRECONDITION; no wait outlives the timeout.  For now
+ * the sessions must be on host devices (see @host_devices of struct
+ * xrt_session_options).
+ *
+ * Return: NULL; INVALID_ARGUMENT (a NULL, a device assignment, a
+ * compilation of another number of devices, an argument's shape);
+ * NOT_FOUND for a handle unknown to the device's session (an argument
+ * of another device); UNIMPLEMENTED for a device that is not a host
+ * device; or the error of the device that failed first.  Every error
+ * about one device begins "replica R: " ("replica R partition P: "),
+ * and no result is left.
+ */
+XRT_API xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_sessions,
+					   const xrt_handle *compilations, const xrt_handle *args,
+					   uint32_t num_args,
+					   const struct xrt_replicated_config *config,
+					   xrt_handle *out);
 
 /** typedef xrt_event - the completion of an asynchronous execution (opaque) */
 typedef struct xrt_event xrt_event;

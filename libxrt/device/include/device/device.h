@@ -270,6 +270,8 @@ struct xdev_driver {
 	void (*list)(struct xrt_device_info *v, size_t max, size_t *n);
 	xrt_status *(*create)(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out);
 	bool says_why;
+	/* NULL, or makes at least @n devices exist (the host's virtual devices) */
+	void (*raise_count)(uint32_t n);
 };
 
 static inline bool xdev_is_host(const struct xdev *d)

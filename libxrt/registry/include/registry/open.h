@@ -15,4 +15,10 @@
  */
 xrt_status *xdev_open(const char *name, const struct xrt_allocator *a, struct xdev **out);
 
+/*
+ * Makes at least @n devices of @kind exist, where its driver makes them
+ * (the host's virtual devices host:0 .. host:n-1); others ignore it.
+ */
+void xdev_raise_count(enum xrt_device_kind kind, uint32_t n);
+
 #endif /* XRT_REGISTRY_OPEN_H */

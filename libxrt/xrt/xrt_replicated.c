@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Replicated executions: one program on D devices (replica x partitions
+ * + partition), each device's run in a session on it, all started
+ * together in threads of this process and meeting at their collectives
+ * through one in-process communicator.  The arguments and results are
+ * per device, as handles of the device's session.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "collective/collective.h"
+#include "core/mem.h"
+#include "cstream/executable.h"
+#include "runtime/cache.h"
+#include "xrt_internal.h"
+
+/* One device's part of the run. */
+struct part {
+	xrt_session *s;
+	struct centry *e;
+	struct xnode **args;
+	struct xnode *result;
+	uint32_t num_args;
+	struct xdev_watch w;
+	struct xdev_peer peer;
+	uint64_t seed;
+	xrt_status *st;
+	pthread_t thread;
+	bool started;
+};
+
+struct replicated {
+	xrt_session *const *sessions;
+	const xrt_handle *compilations, *args;
+	uint32_t num_args, devices, partitions;
+	const struct xrt_replicated_config *c;
+	const struct xrt_allocator *a;
+	struct part *parts;
+	struct xdev_comm *comm;
+};
+
+static void device_name(const struct replicated *r, uint32_t d, char *buf, size_t size)
+{
+	if (r->partitions > 1)
+		snprintf(buf, size, "replica %u partition %u", d / r->partitions,
+			 d % r->partitions);
+	else
+		snprintf(buf, size, "replica %u", d);
+}
+
+/* @st with the device's name in front. */
+static xrt_status *named(const struct replicated *r, uint32_t d, xrt_status *st)
+{
+	char name[64];
+	xrt_status *n;
+
+	if (!st)
+		return NULL;
+	device_name(r, d, name, sizeof(name));
+	n = xrt_status_new(r->a, xrt_status_code(st), "%s: %s", name, xrt_status_message(st));
+	xrt_status_free(st);
+	return n;
+}
+
+static uint32_t session_of(const struct replicated *r, uint32_t d)
+{
+	return r->c && r->c->device_assignment ? r->c->device_assignment[d] : d;
+}
+
+/* Each device in a session of its own, every session given. */
+static xrt_status *check_assignment(const struct replicated *r, uint32_t num_sessions)
+{
+	char a[64], b[64];
+	uint32_t d, k;
+
+	for (d = 0; d < r->devices; d++) {
+		uint32_t s = session_of(r, d);
+
+		if (s >= num_sessions || !r->sessions[s])
+			return named(r, d, xrt_status_new(r->a, XRT_INVALID_ARGUMENT,
+							  "execute: runs in session %u of %u, "
+							  "which is %s", s, num_sessions,
+							  s >= num_sessions ? "not there" : "NULL"));
+		for (k = 0; k < d; k++) {
+			if (session_of(r, k) != s)
+				continue;
+			device_name(r, k, a, sizeof(a));
+			device_name(r, d, b, sizeof(b));
+			return xrt_status_new(r->a, XRT_INVALID_ARGUMENT,
+					      "execute: %s and %s both run in session %u (%s): a "
+					      "device runs one of them at a time", a, b, s,
+					      r->sessions[s]->dev->info.name);
+		}
+	}
+	return NULL;
+}
+
+/* Device @d's compilation, its arguments, and that the program is one of D devices. */
+static xrt_status *gather(struct replicated *r, uint32_t d, uint32_t replicas)
+{
+	struct part *p = &r->parts[d];
+	const struct xrt_executable *exe;
+	xrt_status *st;
+	uint32_t k;
+
+	p->s = r->sessions[session_of(r, d)];
+	st = xhandle_get(p->s, r->compilations[d], HK_COMPILE, (void **)&p->e);
+	if (st)
+		return named(r, d, st);
+	exe = centry_exe(p->e);
+	if (exe->num_replicas != replicas || exe->num_partitions != r->partitions)
+		return named(r, d, xrt_status_new(r->a, XRT_INVALID_ARGUMENT,
+						  "execute: its compilation is of %u replicas x %u "
+						  "partitions, device 0's of %u x %u",
+						  exe->num_replicas, exe->num_partitions, replicas,
+						  r->partitions));
+	if (!xdev_is_host(p->s->dev))
+		return named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
+						  "execute: %s: replicated runs take host devices "
+						  "for now", p->s->dev->info.name));
+	p->args = xrt_mem_calloc(r->a, r->num_args + 1, sizeof(*p->args));
+	if (!p->args)
+		return xrt_status_oom(r->a, "a replicated execution");
+	for (k = 0; k < r->num_args; k++) {
+		st = xalloc_get(p->s, r->args[(size_t)d * r->num_args + k], &p->args[k]);
+		if (st)
+			return named(r, d, xrt_status_annotate(st, "execute: argument %u", k));
+	}
+	return NULL;
+}
+
+static void *run_part(void *arg)
+{
+	struct part *p = arg;
+
+	p->st = xexec_nodes(p->s, p->e, p->args, p->num_args, p->seed, &p->w, &p->result, NULL);
+	p->peer.comm->ops->finish(p->peer.comm, p->peer.device, p->st != NULL);
+	return NULL;
+}
+
+/* Every device's run in its own thread; those that cannot start fail at once. */
+static void run_all(struct replicated *r, uint64_t seed)
+{
+	const struct xdev_watch *limits;
+	struct xdev_watch base;
+	uint32_t d;
+
+	limits = xexec_watch(r->c ? &r->c->base : NULL, &base);
+	for (d = 0; d < r->devices; d++) {
+		struct part *p = &r->parts[d];
+
+		p->w = limits ? *limits : (struct xdev_watch){ 0 };
+		p->peer = (struct xdev_peer){ r->comm, d, d / r->partitions, d % r->partitions };
+		p->w.peer = &p->peer;
+		p->seed = seed;
+		p->num_args = r->num_args;
+		p->started = !pthread_create(&p->thread, NULL, run_part, p);
+		if (!p->started) {
+			p->st = xrt_status_new(r->a, XRT_RESOURCE_EXHAUSTED,
+					       "execute: no thread for the device");
+			r->comm->ops->finish(r->comm, d, true);
+		}
+	}
+	for (d = 0; d < r->devices; d++)
+		if (r->parts[d].started)
+			pthread_join(r->parts[d].thread, NULL);
+}
+
+/* The error of the device that failed of itself (not CANCELLED by another), named. */
+static xrt_status *first_error(struct replicated *r)
+{
+	uint32_t d, pick = r->devices;
+	xrt_status *st;
+
+	for (d = 0; d < r->devices; d++)
+		if (r->parts[d].st && (pick == r->devices ||
+				       (xrt_status_code(r->parts[pick].st) == XRT_CANCELLED &&
+					xrt_status_code(r->parts[d].st) != XRT_CANCELLED)))
+			pick = d;
+	if (pick == r->devices)
+		return NULL;
+	st = named(r, pick, r->parts[pick].st);
+	r->parts[pick].st = NULL;
+	for (d = 0; d < r->devices; d++) {
+		xrt_status_free(r->parts[d].st);
+		r->parts[d].st = NULL;
+	}
+	return st;
+}
+
+/* The results as handles of their sessions; on failure none stays. */
+static xrt_status *results(struct replicated *r, xrt_handle *out)
+{
+	xrt_status *st = NULL;
+	uint32_t d;
+
+	for (d = 0; d < r->devices && !st; d++) {
+		st = xalloc_add(r->parts[d].s, r->parts[d].result, &out[d]);
+		r->parts[d].result = NULL;	/* the handle took it, or it is freed */
+	}
+	if (st)	/* out of memory: release those made */
+		while (--d > 0)
+			xrt_release_allocations(r->parts[d - 1].s, &out[d - 1], 1);
+	return st;
+}
+
+/* What a successful run releases: the inputs, the compilations, as the config says. */
+static void release(struct replicated *r)
+{
+	uint32_t d;
+
+	for (d = 0; r->c && d < r->devices; d++) {
+		struct part *p = &r->parts[d];
+
+		if (r->c->base.release_inputs)
+			xrt_status_free(xrt_release_allocations(p->s, &r->args[(size_t)d *
+								       r->num_args],
+								r->num_args));
+		if (r->c->base.release_compilation)
+			centry_unref(xhandle_take(p->s, r->compilations[d], HK_COMPILE));
+	}
+}
+
+static void free_parts(struct replicated *r)
+{
+	uint32_t d, k;
+
+	for (d = 0; d < r->devices; d++) {
+		struct part *p = &r->parts[d];
+
+		for (k = 0; p->args && k < r->num_args; k++)
+			xnode_unref(p->s, p->args[k]);
+		xrt_mem_free(r->a, p->args);
+		if (p->result)
+			xnode_unref(p->s, p->result);
+		centry_unref(p->e);
+		xrt_status_free(p->st);
+	}
+	xrt_mem_free(r->a, r->parts);
+}
+
+static xrt_status *check_call(xrt_session *const *sessions, uint32_t num_sessions,
+			      const xrt_handle *compilations, const xrt_handle *args,
+			      uint32_t num_args, const struct xrt_replicated_config *c,
+			      xrt_handle *out)
+{
+	const struct xrt_allocator *a = sessions && num_sessions && sessions[0] ?
+					sessions[0]->a : NULL;
+
+	if (!sessions || !num_sessions || !compilations || !out || (num_args && !args))
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "execute: %s",
+				      !sessions || !num_sessions ? "no sessions" :
+				      !compilations ? "compilations is NULL" :
+				      !out ? "out is NULL" : "args is NULL");
+	if (!sessions[0])
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "execute: session 0 is NULL");
+	if (c && c->base.device_ordinal)
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "execute: device ordinal %d: the "
+				      "device assignment places the devices",
+				      c->base.device_ordinal);
+	return NULL;
+}
+
+xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_sessions,
+				   const xrt_handle *compilations, const xrt_handle *args,
+				   uint32_t num_args, const struct xrt_replicated_config *c,
+				   xrt_handle *out)
+{
+	struct replicated r = { sessions, compilations, args, num_args, 0, 1, c };
+	const struct xrt_executable *exe;
+	struct centry *e0 = NULL;
+	xrt_status *st = check_call(sessions, num_sessions, compilations, args, num_args, c, out);
+	uint32_t d, replicas = 1;
+
+	if (st)
+		return st;
+	r.a = sessions[0]->a;
+	/* device 0's compilation says how many devices there are */
+	st = xhandle_get(sessions[c && c->device_assignment ? c->device_assignment[0] %
+				   num_sessions : 0], compilations[0], HK_COMPILE, (void **)&e0);
+	if (st)
+		return xrt_status_annotate(st, "execute: device 0's compilation");
+	exe = centry_exe(e0);
+	replicas = exe->num_replicas;
+	r.partitions = exe->num_partitions;
+	r.devices = replicas * r.partitions;
+	centry_unref(e0);
+	st = check_assignment(&r, num_sessions);
+	r.parts = st ? NULL : xrt_mem_calloc(r.a, r.devices, sizeof(*r.parts));
+	if (!st && !r.parts)
+		st = xrt_status_oom(r.a, "a replicated execution");
+	for (d = 0; !st && d < r.devices; d++)
+		st = gather(&r, d, replicas);
+	if (!st)
+		st = xcoll_local_create(r.devices, r.a, &r.comm);
+	if (!st) {
+		run_all(&r, c && c->base.rng_seed ? c->base.rng_seed : xexec_fresh_seed());
+		st = first_error(&r);
+	}
+	if (!st)
+		st = results(&r, out);
+	if (!st)
+		release(&r);
+	if (r.parts)
+		free_parts(&r);
+	xcoll_local_destroy(r.comm);
+	return st;
+}

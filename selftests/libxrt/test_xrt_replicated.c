@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xrt_execute_replicated() on host devices host:0..7: every collective,
+ * in loops and branches, with different values on every device, gives
+ * the reference evaluator's bits device by device; arguments on the
+ * wrong device, shared sessions, devices that fail, stall or wait at
+ * different collectives end with an error naming the replica, never a
+ * hang, and leave no result behind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xrt_test.h"
+
+#include <xrt/evaluate.h>
+#include <xrt/ir.h>
+#include <xrt/xrt.h>
+
+#define MAX_DEV 8
+
+static void set(xrt_literal *lit, int64_t k, double v)
+{
+	void *p = xrt_literal_mutable_data(lit);
+
+	switch (xrt_literal_shape(lit)->dtype) {
+	case XRT_PRED:
+		((uint8_t *)p)[k] = v > 0;
+		break;
+	case XRT_S8:
+		((int8_t *)p)[k] = (int8_t)v;
+		break;
+	case XRT_U8:
+		((uint8_t *)p)[k] = (uint8_t)v;
+		break;
+	case XRT_S32:
+		((int32_t *)p)[k] = (int32_t)v;
+		break;
+	case XRT_U32:
+		((uint32_t *)p)[k] = (uint32_t)v;
+		break;
+	case XRT_S64:
+		((int64_t *)p)[k] = (int64_t)v;
+		break;
+	case XRT_F16:
+		((uint16_t *)p)[k] = xrt_f16_from_f32((float)v);
+		break;
+	case XRT_BF16:
+		((uint16_t *)p)[k] = xrt_bf16_from_f32((float)v);
+		break;
+	case XRT_F32:
+		((float *)p)[k] = (float)v;
+		break;
+	default:
+		((double *)p)[k] = v;
+	}
+}
+
+struct world {
+	xrt_session *s[MAX_DEV];
+	xrt_module *m;
+	xrt_handle comp[MAX_DEV], args[MAX_DEV], out[MAX_DEV];
+	xrt_literal *in[MAX_DEV];
+	uint32_t n, num_args;
+};
+
+/* Sessions on host:0..@n-1, @text compiled in each, argument k of device d filled from d. */
+static void setup(struct __test_metadata *_metadata, struct world *w, const char *text)
+{
+	struct xrt_session_options o = { .host_devices = MAX_DEV };
+	char name[16];
+	uint32_t d, k;
+
+	memset(w, 0, sizeof(*w));
+	ASSERT_OK(xrt_hlo_parse(NULL, text, strlen(text), &w->m));
+	w->n = xrt_module_num_replicas(w->m) * xrt_module_num_partitions(w->m);
+	w->num_args = xrt_module_num_params(w->m);
+	ASSERT_LE(w->num_args, 1);
+	for (d = 0; d < w->n; d++) {
+		snprintf(name, sizeof(name), "host:%u", d);
+		o.device = name;
+		ASSERT_OK(xrt_session_create(&o, NULL, &w->s[d]));
+		ASSERT_OK(xrt_compile_module(w->s[d], w->m, &w->comp[d]));
+		if (!w->num_args)
+			continue;
+		ASSERT_OK(xrt_literal_create(NULL, xrt_module_param_shape(w->m, 0), &w->in[d]));
+		/* small integers, exact in every type */
+		for (k = 0; k < xrt_shape_element_count(xrt_literal_shape(w->in[d])); k++)
+			set(w->in[d], k, (double)(3 * d + k % 5) - 4);
+		ASSERT_OK(xrt_allocate(w->s[d], w->in[d], &w->args[d]));
+	}
+}
+
+static void teardown(struct world *w)
+{
+	uint32_t d;
+
+	for (d = 0; d < w->n; d++) {
+		xrt_session_destroy(w->s[d]);
+		xrt_literal_destroy(w->in[d]);
+	}
+	xrt_module_destroy(w->m);
+}
+
+/* Runs replicated and evaluates; every device's result equal, bit for bit. */
+static void agrees(struct __test_metadata *_metadata, const char *text)
+{
+	xrt_literal *want[MAX_DEV] = { NULL }, *got = NULL;
+	struct xrt_replicated_config c = { .base.rng_seed = 5 };
+	struct xrt_eval_options eo = { 5, 0, 0 };
+	char why[256];
+	struct world w;
+	uint32_t d;
+
+	setup(_metadata, &w, text);
+	ASSERT_OK(xrt_execute_replicated(w.s, w.n, w.comp, w.args, w.num_args, &c, w.out));
+	ASSERT_OK(xrt_ir_evaluate_replicated(w.m, (const xrt_literal *const *)w.in, w.num_args,
+					     &eo, NULL, want));
+	for (d = 0; d < w.n; d++) {
+		ASSERT_OK(xrt_read_literal(w.s[d], w.out[d], true, &got));
+		EXPECT_TRUE(xrt_literal_equal(want[d], got, why, sizeof(why)))
+			TH_LOG("device %u: %s\n%s", d, why, text);
+		xrt_literal_destroy(got);
+		xrt_literal_destroy(want[d]);
+	}
+	teardown(&w);
+}
+
+#define RED(t, op) "f { a = " t "[] parameter(0)\n b = " t "[] parameter(1)\n" \
+	" ROOT s = " t "[] " op "(a, b)\n}\n"
+
+/* Every collective on several types and group shapes, as the evaluator has it. */
+TEST_F(xrt, every_collective_gives_the_evaluators_bits)
+{
+	static const char *const types[] = { "f32", "bf16", "f16", "s32", "u8", "f64", "s64" };
+	static const char *const groups[] = { "{}", "{{0,2},{1,3}}", "{{3,2,1,0}}",
+					      "[2,2]<=[2,2]T(1,0)" };
+	static const char *const reducers[] = { "add", "maximum", "minimum", "multiply" };
+	char text[2048];
+	size_t t, g, r;
+
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+		for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+			const char *ty = types[t], *gr = groups[g];
+			int size = g == 0 || g == 2 ? 4 : 2;
+
+			for (r = 0; r < 4; r++) {
+				snprintf(text, sizeof(text),
+					 "HloModule m, replica_count=4\n" RED("%1$s", "%3$s")
+					 "ENTRY e {\n x = %1$s[4,3] parameter(0)\n"
+					 " ROOT r = %1$s[4,3] all-reduce(x), replica_groups=%2$s, "
+					 "to_apply=f\n}\n", ty, gr, reducers[r]);
+				agrees(_metadata, text);
+			}
+			snprintf(text, sizeof(text),
+				 "HloModule m, replica_count=4\n" RED("%1$s", "add")
+				 "ENTRY e {\n x = %1$s[4,4] parameter(0)\n"
+				 " g = %1$s[4,%3$d] all-gather(x), replica_groups=%2$s, dimensions={1}\n"
+				 " s = %1$s[%4$d,4] reduce-scatter(x), replica_groups=%2$s, "
+				 "dimensions={0}, to_apply=f\n"
+				 " a = %1$s[4,4] all-to-all(x), replica_groups=%2$s, dimensions={1}\n"
+				 " b = %1$s[4,4] collective-broadcast(x), replica_groups=%2$s\n"
+				 " p = %1$s[4,4] collective-permute(x), "
+				 "source_target_pairs={{0,1},{1,2},{2,0}}\n"
+				 " ROOT r = (%1$s[4,%3$d], %1$s[%4$d,4], %1$s[4,4], %1$s[4,4], "
+				 "%1$s[4,4]) tuple(g, s, a, b, p)\n}\n", ty, gr, 4 * size, 4 / size);
+			agrees(_metadata, text);
+		}
+}
+
+/* Tuple forms, the ids and the three cross-partition modes, on 2 x 2 and 2 x 3 devices. */
+TEST_F(xrt, tuples_ids_and_partitions)
+{
+	agrees(_metadata, "HloModule m, replica_count=4\n" RED("f32", "add")
+	       "ENTRY e {\n x = f32[3] parameter(0)\n y = f32[3] negate(x)\n"
+	       " r = (f32[3], f32[3]) all-reduce(x, y), replica_groups={{0,1},{2,3}}, "
+	       "to_apply=f\n"
+	       " z = f32[3] add(x, x)\n w = f32[3] multiply(x, x)\n"
+	       " t = (f32[3], f32[3], f32[3], f32[3]) all-to-all(x, y, z, w), replica_groups={}\n"
+	       " g = (f32[6], f32[6]) all-gather(x, y), replica_groups={{1,0},{3,2}}, "
+	       "dimensions={0}\n"
+	       " ROOT o = ((f32[3], f32[3]), (f32[3], f32[3], f32[3], f32[3]), (f32[6], f32[6])) "
+	       "tuple(r, t, g)\n}\n");
+	agrees(_metadata, "HloModule m, replica_count=2, num_partitions=3\n" RED("s32", "add")
+	       "ENTRY e {\n x = s32[2] parameter(0)\n rid = u32[] replica-id()\n"
+	       " pid = u32[] partition-id()\n"
+	       " a = s32[2] all-reduce(x), replica_groups={}, to_apply=f\n"
+	       " b = s32[2] all-reduce(x), channel_id=1, replica_groups={{1,0}}, to_apply=f\n"
+	       " c = s32[2] all-reduce(x), channel_id=2, replica_groups={{0,4},{1,2,3,5}}, "
+	       "use_global_device_ids=true, to_apply=f\n"
+	       " d = s32[2] collective-permute(x), channel_id=3, source_target_pairs={{0,2},{2,1}}\n"
+	       " e = s32[12] all-gather(x), channel_id=4, replica_groups={{1,0}}, "
+	       "dimensions={0}\n"
+	       " ROOT o = (u32[], u32[], s32[2], s32[2], s32[2], s32[2], s32[12]) "
+	       "tuple(rid, pid, a, b, c, d, e)\n}\n");
+}
+
+/* A while loop whose trip count is all-reduced, an all-reduce in its body, branches by replica. */
+TEST_F(xrt, collectives_in_loops_and_branches)
+{
+	agrees(_metadata, "HloModule m, replica_count=3\n" RED("s32", "add")
+	       "cond { s = (s32[], s32[4], s32[]) parameter(0)\n"
+	       " i = s32[] get-tuple-element(s), index=0\n n = s32[] get-tuple-element(s), index=2\n"
+	       " ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+	       "body { s = (s32[], s32[4], s32[]) parameter(0)\n"
+	       " i = s32[] get-tuple-element(s), index=0\n v = s32[4] get-tuple-element(s), index=1\n"
+	       " n = s32[] get-tuple-element(s), index=2\n one = s32[] constant(1)\n"
+	       " i1 = s32[] add(i, one)\n all = s32[4] all-reduce(v), replica_groups={}, "
+	       "to_apply=f\n p = s32[4] collective-permute(all), "
+	       "source_target_pairs={{0,1},{1,2},{2,0}}\n"
+	       " ROOT t = (s32[], s32[4], s32[]) tuple(i1, p, n)\n}\n"
+	       "ENTRY e {\n x = s32[4] parameter(0)\n c = s32[1] slice(x), slice={[0:1]}\n"
+	       " c0 = s32[] reshape(c)\n k = s32[] constant(5)\n c1 = s32[] add(c0, k)\n"
+	       " n = s32[] all-reduce(c1), replica_groups={}, to_apply=f\n zero = s32[] constant(0)\n"
+	       " init = (s32[], s32[4], s32[]) tuple(zero, x, n)\n"
+	       " ROOT w = (s32[], s32[4], s32[]) while(init), condition=cond, body=body\n}\n");
+	agrees(_metadata, "HloModule m, replica_count=4\n" RED("f32", "add")
+	       "low { x = f32[5] parameter(0)\n"
+	       " ROOT s = f32[5] all-reduce(x), replica_groups={{0,1},{2,3}}, to_apply=f\n}\n"
+	       "high { x = f32[5] parameter(0)\n y = f32[5] multiply(x, x)\n"
+	       " ROOT s = f32[5] all-reduce(y), replica_groups={{0,1},{2,3}}, to_apply=f\n}\n"
+	       "ENTRY e {\n x = f32[5] parameter(0)\n rid = u32[] replica-id()\n"
+	       " two = u32[] constant(2)\n hi = pred[] compare(rid, two), direction=GE\n"
+	       " ROOT c = f32[5] conditional(hi, x, x), true_computation=high, "
+	       "false_computation=low\n}\n");
+}
+
+#define ALL_REDUCE_4 "HloModule m, replica_count=4\n" RED("f32", "add") \
+	"ENTRY e {\n x = f32[3] parameter(0)\n" \
+	" ROOT r = f32[3] all-reduce(x), replica_groups={}, to_apply=f\n}\n"
+
+/* What the call itself refuses: each names the replica, and nothing runs. */
+TEST_F(xrt, malformed_calls_are_refused)
+{
+	struct xrt_replicated_config c = { { 0 }, NULL };
+	static const uint32_t twice[4] = { 0, 1, 1, 3 }, past[4] = { 0, 1, 2, 9 };
+	xrt_handle swapped[4], other = 0;
+	xrt_session *holes[4];
+	struct world w;
+	uint64_t in_use;
+
+	setup(_metadata, &w, ALL_REDUCE_4);
+	in_use = xrt_session_memory_in_use(w.s[1]);
+	/* replica 1 given device 0's argument: its session does not know the handle */
+	memcpy(swapped, w.args, sizeof(swapped));
+	swapped[1] = w.args[0];
+	if (swapped[1] == w.args[1])	/* handles may coincide across sessions: make one up */
+		swapped[1] = w.args[1] + 1000;
+	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, swapped, 1, NULL, w.out), XRT_NOT_FOUND,
+		   "replica 1: execute: argument 0");
+	c.device_assignment = twice;
+	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
+		   XRT_INVALID_ARGUMENT, "replica 1 and replica 2 both run in session 1 (host:1)");
+	c.device_assignment = past;
+	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
+		   XRT_INVALID_ARGUMENT, "replica 3: execute: runs in session 9 of 4");
+	ASSERT_ERR(xrt_execute_replicated(w.s, 3, w.comp, w.args, 1, NULL, w.out),
+		   XRT_INVALID_ARGUMENT, "replica 3: execute: runs in session 3 of 3");
+	memcpy(holes, w.s, sizeof(holes));
+	holes[2] = NULL;
+	ASSERT_ERR(xrt_execute_replicated(holes, 4, w.comp, w.args, 1, NULL, w.out),
+		   XRT_INVALID_ARGUMENT, "replica 2: execute: runs in session 2 of 4, which is NULL");
+	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, NULL, 1, NULL, w.out),
+		   XRT_INVALID_ARGUMENT, "args is NULL");
+	ASSERT_ERR(xrt_execute_replicated(NULL, 4, w.comp, w.args, 1, NULL, w.out),
+		   XRT_INVALID_ARGUMENT, "no sessions");
+	c.device_assignment = NULL;
+	c.base.device_ordinal = 1;
+	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
+		   XRT_INVALID_ARGUMENT, "device ordinal 1");
+	/* a compilation of one device among those of four */
+	{
+		static const char one[] = "HloModule o\nENTRY e {\n x = f32[3] parameter(0)\n"
+					  " ROOT r = f32[3] negate(x)\n}\n";
+		xrt_handle comps[4];
+
+		ASSERT_OK(xrt_compile_hlo(w.s[2], one, strlen(one), &other));
+		memcpy(comps, w.comp, sizeof(comps));
+		comps[2] = other;
+		ASSERT_ERR(xrt_execute_replicated(w.s, 4, comps, w.args, 1, NULL, w.out),
+			   XRT_INVALID_ARGUMENT, "replica 2: execute: its compilation is of 1 "
+			   "replicas x 1 partitions, device 0's of 4 x 1");
+	}
+	/* nothing was made, nothing released: the arguments still read */
+	EXPECT_EQ(in_use, xrt_session_memory_in_use(w.s[1]));
+	ASSERT_OK(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, NULL, w.out));
+	teardown(&w);
+}
+
+/* One replica's loop never ends: the run fails at its deadline, every device, with no result. */
+TEST_F(xrt, failures_end_every_device)
+{
+	static const char looping[] = "HloModule m, replica_count=4\n" RED("s32", "add")
+		"cond { i = s32[] parameter(0)\n rid = u32[] replica-id()\n"
+		" r = s32[] convert(rid)\n k = s32[] constant(TRIPS)\n n = s32[] multiply(r, k)\n"
+		" ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+		"body { i = s32[] parameter(0)\n one = s32[] constant(1)\n"
+		" ROOT j = s32[] add(i, one)\n}\n"
+		"ENTRY e {\n x = s32[] parameter(0)\n w = s32[] while(x), condition=cond, body=body\n"
+		" ROOT s = s32[] all-reduce(w), replica_groups={}, to_apply=f\n}\n";
+	static const char branching[] = "HloModule m, replica_count=2\n" RED("s32", "add")
+		"low { x = s32[] parameter(0)\n ROOT s = s32[] LOW\n}\n"
+		"high { x = s32[] parameter(0)\n ROOT s = s32[] HIGH\n}\n"
+		"ENTRY e {\n x = s32[] parameter(0)\n rid = u32[] replica-id()\n"
+		" one = u32[] constant(1)\n hi = pred[] compare(rid, one), direction=GE\n"
+		" ROOT c = s32[] conditional(hi, x, x), true_computation=high, "
+		"false_computation=low\n}\n";
+	struct xrt_replicated_config c = { { 0 }, NULL };
+	char text[2048], *p;
+	struct world w;
+	xrt_status *st;
+
+	/* replicas 1 to 3 pass the iteration bound; replica 0 waits, then is cancelled */
+	snprintf(text, sizeof(text), "%s", looping);
+	p = strstr(text, "TRIPS");
+	memcpy(p, "100  ", 5);
+	setup(_metadata, &w, text);
+	c.base.max_iterations = 10;
+	st = xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out);
+	EXPECT_EQ(XRT_DEADLINE_EXCEEDED, xrt_status_code(st));
+	EXPECT_NE(NULL, strstr(xrt_status_message(st), "more than 10 iterations"))
+		TH_LOG("%s", xrt_status_message(st));
+	EXPECT_NE(NULL, strstr(xrt_status_message(st), "replica "));
+	xrt_status_free(st);
+	teardown(&w);
+	/* one loops past the deadline while the others wait for it */
+	memcpy(strstr(text, "100  "), "99999", 5);
+	setup(_metadata, &w, text);
+	c.base.max_iterations = 0;
+	c.base.timeout_ns = 100 * 1000 * 1000;
+	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
+		   XRT_DEADLINE_EXCEEDED, "replica ");
+	teardown(&w);
+	/* replica 1 never comes; then each branch its own all-reduce */
+	snprintf(text, sizeof(text), "%.*sall-reduce(x), replica_groups={}, to_apply=f%.*s"
+		 "negate(x)%s", (int)(strstr(branching, "LOW") - branching), branching,
+		 (int)(strstr(branching, "HIGH") - strstr(branching, "LOW") - 3),
+		 strstr(branching, "LOW") + 3, strstr(branching, "HIGH") + 4);
+	setup(_metadata, &w, text);
+	ASSERT_ERR(xrt_execute_replicated(w.s, 2, w.comp, w.args, 1, NULL, w.out),
+		   XRT_FAILED_PRECONDITION, "replica 0: computation 'low', instruction 's' "
+		   "(all-reduce): device 1 of the group ended without reaching it");
+	teardown(&w);
+	snprintf(text, sizeof(text), "%.*sall-reduce(x), replica_groups={}, to_apply=f%.*s"
+		 "all-reduce(x), replica_groups={}, to_apply=f%s",
+		 (int)(strstr(branching, "LOW") - branching), branching,
+		 (int)(strstr(branching, "HIGH") - strstr(branching, "LOW") - 3),
+		 strstr(branching, "LOW") + 3, strstr(branching, "HIGH") + 4);
+	setup(_metadata, &w, text);
+	ASSERT_ERR(xrt_execute_replicated(w.s, 2, w.comp, w.args, 1, NULL, w.out),
+		   XRT_FAILED_PRECONDITION, "the devices wait at different collectives");
+	teardown(&w);
+}
+
+TEST_HARNESS_MAIN
