@@ -89,6 +89,8 @@ int bench_cuda(struct result *r, bool quick);
 int bench_scale(struct result *r, bool quick);
 /* Cumulative ops as JAX writes them, against numpy (room for 6); how many. */
 int bench_scan(struct result *r, bool quick);
+/* All-reduce across host devices into @r (room for 8); how many. */
+int bench_collective(struct result *r, bool quick);
 /* A CNN's convolutions against PyTorch's (room for 2); how many. */
 int bench_conv(struct result *r, bool quick);
 /* Row gathers against numpy's take (room for 2); how many. */
