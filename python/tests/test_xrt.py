@@ -304,5 +304,61 @@ class NarrowTypes(unittest.TestCase):
                 s.read(s.execute(h, []))
 
 
+ALL_REDUCE = '''HloModule ar, replica_count=4
+f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[3] parameter(0)
+  rid = u32[] replica-id()
+  r = f32[3] all-reduce(x), replica_groups={{0,1},{2,3}}, to_apply=f
+  ROOT t = (f32[3], u32[]) tuple(r, rid)
+}
+'''
+
+
+class Replicated(unittest.TestCase):
+    """Session.execute_replicated on four host devices, against numpy."""
+
+    def setUp(self):
+        self.s = [xrt.Session('host:%d' % d, host_devices=4) for d in range(4)]
+        for s in self.s:
+            self.addCleanup(s.close)
+        self.x = [np.arange(3, dtype=np.float32) * (d + 1) for d in range(4)]
+
+    def test_all_reduce_per_device(self):
+        comps = [s.compile(ALL_REDUCE) for s in self.s]
+        inputs = [[s.allocate(x)] for s, x in zip(self.s, self.x)]
+        out = xrt.Session.execute_replicated(self.s, comps, inputs, seed=3)
+        self.assertEqual(len(out), 4)
+        for d, (s, h) in enumerate(zip(self.s, out)):
+            r, rid = s.read(h)
+            pair = (0, 1) if d < 2 else (2, 3)
+            np.testing.assert_array_equal(r, self.x[pair[0]] + self.x[pair[1]])
+            self.assertEqual(int(rid), d)
+
+    def test_device_assignment_and_refusals(self):
+        order = [3, 2, 1, 0]   # replica d runs in session 3 - d
+        comps = [self.s[k].compile(ALL_REDUCE) for k in order]
+        inputs = [[self.s[k].allocate(self.x[d])] for d, k in enumerate(order)]
+        out = xrt.Session.execute_replicated(self.s, comps, inputs, device_assignment=order)
+        r, rid = self.s[3].read(out[0])
+        np.testing.assert_array_equal(r, self.x[0] + self.x[1])
+        self.assertEqual(int(rid), 0)
+        # an input of another session, a shared session
+        with self.assertRaisesRegex(ValueError, 'another session'):
+            xrt.Session.execute_replicated(self.s, comps, inputs)
+        shared = [3, 1, 1, 0]
+        with self.assertRaisesRegex(xrt.InvalidArgumentError, 'replica 1 and replica 2 both '
+                                    'run in session 1'):
+            xrt.Session.execute_replicated(self.s, [comps[3 - k] for k in shared],
+                                           [inputs[3 - k] for k in shared],
+                                           device_assignment=shared)
+        with self.assertRaisesRegex(ValueError, 'one compilation and one list of inputs'):
+            xrt.Session.execute_replicated(self.s, comps, inputs[:3], device_assignment=order)
+
+
 if __name__ == '__main__':
     unittest.main()

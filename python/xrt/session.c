@@ -244,17 +244,20 @@ static PyObject *value_of(const xrt_literal *lit)
 
 static PyObject *session_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-	static char *names[] = { "device", "memory_limit", NULL };
+	static char *names[] = { "device", "memory_limit", "host_devices", NULL };
 	struct xrt_session_options o = { 0 };
 	unsigned long long limit = 0;
 	const char *device = NULL;
+	unsigned int host_devices = 0;
 	PyXrtSession *self;
 	xrt_status *st;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK:Session", names, &device, &limit))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zK$I:Session", names, &device, &limit,
+					 &host_devices))
 		return NULL;
 	o.device = device;
 	o.memory_limit = limit;
+	o.host_devices = host_devices;
 	self = (PyXrtSession *)type->tp_alloc(type, 0);
 	if (!self)
 		return NULL;
@@ -867,6 +870,182 @@ static PyObject *session_transfer(PyXrtSession *self, PyObject *args)
 	return st ? pyxrt_raise(st) : handle_new(to, out, 0);
 }
 
+
+/* --- replicated execution --------------------------------------------------- */
+
+#define MAX_REPLICATED 1024
+
+struct replicated_args {
+	PyObject *sessions, *comps, *inputs;	/* sequences (PySequence_Fast) */
+	Py_ssize_t num_sessions, devices, num_args;
+	xrt_session **s;
+	xrt_handle *c, *ids, *out;
+	uint32_t *assignment;
+	struct xrt_replicated_config cfg;
+};
+
+static PyXrtSession *session_at(struct replicated_args *x, Py_ssize_t d)
+{
+	uint32_t k = x->cfg.device_assignment ? x->assignment[d] : (uint32_t)d;
+
+	return (PyXrtSession *)PySequence_Fast_GET_ITEM(x->sessions, k);
+}
+
+/* The sessions, the assignment, and per device its compilation and inputs, as ids. */
+static int parse_devices(struct replicated_args *x, PyObject *assignment)
+{
+	Py_ssize_t d, k;
+
+	x->num_sessions = PySequence_Fast_GET_SIZE(x->sessions);
+	x->devices = PySequence_Fast_GET_SIZE(x->comps);
+	if (!x->num_sessions || x->devices != PySequence_Fast_GET_SIZE(x->inputs) ||
+	    x->devices > MAX_REPLICATED) {
+		PyErr_SetString(PyExc_ValueError, "xrt: execute_replicated takes sessions, and "
+				"one compilation and one list of inputs per device");
+		return -1;
+	}
+	for (k = 0; k < x->num_sessions; k++)
+		if (!PyObject_TypeCheck(PySequence_Fast_GET_ITEM(x->sessions, k),
+					&PyXrtSession_Type)) {
+			PyErr_SetString(PyExc_TypeError, "xrt: sessions holds a non-Session");
+			return -1;
+		}
+	x->assignment = PyMem_Calloc((size_t)x->devices + 1, sizeof(*x->assignment));
+	x->c = PyMem_Calloc((size_t)x->devices + 1, sizeof(*x->c));
+	x->out = PyMem_Calloc((size_t)x->devices + 1, sizeof(*x->out));
+	if (!x->assignment || !x->c || !x->out) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (d = 0; assignment && assignment != Py_None && d < x->devices; d++) {
+		PyObject *seq = PySequence_Fast(assignment, "xrt: device_assignment is a sequence");
+		unsigned long v;
+
+		if (!seq)
+			return -1;
+		v = PySequence_Fast_GET_SIZE(seq) == x->devices ?
+		    PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, d)) : ~0ul;
+		Py_DECREF(seq);
+		if (v >= (unsigned long)x->num_sessions) {
+			if (!PyErr_Occurred())
+				PyErr_SetString(PyExc_ValueError, "xrt: device_assignment names a "
+						"session per device, below len(sessions)");
+			return -1;
+		}
+		x->assignment[d] = (uint32_t)v;
+		x->cfg.device_assignment = x->assignment;
+	}
+	for (d = 0; d < x->devices; d++) {
+		PyObject *in = PySequence_Fast(PySequence_Fast_GET_ITEM(x->inputs, d),
+					       "xrt: inputs holds a sequence of handles per device");
+
+		if (!in)
+			return -1;
+		if (!d) {
+			x->num_args = PySequence_Fast_GET_SIZE(in);
+			x->ids = PyMem_Calloc((size_t)(x->devices * x->num_args) + 1,
+					      sizeof(*x->ids));
+		}
+		for (k = 0; x->ids && k < x->num_args && PySequence_Fast_GET_SIZE(in) ==
+		     x->num_args; k++)
+			if (handle_id(session_at(x, d), PySequence_Fast_GET_ITEM(in, k), 0,
+				      &x->ids[d * x->num_args + k]) < 0)
+				break;
+		if (!PyErr_Occurred() && !x->ids)
+			PyErr_NoMemory();
+		else if (!PyErr_Occurred() && PySequence_Fast_GET_SIZE(in) != x->num_args)
+			PyErr_SetString(PyExc_ValueError, "xrt: every device takes as many inputs");
+		Py_DECREF(in);
+		if (PyErr_Occurred() ||
+		    handle_id(session_at(x, d), PySequence_Fast_GET_ITEM(x->comps, d), 1,
+			      &x->c[d]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void replicated_free(struct replicated_args *x)
+{
+	PyMem_Free(x->assignment);
+	PyMem_Free(x->c);
+	PyMem_Free(x->out);
+	PyMem_Free(x->ids);
+	PyMem_Free(x->s);
+	Py_XDECREF(x->sessions);
+	Py_XDECREF(x->comps);
+	Py_XDECREF(x->inputs);
+}
+
+/* Begins a call on every session; on failure ends those begun. */
+static int begin_all(struct replicated_args *x)
+{
+	Py_ssize_t k;
+
+	x->s = PyMem_Calloc((size_t)x->num_sessions + 1, sizeof(*x->s));
+	if (!x->s) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	for (k = 0; k < x->num_sessions; k++) {
+		x->s[k] = begin_call((PyXrtSession *)PySequence_Fast_GET_ITEM(x->sessions, k));
+		if (!x->s[k]) {
+			while (k-- > 0)
+				end_call((PyXrtSession *)PySequence_Fast_GET_ITEM(x->sessions, k));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static PyObject *session_execute_replicated(PyObject *unused, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "sessions", "compilations", "inputs", "seed", "timeout",
+				 "max_iterations", "device_assignment", NULL };
+	PyObject *sessions, *comps, *inputs, *timeout = NULL, *max_it = NULL, *assign = NULL;
+	struct replicated_args x = { 0 };
+	unsigned int seed = 0;
+	PyObject *list = NULL;
+	xrt_status *st;
+	Py_ssize_t d, k;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$IOOO:execute_replicated", names,
+					 &sessions, &comps, &inputs, &seed, &timeout, &max_it,
+					 &assign) ||
+	    timeout_ns(timeout, &x.cfg.base.timeout_ns) < 0 ||
+	    iteration_bound(max_it, &x.cfg.base.max_iterations) < 0)
+		return NULL;
+	x.cfg.base.rng_seed = seed;
+	x.sessions = PySequence_Fast(sessions, "xrt: sessions is a sequence of Sessions");
+	x.comps = x.sessions ? PySequence_Fast(comps, "xrt: compilations is a sequence") : NULL;
+	x.inputs = x.comps ? PySequence_Fast(inputs, "xrt: inputs is a sequence") : NULL;
+	if (!x.inputs || parse_devices(&x, assign) < 0 || begin_all(&x) < 0) {
+		replicated_free(&x);
+		return NULL;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_execute_replicated(x.s, (uint32_t)x.num_sessions, x.c, x.ids,
+				    (uint32_t)x.num_args, &x.cfg, x.out);
+	Py_END_ALLOW_THREADS
+	for (k = 0; k < x.num_sessions; k++)
+		end_call((PyXrtSession *)PySequence_Fast_GET_ITEM(x.sessions, k));
+	if (st) {
+		replicated_free(&x);
+		return pyxrt_raise(st);
+	}
+	list = PyList_New(x.devices);
+	for (d = 0; list && d < x.devices; d++) {
+		PyObject *h = handle_new(session_at(&x, d), x.out[d], 0);
+
+		if (!h) {
+			Py_CLEAR(list);
+			break;
+		}
+		PyList_SET_ITEM(list, d, h);
+	}
+	replicated_free(&x);
+	return list;
+}
+
 static PyMethodDef session_methods[] = {
 	{ "sub_tuple", (PyCFunction)(void (*)(void))session_sub_tuple, METH_VARARGS | METH_KEYWORDS,
 	  "sub_tuple(handle, index, *, release=False): the element at index (an int or\n"
@@ -895,6 +1074,14 @@ static PyMethodDef session_methods[] = {
 	  METH_VARARGS | METH_KEYWORDS,
 	  "execute_async(compilation, inputs=(), ...): starts the run; (the result's\n"
 	  "handle, usable at once, and an xrt.Event)." },
+	{ "execute_replicated", (PyCFunction)(void (*)(void))session_execute_replicated,
+	  METH_VARARGS | METH_KEYWORDS | METH_STATIC,
+	  "Session.execute_replicated(sessions, compilations, inputs, *, seed=0,\n"
+	  "        timeout=None, max_iterations=0, device_assignment=None):\n"
+	  "run a program of R replicas x P partitions on R x P devices together.\n"
+	  "Device d = replica x P + partition runs in sessions[d] (or\n"
+	  "sessions[device_assignment[d]]) with compilations[d] and inputs[d], handles\n"
+	  "of that session; returns the list of their results' handles." },
 	{ "read", (PyCFunction)(void (*)(void))session_read, METH_VARARGS | METH_KEYWORDS,
 	  "read(handle, *, release=False): the value, a numpy array or a tuple." },
 	{ "release", (PyCFunction)session_release, METH_VARARGS,
@@ -916,8 +1103,9 @@ static PyGetSetDef session_getset[] = {
 static PyTypeObject PyXrtSession_Type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "xrt.Session",
-	.tp_doc = "Session(device=None, memory_limit=0): compile, allocate, execute, read\n"
-		  "and release on one device (the XRT API).",
+	.tp_doc = "Session(device=None, memory_limit=0, *, host_devices=0): compile,\n"
+		  "allocate, execute, read and release on one device (the XRT API);\n"
+		  "host_devices makes host:0 .. host:N-1 exist for replicated runs.",
 	.tp_basicsize = sizeof(PyXrtSession),
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_new = session_new,
