@@ -77,6 +77,25 @@ void xstat_record(xrt_session *s, enum xrt_op_kind op, uint64_t t0, const xrt_st
 xrt_status *xexec_nodes(xrt_session *s, struct centry *entry, struct xnode **args,
 			uint32_t n, uint64_t seed, const struct xdev_watch *w,
 			struct xnode **result, struct xrt_event **event);
+/*
+ * Workers for the devices of replicated runs (xrt_workers.c): threads
+ * kept parked between runs.  xworker_start() hands fn(arg) to one (false
+ * when no thread can be had); the latch, made for the runs handed out,
+ * falls when every one has returned.
+ */
+struct xworker_latch {
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+	uint32_t left;
+};
+
+void xworker_latch_init(struct xworker_latch *l, uint32_t n);
+/* One run fewer to wait for (one that could not be handed out). */
+void xworker_latch_down(struct xworker_latch *l);
+/* Waits until the latch falls, then frees what it holds. */
+void xworker_latch_wait(struct xworker_latch *l);
+bool xworker_start(void (*fn)(void *arg), void *arg, struct xworker_latch *l);
+
 /* A fresh odd seed for a run whose caller gives none. */
 uint64_t xexec_fresh_seed(void);
 /* The limits of @c as the devices take them (NULL: none); @w is the storage. */

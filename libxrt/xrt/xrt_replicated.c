@@ -27,8 +27,6 @@ struct part {
 	struct xdev_peer peer;
 	uint64_t seed;
 	xrt_status *st;
-	pthread_t thread;
-	bool started;
 };
 
 struct replicated {
@@ -131,19 +129,22 @@ static xrt_status *gather(struct replicated *r, uint32_t d, uint32_t replicas)
 	return NULL;
 }
 
-static void *run_part(void *arg)
+static void run_part(void *arg)
 {
 	struct part *p = arg;
 
 	p->st = xexec_nodes(p->s, p->e, p->args, p->num_args, p->seed, &p->w, &p->result, NULL);
 	p->peer.comm->ops->finish(p->peer.comm, p->peer.device, p->st != NULL);
-	return NULL;
 }
 
-/* Every device's run in its own thread; those that cannot start fail at once. */
+/*
+ * Every device's run in a thread of its own: device 0's in this one, the
+ * others' on kept workers; those that cannot start fail at once.
+ */
 static void run_all(struct replicated *r, uint64_t seed)
 {
 	const struct xdev_watch *limits;
+	struct xworker_latch latch;
 	struct xdev_watch base;
 	uint32_t d;
 
@@ -156,16 +157,18 @@ static void run_all(struct replicated *r, uint64_t seed)
 		p->w.peer = &p->peer;
 		p->seed = seed;
 		p->num_args = r->num_args;
-		p->started = !pthread_create(&p->thread, NULL, run_part, p);
-		if (!p->started) {
-			p->st = xrt_status_new(r->a, XRT_RESOURCE_EXHAUSTED,
-					       "execute: no thread for the device");
-			r->comm->ops->finish(r->comm, d, true);
-		}
 	}
-	for (d = 0; d < r->devices; d++)
-		if (r->parts[d].started)
-			pthread_join(r->parts[d].thread, NULL);
+	xworker_latch_init(&latch, r->devices - 1);
+	for (d = 1; d < r->devices; d++) {
+		if (xworker_start(run_part, &r->parts[d], &latch))
+			continue;
+		r->parts[d].st = xrt_status_new(r->a, XRT_RESOURCE_EXHAUSTED,
+						"execute: no thread for the device");
+		r->comm->ops->finish(r->comm, d, true);
+		xworker_latch_down(&latch);	/* it will not */
+	}
+	run_part(&r->parts[0]);
+	xworker_latch_wait(&latch);
 }
 
 /* The error of the device that failed of itself (not CANCELLED by another), named. */

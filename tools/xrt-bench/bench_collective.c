@@ -135,14 +135,16 @@ int bench_collective(struct result *r, bool quick)
 			ar_close(&a);
 			if (bytes == 1024) {
 				snprintf(names[k], sizeof(names[k]), "all-reduce 1KiB x%d latency", devs);
-				r[k++] = (struct result){ names[k - 1], "runs/s", 1.0 / t, 200000.0, 1.0,
-							 "5 us" };
+				r[k] = (struct result){ names[k], "runs/s", 1.0 / t, 200000.0, 1.0,
+						       "5 us" };
+				k++;
 				continue;
 			}
 			snprintf(names[k], sizeof(names[k]), "all-reduce %lluMiB x%d",
 				 (unsigned long long)(bytes >> 20), devs);
-			r[k++] = (struct result){ names[k - 1], "GB/s", bytes / t / 1e9,
-						 triad(bytes, reps) / 1e9, 0.5, "C triad" };
+			r[k] = (struct result){ names[k], "GB/s", bytes / t / 1e9,
+					       triad(bytes, reps) / 1e9, 0.5, "C triad" };
+			k++;
 		}
 	}
 	return k;
