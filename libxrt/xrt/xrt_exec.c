@@ -627,9 +627,10 @@ const struct xdev_watch *xexec_watch(const struct xrt_execution_config *c,
 
 static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
 			      uint32_t n, const struct xrt_execution_config *c, xrt_handle *out,
-			      struct xrt_event **event)
+			      struct xrt_event **event, const struct xdev_peer *peer)
 {
 	struct xnode **nodes, *result = NULL;
+	const struct xdev_watch *limits;
 	struct xdev_watch w;
 	struct centry *e = NULL;
 	struct run r = { .s = s };
@@ -660,9 +661,15 @@ static xrt_status *do_execute(xrt_session *s, xrt_handle compilation, const xrt_
 		if (!st)
 			donate(s, &e, args, nodes, n);
 	}
+	limits = xexec_watch(c, &w);
+	if (peer) {	/* one device of several: always watched, for its peer */
+		if (!limits)
+			memset(&w, 0, sizeof(w));
+		w.peer = peer;
+		limits = &w;
+	}
 	if (!st)
-		st = xexec_nodes(s, e, nodes, n, c ? c->rng_seed : 0,
-				 xexec_watch(c, &w), &result, event);
+		st = xexec_nodes(s, e, nodes, n, c ? c->rng_seed : 0, limits, &result, event);
 	if (!st)
 		st = xalloc_add(s, result, out);	/* the handle takes the result */
 	if (!st && c && c->release_compilation)
@@ -678,7 +685,7 @@ xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xrt_handle
 			uint32_t n, const struct xrt_execution_config *c, xrt_handle *out)
 {
 	uint64_t t0 = xstat_now();
-	xrt_status *st = do_execute(s, compilation, args, n, c, out, NULL);
+	xrt_status *st = do_execute(s, compilation, args, n, c, out, NULL, NULL);
 
 	xstat_record(s, XRT_STAT_EXECUTE, t0, st);
 	return st;
@@ -694,11 +701,22 @@ xrt_status *xrt_execute_async(xrt_session *s, xrt_handle compilation, const xrt_
 
 	if (event)
 		*event = NULL;
-	st = do_execute(s, compilation, args, n, c, out, &e);
+	st = do_execute(s, compilation, args, n, c, out, &e, NULL);
 	if (!st && event)
 		*event = e;
 	else
 		xevent_unref(e);
+	xstat_record(s, XRT_STAT_EXECUTE, t0, st);
+	return st;
+}
+
+xrt_status *xexec_execute_as(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+			     uint32_t n, const struct xrt_execution_config *c,
+			     const struct xdev_peer *peer, xrt_handle *out)
+{
+	uint64_t t0 = xstat_now();
+	xrt_status *st = do_execute(s, compilation, args, n, c, out, NULL, peer);
+
 	xstat_record(s, XRT_STAT_EXECUTE, t0, st);
 	return st;
 }

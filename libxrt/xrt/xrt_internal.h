@@ -96,6 +96,22 @@ void xworker_latch_down(struct xworker_latch *l);
 void xworker_latch_wait(struct xworker_latch *l);
 bool xworker_start(void (*fn)(void *arg), void *arg, struct xworker_latch *l);
 
+/* The longest execution_instance_key of the XRT ops. */
+#define XRT_MAX_INSTANCE_KEY 256
+/*
+ * One device of a replicated execution whose devices are separate calls
+ * (the XRT ops' execution_instance_key, xrt_replicated.c): runs device
+ * @replica x cores + @core of @compilation in @s, meeting the calls of
+ * the same @key at collectives.
+ */
+xrt_status *xexec_join(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+		       uint32_t n, const struct xrt_execution_config *c, const char *key,
+		       uint32_t replica, uint32_t core, xrt_handle *out);
+/* xrt_execute() as one device of a replicated run (@peer; NULL: alone). */
+xrt_status *xexec_execute_as(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+			     uint32_t n, const struct xrt_execution_config *c,
+			     const struct xdev_peer *peer, xrt_handle *out);
+
 /* A fresh odd seed for a run whose caller gives none. */
 uint64_t xexec_fresh_seed(void);
 /* The limits of @c as the devices take them (NULL: none); @w is the storage. */

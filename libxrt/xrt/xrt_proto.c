@@ -147,34 +147,44 @@ xrt_status *xrt_make_tuple_proto(xrt_session *s, const void *data, size_t size,
 }
 
 /* The execution options @msg gives, or why they cannot be honoured. */
+/* Where a run of the XRT ops is: its replica and core, and the execution it joins. */
+struct exec_place {
+	char key[XRT_MAX_INSTANCE_KEY + 1];	/* "": runs alone */
+	uint32_t replica, core;
+};
+
 static xrt_status *exec_options(xrt_session *s, const Xrt__ExecutionConfig *msg,
-				struct xrt_execution_config *c)
+				struct xrt_execution_config *c, struct exec_place *at)
 {
 	const Xrt__CommonExecutionConfig *cc = msg->common_config;
+	const char *key = msg->execution_instance_key ? msg->execution_instance_key : "";
 	size_t i;
 
 	*c = (struct xrt_execution_config){ msg->device_ordinal, msg->rng_seed,
 					    msg->release_input_handles,
 					    msg->release_compilation_handle };
-	if (msg->core_index_in_replica)
-		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
-				      "execute: core %d of a replica: one core is all there is "
-				      "for now", msg->core_index_in_replica);
-	if (!cc)
-		return NULL;
-	if (cc->replica_id < 0)
-		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "execute: replica %d",
-				      cc->replica_id);
-	if (cc->replica_id)
-		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
-				      "execute: replica %d: one replica is all there is for now",
-				      cc->replica_id);
-	for (i = 0; i < cc->n_local_replica_mapping; i++) {
+	memset(at, 0, sizeof(*at));
+	if (strlen(key) > XRT_MAX_INSTANCE_KEY)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "execute: an "
+				      "execution_instance_key of %zu bytes; at most %d",
+				      strlen(key), XRT_MAX_INSTANCE_KEY);
+	strcpy(at->key, key);
+	if (msg->core_index_in_replica < 0 || (cc && cc->replica_id < 0))
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "execute: replica %d, core %d",
+				      cc ? cc->replica_id : 0, msg->core_index_in_replica);
+	at->replica = cc ? (uint32_t)cc->replica_id : 0;
+	at->core = (uint32_t)msg->core_index_in_replica;
+	if (!*key && (at->replica || at->core))
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				      "execute: replica %u, core %u without an "
+				      "execution_instance_key: the calls of one replicated "
+				      "execution join by their key", at->replica, at->core);
+	for (i = 0; cc && i < cc->n_local_replica_mapping; i++) {
 		if (cc->local_replica_mapping[i])
 			return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
-					      "execute: local device %zu runs replica %d: one "
-					      "replica is all there is for now", i,
-					      cc->local_replica_mapping[i]);
+					      "execute: local device %zu runs replica %d: each call "
+					      "runs one device; join them by execution_instance_key",
+					      i, cc->local_replica_mapping[i]);
 	}
 	return NULL;	/* run_id only tells concurrent runs apart */
 }
@@ -229,7 +239,8 @@ fail:
 
 /* The options of config message @config, and whether it asks to explode. */
 static xrt_status *exec_config(xrt_session *s, const void *config, size_t config_size,
-			       struct xrt_execution_config *c, bool *exploded)
+			       struct xrt_execution_config *c, bool *exploded,
+			       struct exec_place *at)
 {
 	ProtobufCMessage *base;
 	struct wire_alloc w;
@@ -240,7 +251,7 @@ static xrt_status *exec_config(xrt_session *s, const void *config, size_t config
 			 "execution config", &base);
 	if (st)
 		return st;
-	st = exec_options(s, (const Xrt__ExecutionConfig *)base, c);
+	st = exec_options(s, (const Xrt__ExecutionConfig *)base, c, at);
 	*exploded = ((const Xrt__ExecutionConfig *)base)->return_exploded_tuple;
 	protobuf_c_message_free_unpacked(base, &w.pb);
 	return st;
@@ -253,6 +264,7 @@ xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
 				      uint32_t *num_out)
 {
 	struct xrt_execution_config c;
+	struct exec_place at;
 	bool exploded;
 	xrt_handle r;
 	xrt_status *st;
@@ -260,9 +272,11 @@ xrt_status *xrt_execute_proto_handles(xrt_session *s, xrt_handle compilation,
 	ARG_CHECK(s, s && out && num_out && (config || !config_size), "execute");
 	*out = NULL;
 	*num_out = 0;
-	st = exec_config(s, config, config_size, &c, &exploded);
+	st = exec_config(s, config, config_size, &c, &exploded, &at);
 	if (!st)
-		st = xrt_execute(s, compilation, args, num_args, &c, &r);
+		st = *at.key ? xexec_join(s, compilation, args, num_args, &c, at.key, at.replica,
+					  at.core, &r) :
+			       xrt_execute(s, compilation, args, num_args, &c, &r);
 	return st ? st : result_handles(s, r, exploded, a, out, num_out);
 }
 
@@ -271,14 +285,19 @@ xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation, const xrt_
 			      xrt_handle *out)
 {
 	struct xrt_execution_config c;
+	struct exec_place at;
 	bool exploded;
 	xrt_status *st;
 
 	ARG_CHECK(s, s && out && (config || !config_size), "execute");
-	st = exec_config(s, config, config_size, &c, &exploded);
+	st = exec_config(s, config, config_size, &c, &exploded, &at);
 	if (!st && exploded)
 		st = xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				    "execute: return_exploded_tuple asks for a handle per "
 				    "element; xrt_execute_proto_handles() gives them");
-	return st ? st : xrt_execute(s, compilation, args, num_args, &c, out);
+	if (st)
+		return st;
+	return *at.key ? xexec_join(s, compilation, args, num_args, &c, at.key, at.replica,
+				    at.core, out) :
+			 xrt_execute(s, compilation, args, num_args, &c, out);
 }

@@ -2,8 +2,9 @@
 /*
  * xrt_compile_proto(): an xrt.Computation, numbered as the original XRT's
  * XLAComputation so that its clients' bytes compile.  The config is read
- * field by field: what this runtime cannot honour (more replicas or cores
- * than one, host compute) is refused by name, what cannot change a value
+ * field by field: what this runtime cannot honour (per-core programs,
+ * host compute) is refused by name, the replica and core counts become
+ * the module's, what cannot change a value
  * (XLA's debug options, TPU-only state hints) is skipped, and a program
  * shape, when given, must be the computation's.
  */
@@ -12,6 +13,7 @@
 
 #include <xrt/wire.h>
 
+#include "ir/ir.h"
 #include "wire/wire.h"
 #include "xrt_internal.h"
 
@@ -59,42 +61,78 @@ static xrt_status *check_signature(xrt_session *s, const Xla__ProgramShapeProto 
 	return st;
 }
 
-/* One core of one replica is what there is; a device assignment may say so. */
+/*
+ * Replicas and cores: num_replicas R and num_cores_per_replica P (0: as
+ * the module states, else 1), SPMD: one program, with partition-id, on
+ * every core.
+ */
 static xrt_status *check_placement(xrt_session *s, const Xrt__ComputationConfig *cfg)
 {
-	const Xrt__DeviceAssignment *da = cfg->device_assignment;
-	size_t i;
-
 	if (cfg->num_replicas < 0 || cfg->num_cores_per_replica < 0)
 		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				      "compile: %d replicas of %d cores each", cfg->num_replicas,
 				      cfg->num_cores_per_replica);
-	if (cfg->num_replicas > 1 || cfg->num_cores_per_replica > 1)
-		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
-				      "compile: %d replicas of %d cores each: one core is all there "
-				      "is for now", cfg->num_replicas ? cfg->num_replicas : 1,
-				      cfg->num_cores_per_replica ? cfg->num_cores_per_replica : 1);
 	if (cfg->n_per_core_program_shape > 1)
-		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
-				      "compile: %zu per-core program shapes for one core",
+		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
+				      "compile: %zu per-core program shapes: per-core programs "
+				      "(MPMD) are not supported; one SPMD program, telling its "
+				      "cores apart by partition-id, runs on every core",
 				      cfg->n_per_core_program_shape);
 	if (cfg->host_compute_metadata.len)
 		return xrt_status_new(s->a, XRT_UNIMPLEMENTED,
 				      "compile: host_compute_metadata names host sends and "
 				      "receives; host compute is not supported");
+	return NULL;
+}
+
+/* A device assignment, when given, places the program's cores of its replicas each. */
+static xrt_status *check_assignment(xrt_session *s, const Xrt__DeviceAssignment *da,
+				    const xrt_module *m)
+{
+	uint32_t r = xrt_module_num_replicas(m), p = xrt_module_num_partitions(m);
+	size_t i;
+
 	if (!da)
 		return NULL;
-	if (da->n_computation_devices > 1)
+	if (da->n_computation_devices != p)
 		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
 				      "compile: the device assignment places %zu cores, the "
-				      "computation has one", da->n_computation_devices);
+				      "computation has %u", da->n_computation_devices, p);
 	for (i = 0; i < da->n_computation_devices; i++) {
-		if (da->computation_devices[i]->n_replica_devices > 1)
+		if (da->computation_devices[i]->n_replica_devices != r)
 			return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
-					      "compile: the device assignment places %zu replicas, "
-					      "the computation has one",
-					      da->computation_devices[i]->n_replica_devices);
+					      "compile: the device assignment places %zu replicas "
+					      "of core %zu, the computation has %u",
+					      da->computation_devices[i]->n_replica_devices, i, r);
 	}
+	return NULL;
+}
+
+/* The config's counts win where set; a module stating other ones is refused. */
+static xrt_status *apply_counts(xrt_session *s, const Xrt__ComputationConfig *cfg,
+				xrt_module *m)
+{
+	if (cfg->num_replicas && m->replica_count &&
+	    m->replica_count != (uint32_t)cfg->num_replicas)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				      "compile: the config's num_replicas is %d, the module "
+				      "states replica_count=%u", cfg->num_replicas,
+				      m->replica_count);
+	if (cfg->num_cores_per_replica && m->num_partitions &&
+	    m->num_partitions != (uint32_t)cfg->num_cores_per_replica)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				      "compile: the config's num_cores_per_replica is %d, the "
+				      "module states num_partitions=%u",
+				      cfg->num_cores_per_replica, m->num_partitions);
+	if (cfg->num_replicas > IR_MAX_REPLICAS || cfg->num_cores_per_replica > IR_MAX_REPLICAS)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT,
+				      "compile: %d replicas of %d cores: each at most %d",
+				      cfg->num_replicas, cfg->num_cores_per_replica,
+				      IR_MAX_REPLICAS);
+	if (cfg->num_replicas)
+		m->replica_count = (uint32_t)cfg->num_replicas;
+	if (cfg->num_cores_per_replica)
+		m->num_partitions = (uint32_t)cfg->num_cores_per_replica;
 	return NULL;
 }
 
@@ -132,6 +170,10 @@ static xrt_status *compile_msg(xrt_session *s, const Xrt__Computation *c, xrt_ha
 
 	if (!st)
 		st = body_module(s, c, &m);
+	if (!st && cfg)
+		st = apply_counts(s, cfg, m);
+	if (!st && cfg)
+		st = check_assignment(s, cfg->device_assignment, m);
 	if (!st && cfg && (cfg->program_shape || cfg->n_per_core_program_shape))
 		st = xrt_module_verify(m);	/* shapes are only known once verified */
 	if (!st && cfg && cfg->program_shape)

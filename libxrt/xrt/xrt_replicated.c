@@ -8,6 +8,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collective/collective.h"
@@ -310,4 +311,122 @@ xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_se
 		free_parts(&r);
 	xcoll_local_destroy(r.comm);
 	return st;
+}
+
+/*
+ * Replicated executions made of separate calls (the XRT ops): calls with
+ * one execution_instance_key are the devices of one execution, each
+ * running its device in its own thread and session.  The first to come
+ * makes the joint (its communicator, and the seed all use when none is
+ * given); the last to leave frees it.  A device that never comes is
+ * waited for at collectives until the others' deadlines: give the calls
+ * a timeout.
+ */
+struct joint {
+	struct joint *next;
+	char key[XRT_MAX_INSTANCE_KEY + 1];
+	struct xdev_comm *comm;
+	uint32_t devices, replicas, partitions, joined, left;
+	uint8_t *taken;
+	uint64_t seed;
+};
+
+static pthread_mutex_t joints_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct joint *joints;
+
+static void joint_free(struct joint *j)
+{
+	xcoll_local_destroy(j->comm);
+	free(j->taken);
+	free(j);
+}
+
+/* Under the lock: the joint of @key for a program of @r x @p devices, made when new. */
+static xrt_status *joint_of(const struct xrt_allocator *a, const char *key, uint32_t r,
+			    uint32_t p, struct joint **out)
+{
+	struct joint *j;
+
+	for (j = joints; j; j = j->next)
+		if (!strcmp(j->key, key))
+			break;
+	if (j && (j->replicas != r || j->partitions != p))
+		return xrt_status_new(a, XRT_INVALID_ARGUMENT, "execute: execution_instance_key "
+				      "'%s' runs a program of %u x %u devices, this one of %u x %u",
+				      key, j->replicas, j->partitions, r, p);
+	if (!j) {
+		j = calloc(1, sizeof(*j));
+		if (j)
+			j->taken = calloc(r * p, 1);
+		if (!j || !j->taken || xcoll_local_create(r * p, NULL, &j->comm)) {
+			if (j)
+				free(j->taken);
+			free(j);
+			return xrt_status_oom(a, "a joint execution");
+		}
+		strcpy(j->key, key);
+		j->devices = r * p;
+		j->replicas = r;
+		j->partitions = p;
+		j->seed = xexec_fresh_seed();
+		j->next = joints;
+		joints = j;
+	}
+	*out = j;
+	return NULL;
+}
+
+static void joint_leave(struct joint *j)
+{
+	struct joint **p;
+
+	pthread_mutex_lock(&joints_lock);
+	if (++j->left == j->devices) {
+		for (p = &joints; *p != j; p = &(*p)->next)
+			;
+		*p = j->next;
+		joint_free(j);
+	}
+	pthread_mutex_unlock(&joints_lock);
+}
+
+xrt_status *xexec_join(xrt_session *s, xrt_handle compilation, const xrt_handle *args,
+		       uint32_t n, const struct xrt_execution_config *c, const char *key,
+		       uint32_t replica, uint32_t core, xrt_handle *out)
+{
+	struct xrt_execution_config cfg = c ? *c : (struct xrt_execution_config){ 0 };
+	struct centry *e = NULL;
+	struct xdev_peer peer;
+	struct joint *j = NULL;
+	uint32_t r, p, d;
+	xrt_status *st = xhandle_get(s, compilation, HK_COMPILE, (void **)&e);
+
+	if (st)
+		return st;
+	r = centry_exe(e)->num_replicas;
+	p = centry_exe(e)->num_partitions;
+	centry_unref(e);
+	if (replica >= r || core >= p)
+		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "execute: replica %u, core %u of "
+				      "a program of %u replicas x %u cores", replica, core, r, p);
+	d = replica * p + core;
+	pthread_mutex_lock(&joints_lock);
+	st = joint_of(s->a, key, r, p, &j);
+	if (!st && j->taken[d])
+		st = xrt_status_new(s->a, XRT_ALREADY_EXISTS, "execute: execution_instance_key "
+				    "'%s' has replica %u core %u already", key, replica, core);
+	if (!st) {
+		j->taken[d] = 1;
+		j->joined++;
+	}
+	pthread_mutex_unlock(&joints_lock);
+	if (st)
+		return st;
+	if (!cfg.rng_seed)
+		cfg.rng_seed = (uint32_t)j->seed | 1;
+	peer = (struct xdev_peer){ j->comm, d, replica, core };
+	st = xexec_execute_as(s, compilation, args, n, &cfg, &peer, out);
+	j->comm->ops->finish(j->comm, d, st != NULL);
+	joint_leave(j);
+	return st ? named(&(struct replicated){ .partitions = p, .a = s->a }, d, st) : NULL;
 }

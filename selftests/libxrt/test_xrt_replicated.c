@@ -7,6 +7,7 @@
  * different collectives end with an error naming the replica, never a
  * hang, and leave no result behind.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -519,6 +520,92 @@ TEST_F(xrt, data_parallel_training_matches_one_replica)
 		xrt_literal_destroy(w[k]);
 	for (d = 0; d < 4; d++)
 		xrt_session_destroy(s[d]);
+}
+
+/* An xrt.ExecutionConfig: core 2, key 3, rng_seed 4, common_config 9 { replica_id 1 }. */
+static size_t exec_config(uint8_t *b, const char *key, uint32_t replica, uint32_t core,
+			  uint32_t timeout_ms)
+{
+	size_t n = 0, k = strlen(key);
+
+	(void)timeout_ms;
+	b[n++] = 2 << 3;
+	b[n++] = (uint8_t)core;
+	b[n++] = 3 << 3 | 2;
+	b[n++] = (uint8_t)k;
+	memcpy(b + n, key, k);
+	n += k;
+	b[n++] = 9 << 3 | 2;
+	b[n++] = 2;
+	b[n++] = 1 << 3;
+	b[n++] = (uint8_t)replica;
+	return n;
+}
+
+struct call {
+	xrt_session *s;
+	xrt_handle comp, arg, out;
+	uint8_t cfg[64];
+	size_t cfg_size;
+	xrt_status *st;
+	pthread_t t;
+};
+
+static void *call_execute(void *arg)
+{
+	struct call *c = arg;
+
+	c->st = xrt_execute_proto(c->s, c->comp, &c->arg, 1, c->cfg, c->cfg_size, &c->out);
+	return NULL;
+}
+
+/*
+ * The XRT ops: four calls with one execution_instance_key, each in its
+ * thread and session, are the replicas x cores of one execution; the
+ * same key twice for one device, a replica past the count, and a core
+ * without a key are refused.
+ */
+TEST_F(xrt, xrt_ops_join_by_execution_instance_key)
+{
+	static const char text[] = "HloModule m, replica_count=2, num_partitions=2\n"
+		RED("f32", "add") "ENTRY e {\n x = f32[3] parameter(0)\n"
+		" a = f32[3] all-reduce(x), channel_id=1, replica_groups={{0,1}}, to_apply=f\n"
+		" pid = u32[] partition-id()\n rid = u32[] replica-id()\n"
+		" ROOT t = (f32[3], u32[], u32[]) tuple(a, rid, pid)\n}\n";
+	xrt_literal *want[4] = { NULL }, *got = NULL;
+	struct xrt_eval_options eo = { 0 };
+	struct call c[4];
+	char why[256];
+	struct world w;
+	uint32_t d;
+	uint8_t cfg[64];
+	size_t n;
+
+	setup(_metadata, &w, text);
+	for (d = 0; d < 4; d++) {
+		c[d] = (struct call){ w.s[d], w.comp[d], w.args[d] };
+		c[d].cfg_size = exec_config(c[d].cfg, "step-1", d / 2, d % 2, 0);
+		ASSERT_EQ(0, pthread_create(&c[d].t, NULL, call_execute, &c[d]));
+	}
+	for (d = 0; d < 4; d++)
+		pthread_join(c[d].t, NULL);
+	ASSERT_OK(xrt_ir_evaluate_replicated(w.m, (const xrt_literal *const *)w.in, 1, &eo, NULL,
+					     want));
+	for (d = 0; d < 4; d++) {
+		ASSERT_OK(c[d].st);
+		ASSERT_OK(xrt_read_literal(w.s[d], c[d].out, true, &got));
+		EXPECT_TRUE(xrt_literal_equal(want[d], got, why, sizeof(why)))
+			TH_LOG("device %u: %s", d, why);
+		xrt_literal_destroy(got);
+		xrt_literal_destroy(want[d]);
+	}
+	n = exec_config(cfg, "", 1, 0, 0);
+	ASSERT_ERR(xrt_execute_proto(w.s[0], w.comp[0], &w.args[0], 1, cfg, n, &w.out[0]),
+		   XRT_INVALID_ARGUMENT, "replica 1, core 0 without an execution_instance_key");
+	n = exec_config(cfg, "k", 2, 0, 0);
+	ASSERT_ERR(xrt_execute_proto(w.s[0], w.comp[0], &w.args[0], 1, cfg, n, &w.out[0]),
+		   XRT_INVALID_ARGUMENT, "replica 2, core 0 of a program of 2 replicas x 2 cores");
+	teardown(&w);
 }
 
 TEST_HARNESS_MAIN

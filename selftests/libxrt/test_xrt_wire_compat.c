@@ -235,15 +235,33 @@ static xrt_status *compile_with(struct msg *m, xrt_session *s, const struct msg 
 	return xrt_compile_proto(s, m->b, m->n, out);
 }
 
-/* What the config asks that one core cannot give is refused by name; hints are skipped. */
+/*
+ * The config's replicas and cores become the module's (SPMD); what it
+ * asks that cannot be given is refused by name; hints are skipped.
+ */
 TEST_F(wire, a_computation_config_is_read_field_by_field)
 {
-	struct msg da = { .n = 0 }, dev = { .n = 0 }, coord = { .n = 0 };
+	struct msg da = { .n = 0 }, dev = { .n = 0 }, coord = { .n = 0 }, ps = { .n = 0 };
+	static const char two[] = "HloModule two, replica_count=2\nENTRY e {\n"
+				  "  ROOT p = f32[2] parameter(0)\n}\n";
 	xrt_handle c;
 
-	put_int(&self->w->cfg, 2, 2);
+	put_int(&self->w->cfg, 2, 2);	/* 2 cores: one program with partition-id on each */
+	ASSERT_OK(compile_with(&self->w->m, self->w->s, &self->w->cfg, &c));
+	ASSERT_OK(xrt_release_compilations(self->w->s, &c, 1));
+	self->w->cfg.n = 0;
+	put_int(&self->w->cfg, 1, 4);	/* 4 replicas of a module that states 2 */
+	self->w->m.n = 0;
+	put_msg(&self->w->m, 1, &self->w->cfg);
+	put_bytes(&self->w->m, 3, two, strlen(two));
+	ASSERT_ERR(xrt_compile_proto(self->w->s, self->w->m.b, self->w->m.n, &c),
+		   XRT_INVALID_ARGUMENT, "compile: the config's num_replicas is 4, the module "
+		   "states replica_count=2");
+	self->w->cfg.n = 0;
+	put_msg(&self->w->cfg, 5, &ps);	/* two per-core program shapes: MPMD */
+	put_msg(&self->w->cfg, 5, &ps);
 	ASSERT_ERR(compile_with(&self->w->m, self->w->s, &self->w->cfg, &c), XRT_UNIMPLEMENTED,
-		   "compile: 1 replicas of 2 cores each");
+		   "per-core programs (MPMD) are not supported");
 	self->w->cfg.n = 0;
 	put_int(&self->w->cfg, 1, (uint64_t)-3);
 	ASSERT_ERR(compile_with(&self->w->m, self->w->s, &self->w->cfg, &c), XRT_INVALID_ARGUMENT,
@@ -267,14 +285,14 @@ TEST_F(wire, a_computation_config_is_read_field_by_field)
 	self->w->cfg.n = 0;
 	put_msg(&self->w->cfg, 6, &da);
 	ASSERT_ERR(compile_with(&self->w->m, self->w->s, &self->w->cfg, &c), XRT_INVALID_ARGUMENT,
-		   "the device assignment places 2 cores");
+		   "the device assignment places 2 cores, the computation has 1");
 	da.n = 0;
 	put_msg(&dev, 1, &coord);
 	put_msg(&da, 1, &dev);
 	self->w->cfg.n = 0;
 	put_msg(&self->w->cfg, 6, &da);
 	ASSERT_ERR(compile_with(&self->w->m, self->w->s, &self->w->cfg, &c), XRT_INVALID_ARGUMENT,
-		   "the device assignment places 2 replicas");
+		   "the device assignment places 2 replicas of core 0, the computation has 1");
 }
 
 /* An XLAAllocation's value (2) is an xla.LiteralProto: shape 1, f32s 8, s32s 4. */
@@ -495,13 +513,14 @@ TEST_F(wire, an_xrt_execution_config_explodes_the_result_tuple)
 	ASSERT_OK(xrt_read_data(self->w->s, r, true, v, sizeof(v)));
 	EXPECT_EQ(11, v[0]);
 	xrt_free(NULL, outs);
-	/* another replica, or a local device running one, is not here */
+	/* another replica without a key to join by, or a local device running one */
 	common.n = 0;
 	put_int(&common, 1, 3);
 	self->w->cfg.n = 0;
 	put_msg(&self->w->cfg, 9, &common);
 	ASSERT_ERR(xrt_execute_proto_handles(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n, NULL,
-					     &outs, &n), XRT_UNIMPLEMENTED, "execute: replica 3");
+					     &outs, &n), XRT_INVALID_ARGUMENT,
+		   "execute: replica 3, core 0 without an execution_instance_key");
 	common.n = 0;
 	put_int(&common, 1, (uint64_t)-1);	/* int32 -1, sign-extended */
 	self->w->cfg.n = 0;
@@ -519,7 +538,8 @@ TEST_F(wire, an_xrt_execution_config_explodes_the_result_tuple)
 	self->w->cfg.n = 0;
 	put_int(&self->w->cfg, 2, 1);
 	ASSERT_ERR(xrt_execute_proto_handles(self->w->s, c, in, 2, self->w->cfg.b, self->w->cfg.n, NULL,
-					     &outs, &n), XRT_UNIMPLEMENTED, "execute: core 1");
+					     &outs, &n), XRT_INVALID_ARGUMENT,
+		   "execute: replica 0, core 1 without an execution_instance_key");
 	ASSERT_ERR(xrt_execute_proto_handles(self->w->s, c, in, 2, NULL, 0, NULL, NULL, &n),
 		   XRT_INVALID_ARGUMENT, "NULL argument");
 	ASSERT_OK(xrt_release_allocations(self->w->s, in, 2));

@@ -672,9 +672,17 @@ XRT_API xrt_status *xrt_make_tuple_proto(xrt_session *s, const void *data, size_
  * @config_size: its length
  * @out: receives the result's allocation handle
  *
- * Return: as xrt_execute(); a core index or replica other than 0 is
- * UNIMPLEMENTED; return_exploded_tuple is INVALID_ARGUMENT (it asks for
- * several handles: xrt_execute_proto_handles() gives them).
+ * A config with an execution_instance_key makes the call one device of a
+ * replicated execution: the calls with that key (each in its own session
+ * and thread) are the devices (common_config.replica_id,
+ * core_index_in_replica) of a compilation of replicas x cores, and meet
+ * at its collectives; each returns its device's result.  A device that
+ * never calls is waited for until the others' timeouts: give them one.
+ *
+ * Return: as xrt_execute(); a replica or core other than 0 without a key,
+ * or past the program's counts, is INVALID_ARGUMENT, a device joined
+ * twice ALREADY_EXISTS; return_exploded_tuple is INVALID_ARGUMENT (it
+ * asks for several handles: xrt_execute_proto_handles() gives them).
  */
 XRT_API xrt_status *xrt_execute_proto(xrt_session *s, xrt_handle compilation,
 				      const xrt_handle *args, uint32_t num_args,
