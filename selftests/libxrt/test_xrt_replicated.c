@@ -17,6 +17,11 @@
 #include <xrt/ir.h>
 #include <xrt/xrt.h>
 
+#include "collective/collective.h"
+#include "compiler/compiler.h"
+#include "cstream/executable.h"
+#include "device/host/host_device.h"
+
 #define MAX_DEV 8
 
 /* As ASSERT_OK, going on after a failure. */
@@ -606,6 +611,55 @@ TEST_F(xrt, xrt_ops_join_by_execution_instance_key)
 	ASSERT_ERR(xrt_execute_proto(w.s[0], w.comp[0], &w.args[0], 1, cfg, n, &w.out[0]),
 		   XRT_INVALID_ARGUMENT, "replica 2, core 0 of a program of 2 replicas x 2 cores");
 	teardown(&w);
+}
+
+/*
+ * What the engine cannot check without the group is checked when the
+ * collective runs: a group table whose sizes do not fit the program's
+ * arrays (here, device 0 alone in a group of one, gathering into room
+ * for two) is refused, naming the instruction.
+ */
+TEST_F(xrt, group_sizes_checked_when_the_collective_runs)
+{
+	static const char text[] = "HloModule m, replica_count=2\nENTRY e {\n"
+		" x = f32[2] parameter(0)\n"
+		" ROOT g = f32[4] all-gather(x), replica_groups={}, dimensions={0}\n}\n";
+	struct xrt_executable *exe = NULL;
+	struct xdev_comm *comm = NULL;
+	struct xdev_peer peer;
+	struct xdev_watch w = { 0 };
+	struct host_run_options ro = { 0 };
+	xrt_literal *x = NULL, *out = NULL;
+	xrt_module *m = NULL;
+	struct xexe_group *g;
+
+	ASSERT_OK(xrt_hlo_parse(NULL, text, strlen(text), &m));
+	ASSERT_OK(cc_compile(m, NULL, NULL, &exe));
+	ASSERT_EQ(1, exe->num_groups);
+	g = &exe->groups[0];
+	g->group_of[0] = 0;	/* {0}, {1} */
+	g->group_of[1] = 1;
+	g->start[0] = 0;
+	g->start[1] = 1;
+	g->start[2] = 2;
+	g->members[0] = 0;
+	g->members[1] = 1;
+	ASSERT_OK(xcoll_local_create(2, NULL, &comm));
+	peer = (struct xdev_peer){ comm, 0, 0, 0 };
+	w.peer = &peer;
+	ro.watch = &w;
+	ASSERT_OK(xrt_literal_create(NULL, xrt_module_param_shape(m, 0), &x));
+	ASSERT_ERR(host_run(exe, (const xrt_literal *const *)&x, 1, &ro, NULL, &out),
+		   XRT_FAILED_PRECONDITION, "computation 'e', instruction 'g' (all-gather): a "
+		   "gathered dimension is not the group's size times the input's (4, 2)");
+	/* and a run with no peer at all: its collectives need the others */
+	ro.watch = NULL;
+	ASSERT_ERR(host_run(exe, (const xrt_literal *const *)&x, 1, &ro, NULL, &out),
+		   XRT_FAILED_PRECONDITION, "a program of 2 x 1 devices run alone");
+	xrt_literal_destroy(x);
+	xcoll_local_destroy(comm);
+	xexe_destroy(exe);
+	xrt_module_destroy(m);
 }
 
 TEST_HARNESS_MAIN
