@@ -27,13 +27,13 @@ int engine_check_dense(struct vctx *v, u32 part, const struct xrt_cs_view *w, co
 	return 0;
 }
 
-static int apart(struct vctx *v, const struct xrt_cs_call *c)
+int engine_views_apart(struct vctx *v, const struct xrt_cs_view *w, u32 first_out, u32 n,
+		       const char *reason)
 {
-	const struct xrt_cs_view *w = views(c);
-	u32 n = c->num_args + c->num_results, i, k;
 	u64 lo[2], hi[2];
+	u32 i, k;
 
-	for (i = c->num_args; i < n; i++) {
+	for (i = first_out; i < n; i++) {
 		engine_span_bytes(w[i].offset, xs_dtype_size(w[i].dtype), w[i].rank, w[i].dims,
 				  w[i].strides, &lo[0], &hi[0]);
 		for (k = 0; k < n; k++) {
@@ -42,8 +42,7 @@ static int apart(struct vctx *v, const struct xrt_cs_call *c)
 			engine_span_bytes(w[k].offset, xs_dtype_size(w[k].dtype), w[k].rank,
 					  w[k].dims, w[k].strides, &lo[1], &hi[1]);
 			if (engine_overlap(w[i].slot, lo[0], hi[0], w[k].slot, lo[1], hi[1]))
-				return engine_fail(v, i, "CALL: a result overlaps another view",
-						   i, k);
+				return engine_fail(v, i, reason, i, k);
 		}
 	}
 	return 0;
@@ -72,7 +71,8 @@ static int call_validate(struct vctx *v, const void *cmd, u32 size)
 				       "CALL: a view is not dense and row-major"))
 			return -1;
 	}
-	return apart(v, c);
+	return engine_views_apart(v, views(c), c->num_args, n,
+				  "CALL: a result overlaps another view");
 }
 
 static u32 no_phases(const void *cmd)

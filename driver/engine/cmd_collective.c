@@ -73,28 +73,6 @@ static int check_pair(struct vctx *v, const struct xrt_cs_collective *c, u32 k,
 	return 0;
 }
 
-/* Every output apart from every other view. */
-static int apart(struct vctx *v, const struct xrt_cs_collective *c)
-{
-	const struct xrt_cs_view *w = views(c);
-	u32 n = 2u * c->num_in, i, k;
-	u64 lo[2], hi[2];
-
-	for (i = c->num_in; i < n; i++) {
-		engine_span_bytes(w[i].offset, xs_dtype_size(w[i].dtype), w[i].rank, w[i].dims,
-				  w[i].strides, &lo[0], &hi[0]);
-		for (k = 0; k < n; k++) {
-			if (k == i)
-				continue;
-			engine_span_bytes(w[k].offset, xs_dtype_size(w[k].dtype), w[k].rank,
-					  w[k].dims, w[k].strides, &lo[1], &hi[1]);
-			if (engine_overlap(w[i].slot, lo[0], hi[0], w[k].slot, lo[1], hi[1]))
-				return engine_fail(v, i, MSG_OVERLAP, i, k);
-		}
-	}
-	return 0;
-}
-
 static int same_shape(const struct xrt_cs_view *a, const struct xrt_cs_view *b)
 {
 	u32 d;
@@ -126,7 +104,7 @@ static int check_views(struct vctx *v, const struct xrt_cs_collective *c)
 		if (check_op(v, c, w[k].dtype))
 			return -1;
 	}
-	return apart(v, c);
+	return engine_views_apart(v, views(c), c->num_in, 2u * c->num_in, MSG_OVERLAP);
 }
 
 static int coll_validate(struct vctx *v, const void *cmd, u32 size)

@@ -85,6 +85,9 @@ int engine_check_view(struct vctx *v, u32 part, const struct xrt_cs_view *view,
  */
 int engine_check_dense(struct vctx *v, u32 part, const struct xrt_cs_view *w,
 		       const char *reason);
+/* Views @first_out to @n - 1 of @w overlap none of the @n, or fail with @reason. */
+int engine_views_apart(struct vctx *v, const struct xrt_cs_view *w, u32 first_out, u32 n,
+		       const char *reason);
 int engine_check_scalar(struct vctx *v, u32 part,
 			const struct xrt_cs_scalar *s, u32 dtype);
 

@@ -12,77 +12,12 @@
 #include <stdlib.h>
 
 #include "xrt_test.h"
+#include "test_elems.h"
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
 
 #define MAX_DEV 8
-
-/* Element @k of array @lit as a double. */
-static double get(const xrt_literal *lit, int64_t k)
-{
-	const void *p = xrt_literal_data(lit);
-
-	switch (xrt_literal_shape(lit)->dtype) {
-	case XRT_PRED:
-		return ((const uint8_t *)p)[k];
-	case XRT_S8:
-		return ((const int8_t *)p)[k];
-	case XRT_U8:
-		return ((const uint8_t *)p)[k];
-	case XRT_S32:
-		return ((const int32_t *)p)[k];
-	case XRT_U32:
-		return ((const uint32_t *)p)[k];
-	case XRT_S64:
-		return (double)((const int64_t *)p)[k];
-	case XRT_F16:
-		return xrt_f16_to_f32(((const uint16_t *)p)[k]);
-	case XRT_BF16:
-		return xrt_bf16_to_f32(((const uint16_t *)p)[k]);
-	case XRT_F32:
-		return ((const float *)p)[k];
-	default:
-		return ((const double *)p)[k];
-	}
-}
-
-static void set(xrt_literal *lit, int64_t k, double v)
-{
-	void *p = xrt_literal_mutable_data(lit);
-
-	switch (xrt_literal_shape(lit)->dtype) {
-	case XRT_PRED:
-		((uint8_t *)p)[k] = v != 0;
-		break;
-	case XRT_S8:
-		((int8_t *)p)[k] = (int8_t)v;
-		break;
-	case XRT_U8:
-		((uint8_t *)p)[k] = (uint8_t)v;
-		break;
-	case XRT_S32:
-		((int32_t *)p)[k] = (int32_t)v;
-		break;
-	case XRT_U32:
-		((uint32_t *)p)[k] = (uint32_t)v;
-		break;
-	case XRT_S64:
-		((int64_t *)p)[k] = (int64_t)v;
-		break;
-	case XRT_F16:
-		((uint16_t *)p)[k] = xrt_f16_from_f32((float)v);
-		break;
-	case XRT_BF16:
-		((uint16_t *)p)[k] = xrt_bf16_from_f32((float)v);
-		break;
-	case XRT_F32:
-		((float *)p)[k] = (float)v;
-		break;
-	default:
-		((double *)p)[k] = v;
-	}
-}
 
 /* What device d holds at element k: small integers, exact in every dtype. */
 static double value(int64_t d, int64_t k)
@@ -112,7 +47,7 @@ static xrt_status *start(struct run *r, const struct xrt_allocator *a, const cha
 		st = xrt_literal_create(a, xrt_module_param_shape(r->m, 0), &r->in[d]);
 		for (k = 0; !st && k < (int64_t)xrt_shape_element_count(
 					       xrt_literal_shape(r->in[d])); k++)
-			set(r->in[d], k, value(d, k));
+			test_set(r->in[d], k, value(d, k));
 	}
 	return st ? st : xrt_ir_evaluate_replicated(r->m, (const xrt_literal *const *)r->in, np,
 						     eo, a, r->out);
@@ -215,7 +150,7 @@ TEST_F(xrt, all_reduce_folds_each_group)
 							       o == 1 ? fmax(want, v) : want * v;
 							want = rounded(types[t], want);
 						}
-						EXPECT_EQ(want, get(r.out[d], k))
+						EXPECT_EQ(want, test_get(r.out[d], k))
 						TH_LOG("%s %s %s: device %d element %d", types[t],
 						       four[g].hlo, op, d, k);
 					}
@@ -257,7 +192,7 @@ TEST_F(xrt, all_gather_joins_in_group_order)
 						int from = mem[dim ? j / 3 : i / 2];
 
 						EXPECT_EQ(at(from, i % 2, j % 3, 3),
-							  get(r.out[d], i * cols + j))
+							  test_get(r.out[d], i * cols + j))
 						TH_LOG("%s dim %zu: device %d (%d, %d)", four[g].hlo,
 						       dim, d, i, j);
 					}
@@ -295,7 +230,7 @@ TEST_F(xrt, reduce_scatter_gives_each_member_its_block)
 
 				for (j = 0; j < n; j++)
 					want += at(mem[j], i, c, 8);
-				EXPECT_EQ(want, get(r.out[d], k))
+				EXPECT_EQ(want, test_get(r.out[d], k))
 				TH_LOG("%s: device %d element %d", four[g].hlo, d, k);
 			}
 		}
@@ -322,7 +257,7 @@ TEST_F(xrt, all_to_all_exchanges_blocks)
 		for (k = 0; k < 8; k++) {
 			int i = k / 2, c = k % 2, from = mem[i / 2];
 
-			EXPECT_EQ(at(from, me * 2 + i % 2, c, 2), get(r.out[d], k))
+			EXPECT_EQ(at(from, me * 2 + i % 2, c, 2), test_get(r.out[d], k))
 			TH_LOG("device %d element %d", d, k);
 		}
 	}
@@ -334,9 +269,9 @@ TEST_F(xrt, all_to_all_exchanges_blocks)
 		for (k = 0; k < 3; k++) {
 			/* element j of the result: member j's operand `place` (x, or y = 2x) */
 			EXPECT_EQ(value(1, k) * (place + 1),
-				  get(xrt_literal_element(r.out[d], 0), k));
+				  test_get(xrt_literal_element(r.out[d], 0), k));
 			EXPECT_EQ(value(0, k) * (place + 1),
-				  get(xrt_literal_element(r.out[d], 1), k));
+				  test_get(xrt_literal_element(r.out[d], 1), k));
 		}
 	}
 	finish(&r);
@@ -368,7 +303,7 @@ TEST_F(xrt, collective_permute_follows_the_pairs)
 		for (d = 0; d < 4; d++)
 			for (k = 0; k < 5; k++)
 				EXPECT_EQ(cases[c].from[d] < 0 ? 0 : value(cases[c].from[d], k),
-					  get(r.out[d], k)) TH_LOG("%s: device %d", cases[c].pairs, d);
+					  test_get(r.out[d], k)) TH_LOG("%s: device %d", cases[c].pairs, d);
 		finish(&r);
 	}
 }
@@ -386,7 +321,7 @@ TEST_F(xrt, collective_broadcast_sends_the_first_members)
 	ASSERT_OK(start(&r, self->a, text, NULL));
 	for (d = 0; d < 4; d++)
 		for (k = 0; k < 3; k++)
-			EXPECT_EQ(value(from[d], k), get(r.out[d], k));
+			EXPECT_EQ(value(from[d], k), test_get(r.out[d], k));
 	finish(&r);
 }
 
@@ -433,7 +368,7 @@ TEST_F(xrt, modes_pick_replicas_partitions_or_devices)
 
 				for (j = 0; cases[c].from[d][j] >= 0; j++)
 					want += value(cases[c].from[d][j], k);
-				EXPECT_EQ(want, get(r.out[d], k)) TH_LOG("case %zu device %d", c, d);
+				EXPECT_EQ(want, test_get(r.out[d], k)) TH_LOG("case %zu device %d", c, d);
 			}
 		finish(&r);
 	}
@@ -458,17 +393,17 @@ TEST_F(xrt, ids_gathers_and_permutes_across_partitions)
 	for (d = 0; d < 6; d++) {
 		int rep = d / 3, part = d % 3;
 
-		EXPECT_EQ(rep, get(xrt_literal_element(r.out[d], 0), 0));
-		EXPECT_EQ(part, get(xrt_literal_element(r.out[d], 1), 0));
+		EXPECT_EQ(rep, test_get(xrt_literal_element(r.out[d], 0), 0));
+		EXPECT_EQ(part, test_get(xrt_literal_element(r.out[d], 1), 0));
 		/* replicas 1 then 0, each with its partitions in order */
 		for (k = 0; k < 6; k++)
 			EXPECT_EQ(value(k < 3 ? 3 + k : k - 3, 0),
-				  get(xrt_literal_element(r.out[d], 2), k));
+				  test_get(xrt_literal_element(r.out[d], 2), k));
 		/* partition 0 sends to 2, 2 to 1, within the replica */
 		EXPECT_EQ(part == 0 ? 0 : value(rep * 3 + (part == 2 ? 0 : 2), 0),
-			  get(xrt_literal_element(r.out[d], 3), 0));
+			  test_get(xrt_literal_element(r.out[d], 3), 0));
 		/* element 1 of the tuple: partition 1's operand `part` (every operand is x) */
-		EXPECT_EQ(value(rep * 3 + 1, 0), get(xrt_literal_element(r.out[d], 4), 0));
+		EXPECT_EQ(value(rep * 3 + 1, 0), test_get(xrt_literal_element(r.out[d], 4), 0));
 	}
 	finish(&r);
 }
@@ -515,15 +450,15 @@ TEST_F(xrt, collectives_in_loops_and_branches)
 	ASSERT_OK(start(&r, self->a, loop, NULL));
 	for (d = 0; d < 3; d++) {
 		/* n = 0 + 3 + 6 = 9 passes, each adding 0 + 1 + 2 */
-		EXPECT_EQ(9, get(xrt_literal_element(r.out[d], 0), 0));
-		EXPECT_EQ(27, get(xrt_literal_element(r.out[d], 1), 0));
+		EXPECT_EQ(9, test_get(xrt_literal_element(r.out[d], 0), 0));
+		EXPECT_EQ(27, test_get(xrt_literal_element(r.out[d], 1), 0));
 	}
 	finish(&r);
 	ASSERT_OK(start(&r, self->a, branches, NULL));
-	EXPECT_EQ(value(0, 0) + value(1, 0), get(r.out[0], 0));
-	EXPECT_EQ(value(0, 0) + value(1, 0), get(r.out[1], 0));
-	EXPECT_EQ(10 * (value(2, 0) + value(3, 0)), get(r.out[2], 0));
-	EXPECT_EQ(10 * (value(2, 0) + value(3, 0)), get(r.out[3], 0));
+	EXPECT_EQ(value(0, 0) + value(1, 0), test_get(r.out[0], 0));
+	EXPECT_EQ(value(0, 0) + value(1, 0), test_get(r.out[1], 0));
+	EXPECT_EQ(10 * (value(2, 0) + value(3, 0)), test_get(r.out[2], 0));
+	EXPECT_EQ(10 * (value(2, 0) + value(3, 0)), test_get(r.out[3], 0));
 	finish(&r);
 }
 

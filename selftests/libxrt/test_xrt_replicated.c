@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "xrt_test.h"
+#include "test_elems.h"
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
@@ -33,43 +34,6 @@
 		EXPECT_EQ(NULL, _st);                                         \
 		xrt_status_free(_st);                                         \
 	} while (0)
-
-static void set(xrt_literal *lit, int64_t k, double v)
-{
-	void *p = xrt_literal_mutable_data(lit);
-
-	switch (xrt_literal_shape(lit)->dtype) {
-	case XRT_PRED:
-		((uint8_t *)p)[k] = v > 0;
-		break;
-	case XRT_S8:
-		((int8_t *)p)[k] = (int8_t)v;
-		break;
-	case XRT_U8:
-		((uint8_t *)p)[k] = (uint8_t)v;
-		break;
-	case XRT_S32:
-		((int32_t *)p)[k] = (int32_t)v;
-		break;
-	case XRT_U32:
-		((uint32_t *)p)[k] = (uint32_t)v;
-		break;
-	case XRT_S64:
-		((int64_t *)p)[k] = (int64_t)v;
-		break;
-	case XRT_F16:
-		((uint16_t *)p)[k] = xrt_f16_from_f32((float)v);
-		break;
-	case XRT_BF16:
-		((uint16_t *)p)[k] = xrt_bf16_from_f32((float)v);
-		break;
-	case XRT_F32:
-		((float *)p)[k] = (float)v;
-		break;
-	default:
-		((double *)p)[k] = v;
-	}
-}
 
 struct world {
 	xrt_session *s[MAX_DEV];
@@ -101,7 +65,7 @@ static void setup(struct __test_metadata *_metadata, struct world *w, const char
 		ASSERT_OK(xrt_literal_create(NULL, xrt_module_param_shape(w->m, 0), &w->in[d]));
 		/* small integers, exact in every type */
 		for (k = 0; k < xrt_shape_element_count(xrt_literal_shape(w->in[d])); k++)
-			set(w->in[d], k, (double)(3 * d + k % 5) - 4);
+			test_set(w->in[d], k, (double)(3 * d + k % 5) - 4);
 		ASSERT_OK(xrt_allocate(w->s[d], w->in[d], &w->args[d]));
 	}
 }
