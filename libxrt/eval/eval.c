@@ -308,7 +308,7 @@ static xrt_status *evaluate(const xrt_module *m, const xrt_literal *const *args,
 	for (i = 0; i < n; i++) {
 		d[i].ev = (struct ev){ .m = m, .a = alloc, .world = w, .device = i,
 				       .replica = i / partitions, .partition = i % partitions };
-		d[i].args = args + i * num_args;
+		d[i].args = args ? args + i * num_args : NULL;
 		d[i].num_args = num_args;
 		if (options) {
 			d[i].ev.seed = options->rng_seed;
