@@ -268,7 +268,7 @@ void cc_lower_collective(struct cc *cc, uint32_t i)
 	if (in->op == XRT_OP_REPLICA_ID || in->op == XRT_OP_PARTITION_ID) {
 		struct xrt_cs_view dst;
 
-		if (cc_alloc(cc, v, XRT_U32, 0, NULL))
+		if (cc_alloc(cc, v, XRT_U32, 0, (const int64_t[1]){ 0 }))
 			return;
 		dst = cc_csview(&cc->vals[v].buf);
 		cs_fill_id(&cc->b, &dst, in->op == XRT_OP_REPLICA_ID ? XRT_CS_FILL_REPLICA_ID :

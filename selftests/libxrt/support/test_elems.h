@@ -50,16 +50,16 @@ static inline void test_set(xrt_literal *lit, int64_t k, double v)
 		((uint8_t *)p)[k] = v != 0;
 		break;
 	case XRT_S8:
-		((int8_t *)p)[k] = (int8_t)v;
+		((int8_t *)p)[k] = (int8_t)(int64_t)v;
 		break;
 	case XRT_U8:
-		((uint8_t *)p)[k] = (uint8_t)v;
+		((uint8_t *)p)[k] = (uint8_t)(int64_t)v;
 		break;
 	case XRT_S32:
 		((int32_t *)p)[k] = (int32_t)v;
 		break;
 	case XRT_U32:
-		((uint32_t *)p)[k] = (uint32_t)v;
+		((uint32_t *)p)[k] = (uint32_t)(int64_t)v;
 		break;
 	case XRT_S64:
 		((int64_t *)p)[k] = (int64_t)v;
