@@ -206,7 +206,8 @@ static xrt_status *results(struct replicated *r, xrt_handle *out)
 	}
 	if (st)	/* out of memory: release those made */
 		while (--d > 0)
-			xrt_release_allocations(r->parts[d - 1].s, &out[d - 1], 1);
+			xrt_status_free(xrt_release_allocations(r->parts[d - 1].s, &out[d - 1],
+								1));
 	return st;
 }
 
@@ -282,8 +283,12 @@ xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_se
 		return st;
 	r.a = sessions[0]->a;
 	/* device 0's compilation says how many devices there are */
-	st = xhandle_get(sessions[c && c->device_assignment ? c->device_assignment[0] %
-				   num_sessions : 0], compilations[0], HK_COMPILE, (void **)&e0);
+	d = c && c->device_assignment ? c->device_assignment[0] : 0;
+	if (d >= num_sessions || !sessions[d])
+		return xrt_status_new(r.a, XRT_INVALID_ARGUMENT, "replica 0: execute: runs in "
+				      "session %u of %u, which is %s", d, num_sessions,
+				      d >= num_sessions ? "not there" : "NULL");
+	st = xhandle_get(sessions[d], compilations[0], HK_COMPILE, (void **)&e0);
 	if (st)
 		return xrt_status_annotate(st, "execute: device 0's compilation");
 	exe = centry_exe(e0);
@@ -358,11 +363,13 @@ static xrt_status *joint_of(const struct xrt_allocator *a, const char *key, uint
 		j = calloc(1, sizeof(*j));
 		if (j)
 			j->taken = calloc(r * p, 1);
-		if (!j || !j->taken || xcoll_local_create(r * p, NULL, &j->comm)) {
+		xrt_status *st = j && j->taken ? xcoll_local_create(r * p, NULL, &j->comm) : NULL;
+
+		if (!j || !j->taken || st) {
 			if (j)
 				free(j->taken);
 			free(j);
-			return xrt_status_oom(a, "a joint execution");
+			return st ? st : xrt_status_oom(a, "a joint execution");
 		}
 		strcpy(j->key, key);
 		j->devices = r * p;

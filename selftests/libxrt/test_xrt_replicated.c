@@ -239,6 +239,20 @@ TEST_F(xrt, malformed_calls_are_refused)
 	holes[2] = NULL;
 	ASSERT_ERR(xrt_execute_replicated(holes, 4, w.comp, w.args, 1, NULL, w.out),
 		   XRT_INVALID_ARGUMENT, "replica 2: execute: runs in session 2 of 4, which is NULL");
+	{
+		/* device 0's session is read first, for the device count: checked first too */
+		static const uint32_t first_null[4] = { 2, 1, 0, 3 }, first_past[4] = { 7, 1, 2, 0 };
+
+		c.device_assignment = first_null;
+		ASSERT_ERR(xrt_execute_replicated(holes, 4, w.comp, w.args, 1, &c, w.out),
+			   XRT_INVALID_ARGUMENT, "replica 0: execute: runs in session 2 of 4, "
+			   "which is NULL");
+		c.device_assignment = first_past;
+		ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
+			   XRT_INVALID_ARGUMENT, "replica 0: execute: runs in session 7 of 4, "
+			   "which is not there");
+		c.device_assignment = NULL;
+	}
 	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, NULL, 1, NULL, w.out),
 		   XRT_INVALID_ARGUMENT, "args is NULL");
 	ASSERT_ERR(xrt_execute_replicated(NULL, 4, w.comp, w.args, 1, NULL, w.out),
