@@ -97,6 +97,7 @@ static u64 param_value(struct xrt_device *xdev, struct xrt_file *xfile, u32 para
 		return XRT_MAX_QUEUES;
 	case DRM_XRT_PARAM_CAPABILITIES:
 		return DRM_XRT_CAP_PRIME | DRM_XRT_CAP_QUEUE_STATUS | DRM_XRT_CAP_RUN_LIMITS |
+		       DRM_XRT_CAP_COLLECTIVES |
 		       (xdev->avx2 ? DRM_XRT_CAP_AVX2 : 0) |
 		       (xdev->avx512 ? DRM_XRT_CAP_AVX512 : 0);
 	case DRM_XRT_PARAM_CLIENT_MEMORY_SIZE:

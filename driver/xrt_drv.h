@@ -135,6 +135,8 @@ struct xrt_file {
  *             max_iterations, or ~0
  * @last_pc: the command at which the last job stopped by a limit stopped,
  *           or ~0 (it had not started)
+ * @stop_pc: the COLLECTIVE at which the last completed job stopped, or ~0
+ *           when it ran to its end
  * @name: the scheduler's name
  */
 struct xrt_queue {
@@ -157,6 +159,7 @@ struct xrt_queue {
 	atomic64_t completed;
 	atomic_t last_loop;
 	atomic_t last_pc;
+	atomic_t stop_pc;
 	char name[32];
 };
 

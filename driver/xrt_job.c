@@ -140,8 +140,10 @@ static int execute(struct xrt_job *job)
 		.yield_arg = job,
 		.jumped = job->max_iterations ? job_jumped : NULL,
 		.jumped_arg = job,
+		.replica_id = job->replica_id,
+		.partition_id = job->partition_id,
 	};
-	struct xrt_engine_cursor cur = { 0 };
+	struct xrt_engine_cursor cur = { .pc = job->start_pc };
 	u64 budget = max(READ_ONCE(xrt_chunk_items), 1u);
 	bool started = false;
 	int done, why;
@@ -154,12 +156,19 @@ static int execute(struct xrt_job *job)
 		done = xrt_engine_step(&ctx, &cur, budget, job->thread_ws);
 		kernel_fpu_end();
 		started = true;
+		if (done < 0 && xrt_engine_collective_of(&ctx, cur.pc)) {
+			/* userspace performs it and resumes after it */
+			atomic_set(&job->queue->stop_pc, (int)cur.pc);
+			return 0;
+		}
 		if (done < 0) {
 			why = -ELOOP;	/* job_jumped: a loop ran past its bound */
 			break;
 		}
-		if (done)
+		if (done) {
+			atomic_set(&job->queue->stop_pc, -1);
 			return 0;
+		}
 		cond_resched();
 	}
 	/* Where it stopped: the command it was in or about to run. */

@@ -51,6 +51,9 @@ struct xrt_hw_fence {
  * @num_loops: entries of @loops and @counts
  * @max_iterations: one more iteration stops the job (ELOOP); 0: none
  * @charged: device memory counted for the program copy and workspace
+ * @start_pc: the command it starts at (after a COLLECTIVE, resuming)
+ * @replica_id: what FILL writes as the replica id
+ * @partition_id: what FILL writes as the partition id
  */
 struct xrt_job {
 	struct drm_sched_job base;
@@ -78,6 +81,9 @@ struct xrt_job {
 	u32 num_loops;
 	u64 max_iterations;
 	u64 charged;
+	u32 start_pc;
+	u32 replica_id;
+	u32 partition_id;
 };
 
 static inline struct xrt_job *to_xrt_job(struct drm_sched_job *j)

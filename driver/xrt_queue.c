@@ -52,6 +52,7 @@ static struct xrt_queue *queue_new(struct xrt_file *xfile, u32 priority)
 	q->fence_context = dma_fence_context_alloc(1);
 	atomic_set(&q->last_loop, -1);
 	atomic_set(&q->last_pc, -1);
+	atomic_set(&q->stop_pc, -1);
 	snprintf(q->name, sizeof(q->name), "xrt-q%d",
 		 atomic_inc_return(&queue_names));
 	ret = init_sched(q, xdev->drm.dev);
@@ -189,7 +190,7 @@ int xrt_ioctl_queue_status(struct drm_device *drm, void *data,
 	struct xrt_queue *q;
 
 	if (a->flags || a->resets || a->last_error || a->submitted ||
-	    a->completed || a->last_loop || a->last_pc)
+	    a->completed || a->last_loop || a->last_pc || a->stop_pc || a->pad)
 		return -EINVAL;
 	q = xrt_queue_get(file->driver_priv, a->queue_id);
 	if (!q)
@@ -201,6 +202,7 @@ int xrt_ioctl_queue_status(struct drm_device *drm, void *data,
 	a->completed = atomic64_read(&q->completed);
 	a->last_loop = (u32)atomic_read(&q->last_loop);
 	a->last_pc = (u32)atomic_read(&q->last_pc);
+	a->stop_pc = (u32)atomic_read(&q->stop_pc);
 	xrt_queue_put(q);
 	return 0;
 }

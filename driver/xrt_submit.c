@@ -26,7 +26,7 @@ struct xrt_use {
 
 static int check_args(const struct drm_xrt_submit *a)
 {
-	if (a->flags || a->pad || a->num_loops > DRM_XRT_MAX_LOOPS)
+	if (a->flags || a->pad || a->pad1 || a->num_loops > DRM_XRT_MAX_LOOPS)
 		return -EINVAL;
 	if (a->num_slots > XRT_MAX_SLOTS || a->num_in_syncs > XRT_MAX_IN_SYNCS)
 		return -EINVAL;
@@ -374,6 +374,25 @@ static int copy_loops(struct xrt_job *job, const struct drm_xrt_submit *a)
 	return 0;
 }
 
+/*
+ * Where the job starts: at the beginning, or resuming after a COLLECTIVE
+ * (the only command a job stops at without an error).
+ */
+static int check_start(struct xrt_job *job, const struct drm_xrt_submit *a)
+{
+	const struct xrt_cs_cmd *c;
+
+	if (!a->start_pc)
+		return 0;
+	if (a->start_pc > job->prog.num_commands)
+		return -EINVAL;
+	c = (const void *)(job->program + job->offsets[a->start_pc - 1]);
+	if (c->op != XRT_CS_OP_COLLECTIVE)
+		return -EINVAL;
+	job->start_pc = a->start_pc;
+	return 0;
+}
+
 static int prepare(struct xrt_job *job, struct drm_device *drm,
 		   struct drm_file *file, const struct drm_xrt_submit *a)
 {
@@ -382,6 +401,8 @@ static int prepare(struct xrt_job *job, struct drm_device *drm,
 	ret = copy_program(job, file, a);
 	if (!ret)
 		ret = validate_program(job, drm, a->program_size);
+	if (!ret)
+		ret = check_start(job, a);
 	if (!ret)
 		ret = copy_loops(job, a);
 	if (!ret)
@@ -395,6 +416,8 @@ static int prepare(struct xrt_job *job, struct drm_device *drm,
 		return -ENOMEM;
 	job->rng_seed = a->rng_seed;
 	job->deadline_ns = a->deadline_ns;
+	job->replica_id = a->replica_id;
+	job->partition_id = a->partition_id;
 	INIT_WORK(&job->work, xrt_job_work);
 	return 0;
 }

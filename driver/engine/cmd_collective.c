@@ -15,7 +15,6 @@
 #define MSG_TUPLE "COLLECTIVE: ALL_TO_ALL_TUPLE's views are not of one shape"
 #define MSG_COUNTS "COLLECTIVE: num_in and num_out not equal, from 1 to XRT_CS_COLL_MAX_VIEWS"
 #define MSG_OVERLAP "COLLECTIVE: an output overlaps another view"
-#define MSG_KERNEL "COLLECTIVE: the kernel's jobs do not stop at collectives"
 
 static const struct xrt_cs_view *views(const struct xrt_cs_collective *c)
 {
@@ -111,9 +110,6 @@ static int coll_validate(struct vctx *v, const void *cmd, u32 size)
 {
 	const struct xrt_cs_collective *c = cmd;
 
-#ifdef __KERNEL__
-	return engine_fail(v, ~0u, MSG_KERNEL, 0, 0);
-#endif
 	if (c->cmd.flags || c->pad || c->reserved)
 		return engine_fail(v, ~0u, "COLLECTIVE: flags, pad or reserved not 0",
 				   c->cmd.flags, c->reserved);

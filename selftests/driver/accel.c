@@ -169,6 +169,9 @@ int accel_submit(int fd, const struct accel_job *job)
 		.loops_ptr = (uintptr_t)job->loops,
 		.num_loops = job->num_loops,
 		.max_iterations = job->max_iterations,
+		.start_pc = job->start_pc,
+		.replica_id = job->replica_id,
+		.partition_id = job->partition_id,
 	};
 
 	return accel_ioctl(fd, DRM_IOCTL_XRT_SUBMIT, &a);

@@ -61,6 +61,8 @@ struct accel_job {
 	const uint32_t *loops;	/* exit jumps, ascending */
 	uint32_t num_loops;
 	uint64_t max_iterations;
+	uint32_t start_pc;	/* 0, or the command after a COLLECTIVE */
+	uint32_t replica_id, partition_id;
 };
 
 int accel_submit(int fd, const struct accel_job *job);

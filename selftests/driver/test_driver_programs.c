@@ -3,7 +3,8 @@
  * What SUBMIT does with programs: every malformed stream is refused with
  * EINVAL and leaves the device working; the program is copied at
  * submit; jobs are ordered by in-syncobjs and by the buffers they share;
- * the seed reaches the random numbers.
+ * the seed reaches the random numbers; a job ends at a COLLECTIVE and
+ * resumes after it, with the ids it was given.
  */
 #include "driver_test.h"
 #include "malformed_programs.h"
@@ -198,6 +199,105 @@ TEST_F(dev, the_seed_reaches_the_random_numbers)
 	ASSERT_EQ(0, run_rng(self->fd, 2, c, 64));
 	EXPECT_EQ(0, memcmp(a, b, sizeof(a)));
 	EXPECT_NE(0, memcmp(a, c, sizeof(a)));
+}
+
+/*
+ * Slot 0, u32[4]: [0] = replica id, [1] = partition id, a COLLECTIVE
+ * (broadcast of [0] into [2]), [3] = 7.
+ */
+static int prog_stops(int fd, struct prog *p)
+{
+	uint64_t one = 1;
+	uint32_t seven = 7, slot;
+	struct xrt_cs_view v[4];
+	struct cs_builder b;
+	int i;
+
+	cs_builder_init(&b, NULL);
+	slot = cs_add_slot(&b, 16, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE);
+	for (i = 0; i < 4; i++)
+		v[i] = cs_view_dense(slot, XRT_CS_U32, 4 * i, 1, &one);
+	cs_fill_id(&b, &v[0], XRT_CS_FILL_REPLICA_ID);
+	cs_fill_id(&b, &v[1], XRT_CS_FILL_PARTITION_ID);
+	{
+		struct xrt_cs_view io[2] = { v[0], v[2] };
+
+		cs_collective(&b, XRT_CS_COLL_BROADCAST, 0, 0, 0, io, 1);
+	}
+	cs_fill_constant(&b, &v[3], &seven, sizeof(seven));
+	return prog_upload(fd, &b, p);
+}
+
+/* Submits @p over @bo from command @start as replica 5 partition 9, and waits. */
+static int run_from(int fd, uint32_t q, const struct prog *p, uint32_t bo, uint32_t start,
+		    uint32_t sync)
+{
+	struct accel_job j = {
+		.prog = p->bo, .slots = &bo, .num_slots = 1, .prog_size = p->size,
+		.out_sync = sync, .queue = q, .start_pc = start, .replica_id = 5,
+		.partition_id = 9,
+	};
+	int ret = accel_submit(fd, &j);
+
+	return ret ? ret : accel_syncobj_wait(fd, sync, 60000);
+}
+
+/*
+ * A job ends at a COLLECTIVE, as completed, QUEUE_STATUS saying where;
+ * the caller makes the collective and resumes after it.  start_pc
+ * must follow a COLLECTIVE; the new fields' padding must be zero.
+ */
+TEST_F(dev, a_job_stops_at_a_collective_and_resumes_after_it)
+{
+	struct drm_xrt_queue_status st;
+	uint32_t q, bo, sync, got[4];
+	struct prog p = { 0 };
+	uint64_t caps = 0;
+
+	ASSERT_EQ(0, accel_param(self->fd, DRM_XRT_PARAM_CAPABILITIES, &caps));
+	ASSERT_TRUE(caps & DRM_XRT_CAP_COLLECTIVES);
+	ASSERT_EQ(0, prog_stops(self->fd, &p));
+	ASSERT_EQ(0, accel_queue_create(self->fd, 0, &q));
+	ASSERT_EQ(0, accel_bo_create(self->fd, 4096, &bo));
+	ASSERT_EQ(0, accel_syncobj_create(self->fd, &sync));
+	ASSERT_EQ(0, run_from(self->fd, q, &p, bo, 0, sync));
+	ASSERT_EQ(0, accel_syncobj_error(self->fd, sync));
+	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
+	EXPECT_EQ(1, st.completed);
+	EXPECT_EQ(2, st.stop_pc);
+	ASSERT_EQ(0, accel_bo_read(self->fd, bo, got, sizeof(got)));
+	EXPECT_EQ(5, got[0]);
+	EXPECT_EQ(9, got[1]);
+	EXPECT_EQ(0, got[2]);	/* the collective did not run, nor what follows */
+	EXPECT_EQ(0, got[3]);
+	/* not after a collective, past the end, the end after a FILL */
+	EXPECT_EQ(-EINVAL, run_from(self->fd, q, &p, bo, 2, sync));
+	EXPECT_EQ(-EINVAL, run_from(self->fd, q, &p, bo, 5, sync));
+	EXPECT_EQ(-EINVAL, run_from(self->fd, q, &p, bo, 4, sync));
+	EXPECT_EQ(-EINVAL, run_from(self->fd, q, &p, bo, ~0u, sync));
+	ASSERT_EQ(0, run_from(self->fd, q, &p, bo, 3, sync));
+	ASSERT_EQ(0, accel_queue_status(self->fd, q, &st));
+	EXPECT_EQ(2, st.completed);
+	EXPECT_EQ(~0u, st.stop_pc);
+	ASSERT_EQ(0, accel_bo_read(self->fd, bo, got, sizeof(got)));
+	EXPECT_EQ(0, got[2]);
+	EXPECT_EQ(7, got[3]);
+	{
+		struct drm_xrt_submit a = { .queue_id = q, .program_handle = p.bo,
+					    .num_slots = 1, .program_size = p.size,
+					    .slots_ptr = (uintptr_t)&bo, .pad1 = 1 };
+		struct drm_xrt_queue_status bad = { .queue_id = q, .stop_pc = 1 };
+
+		EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_SUBMIT, &a));
+		EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &bad));
+		bad.stop_pc = 0;
+		bad.pad = 1;
+		EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &bad));
+	}
+	accel_syncobj_destroy(self->fd, sync);
+	accel_bo_close(self->fd, bo);
+	ASSERT_EQ(0, accel_queue_destroy(self->fd, q));
+	prog_free(self->fd, &p);
 }
 
 TEST_HARNESS_MAIN

@@ -107,6 +107,12 @@ enum drm_xrt_param {
 #define DRM_XRT_CAP_AVX512		0x8ull
 /* SUBMIT takes deadline_ns, and DRM_XRT_QUEUE_CANCEL is there. */
 #define DRM_XRT_CAP_RUN_LIMITS		0x10ull
+/*
+ * Jobs stop at COLLECTIVE commands (QUEUE_STATUS's stop_pc) and SUBMIT
+ * resumes them (start_pc), with the ids FILL writes (replica_id,
+ * partition_id).
+ */
+#define DRM_XRT_CAP_COLLECTIVES		0x20ull
 
 /**
  * struct drm_xrt_get_param - read one device parameter
@@ -223,10 +229,24 @@ struct drm_xrt_queue_destroy {
  * @pad: 0
  * @max_iterations: in, 0, or the most iterations any execution of any of
  *                  those loops may run: one more stops the job with ELOOP
- *                  and QUEUE_STATUS reports the loop (DRM_XRT_CAP_RUN_LIMITS)
+ *                  and QUEUE_STATUS reports the loop (DRM_XRT_CAP_RUN_LIMITS);
+ *                  counted within this job
+ * @start_pc: in, the command to start at: 0, or the one after a COLLECTIVE
+ *            of the program, to resume a job that stopped there once
+ *            userspace has performed the collective (EINVAL otherwise)
+ *            (DRM_XRT_CAP_COLLECTIVES, as the next two)
+ * @replica_id: in, what FILL's XRT_CS_FILL_REPLICA_ID writes
+ * @partition_id: in, what FILL's XRT_CS_FILL_PARTITION_ID writes
+ * @pad1: 0
  *
  * The program is copied and validated before the ioctl returns (EINVAL
  * when malformed); later writes to its buffer do not affect the job.
+ * A job ends at the first COLLECTIVE it reaches, without running it, as
+ * a job that completed; QUEUE_STATUS's stop_pc tells where.  Its
+ * buffers hold what the commands before it wrote: userspace performs
+ * the collective on them and submits the program again from the command
+ * after it.  The fields after @max_iterations are 0 when an older
+ * caller's struct is shorter.
  * The copy and the engine's workspace count as device memory until the
  * job is freed (ENOSPC when they do not fit).
  * The job holds references on every buffer until it is freed.  A job
@@ -249,6 +269,10 @@ struct drm_xrt_submit {
 	__u32 num_loops;
 	__u32 pad;
 	__u64 max_iterations;
+	__u32 start_pc;
+	__u32 replica_id;
+	__u32 partition_id;
+	__u32 pad1;
 };
 
 #define DRM_XRT_MAX_LOOPS	4096
@@ -281,6 +305,9 @@ struct drm_xrt_queue_cancel {
  * @last_pc: out, the command at which the last job stopped before its end
  *           (deadline, cancel, max_iterations, the driver's timeout)
  *           stopped, or ~0 when it stopped before its first command
+ * @stop_pc: out, the COLLECTIVE at which the last completed job stopped,
+ *           or ~0 when it ran to its end (DRM_XRT_CAP_COLLECTIVES)
+ * @pad: 0
  *
  * After a reset the queue refuses new jobs (ECANCELED): destroy it and
  * create another.
@@ -294,6 +321,8 @@ struct drm_xrt_queue_status {
 	__u64 completed;
 	__u32 last_loop;
 	__u32 last_pc;
+	__u32 stop_pc;
+	__u32 pad;
 };
 
 /* The queue had a job stopped by a timeout and takes no more jobs. */

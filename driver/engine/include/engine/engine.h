@@ -262,8 +262,9 @@ const struct xrt_cs_view *xrt_engine_call_view(const struct xrt_cs_call *c, u32 
  *
  * A COLLECTIVE has no phases: the executor exchanges its views (the
  * addresses xrt_engine_view_data() gives) with the other devices
- * through its communicator, then goes on at xrt_engine_next().  The
- * kernel's build refuses it at validation.
+ * through its communicator, then goes on at xrt_engine_next().  In the
+ * kernel a job ends there, and userspace, once it has performed the
+ * collective on the job's buffers, submits the rest as a new job.
  *
  * Return: the validated command, or NULL for any other.
  */
