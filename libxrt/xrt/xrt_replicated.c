@@ -115,10 +115,10 @@ static xrt_status *gather(struct replicated *r, uint32_t d, uint32_t replicas)
 						  "partitions, device 0's of %u x %u",
 						  exe->num_replicas, exe->num_partitions, replicas,
 						  r->partitions));
-	if (!xdev_is_host(p->s->dev))
+	if (!p->s->dev->ops->collectives)
 		return named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
-						  "execute: %s: replicated runs take host devices "
-						  "for now", p->s->dev->info.name));
+						  "execute: %s: replicated runs take host and accel "
+						  "devices for now", p->s->dev->info.name));
 	p->args = xrt_mem_calloc(r->a, r->num_args + 1, sizeof(*p->args));
 	if (!p->args)
 		return xrt_status_oom(r->a, "a replicated execution");

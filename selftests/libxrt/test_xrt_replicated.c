@@ -5,8 +5,12 @@
  * the reference evaluator's bits device by device; arguments on the
  * wrong device, shared sessions, devices that fail, stall or wait at
  * different collectives end with an error naming the replica, never a
- * hang, and leave no result behind.
+ * hang, and leave no result behind.  With XRT_REPLICATED_DEVICES (the
+ * VM gives "accel:0,accel:1,accel:2,accel:3") the same on those devices,
+ * device d on entry d modulo their number, and each device's fdinfo
+ * shows the jobs it ran.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,28 @@ struct world {
 	uint32_t n, num_args;
 };
 
+/*
+ * The device replicated device @d runs on: host:@d, or entry @d modulo
+ * their number of XRT_REPLICATED_DEVICES (two devices of a run may then
+ * share one, each in a session of its own).
+ */
+static void device_name(uint32_t d, char *buf, size_t size)
+{
+	const char *list = getenv("XRT_REPLICATED_DEVICES"), *p, *end;
+	uint32_t n = 1, k;
+
+	if (!list || !*list) {
+		snprintf(buf, size, "host:%u", d);
+		return;
+	}
+	for (p = list; *p; p++)
+		n += *p == ',';
+	for (p = list, k = d % n; k; k--)
+		p = strchr(p, ',') + 1;
+	end = strchr(p, ',');
+	snprintf(buf, size, "%.*s", (int)(end ? end - p : (ptrdiff_t)strlen(p)), p);
+}
+
 /* Sessions on host:0..@n-1, @text compiled in each, argument k of device d filled from d. */
 static void setup(struct __test_metadata *_metadata, struct world *w, const char *text)
 {
@@ -56,7 +82,7 @@ static void setup(struct __test_metadata *_metadata, struct world *w, const char
 	w->num_args = xrt_module_num_params(w->m);
 	ASSERT_LE(w->num_args, 1);
 	for (d = 0; d < w->n; d++) {
-		snprintf(name, sizeof(name), "host:%u", d);
+		device_name(d, name, sizeof(name));
 		o.device = name;
 		ASSERT_OK(xrt_session_create(&o, NULL, &w->s[d]));
 		ASSERT_OK(xrt_compile_module(w->s[d], w->m, &w->comp[d]));
@@ -215,6 +241,7 @@ TEST_F(xrt, malformed_calls_are_refused)
 	static const uint32_t twice[4] = { 0, 1, 1, 3 }, past[4] = { 0, 1, 2, 9 };
 	xrt_handle swapped[4], other = 0;
 	xrt_session *holes[4];
+	char shared[128], name[16];
 	struct world w;
 	uint64_t in_use;
 
@@ -228,8 +255,11 @@ TEST_F(xrt, malformed_calls_are_refused)
 	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, swapped, 1, NULL, w.out), XRT_NOT_FOUND,
 		   "replica 1: execute: argument 0");
 	c.device_assignment = twice;
+	device_name(1, name, sizeof(name));
+	snprintf(shared, sizeof(shared), "replica 1 and replica 2 both run in session 1 (%s)",
+		 name);
 	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
-		   XRT_INVALID_ARGUMENT, "replica 1 and replica 2 both run in session 1 (host:1)");
+		   XRT_INVALID_ARGUMENT, shared);
 	c.device_assignment = past;
 	ASSERT_ERR(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, &c, w.out),
 		   XRT_INVALID_ARGUMENT, "replica 3: execute: runs in session 9 of 4");
@@ -451,7 +481,7 @@ TEST_F(xrt, data_parallel_training_matches_one_replica)
 	w[2] = randoms(_metadata, 2, dw2, 3, 0);
 	w[3] = randoms(_metadata, 1, db2, 4, 0);
 	for (d = 0; d < 4; d++) {
-		snprintf(name, sizeof(name), "host:%u", d);
+		device_name(d, name, sizeof(name));
 		o.device = name;
 		ASSERT_OK(xrt_session_create(&o, NULL, &s[d]));
 	}
@@ -638,6 +668,65 @@ TEST_F(xrt, group_sizes_checked_when_the_collective_runs)
 	xcoll_local_destroy(comm);
 	xexe_destroy(exe);
 	xrt_module_destroy(m);
+}
+
+/* The compute time fdinfo reports for the open file of render node @node, or -1. */
+static long long fdinfo_compute(const char *node)
+{
+	char path[300], target[256], line[256];
+	long long ns = -1, v;
+	struct dirent *e;
+	DIR *dir = opendir("/proc/self/fd");
+	ssize_t len;
+	FILE *f;
+
+	while (dir && (e = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (strcmp(target, node))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", e->d_name);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "drm-engine-compute: %lld ns", &v) == 1)
+				ns = v > ns ? v : ns;
+		if (f)
+			fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return ns;
+}
+
+/*
+ * On the devices XRT_REPLICATED_DEVICES names (the VM's accel:0..3):
+ * each device's open file shows compute time once a replicated run with
+ * a collective ran a job on it, and the run gives the host's bits.
+ */
+TEST_F(xrt, every_device_runs_its_jobs)
+{
+	const char *list = getenv("XRT_REPLICATED_DEVICES");
+	struct world w;
+	char node[64];
+	uint32_t d;
+
+	if (!list || strncmp(list, "accel:", 6))
+		SKIP(return, "XRT_REPLICATED_DEVICES names no accel devices (the VM's do)");
+	agrees(_metadata, ALL_REDUCE_4);
+	setup(_metadata, &w, ALL_REDUCE_4);
+	ASSERT_OK(xrt_execute_replicated(w.s, 4, w.comp, w.args, 1, NULL, w.out));
+	for (d = 0; d < 4; d++) {
+		char name[16];
+
+		device_name(d, name, sizeof(name));
+		/* accel:N is the Nth render node, renderD128 + N in the VM */
+		snprintf(node, sizeof(node), "/dev/dri/renderD%u", 128 + atoi(name + 6));
+		EXPECT_LT(0, fdinfo_compute(node)) TH_LOG("%s (%s): no compute time", name, node);
+	}
+	teardown(&w);
 }
 
 TEST_HARNESS_MAIN

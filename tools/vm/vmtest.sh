@@ -24,7 +24,8 @@ cpus=${XRT_VM_CPUS:-max default}
 boot_timeout=${XRT_VM_TIMEOUT:-900}
 fuzz_seconds=${XRT_FUZZ_SECONDS:-10}
 bench=${XRT_VM_BENCH:-0}
-modparams="num_devices=2 memory_mb=256 client_memory_mb=256 job_timeout_ms=2000"
+accels=accel:0,accel:1,accel:2,accel:3
+modparams="num_devices=4 memory_mb=256 client_memory_mb=256 job_timeout_ms=2000"
 
 say() { echo "vmtest: $*"; }
 die() { echo "vmtest: $*" >&2; exit 1; }
@@ -101,10 +102,11 @@ depmod -b "$stage" "$kver"
 # test_engine_bounds the userspace validator's answers (SUBMIT's come from
 # test_driver_programs' malformed cases).
 # libxrt's device test compares accel with host; the XRT API and eager
-# suites run again with accel:0 as the default device.  The data they
+# suites run again with accel:0 as the default device; the replicated
+# runs on accel:0..3, whose jobs stop at every collective.  The data they
 # read goes to the same path as here (the tests have it compiled in).
 # xrt-smi goes along for test_driver_smi.
-libxrt_tests="test_accel_device test_xrt_alloc test_xrt_exec test_eager test_eager_ops test_eager_vars \
+libxrt_tests="test_accel_device test_xrt_alloc test_xrt_exec test_xrt_replicated test_eager test_eager_ops test_eager_vars \
 	test_eager_functions test_eager_ref test_eager_numpy"
 libxrt_on_accel="test_xrt_alloc test_xrt_exec test_eager test_eager_ops test_eager_vars \
 	test_eager_functions test_eager_ref test_eager_numpy"
@@ -119,6 +121,8 @@ cp -r "$src/selftests/libxrt/hlo" "$src/selftests/libxrt/eval" "$src/selftests/l
 	"$stage$src/selftests/libxrt/"
 cp -r "$src/selftests/conformance/cases" "$src/selftests/conformance/known.txt" \
 	"$stage$src/selftests/conformance/"
+mkdir -p "$stage$src/selftests/xrt-run"
+cp "$src/selftests/xrt-run/replicas.hlo" "$stage$src/selftests/xrt-run/"
 tests=()
 for t in "$build"/selftests/driver/test_driver_* "$build"/selftests/engine/test_engine_* \
 	"${libxrt[@]}" "$build"/tools/xrt-smi/xrt-smi "$build"/tools/xrt-run/xrt-run \
@@ -164,6 +168,7 @@ if [ \$rc = 0 ]; then
 		case \$t in test_engine_*) env=XRT_TEST_ACCEL=0 ;; esac
 		case " $libxrt_on_accel " in *" \$t "*) env=XRT_DEVICE=accel:0 ;; esac
 		[ \$t = test_conformance ] && env=XRT_CONFORMANCE_DEVICES=accel:0
+		[ \$t = test_xrt_replicated ] && env=XRT_REPLICATED_DEVICES=$accels
 		env \$env /tests/\$t || { echo "### \$t FAILED"; rc=1; }
 	done
 	echo "### xrt-run: a module on accel:0 and accel:1 prints what host:0 prints"
@@ -174,11 +179,17 @@ if [ \$rc = 0 ]; then
 			cmp /tmp/host.out /tmp/dev.out || { echo "### xrt-run on \$d FAILED"; rc=1; }
 	done
 	grep result /tmp/dev.out
+	echo "### xrt-run: 4 replicas on accel:0..3 print what 4 host devices print"
+	m=$src/selftests/xrt-run/replicas.hlo
+	/tests/xrt-run --seed=3 \$m >/tmp/host.out || rc=1
+	/tests/xrt-run --seed=3 --devices=$accels \$m >/tmp/dev.out &&
+		cmp /tmp/host.out /tmp/dev.out || { echo "### xrt-run --devices=$accels FAILED"; rc=1; }
+	cat /tmp/dev.out
 	if [ $bench = 1 ]; then
 		echo "### xrt-bench --only=devices"; /tests/xrt-bench --only=devices || rc=1
 	fi
 	echo "### xrt-smi after the tests:"; /tests/xrt-smi
-	for d in /sys/kernel/debug/dri/128 /sys/kernel/debug/dri/129; do
+	for d in /sys/kernel/debug/dri/12[89] /sys/kernel/debug/dri/13[01]; do
 		echo "### \$d/stats after the tests:"; cat \$d/stats
 		for k in live_bos memory_used live_jobs live_queues; do
 			v=\$(sed -n "s/^\$k: //p" \$d/stats)

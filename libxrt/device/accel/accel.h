@@ -16,10 +16,15 @@
 
 #define ACCEL_PROGRAMS	64	/* uploaded programs kept per device */
 
-/* A program and its constants on the device, keyed by the executable's id. */
+/*
+ * A program and its constants on the device, keyed by the executable's
+ * id.  A pinned one stays: a run between two of its jobs reads the
+ * constants at a collective.
+ */
 struct accel_program {
 	uint64_t exe_id;		/* 0: unused */
 	uint64_t last_use;
+	uint32_t pins;
 	struct xdev_buf prog, consts;
 };
 
@@ -28,6 +33,7 @@ struct accel_dev {
 	int fd;
 	uint64_t max_bo_size;
 	bool run_limits;		/* DRM_XRT_CAP_RUN_LIMITS: deadlines, cancel */
+	bool collectives;		/* DRM_XRT_CAP_COLLECTIVES: jobs stop at them */
 	pthread_mutex_t lock;		/* the programs, and submitting with them */
 	uint64_t clock;
 	struct accel_program programs[ACCEL_PROGRAMS];
@@ -65,7 +71,14 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 xrt_status *adev_event_wait(struct xdev_event *e, int64_t timeout_ns,
 			    const struct xrt_allocator *a, bool *running);
 void adev_event_free(struct xdev_event *e);
-/* Closes every uploaded program: under d->lock, or with the device unused. */
+/*
+ * Performs COLLECTIVE @pc of @exe, at which a job stopped, on the job's
+ * buffers (@data: each slot's mapping, NULL for one not to touch) as
+ * device w->peer of the run (accel_collective.c).
+ */
+xrt_status *adev_collective(const struct xrt_executable *exe, uint8_t *const *data,
+			    uint32_t pc, const struct xdev_watch *w);
+/* Closes every uploaded program not pinned: under d->lock, or with the device unused. */
 void adev_programs_free(struct accel_dev *d);
 /* Whether the device keeps any uploaded program. */
 bool adev_programs_kept(struct accel_dev *d);

@@ -257,6 +257,7 @@ static const struct xdev_ops accel_ops = {
 	.event_wait = adev_event_wait,
 	.event_free = adev_event_free,
 	.destroy = dev_destroy,
+	.collectives = true,
 };
 
 static xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, struct xdev **out)
@@ -278,6 +279,7 @@ static xrt_status *adev_create(uint32_t ordinal, const struct xrt_allocator *a, 
 	d->fd = fd;
 	d->max_bo_size = param(fd, DRM_XRT_PARAM_MAX_BO_SIZE);
 	d->run_limits = param(fd, DRM_XRT_PARAM_CAPABILITIES) & DRM_XRT_CAP_RUN_LIMITS;
+	d->collectives = param(fd, DRM_XRT_PARAM_CAPABILITIES) & DRM_XRT_CAP_COLLECTIVES;
 	*out = &d->base;
 	return NULL;
 }

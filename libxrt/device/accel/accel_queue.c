@@ -9,8 +9,10 @@
  * kept programs give way to new buffers (accel_device.c).  A run
  * submits, waits for the fence, and asks the queue whether the job
  * completed (one ioctl) or, once asynchronous jobs shared the queue, the
- * fence's own error.  An asynchronous job signals a syncobj of its own,
- * its event.  A job
+ * fence's own error.  A program that meets other devices runs as a chain
+ * of jobs, one to each COLLECTIVE and one after the last, the runtime
+ * performing each collective between two (accel_collective.c).  An
+ * asynchronous job signals a syncobj of its own, its event.  A job
  * stopped by the driver's timeout leaves the queue refusing work, and
  * every later run on it is ABORTED.
  */
@@ -101,6 +103,8 @@ void adev_programs_free(struct accel_dev *d)
 	uint32_t i;
 
 	for (i = 0; i < ACCEL_PROGRAMS; i++) {
+		if (d->programs[i].pins)
+			continue;
 		adev_buf_free(d, &d->programs[i].prog);
 		adev_buf_free(d, &d->programs[i].consts);
 		d->programs[i].exe_id = 0;
@@ -123,7 +127,7 @@ bool adev_programs_kept(struct accel_dev *d)
 static xrt_status *program_of(struct accel_dev *d, const struct xrt_executable *exe,
 			      const struct xrt_allocator *a, struct accel_program **out)
 {
-	struct accel_program *p, *victim = &d->programs[0];
+	struct accel_program *p, *victim = NULL;
 	xrt_status *st;
 	uint32_t i;
 
@@ -134,9 +138,14 @@ static xrt_status *program_of(struct accel_dev *d, const struct xrt_executable *
 			*out = p;
 			return NULL;
 		}
-		if (!p->exe_id || (victim->exe_id && p->last_use < victim->last_use))
+		if (!p->pins && (!victim || (victim->exe_id && (!p->exe_id ||
+							       p->last_use < victim->last_use))))
 			victim = p;
 	}
+	if (!victim)
+		return xrt_status_new(a, XRT_RESOURCE_EXHAUSTED, "%s: all %u kept programs are "
+				      "in runs waiting at collectives", d->base.info.name,
+				      ACCEL_PROGRAMS);
 	adev_buf_free(d, &victim->prog);
 	adev_buf_free(d, &victim->consts);
 	victim->exe_id = 0;
@@ -184,14 +193,17 @@ static xrt_status *queue_reset(struct xdev_queue *q)
 			      " open a new session", q->d->base.info.name);
 }
 
-/* Uploads what is missing and submits the job. */
+/*
+ * Uploads what is missing and submits the job, which starts at command
+ * @start; with @pin, pins the program and gives it.
+ */
 static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe,
 			  const struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
-			  uint32_t *bo, uint32_t sync)
+			  uint32_t *bo, uint32_t sync, uint32_t start, struct accel_program **pin)
 {
 	struct accel_dev *d = q->d;
 	struct drm_xrt_submit sub = { 0 };
-	struct accel_program *p;
+	struct accel_program *p = NULL;
 	uint32_t *exits = NULL, i;
 	xrt_status *st;
 	int err;
@@ -225,12 +237,21 @@ static xrt_status *submit(struct xdev_queue *q, const struct xrt_executable *exe
 		sub.rng_seed = seed;
 		/* the deadline travels with the job; an iteration bound does not yet */
 		sub.deadline_ns = w && d->run_limits ? w->deadline_ns : 0;
+		sub.start_pc = start;
+		if (w && w->peer) {
+			sub.replica_id = w->peer->replica;
+			sub.partition_id = w->peer->partition;
+		}
 		err = adev_ioctl(d->fd, DRM_IOCTL_XRT_SUBMIT, &sub);
 		if (err == ECANCELED)	/* an asynchronous job was stopped */
 			q->reset = true;
 		if (err)
 			st = q->reset ? queue_reset(q) :
 					adev_errno(d, q->a, "DRM_IOCTL_XRT_SUBMIT", err);
+		if (!st && pin) {
+			p->pins++;
+			*pin = p;
+		}
 	}
 	pthread_mutex_unlock(&d->lock);
 	xrt_mem_free(q->a, exits);
@@ -376,6 +397,89 @@ static xrt_status *finish(struct xdev_queue *q, const struct xrt_executable *exe
 	return adev_errno(d, q->a, "the job", qs.last_error < 0 ? -qs.last_error : EIO);
 }
 
+/* The COLLECTIVE the last job stopped at, or ~0 when it ran to its end. */
+static xrt_status *stop_of(struct xdev_queue *q, uint32_t *stop)
+{
+	struct drm_xrt_queue_status qs = { .queue_id = q->id };
+	int err = adev_ioctl(q->d->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &qs);
+
+	if (err)
+		return adev_errno(q->d, q->a, "DRM_IOCTL_XRT_QUEUE_STATUS", err);
+	*stop = qs.stop_pc;
+	return NULL;
+}
+
+/* NULL when the driver can run @exe: one that meets other devices needs it to stop at them. */
+static xrt_status *check_devices(struct xdev_queue *q, const struct xrt_executable *exe)
+{
+	if (!exe->num_groups && exe->num_replicas * exe->num_partitions <= 1)
+		return NULL;
+	if (q->d->collectives)
+		return NULL;
+	return xrt_status_new(q->a, XRT_UNIMPLEMENTED, "%s: a program of %u x %u devices: this "
+			      "xrt_accel driver's jobs do not stop at collectives (no "
+			      "DRM_XRT_CAP_COLLECTIVES)", q->d->base.info.name, exe->num_replicas,
+			      exe->num_partitions);
+}
+
+/* Each slot's mapping, as the job of program @p sees it. */
+static void slot_data(struct xdev_queue *q, const struct xrt_executable *exe,
+		      const struct xdev_buf *slots, const struct accel_program *p, uint8_t **data)
+{
+	uint32_t s;
+
+	for (s = 0; s < exe->num_slots; s++) {
+		switch (exe->slots[s].kind) {
+		case XEXE_SLOT_ARENA:
+			data[s] = q->arena.data;
+			break;
+		case XEXE_SLOT_CONSTANTS:
+			data[s] = p->consts.data;
+			break;
+		default:
+			data[s] = slots[s].data;
+			break;
+		}
+	}
+}
+
+/*
+ * The jobs of one run: from the start to a COLLECTIVE, the collective
+ * performed here, from after it to the next, and so on to the end.  The
+ * program stays pinned meanwhile: a collective may read its constants.
+ */
+static xrt_status *run_jobs(struct xdev_queue *q, const struct xrt_executable *exe,
+			    struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w,
+			    uint32_t *bo, uint8_t **data)
+{
+	struct accel_program *p = NULL;
+	uint32_t start = 0, stop = ~0u;
+	xrt_status *st;
+
+	for (;;) {
+		st = submit(q, exe, slots, seed, w, bo, q->sync, start,
+			    exe->num_groups && !p ? &p : NULL);
+		if (!st)
+			st = finish(q, exe, w);
+		if (!st && exe->num_groups)
+			st = stop_of(q, &stop);
+		if (st || stop == ~0u)
+			break;
+		if (start == 0)
+			slot_data(q, exe, slots, p, data);
+		st = adev_collective(exe, data, stop, w);
+		if (st)
+			break;
+		start = stop + 1;
+	}
+	if (p) {
+		pthread_mutex_lock(&q->d->lock);
+		p->pins--;
+		pthread_mutex_unlock(&q->d->lock);
+	}
+	return st;
+}
+
 static xrt_status *ensure_arena(struct xdev_queue *q, uint64_t size)
 {
 	if (q->arena.bo && q->arena.size >= size)
@@ -389,12 +493,19 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 		      struct xdev_buf *slots, uint64_t seed, const struct xdev_watch *w)
 {
 	uint32_t small[32], *bo = small;
-	xrt_status *st;
+	uint8_t *small_data[32], **data = small_data;
+	xrt_status *st = check_devices(q, exe);
 
+	if (st)
+		return st;
 	if (exe->num_slots > 32) {
 		bo = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*bo));
-		if (!bo)
+		data = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*data));
+		if (!bo || !data) {
+			xrt_mem_free(q->a, bo);
+			xrt_mem_free(q->a, data);
 			return xrt_status_oom(q->a, "slots");
+		}
 	}
 	pthread_mutex_lock(&q->lock);
 	if (q->reset)
@@ -402,12 +513,12 @@ xrt_status *adev_run(struct xdev_queue *q, const struct xrt_executable *exe,
 	else
 		st = ensure_arena(q, xexe_slot_size(exe, XEXE_SLOT_ARENA));
 	if (!st)
-		st = submit(q, exe, slots, seed, w, bo, q->sync);
-	if (!st)
-		st = finish(q, exe, w);
+		st = run_jobs(q, exe, slots, seed, w, bo, data);
 	pthread_mutex_unlock(&q->lock);
-	if (bo != small)
+	if (bo != small) {
 		xrt_mem_free(q->a, bo);
+		xrt_mem_free(q->a, data);
+	}
 	return st;
 }
 
@@ -442,11 +553,15 @@ xrt_status *adev_submit(struct xdev_queue *q, const struct xrt_executable *exe,
 		st = xrt_status_oom(q->a, "slots");
 	else if (drmSyncobjCreate(d->fd, 0, &e->sync))
 		st = adev_errno(d, q->a, "DRM_IOCTL_SYNCOBJ_CREATE", errno);
+	if (!st && exe->num_groups)
+		st = xrt_status_new(q->a, XRT_UNIMPLEMENTED, "%s: a program with collectives runs "
+				    "to its end only synchronously: its jobs stop at each one",
+				    d->base.info.name);
 	if (!st) {
 		pthread_mutex_lock(&q->lock);
 		st = q->reset ? queue_reset(q) : ensure_arena(q, xexe_slot_size(exe, XEXE_SLOT_ARENA));
 		if (!st)
-			st = submit(q, exe, slots, seed, w, bo, e->sync);
+			st = submit(q, exe, slots, seed, w, bo, e->sync, 0, NULL);
 		q->had_async = true;
 		pthread_mutex_unlock(&q->lock);
 	}

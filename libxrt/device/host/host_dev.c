@@ -47,6 +47,7 @@ static const struct xdev_ops host_ops = {
 	.event_wait = host_event_wait,
 	.event_free = host_event_free,
 	.destroy = host_destroy,
+	.collectives = true,
 };
 
 static atomic_uint count;

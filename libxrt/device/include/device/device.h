@@ -228,6 +228,8 @@ struct xdev_ops {
 	void (*event_free)(struct xdev_event *e);
 	/* Frees the device when its last user is gone. */
 	void (*destroy)(struct xdev *d);
+	/* run meets the other devices at COLLECTIVE commands (w->peer's communicator) */
+	bool collectives;
 };
 
 struct xdev {
