@@ -9,7 +9,8 @@ from X by the definition in XLA's operation semantics, folding in the
 group's order, and the results must match exactly.  Also: the printed
 'replica R:' lines, F.rR.pP.npy names, and refusals.
 
-Usage: test_replicas.py XRT_RUN [DEVICE]   (DEVICE: reference by default)
+Usage: test_replicas.py XRT_RUN [DEVICE]   (DEVICE: reference by default;
+KIND: such as host: runs device d on KIND:d, through --devices)
 """
 import os
 import subprocess
@@ -90,6 +91,13 @@ ENTRY e {{
 '''
 
 
+def where(devices):
+    """The option naming where a module of that many devices runs."""
+    if DEVICE.endswith(':'):
+        return '--devices=' + ','.join(f'{DEVICE}{d}' for d in range(devices))
+    return f'--device={DEVICE}'
+
+
 def run(tmp, text, x, devices, partitions=1):
     """Runs text on input x; the results per device, or None (recorded as a failure)."""
     path = os.path.join(tmp, 'm.hlo')
@@ -97,7 +105,7 @@ def run(tmp, text, x, devices, partitions=1):
         f.write(text)
     np.save(os.path.join(tmp, 'x.npy'), x)
     out = os.path.join(tmp, 'out.npy')
-    p = subprocess.run([RUN, f'--device={DEVICE}', f'--input={tmp}/x.npy', f'--output={out}',
+    p = subprocess.run([RUN, where(devices), f'--input={tmp}/x.npy', f'--output={out}',
                         path], capture_output=True, text=True)
     if p.returncode:
         FAILS.append(f'{text}\nexit {p.returncode}: {p.stderr}')
@@ -208,7 +216,7 @@ def printing(tmp):
     with open(path, 'w') as f:
         f.write(text)
     np.save(os.path.join(tmp, 'p.npy'), np.array([[5], [7]], np.int32))
-    p = subprocess.run([RUN, f'--device={DEVICE}', f'--input={tmp}/p.npy', path],
+    p = subprocess.run([RUN, where(2), f'--input={tmp}/p.npy', path],
                        capture_output=True, text=True)
     want = 'replica 0: result s32[1] {12}\nreplica 1: result s32[1] {12}\n'
     if p.returncode or p.stdout != want:

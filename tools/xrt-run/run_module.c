@@ -467,6 +467,11 @@ int run_module(const struct run_options *o)
 	if (st)
 		return run_fail(st, "reading the module");
 	st = read_module(text, len, &m, &xla);
+	if (!st && o->devices && xrt_module_num_replicas(m) * xrt_module_num_partitions(m) == 1) {
+		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "--devices=%s: the module runs on "
+				    "one device", o->devices);
+		xrt_module_destroy(m);
+	}
 	if (!st && xla && !o->num_inputs)
 		snap = snapshot_values(text, len, m, &args, &n, &recorded);
 	free(text);

@@ -220,13 +220,16 @@ int run_replicas(const struct run_options *o, const xrt_module *m)
 		st = xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
 	for (d = 0; d < devices && !st; d++)
 		st = run_make_args(o, m, o->seed + d, args + (size_t)d * n);
-	if (!st && strcmp(o->device, "reference") && strcmp(o->device, "host"))
-		st = xrt_status_new(NULL, XRT_UNIMPLEMENTED,
+	if (!st && !o->devices && strcmp(o->device, "reference") && strcmp(o->device, "host"))
+		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
 				    "module '%s' runs on %u devices (replica_count=%u, "
-				    "num_partitions=%u): --device=host or reference runs them for now",
+				    "num_partitions=%u): name each with --devices=A,B,... (or "
+				    "--device=host or reference)",
 				    xrt_module_name(m), devices, xrt_module_num_replicas(m),
 				    xrt_module_num_partitions(m));
-	if (!st && !strcmp(o->device, "reference"))
+	if (!st && o->devices)
+		st = run_on_devices(o, m, args, n, out, devices);
+	else if (!st && !strcmp(o->device, "reference"))
 		st = evaluate(o, m, args, out, devices);
 	else if (!st)
 		st = run_hosts(o, m, args, out, devices);

@@ -280,6 +280,8 @@ static void usage(FILE *f)
 		   "  --device=NAME         where to run: 'host' (compiled, the default), a\n"
 		   "                        device listed by --demo (accel:0, ...), or\n"
 		   "                        'reference' (the reference evaluator)\n"
+		   "  --devices=A,B,...     a module of several replicas or partitions: the\n"
+		   "                        device of each, in order (default: host devices)\n"
 		   "  --threads=N           host threads (default: every core)\n"
 		   "  --dump-ir             print the module as read\n"
 		   "  --dump-program        print the compiled command stream\n"
@@ -354,6 +356,7 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 		{ "demo", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "device", required_argument, NULL, 'D' },
+		{ "devices", required_argument, NULL, 'V' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "max-iterations", required_argument, NULL, 'm' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -380,6 +383,13 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 			return 0;
 		case 'D':
 			o->device = optarg;
+			break;
+		case 'V':
+			/* one name is --device; several, the devices of a replicated run */
+			if (strchr(optarg, ','))
+				o->devices = optarg;
+			else
+				o->device = optarg;
 			break;
 		case 's':
 		case 'm':
@@ -454,7 +464,7 @@ static int parse_and_run(int argc, char **argv, struct run_options *o)
 
 int main(int argc, char **argv)
 {
-	struct run_options o = { NULL, "host", 0, 0, 0, false, false, false, false, NULL, 0,
+	struct run_options o = { NULL, "host", NULL, 0, 0, 0, false, false, false, false, NULL, 0,
 				 NULL, 0 };
 	int rc;
 

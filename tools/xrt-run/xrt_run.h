@@ -15,6 +15,7 @@
 struct run_options {
 	const char *path;		/* the HLO file */
 	const char *device;		/* "host", "reference", or a device's name */
+	const char *devices;		/* --devices: NULL, or names, one per device */
 	uint64_t seed;			/* random parameters and rng */
 	uint64_t max_iterations;	/* every execution of every while loop; 0: no limit */
 	uint32_t threads;		/* host: 0 for every core */
@@ -55,6 +56,14 @@ xrt_status *run_make_args(const struct run_options *o, const struct xrt_module *
 			  uint64_t seed, xrt_literal **args);
 /* Runs @m, of several replicas or partitions, on every device; the exit status. */
 int run_replicas(const struct run_options *o, const struct xrt_module *m);
+/*
+ * Runs @m on the o->devices, one per device (replica x partitions +
+ * partition) through xrt_execute_replicated() (run_devices.c); @args:
+ * @n per device; @out: a result per device.
+ */
+xrt_status *run_on_devices(const struct run_options *o, const struct xrt_module *m,
+			   xrt_literal *const *args, uint32_t n, xrt_literal **out,
+			   uint32_t devices);
 /* Runs @m on o->device (not host or reference) with the public API (run_device.c). */
 xrt_status *run_on_device(const struct run_options *o, const struct xrt_module *m,
 			  xrt_literal *const *args, uint32_t n, xrt_literal **out);
