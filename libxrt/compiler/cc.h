@@ -371,12 +371,28 @@ void cc_rng_counter_init(struct cc *cc);
 void cc_lower_collective(struct cc *cc, uint32_t i);
 /* The devices the program runs on together: replicas x partitions. */
 uint32_t cc_devices(const struct cc *cc);
+/* The group table entry of collective @in; its index, or -1 (the error set). */
+int64_t cc_collective_group(struct cc *cc, const struct ir_instr *in);
+/* Row-major view of dense @b (a dimension of 1 may have had any stride). */
+struct xrt_cs_view cc_row_major_view(const struct cc_buf *b);
+/*
+ * An all-reduce or reduce-scatter whose to_apply is not a REDUCE op:
+ * the blocks moved by a COLLECTIVE, then folded (cc_collective_fold.c).
+ */
+void cc_lower_collective_fold(struct cc *cc, uint32_t i, int64_t group);
 /* A tuple of instruction @i's operands. */
 void cc_lower_tuple(struct cc *cc, uint32_t i);
 void cc_lower_sort(struct cc *cc, uint32_t i);
 void cc_lower_topk(struct cc *cc, uint32_t i);
 void cc_lower_rng_bit_generator(struct cc *cc, uint32_t i);
 void cc_lower_reduce_loop(struct cc *cc, uint32_t i);
+/*
+ * @acc (a dense array of @m elements) = rows 0 to @s-1 of @rows (dense
+ * [@s, @m]) folded left to right with in's to_apply, a binary
+ * computation of scalars, one element at a time (cc_reduce.c).
+ */
+void cc_fold_rows(struct cc *cc, const struct ir_instr *in, uint32_t acc, uint32_t rows,
+		  int64_t s, int64_t m);
 void cc_lower_select_and_scatter(struct cc *cc, uint32_t i);
 /* A jump (target set later by cc_land when @target is 0); its place. */
 size_t cc_jump(struct cc *cc, uint32_t mode, uint32_t target, uint32_t pred);

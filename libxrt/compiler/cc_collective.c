@@ -126,8 +126,7 @@ static void fill_groups(struct cc *cc, const struct ir_instr *in, struct xexe_gr
 	g->start[num] = pos;
 }
 
-/* The table entry for collective @in; its index, or -1 (the error set). */
-static int64_t add_group(struct cc *cc, const struct ir_instr *in)
+int64_t cc_collective_group(struct cc *cc, const struct ir_instr *in)
 {
 	uint32_t n = cc_devices(cc), parts = xrt_module_num_partitions(cc->m), d;
 	struct xexe_group *g = new_group(cc, n);
@@ -173,8 +172,7 @@ static uint32_t kind_of(const struct ir_instr *in)
 	}
 }
 
-/* @b's view with exact row-major strides (@b is dense: dims of 1 may have any). */
-static struct xrt_cs_view row_major_view(const struct cc_buf *b)
+struct xrt_cs_view cc_row_major_view(const struct cc_buf *b)
 {
 	struct xrt_cs_view v = cc_csview(b);
 	int64_t s = 1;
@@ -200,7 +198,7 @@ static uint32_t add_views(struct cc *cc, uint32_t i, struct xrt_cs_view *views,
 		b = cc->vals[cc_opnd(cc, in, k)].buf;
 		if (!cc_is_dense(&b))
 			b = cc_dense_copy(cc, &b, &temps[(*num_temps)++]);
-		views[k] = row_major_view(&b);
+		views[k] = cc_row_major_view(&b);
 	}
 	if (tuple && !cc->err)
 		cc_tuple_init(cc, v, n);
@@ -209,7 +207,7 @@ static uint32_t add_views(struct cc *cc, uint32_t i, struct xrt_cs_view *views,
 
 		out = tuple ? cc_tuple_add(cc, v) : v;
 		if (!cc->err && !cc_alloc(cc, out, s->dtype, s->rank, s->dims))
-			views[n + k] = row_major_view(&cc->vals[out].buf);
+			views[n + k] = cc_row_major_view(&cc->vals[out].buf);
 	}
 	return n;
 }
@@ -228,22 +226,20 @@ static void lower_command(struct cc *cc, uint32_t i)
 			XRT_CS_COLL_MAX_VIEWS);
 		return;
 	}
+	if (dims && dims->n)
+		dim = (uint32_t)dims->ints[0];
+	group = cc_collective_group(cc, in);
+	if (group < 0)
+		return;
 	if (kind == XRT_CS_COLL_ALL_REDUCE || kind == XRT_CS_COLL_REDUCE_SCATTER) {
 		const struct ir_comp *f = &cc->m->comps[ir_instr_attr(in, IR_ATTR_TO_APPLY)->ints[0]];
 
 		op = cc_reducer_op(f, cc->c->instrs[in->operands[0]].shape.dtype);
 		if (!op) {
-			cc_fail(cc, XRT_UNIMPLEMENTED, "%s with to_apply '%s': only add, multiply, "
-				"minimum, maximum, and, or reduce across devices for now",
-				xrt_opcode_name(in->op), f->name);
+			cc_lower_collective_fold(cc, i, group);
 			return;
 		}
 	}
-	if (dims && dims->n)
-		dim = (uint32_t)dims->ints[0];
-	group = add_group(cc, in);
-	if (group < 0)
-		return;
 	n = add_views(cc, i, views, temps, &num_temps);
 	if (!cc->err)
 		cs_collective(&cc->b, kind, op, dim, (uint32_t)group, views, n);

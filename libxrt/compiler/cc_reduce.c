@@ -162,6 +162,46 @@ static void iterate(struct cc *cc, const struct ir_instr *in, struct rloop *l)
 	cc_release(cc, p);
 }
 
+void cc_fold_rows(struct cc *cc, const struct ir_instr *in, uint32_t acc, uint32_t rows,
+		  int64_t s, int64_t m)
+{
+	const struct cc_buf a = cc->vals[acc].buf, r = cc->vals[rows].buf;
+	const uint64_t row_bytes = (uint64_t)m * xrt_dtype_size(a.dtype);
+	struct cc_buf flat = cc_dense(a.slot, a.offset, a.dtype, 1, &m), first, rest;
+	struct rloop l;
+
+	memset(&l, 0, sizeof(l));
+	l.n = 1;
+	l.k = s - 1;
+	l.m = m;
+	l.acc[0] = acc;
+	if (!m || !s)
+		return;
+	first = cc_dense(r.slot, r.offset, r.dtype, 1, &m);
+	cc_copy(cc, &flat, &first);
+	if (s == 1)
+		return;
+	l.flat[0] = cc_new_view(cc, acc, &flat);
+	rest = cc_dense(r.slot, r.offset + row_bytes, r.dtype, 2, (int64_t[]){ s - 1, m });
+	l.xt[0] = cc_new_view(cc, rows, &rest);
+	l.rows[0] = cc_new_val(cc);
+	if (!cc->err && !cc_alloc(cc, l.rows[0], a.dtype, 2, (int64_t[]){ 1, m })) {
+		flat = cc_dense(cc->vals[l.rows[0]].buf.slot, cc->vals[l.rows[0]].buf.offset,
+				a.dtype, 1, &m);
+		l.flat[1] = cc_new_view(cc, l.rows[0], &flat);
+	}
+	if (!cc->err)
+		iterate(cc, in, &l);
+	if (l.xt[0])
+		cc_release(cc, l.xt[0]);
+	if (l.rows[0])
+		cc_release(cc, l.rows[0]);
+	if (l.flat[0])
+		cc_release(cc, l.flat[0]);
+	if (l.flat[1])
+		cc_release(cc, l.flat[1]);
+}
+
 void cc_lower_reduce_loop(struct cc *cc, uint32_t i)
 {
 	const struct ir_instr *in = &cc->c->instrs[i];

@@ -173,6 +173,69 @@ TEST_F(xrt, every_collective_gives_the_evaluators_bits)
 		}
 }
 
+/*
+ * Reducers the REDUCE command has no op for (here a - b, whose fold
+ * order shows): the arrays gathered (all-reduce) or exchanged
+ * (reduce-scatter along either dimension), then folded in the group's
+ * order, as the evaluator folds.
+ */
+TEST_F(xrt, other_reducers_fold_in_the_groups_order)
+{
+	static const char *const types[] = { "f32", "s32", "bf16", "u8", "f64" };
+	static const char *const groups[] = { "{}", "{{0,2},{1,3}}", "{{3,2,1,0}}",
+					      "[2,2]<=[2,2]T(1,0)" };
+	char text[2048];
+	size_t t, g;
+
+	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+		for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+			int size = g == 0 || g == 2 ? 4 : 2;
+
+			snprintf(text, sizeof(text),
+				 "HloModule m, replica_count=4\n" RED("%1$s", "subtract")
+				 "ENTRY e {\n x = %1$s[4,8] parameter(0)\n y = %1$s[4,8] negate(x)\n"
+				 " r = %1$s[4,8] all-reduce(x), replica_groups=%2$s, to_apply=f\n"
+				 " t = (%1$s[4,8], %1$s[4,8]) all-reduce(x, y), replica_groups=%2$s, "
+				 "to_apply=f\n"
+				 " s = %1$s[4,%3$d] reduce-scatter(x), replica_groups=%2$s, "
+				 "dimensions={1}, to_apply=f\n"
+				 " u = %1$s[%4$d,8] reduce-scatter(y), replica_groups=%2$s, "
+				 "dimensions={0}, to_apply=f\n"
+				 " ROOT o = (%1$s[4,8], (%1$s[4,8], %1$s[4,8]), %1$s[4,%3$d], "
+				 "%1$s[%4$d,8]) tuple(r, t, s, u)\n}\n",
+				 types[t], groups[g], 8 / size, 4 / size);
+			agrees(_metadata, text);
+		}
+	/* in a loop body, on 2 x 2 devices across partitions */
+	agrees(_metadata, "HloModule m, replica_count=2, num_partitions=2\n" RED("s32", "subtract")
+	       "cond { s = (s32[], s32[3]) parameter(0)\n i = s32[] get-tuple-element(s), index=0\n"
+	       " n = s32[] constant(3)\n ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+	       "body { s = (s32[], s32[3]) parameter(0)\n i = s32[] get-tuple-element(s), index=0\n"
+	       " v = s32[3] get-tuple-element(s), index=1\n one = s32[] constant(1)\n"
+	       " j = s32[] add(i, one)\n r = s32[3] all-reduce(v), channel_id=1, "
+	       "replica_groups={{0,1}}, to_apply=f\n ROOT t = (s32[], s32[3]) tuple(j, r)\n}\n"
+	       "ENTRY e {\n x = s32[3] parameter(0)\n z = s32[] constant(0)\n"
+	       " i = (s32[], s32[3]) tuple(z, x)\n"
+	       " ROOT w = (s32[], s32[3]) while(i), condition=cond, body=body\n}\n");
+}
+
+/* Such a reducer among groups of different sizes is not compiled: the program is one. */
+TEST_F(xrt, other_reducers_need_groups_of_one_size)
+{
+	static const char text[] = "HloModule m, replica_count=4\n" RED("f32", "subtract")
+		"ENTRY e {\n x = f32[3] parameter(0)\n"
+		" ROOT r = f32[3] all-reduce(x), replica_groups={{0},{1,2,3}}, to_apply=f\n}\n";
+	struct xrt_session_options o = { .host_devices = 4 };
+	xrt_session *s = NULL;
+	xrt_handle c;
+
+	ASSERT_OK(xrt_session_create(&o, NULL, &s));
+	ASSERT_ERR(xrt_compile_hlo(s, text, strlen(text), &c), XRT_UNIMPLEMENTED,
+		   "all-reduce with to_apply that is not add, multiply, minimum, maximum, and or "
+		   "or, among groups of different sizes");
+	xrt_session_destroy(s);
+}
+
 /* Tuple forms, the ids and the three cross-partition modes, on 2 x 2 and 2 x 3 devices. */
 TEST_F(xrt, tuples_ids_and_partitions)
 {

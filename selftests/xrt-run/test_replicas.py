@@ -59,7 +59,9 @@ def fold(vals, op, t):
     return acc
 
 
-OPS = {'add': np.add, 'maximum': np.maximum, 'minimum': np.minimum, 'multiply': np.multiply}
+# subtract has no REDUCE op: gathered or exchanged, then folded in the group's order
+OPS = {'add': np.add, 'maximum': np.maximum, 'minimum': np.minimum, 'multiply': np.multiply,
+       'subtract': np.subtract}
 
 
 def module(replicas, tname, shape, body, result, partitions=1, op='add'):
@@ -154,15 +156,16 @@ def collectives(tmp, rng):
                         for d in range(4)]
                 check(f'all-gather {tname} {gtext} dim {dim}', run(tmp, text, x, 4), want)
             # reduce-scatter and all-to-all split dimension 0 (4 rows) into the group's size
-            text = module(4, tname, (4, 2), f'reduce-scatter(x), replica_groups={gtext}, '
-                          'dimensions={0}, to_apply=f',
-                          f'{tname}[{4 // size},2]')
-            want = []
-            for d in range(4):
-                g, me = group(gs, d)
-                s = fold([x[m] for m in g], np.add, t)
-                want.append(np.split(s, size, axis=0)[me])
-            check(f'reduce-scatter {tname} {gtext}', run(tmp, text, x, 4), want)
+            for op in ('add', 'subtract'):
+                text = module(4, tname, (4, 2), f'reduce-scatter(x), replica_groups={gtext}, '
+                              'dimensions={0}, to_apply=f',
+                              f'{tname}[{4 // size},2]', op=op)
+                want = []
+                for d in range(4):
+                    g, me = group(gs, d)
+                    s = fold([x[m] for m in g], OPS[op], t)
+                    want.append(np.split(s, size, axis=0)[me])
+                check(f'reduce-scatter {op} {tname} {gtext}', run(tmp, text, x, 4), want)
             text = module(4, tname, (4, 2), f'all-to-all(x), replica_groups={gtext}, '
                           'dimensions={0}', f'{tname}[4,2]')
             want = []
