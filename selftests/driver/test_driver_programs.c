@@ -249,7 +249,8 @@ static int run_from(int fd, uint32_t q, const struct prog *p, uint32_t bo, uint3
  */
 TEST_F(dev, a_job_stops_at_a_collective_and_resumes_after_it)
 {
-	struct drm_xrt_queue_status st;
+	struct drm_xrt_queue_status st, bad;
+	struct drm_xrt_submit a;
 	uint32_t q, bo, sync, got[4];
 	struct prog p = { 0 };
 	uint64_t caps = 0;
@@ -282,18 +283,14 @@ TEST_F(dev, a_job_stops_at_a_collective_and_resumes_after_it)
 	ASSERT_EQ(0, accel_bo_read(self->fd, bo, got, sizeof(got)));
 	EXPECT_EQ(0, got[2]);
 	EXPECT_EQ(7, got[3]);
-	{
-		struct drm_xrt_submit a = { .queue_id = q, .program_handle = p.bo,
-					    .num_slots = 1, .program_size = p.size,
-					    .slots_ptr = (uintptr_t)&bo, .pad1 = 1 };
-		struct drm_xrt_queue_status bad = { .queue_id = q, .stop_pc = 1 };
-
-		EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_SUBMIT, &a));
-		EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &bad));
-		bad.stop_pc = 0;
-		bad.pad = 1;
-		EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &bad));
-	}
+	a = (struct drm_xrt_submit){ .queue_id = q, .program_handle = p.bo, .num_slots = 1,
+				     .program_size = p.size, .slots_ptr = (uintptr_t)&bo, .pad1 = 1 };
+	bad = (struct drm_xrt_queue_status){ .queue_id = q, .stop_pc = 1 };
+	EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_SUBMIT, &a));
+	EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &bad));
+	bad.stop_pc = 0;
+	bad.pad = 1;
+	EXPECT_EQ(-EINVAL, accel_ioctl(self->fd, DRM_IOCTL_XRT_QUEUE_STATUS, &bad));
 	accel_syncobj_destroy(self->fd, sync);
 	accel_bo_close(self->fd, bo);
 	ASSERT_EQ(0, accel_queue_destroy(self->fd, q));
