@@ -3,6 +3,7 @@
 #
 # The CUDA device's check, for a machine with an NVIDIA GPU: builds
 # libxrt with the CUDA device, runs its tests on cuda:0 (the CUDA tests,
+# NCCL as a communicator of one rank among them,
 # then the XRT API and eager suites with XRT_DEVICE=cuda:0) and the GPU
 # benchmarks,
 # and writes a summary.  Under 8 minutes on one H200; each step has its

@@ -56,7 +56,7 @@ static int32_t place_of(const uint32_t *members, uint32_t n, int32_t d)
 }
 
 xrt_status *xdev_collective_run(const struct xrt_executable *exe, const struct xrt_engine_ctx *x,
-				uint32_t pc, const struct xdev_watch *w)
+				uint32_t pc, const struct xdev_watch *w, void *stream)
 {
 	const struct xrt_cs_collective *c = xrt_engine_collective_of(x, pc);
 	const struct xdev_peer *peer = w ? w->peer : NULL;
@@ -80,8 +80,10 @@ xrt_status *xdev_collective_run(const struct xrt_executable *exe, const struct x
 	op.size = g->start[grp + 1] - g->start[grp];
 	op.me = (uint32_t)place_of(op.members, op.size, (int32_t)d);
 	op.source = g->source ? place_of(op.members, op.size, g->source[d]) : -1;
+	op.source_of = g->source;
 	op.pc = pc;
 	op.where = g->where;
+	op.stream = stream;
 	for (k = 0; k < 2u * c->num_in; k++) {
 		const struct xrt_cs_view *v = xrt_engine_collective_view(c, k);
 

@@ -117,8 +117,8 @@ static xrt_status *gather(struct replicated *r, uint32_t d, uint32_t replicas)
 						  r->partitions));
 	if (!p->s->dev->ops->collectives)
 		return named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
-						  "execute: %s: replicated runs take host and accel "
-						  "devices for now", p->s->dev->info.name));
+						  "execute: %s: replicated runs take host, accel "
+						  "and cuda devices for now", p->s->dev->info.name));
 	p->args = xrt_mem_calloc(r->a, r->num_args + 1, sizeof(*p->args));
 	if (!p->args)
 		return xrt_status_oom(r->a, "a replicated execution");
@@ -128,6 +128,41 @@ static xrt_status *gather(struct replicated *r, uint32_t d, uint32_t replicas)
 			return named(r, d, xrt_status_annotate(st, "execute: argument %u", k));
 	}
 	return NULL;
+}
+
+/*
+ * The run's communicator: the one the devices make for their own memory
+ * (cuda's, over NCCL) when they are all of such a driver, else the
+ * in-process one, on memory the host maps.
+ */
+static xrt_status *make_comm(struct replicated *r)
+{
+	const struct xdev_ops *ops = r->parts[0].s->dev->ops;
+	struct xdev **devs;
+	xrt_status *st;
+	uint32_t d;
+
+	for (d = 1; d < r->devices; d++) {
+		const struct xdev *x = r->parts[d].s->dev;
+
+		if ((ops->comm_create || x->ops->comm_create) && x->ops != ops)
+			return named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
+							  "execute: %s meets %s: devices whose "
+							  "memory the host does not map meet only "
+							  "devices of their own kind",
+							  x->info.name,
+							  r->parts[0].s->dev->info.name));
+	}
+	if (!ops->comm_create)
+		return xcoll_local_create(r->devices, r->a, &r->comm);
+	devs = xrt_mem_calloc(r->a, r->devices, sizeof(*devs));
+	if (!devs)
+		return xrt_status_oom(r->a, "a replicated execution");
+	for (d = 0; d < r->devices; d++)
+		devs[d] = r->parts[d].s->dev;
+	st = ops->comm_create(devs, r->devices, r->a, &r->comm);
+	xrt_mem_free(r->a, devs);
+	return st;
 }
 
 static void run_part(void *arg)
@@ -303,7 +338,7 @@ xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_se
 	for (d = 0; !st && d < r.devices; d++)
 		st = gather(&r, d, replicas);
 	if (!st)
-		st = xcoll_local_create(r.devices, r.a, &r.comm);
+		st = make_comm(&r);
 	if (!st) {
 		run_all(&r, c && c->base.rng_seed ? c->base.rng_seed : xexec_fresh_seed());
 		st = first_error(&r);
@@ -314,7 +349,10 @@ xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_se
 		release(&r);
 	if (r.parts)
 		free_parts(&r);
-	xcoll_local_destroy(r.comm);
+	if (r.comm && r.comm->ops->destroy)
+		r.comm->ops->destroy(r.comm);
+	else
+		xcoll_local_destroy(r.comm);
 	return st;
 }
 
@@ -416,6 +454,11 @@ xrt_status *xexec_join(xrt_session *s, xrt_handle compilation, const xrt_handle 
 	if (replica >= r || core >= p)
 		return xrt_status_new(s->a, XRT_INVALID_ARGUMENT, "execute: replica %u, core %u of "
 				      "a program of %u replicas x %u cores", replica, core, r, p);
+	if (s->dev->ops->comm_create)
+		return xrt_status_new(s->a, XRT_UNIMPLEMENTED, "execute: %s: calls joined by "
+				      "execution_instance_key meet in host memory; run this "
+				      "device's replicas with xrt_execute_replicated",
+				      s->dev->info.name);
 	d = replica * p + core;
 	pthread_mutex_lock(&joints_lock);
 	st = joint_of(s->a, key, r, p, &j);

@@ -8,7 +8,8 @@
  * constants not folded, so each op runs on the GPU) gives host:0's
  * values within the case's tolerance, the exact DOT kernel gives the
  * host engine's bits, and the XRT API's asynchronous runs, transfers
- * and errors behave as on the other devices.  tools/gpu-check.sh runs
+ * and errors behave as on the other devices; NCCL as a communicator of
+ * one rank performs every kind of collective.  tools/gpu-check.sh runs
  * this where a GPU is; make check runs it on fake_cuda.c, a CPU
  * stand-in for the driver (the evaluator's cases excepted: too slow
  * there, and test_cuda_emu runs their kernels).
@@ -29,6 +30,7 @@
 #include "core/literal.h"
 #include "core/shape.h"
 #include "device/cuda/cuda_api.h"
+#include "engine/engine.h"
 #include "device/device.h"
 #include "registry/open.h"
 #include "test_cases.h"
@@ -370,6 +372,68 @@ TEST_F(xrt, a_session_limit_is_kept_on_the_gpu)
 	ASSERT_ERR(xrt_allocate_uninitialized(g, &sh, &h), XRT_RESOURCE_EXHAUSTED, "limit");
 	xrt_shape_deinit(&sh);
 	xrt_session_destroy(g);
+}
+
+/* Device memory of @n f32 from @v. */
+static void put(struct __test_metadata *_metadata, struct xdev *d, const struct xrt_allocator *a,
+		const float *v, size_t n, struct xdev_buf *b)
+{
+	ASSERT_OK(d->ops->alloc(d, n * sizeof(float), a, b));
+	ASSERT_OK(xdev_write(d, b, 0, v, n * sizeof(float), a));
+}
+
+/*
+ * NCCL with one rank (cuda:0): each kind of COLLECTIVE, through the
+ * communicator the cuda device makes, gives what a group of one gives:
+ * the operands back, a permute from nobody zeros.
+ */
+TEST_F(xrt, nccl_of_one_rank_performs_every_collective)
+{
+	static const uint32_t kinds[] = { XRT_CS_COLL_ALL_REDUCE, XRT_CS_COLL_ALL_GATHER,
+					  XRT_CS_COLL_REDUCE_SCATTER, XRT_CS_COLL_ALL_TO_ALL,
+					  XRT_CS_COLL_BROADCAST, XRT_CS_COLL_PERMUTE,
+					  XRT_CS_COLL_PERMUTE };
+	static const unsigned long long dims[2] = { 2, 4 };
+	static const float x[8] = { 1, -2, 3.5f, 4, 5, 6, -7, 8.25f };
+	static const uint32_t members[1] = { 0 };
+	const int32_t self_source[1] = { 0 }, none[1] = { -1 };
+	struct xdev *d = NULL;
+	struct xdev_comm *comm = NULL;
+	struct xdev_buf in, out;
+	float got[8];
+	size_t k, i;
+
+	NEED_GPU();
+	ASSERT_OK(xdev_open("cuda:0", self->a, &d));
+	ASSERT_TRUE(d->ops->comm_create != NULL);
+	ASSERT_OK(d->ops->comm_create(&d, 1, self->a, &comm));
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct xrt_cs_collective cmd = { .kind = kinds[k], .dim = 1, .num_in = 1,
+						 .num_out = 1 };
+		bool nobody = k == 6;
+		struct xdev_coll_array ai, ao;
+		struct xdev_collective op = { &cmd, &ai, &ao, members, 1, 0, nobody ? -1 : 0,
+					      nobody ? none : self_source, 7, "the test", NULL };
+
+		if (kinds[k] == XRT_CS_COLL_ALL_REDUCE || kinds[k] == XRT_CS_COLL_REDUCE_SCATTER)
+			cmd.op = XRT_CS_RED_SUM;
+		if (kinds[k] != XRT_CS_COLL_ALL_GATHER && kinds[k] != XRT_CS_COLL_REDUCE_SCATTER &&
+		    kinds[k] != XRT_CS_COLL_ALL_TO_ALL)
+			cmd.dim = 0;
+		put(_metadata, d, self->a, x, 8, &in);
+		put(_metadata, d, self->a, (const float[8]){ 9, 9, 9, 9, 9, 9, 9, 9 }, 8, &out);
+		ai = (struct xdev_coll_array){ (uint8_t *)(uintptr_t)in.addr, XRT_CS_F32, 2, dims };
+		ao = (struct xdev_coll_array){ (uint8_t *)(uintptr_t)out.addr, XRT_CS_F32, 2, dims };
+		ASSERT_OK(comm->ops->run(comm, 0, &op, NULL));
+		ASSERT_OK(xdev_read(d, &out, 0, got, sizeof(got), self->a));
+		for (i = 0; i < 8; i++)
+			EXPECT_EQ(nobody ? 0.0f : x[i], got[i]) TH_LOG("kind %u at %zu", kinds[k], i);
+		d->ops->free(d, &in, self->a);
+		d->ops->free(d, &out, self->a);
+	}
+	comm->ops->finish(comm, 0, false);
+	comm->ops->destroy(comm);
+	xdev_unref(d);
 }
 
 TEST_HARNESS_MAIN

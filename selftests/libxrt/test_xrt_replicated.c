@@ -135,7 +135,7 @@ static void agrees(struct __test_metadata *_metadata, const char *text)
 	" ROOT s = " t "[] " op "(a, b)\n}\n"
 
 /* Every collective on several types and group shapes, as the evaluator has it. */
-TEST_F(xrt, every_collective_gives_the_evaluators_bits)
+TEST_F_TIMEOUT(xrt, every_collective_gives_the_evaluators_bits, 300)
 {
 	static const char *const types[] = { "f32", "bf16", "f16", "s32", "u8", "f64", "s64" };
 	static const char *const groups[] = { "{}", "{{0,2},{1,3}}", "{{3,2,1,0}}",
@@ -179,7 +179,7 @@ TEST_F(xrt, every_collective_gives_the_evaluators_bits)
  * (reduce-scatter along either dimension), then folded in the group's
  * order, as the evaluator folds.
  */
-TEST_F(xrt, other_reducers_fold_in_the_groups_order)
+TEST_F_TIMEOUT(xrt, other_reducers_fold_in_the_groups_order, 300)
 {
 	static const char *const types[] = { "f32", "s32", "bf16", "u8", "f64" };
 	static const char *const groups[] = { "{}", "{{0,2},{1,3}}", "{{3,2,1,0}}",
@@ -264,7 +264,7 @@ TEST_F(xrt, tuples_ids_and_partitions)
 }
 
 /* A while loop whose trip count is all-reduced, an all-reduce in its body, branches by replica. */
-TEST_F(xrt, collectives_in_loops_and_branches)
+TEST_F_TIMEOUT(xrt, collectives_in_loops_and_branches, 120)
 {
 	agrees(_metadata, "HloModule m, replica_count=3\n" RED("s32", "add")
 	       "cond { s = (s32[], s32[4], s32[]) parameter(0)\n"
@@ -528,7 +528,7 @@ static xrt_literal *randoms(struct __test_metadata *_metadata, uint32_t rank,
 	return lit;
 }
 
-TEST_F(xrt, data_parallel_training_matches_one_replica)
+TEST_F_TIMEOUT(xrt, data_parallel_training_matches_one_replica, 120)
 {
 	static const int64_t dw1[] = { 8, 16 }, db1[] = { 16 }, dw2[] = { 16, 4 }, db2[] = { 4 };
 	const struct xrt_tolerance tol = { 1e-5, 1e-6 };
@@ -668,6 +668,15 @@ TEST_F(xrt, xrt_ops_join_by_execution_instance_key)
 	ASSERT_OK(xrt_ir_evaluate_replicated(w.m, (const xrt_literal *const *)w.in, 1, &eo, NULL,
 					     want));
 	for (d = 0; d < 4; d++) {
+		char name[16];
+
+		device_name(d, name, sizeof(name));
+		if (!strncmp(name, "cuda:", 5)) {	/* their memory: xrt_execute_replicated only */
+			ASSERT_ERR(c[d].st, XRT_UNIMPLEMENTED, "calls joined by "
+				   "execution_instance_key meet in host memory");
+			xrt_literal_destroy(want[d]);
+			continue;
+		}
 		ASSERT_OK(c[d].st);
 		ASSERT_OK(xrt_read_literal(w.s[d], c[d].out, true, &got));
 		EXPECT_TRUE(xrt_literal_equal(want[d], got, why, sizeof(why)))
@@ -731,6 +740,46 @@ TEST_F(xrt, group_sizes_checked_when_the_collective_runs)
 	xcoll_local_destroy(comm);
 	xexe_destroy(exe);
 	xrt_module_destroy(m);
+}
+
+/* A device whose runs do not meet collectives is refused, naming the replica. */
+TEST_F(xrt, devices_that_cannot_meet_are_refused)
+{
+	static const char text[] = "HloModule m, replica_count=2\n" RED("f32", "add")
+		"ENTRY e {\n x = f32[3] parameter(0)\n"
+		" ROOT r = f32[3] all-reduce(x), replica_groups={}, to_apply=f\n}\n";
+	struct xrt_session_options o = { .host_devices = 2 };
+	xrt_literal *x = NULL;
+	xrt_session *s[2];
+	xrt_handle c[2], a[2], out[2];
+	uint32_t d;
+
+	ASSERT_OK(xrt_literal_create(NULL, &(struct xrt_shape){ .dtype = XRT_F32, .rank = 1,
+							       .dims = { 3 } }, &x));
+	for (d = 0; d < 2; d++) {
+		o.device = d ? "staged:0" : "host:0";
+		ASSERT_OK(xrt_session_create(&o, NULL, &s[d]));
+		ASSERT_OK(xrt_compile_hlo(s[d], text, strlen(text), &c[d]));
+		ASSERT_OK(xrt_allocate(s[d], x, &a[d]));
+	}
+	ASSERT_ERR(xrt_execute_replicated(s, 2, c, a, 1, NULL, out), XRT_UNIMPLEMENTED,
+		   "replica 1: execute: staged:0: replicated runs take host, accel and cuda "
+		   "devices for now");
+	xrt_session_destroy(s[1]);
+	/* a GPU meets only GPUs (where the run has them: the fake ones, or real) */
+	o.device = "cuda:0";
+	if (!xrt_session_create(&o, NULL, &s[1])) {
+		ASSERT_OK(xrt_compile_hlo(s[1], text, strlen(text), &c[1]));
+		ASSERT_OK(xrt_allocate(s[1], x, &a[1]));
+		ASSERT_ERR(xrt_execute_replicated(s, 2, c, a, 1, NULL, out), XRT_UNIMPLEMENTED,
+			   "replica 1: execute: cuda:0 meets host:0: devices whose memory the "
+			   "host does not map meet only devices of their own kind");
+	} else {
+		s[1] = NULL;	/* no cuda device here: that case runs on the fake GPUs */
+	}
+	for (d = 0; d < 2; d++)
+		xrt_session_destroy(s[d]);
+	xrt_literal_destroy(x);
 }
 
 /* The compute time fdinfo reports for the open file of render node @node, or -1. */

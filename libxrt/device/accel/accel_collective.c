@@ -40,5 +40,5 @@ xrt_status *adev_collective(const struct xrt_executable *exe, uint8_t *const *da
 	if (!c || !views_mapped(&x, c))
 		return xrt_status_new(NULL, XRT_INTERNAL, "run: the driver stopped the job at "
 				      "command %u, not a COLLECTIVE on the job's buffers", pc);
-	return xdev_collective_run(exe, &x, pc, w);
+	return xdev_collective_run(exe, &x, pc, w, NULL);
 }

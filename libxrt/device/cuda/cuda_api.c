@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Loading the CUDA driver, NVRTC and cuBLAS with dlopen, once.
+ * Loading the CUDA driver, NVRTC, cuBLAS and NCCL with dlopen, once.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -11,8 +11,8 @@
 
 static struct cuda_api api;
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT, nvrtc_once = PTHREAD_ONCE_INIT,
-		      blas_once = PTHREAD_ONCE_INIT;
-static char nvrtc_why[160], blas_why[160];
+		      blas_once = PTHREAD_ONCE_INIT, nccl_once = PTHREAD_ONCE_INIT;
+static char nvrtc_why[160], blas_why[160], nccl_why[160];
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -91,6 +91,34 @@ static bool load_blas(void)
 	}
 	CUDA_BLAS_FUNCTIONS(LOAD)
 	return ok;
+}
+
+static bool load_nccl(void)
+{
+	static const char *const names[] = { "libnccl.so.2", "libnccl.so", NULL };
+	const char *lib = "libnccl";
+	char *why = nccl_why;
+	void *h = open_first(names);
+	bool ok = h != NULL;
+
+	if (!h) {
+		snprintf(why, 160, "NCCL (libnccl.so.2) does not load");
+		return false;
+	}
+	CUDA_NCCL_FUNCTIONS(LOAD)
+	return ok;
+}
+
+static void nccl_load(void)
+{
+	api.have_nccl = load_nccl();
+}
+
+const struct cuda_api *cuda_api_nccl(const char **why)
+{
+	pthread_once(&nccl_once, nccl_load);
+	*why = nccl_why;
+	return &api;
 }
 
 static void driver_load(void)

@@ -349,6 +349,8 @@ static const struct xdev_ops cuda_ops = {
 	.event_wait = cuda_event_wait,
 	.event_free = cuda_event_free,
 	.destroy = cuda_destroy,
+	.collectives = true,
+	.comm_create = cuda_comm_create,
 };
 
 /* The listing of device @i. */

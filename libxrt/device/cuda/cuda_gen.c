@@ -406,6 +406,18 @@ static const struct xrt_cs_cmd *command(const struct xrt_engine_prog *p, uint32_
 	return (const void *)(p->base + p->offsets[pc]);
 }
 
+/* A FILL of the run's id: the host writes it, into a u32 or s32 scalar. */
+static void fill_id(struct cg *g, const struct xrt_cs_fill *c, struct cg_step *st)
+{
+	if ((c->dst.dtype != XRT_CS_U32 && c->dst.dtype != XRT_CS_S32) ||
+	    cg_count(c->dst.rank, c->dst.dims) != 1) {
+		cg_fail(g, "a replica or partition id into other than one 32-bit integer");
+		return;
+	}
+	st->kind = CG_STEP_FILL_ID;
+	st->fill = c;
+}
+
 static void translate(struct cg *g, const struct xrt_cs_cmd *c, struct cg_step *st)
 {
 	st->kind = CG_STEP_KERNELS;
@@ -432,6 +444,20 @@ static void translate(struct cg *g, const struct xrt_cs_cmd *c, struct cg_step *
 	case XRT_CS_OP_JUMP:
 		st->kind = CG_STEP_JUMP;
 		st->jump = (const void *)c;
+		break;
+	case XRT_CS_OP_COLLECTIVE:
+		st->kind = CG_STEP_COLLECTIVE;
+		break;
+	case XRT_CS_OP_CALL:
+		cg_fail(g, "a custom call runs code of the process, not of the GPU");
+		break;
+	case XRT_CS_OP_FILL:
+		if (((const struct xrt_cs_fill *)c)->mode == XRT_CS_FILL_REPLICA_ID ||
+		    ((const struct xrt_cs_fill *)c)->mode == XRT_CS_FILL_PARTITION_ID) {
+			fill_id(g, (const void *)c, st);
+			break;
+		}
+		cg_move(g, c, st);
 		break;
 	default:	/* COPY, FILL, RNG */
 		cg_move(g, c, st);

@@ -45,6 +45,8 @@ struct cg_kernel {
 enum cg_step_kind {
 	CG_STEP_KERNELS,	/* launch kernel[0], then kernel[1] if it has threads */
 	CG_STEP_JUMP,		/* the host reads the predicate and branches */
+	CG_STEP_COLLECTIVE,	/* the run's communicator exchanges the views */
+	CG_STEP_FILL_ID,	/* the host writes the run's replica or partition id */
 };
 
 struct cg_step {
@@ -53,6 +55,7 @@ struct cg_step {
 	/* DOT: the command, which cuBLAS may run instead of kernel[0] */
 	const struct xrt_cs_dot *dot;
 	const struct xrt_cs_jump *jump;
+	const struct xrt_cs_fill *fill;	/* FILL_ID: a u32 or s32 scalar */
 };
 
 struct cuda_plan {

@@ -3,7 +3,9 @@
  * cuda:N queues: a CUDA stream each, with the arena and scratch of the
  * programs it runs.  A program's steps are enqueued in order: kernels,
  * cuBLAS calls for DOTs it takes, and for a JUMP a read of the
- * predicate, after which the host picks the next step.  A run returns
+ * predicate, after which the host picks the next step; for a COLLECTIVE
+ * the run's communicator (NCCL) enqueues its exchange and waits for it.
+ * A run returns
  * when the stream is idle; a submission records an event instead (a
  * program with jumps has been waited on at its last jump already).
  */
@@ -286,14 +288,53 @@ static CUresult predicate(struct xdev_queue *q, const struct xrt_cs_jump *j,
 	return r;
 }
 
-/* Enqueues the program's steps; the queue's lock is held. */
+/* A FILL of the run's replica or partition id (a u32 or s32 scalar). */
+static CUresult fill_id(struct xdev_queue *q, const struct xrt_cs_fill *f,
+			const CUdeviceptr *addr, const struct xdev_watch *w)
+{
+	uint32_t v = 0;
+
+	if (w && w->peer)
+		v = f->mode == XRT_CS_FILL_REPLICA_ID ? w->peer->replica : w->peer->partition;
+	/* from pageable memory: staged before the call returns */
+	return q->d->cu->cuMemcpyHtoDAsync(addr[f->dst.slot] + f->dst.offset, &v, sizeof(v),
+					   q->stream);
+}
+
+/* The COLLECTIVE at @pc, through the run's communicator, on the queue's stream. */
+static xrt_status *collective(struct xdev_queue *q, const struct xrt_executable *exe,
+			      const struct xdev_program *loaded, const CUdeviceptr *addr,
+			      uint32_t pc, const struct xdev_watch *w)
+{
+	uint8_t *small[32], **ptrs = small;
+	struct xrt_engine_ctx x = { .prog = &loaded->prog };
+	xrt_status *st;
+	uint32_t s;
+
+	if (exe->num_slots > 32) {
+		ptrs = xrt_mem_calloc(q->a, exe->num_slots, sizeof(*ptrs));
+		if (!ptrs)
+			return xrt_status_oom(q->a, "slots");
+	}
+	for (s = 0; s < exe->num_slots; s++)	/* device addresses, never dereferenced here */
+		ptrs[s] = (uint8_t *)(uintptr_t)addr[s];
+	x.slots = ptrs;
+	st = xdev_collective_run(exe, &x, pc, w, q->stream);
+	if (ptrs != small)
+		xrt_mem_free(q->a, ptrs);
+	return st;
+}
+
 /*
  * The program's steps, kernels launched in order; jumps decided here on
  * the host (reading the predicate waits for what computed it), which is
- * where @hw, when given, is asked whether to stop.
+ * where @hw, when given, is asked whether to stop; collectives through
+ * @w's peer.  The queue's lock is held.
  */
-static xrt_status *enqueue(struct xdev_queue *q, const struct cuda_module *m,
-			   const CUdeviceptr *addr, uint64_t seed, struct xdev_watcher *hw)
+static xrt_status *enqueue(struct xdev_queue *q, const struct xrt_executable *exe,
+			   const struct xdev_program *loaded, const struct cuda_module *m,
+			   const CUdeviceptr *addr, uint64_t seed, struct xdev_watcher *hw,
+			   const struct xdev_watch *w)
 {
 	uint32_t next;
 	xrt_status *err;
@@ -321,6 +362,20 @@ static xrt_status *enqueue(struct xdev_queue *q, const struct cuda_module *m,
 			if (err)
 				return err;
 			pc = next;
+			continue;
+		}
+		if (st->kind == CG_STEP_COLLECTIVE) {
+			err = collective(q, exe, loaded, addr, pc, w);
+			if (err)
+				return err;
+			pc++;
+			continue;
+		}
+		if (st->kind == CG_STEP_FILL_ID) {
+			r = fill_id(q, st->fill, addr, w);
+			if (r != CUDA_SUCCESS)
+				break;
+			pc++;
 			continue;
 		}
 		if (st->dot && blas_dot(q, st->dot, addr, &r)) {
@@ -369,7 +424,7 @@ static xrt_status *start(struct xdev_queue *q, const struct xrt_executable *exe,
 		st = xdev_watch_init(&hw, exe, &loaded->prog, w, q->a);
 	if (!st) {
 		addresses(q, exe, slots, m, addr);
-		st = enqueue(q, m, addr, seed, w ? &hw : NULL);
+		st = enqueue(q, exe, loaded, m, addr, seed, w ? &hw : NULL, w);
 		xdev_watch_deinit(&hw);
 	}
 	if (m)

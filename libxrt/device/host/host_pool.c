@@ -378,7 +378,8 @@ xrt_status *host_pool_run(struct host_pool *p, const struct xrt_executable *exe,
 							  host_blas_dot(p, x, pc)));
 
 		if (call || coll) {
-			st = call ? host_call(exe, x, call) : xdev_collective_run(exe, x, pc, w);
+			st = call ? host_call(exe, x, call) : xdev_collective_run(exe, x, pc, w,
+										 NULL);
 			if (st)
 				break;
 		}

@@ -475,9 +475,10 @@ struct xrt_replicated_config {
  * devices that wait at different collectives, or for one that ended,
  * fail with FAILED_PRECONDITION; no wait outlives the timeout.  For now
  * the sessions must be on host devices (see @host_devices of struct
- * xrt_session_options) or accel devices, whose jobs stop at each
- * collective for the runtime to perform it on their mapped buffers
- * (UNIMPLEMENTED on others).
+ * xrt_session_options), accel devices, whose jobs stop at each
+ * collective for the runtime to perform it on their mapped buffers, or
+ * cuda devices, which meet through NCCL, one GPU each and only among
+ * themselves (UNIMPLEMENTED on others).
  *
  * Return: NULL; INVALID_ARGUMENT (a NULL, a device assignment, a
  * compilation of another number of devices, an argument's shape);

@@ -7,7 +7,10 @@
  * is CUDA source (libxrt passes its source instead of a cubin when
  * XRT_CUDA_LOAD_SOURCE is set), built by g++ against the CPU emulation
  * of CUDA's threads (cuda_emu.hpp) and loaded with dlopen.  One device,
- * "cuda:0", of compute capability 9.0.  The functions take the names and
+ * "cuda:0", of compute capability 9.0, or FAKE_CUDA_DEVICES of them
+ * (at most 8), sharing the memory (fake_nccl.c exchanges among them).
+ * Work on a stream waits, here in the caller, for what fake_nccl.c has
+ * pending on it (stream order).  The functions take the names and
  * types of cuda.h, whose macros give them the versioned symbol names the
  * real driver exports.
  */
@@ -39,7 +42,7 @@ struct CUstream_st {
 };
 
 struct CUevent_st {
-	int unused;
+	CUstream stream;	/* the stream it was last recorded on */
 };
 
 struct CUctx_st {
@@ -60,17 +63,25 @@ CUresult cuGetErrorString(CUresult error, const char **str)
 	return CUDA_SUCCESS;
 }
 
+static int device_count(void)
+{
+	const char *e = getenv("FAKE_CUDA_DEVICES");
+	int n = e ? atoi(e) : 1;
+
+	return n < 1 ? 1 : n > 8 ? 8 : n;
+}
+
 CUresult cuDeviceGetCount(int *count)
 {
-	*count = 1;
+	*count = device_count();
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice *dev, int ordinal)
 {
-	if (ordinal != 0)
+	if (ordinal < 0 || ordinal >= device_count())
 		return CUDA_ERROR_INVALID_DEVICE;
-	*dev = 0;
+	*dev = ordinal;
 	return CUDA_SUCCESS;
 }
 
@@ -171,24 +182,58 @@ CUresult cuMemFreeHost(void *p)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Operations fake_nccl.c has enqueued on @s and not finished: kernels and
+ * copies happen at once here, NCCL's meetings once every rank came.
+ */
+static int nccl_busy(CUstream s)
+{
+	static int (*busy)(const void *);
+	static int looked;
+	void *h;
+
+	if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+		h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_NOLOAD);
+		if (h)
+			*(void **)&busy = dlsym(h, "fake_nccl_busy");
+		if (busy)	/* found once it is loaded: look until then */
+			__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+	}
+	return busy ? busy(s) : 0;
+}
+
+CUresult cuStreamSynchronize(CUstream s)
+{
+	while (nccl_busy(s))
+		usleep(50);
+	return CUDA_SUCCESS;
+}
+
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
 {
-	(void)s;
+	cuStreamSynchronize(s);	/* after what NCCL has pending on it */
 	memcpy((void *)(uintptr_t)dst, src, n);
 	return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	(void)s;
+	cuStreamSynchronize(s);	/* after what NCCL has pending on it */
 	memcpy(dst, (const void *)(uintptr_t)src, n);
 	return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	(void)s;
+	cuStreamSynchronize(s);	/* after what NCCL has pending on it */
 	memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
+{
+	cuStreamSynchronize(s);	/* after what NCCL has pending on it */
+	memset((void *)(uintptr_t)dst, v, n);
 	return CUDA_SUCCESS;
 }
 
@@ -205,11 +250,6 @@ CUresult cuStreamDestroy(CUstream s)
 	return CUDA_SUCCESS;
 }
 
-CUresult cuStreamSynchronize(CUstream s)
-{
-	(void)s;
-	return CUDA_SUCCESS;
-}
 
 CUresult cuEventCreate(CUevent *e, unsigned int flags)
 {
@@ -220,21 +260,18 @@ CUresult cuEventCreate(CUevent *e, unsigned int flags)
 
 CUresult cuEventRecord(CUevent e, CUstream s)
 {
-	(void)e;
-	(void)s;
+	e->stream = s;
 	return CUDA_SUCCESS;
 }
 
 CUresult cuEventQuery(CUevent e)
 {
-	(void)e;
-	return CUDA_SUCCESS;
+	return nccl_busy(e->stream) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
 CUresult cuEventSynchronize(CUevent e)
 {
-	(void)e;
-	return CUDA_SUCCESS;
+	return cuStreamSynchronize(e->stream);
 }
 
 CUresult cuEventDestroy(CUevent e)
@@ -374,7 +411,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 			unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
 			CUstream s, void **params, void **extra)
 {
-	(void)s;
+	cuStreamSynchronize(s);	/* after what NCCL has pending on it */
 	if (gy != 1 || gz != 1 || by != 1 || bz != 1 || shared || extra || bx > 1024)
 		return CUDA_ERROR_INVALID_VALUE;
 	/* three blocks exercise the kernels' grid-stride loops and keep tests short */

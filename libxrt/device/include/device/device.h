@@ -75,12 +75,17 @@ struct xdev_watch {
  * place (struct xdev_peer) and, at every COLLECTIVE command, hands the
  * command's arrays with its group to the execution's communicator,
  * which returns once this device's outputs are written.  Communicators
- * (libxrt/collective/) implement struct xdev_comm_ops.
+ * implement struct xdev_comm_ops: the in-process one on host memory
+ * (libxrt/collective/), and those a device makes for its own memory
+ * (xdev_ops.comm_create: cuda's over NCCL).
  */
 struct xrt_cs_collective;
 struct xdev_comm;
 
-/* One array of a COLLECTIVE on this device: dense and row-major. */
+/*
+ * One array of a COLLECTIVE on this device: dense and row-major; @data
+ * is the device's address (a host pointer where the host maps it).
+ */
 struct xdev_coll_array {
 	uint8_t *data;
 	uint32_t dtype, rank;		/* enum xrt_cs_dtype */
@@ -93,8 +98,11 @@ struct xdev_collective {
 	const uint32_t *members;	/* the group: device ids, in its order */
 	uint32_t size, me;		/* the group's size, this device's place */
 	int32_t source;			/* PERMUTE: the place sending here; -1: none */
+	/* PERMUTE: by device id, the device each receives from (-1: none) */
+	const int32_t *source_of;
 	uint32_t pc;			/* the command, the same on every device */
 	const char *where;		/* the instruction, for messages */
+	void *stream;			/* the device's stream the exchange follows (cuda) */
 };
 
 struct xdev_comm_ops {
@@ -107,6 +115,8 @@ struct xdev_comm_ops {
 			   const struct xdev_watch *w);
 	/* @device's run ended (@failed: with an error): no one waits for it any more. */
 	void (*finish)(struct xdev_comm *c, uint32_t device, bool failed);
+	/* Frees a communicator a device made (comm_create); NULL for the others. */
+	void (*destroy)(struct xdev_comm *c);
 };
 
 struct xdev_comm {
@@ -127,7 +137,7 @@ struct xrt_engine_ctx;
  * on the group checked, then the communicator (device_collective.c).
  */
 xrt_status *xdev_collective_run(const struct xrt_executable *exe, const struct xrt_engine_ctx *x,
-				uint32_t pc, const struct xdev_watch *w);
+				uint32_t pc, const struct xdev_watch *w, void *stream);
 
 /*
  * A run's watch, for executors that step through a program on the host
@@ -230,6 +240,15 @@ struct xdev_ops {
 	void (*destroy)(struct xdev *d);
 	/* run meets the other devices at COLLECTIVE commands (w->peer's communicator) */
 	bool collectives;
+	/*
+	 * NULL, or a communicator among @devs (@n, all of this driver),
+	 * each device d of a replicated run on devs[d], for arrays in the
+	 * devices' own memory; destroyed with its ops' destroy.  Without
+	 * it devices meet through the in-process communicator, on memory
+	 * the host maps.
+	 */
+	xrt_status *(*comm_create)(struct xdev *const *devs, uint32_t n,
+				   const struct xrt_allocator *a, struct xdev_comm **out);
 };
 
 struct xdev {
