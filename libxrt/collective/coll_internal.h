@@ -8,20 +8,18 @@
 
 #include "device/device.h"
 
-#define XCOLL_MAX_STEPS 2
-
 struct xcoll_meeting {
 	struct xcoll_meeting *next;
 	uint32_t pc, leader, size;
 	uint32_t arrived, left;
-	uint32_t done[XCOLL_MAX_STEPS];		/* members past each step */
+	uint32_t done;				/* members past the exchange */
 	const struct xdev_collective **ops;	/* per place in the group */
 };
 
-/* The steps @op takes, each ended by a barrier of the group. */
-uint32_t xcoll_steps(const struct xdev_collective *op);
-/* Step @step of @op for the member at op->me, reading the others' arrays in @mt. */
-void xcoll_exchange(const struct xcoll_meeting *mt, const struct xdev_collective *op,
-		    uint32_t step);
+/*
+ * @op for the member at op->me: reads the others' inputs in @mt and, for
+ * an all-reduce, writes its folded share into their outputs too.
+ */
+void xcoll_exchange(const struct xcoll_meeting *mt, const struct xdev_collective *op);
 
 #endif /* XRT_COLLECTIVE_INTERNAL_H */

@@ -4,9 +4,10 @@
  * process meet at each COLLECTIVE and read one another's arrays where
  * they lie.  A meeting is keyed by the command and the group's first
  * device; every member leaves its struct xdev_collective there and
- * waits until the group is whole.  Then each writes its own outputs
- * (coll_exchange.c), and leaves once every member is done reading, so
- * that no array is freed or overwritten while another reads it.
+ * waits until the group is whole.  Then each makes its part of the
+ * exchange (coll_exchange.c: its outputs, and for an all-reduce its
+ * share of everyone's), and leaves once every member is done, so that
+ * no array is freed, overwritten or read while another uses it.
  *
  * A wait ends without a meeting, and the run fails, never hangs: when
  * another device failed (CANCELLED), when a member ended without coming
@@ -202,21 +203,19 @@ static xrt_status *local_run(struct xdev_comm *c, uint32_t device,
 	struct local *l = (struct local *)c;
 	struct xcoll_meeting *mt = NULL;
 	xrt_status *st;
-	uint32_t step;
 
 	pthread_mutex_lock(&l->lock);
 	st = meet(l, device, op, w, &mt);
 	pthread_mutex_unlock(&l->lock);
 	if (st)
 		return st;
-	/* nothing blocks between the barriers: every member reaches them */
-	for (step = 0; step < xcoll_steps(op); step++) {
-		xcoll_exchange(mt, op, step);
-		pthread_mutex_lock(&l->lock);
-		barrier(l, &mt->done[step], mt->size);
-		pthread_mutex_unlock(&l->lock);
-	}
+	/*
+	 * Nothing blocks before the barrier, so every member reaches it; past
+	 * it no one reads or writes this member's arrays any more.
+	 */
+	xcoll_exchange(mt, op);
 	pthread_mutex_lock(&l->lock);
+	barrier(l, &mt->done, mt->size);
 	if (++mt->left == mt->size) {
 		close_meeting(l, mt);
 		pthread_cond_broadcast(&l->cond);
