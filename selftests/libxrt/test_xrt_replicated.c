@@ -12,6 +12,7 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -641,6 +642,47 @@ static void *call_execute(void *arg)
  * same key twice for one device, a replica past the count, and a core
  * without a key are refused.
  */
+/*
+ * Two calls for one device under one key: the second to come is
+ * ALREADY_EXISTS at once, and the first runs with the others.  The calls
+ * are started 200 ms apart, so that both come before the run can end.
+ */
+static void one_device_twice(struct __test_metadata *_metadata, struct world *w)
+{
+	static const struct timespec apart = { 0, 200 * 1000 * 1000 };
+	struct call c[5];
+	uint32_t k, errors = 0, d;
+
+	for (k = 0; k < 5; k++) {
+		d = k < 2 ? 0 : k - 1;
+		c[k] = (struct call){ w->s[d], w->comp[d], w->args[d] };
+		c[k].cfg_size = exec_config(c[k].cfg, "twice", d / 2, d % 2, 0);
+		ASSERT_EQ(0, pthread_create(&c[k].t, NULL, call_execute, &c[k]));
+		if (k < 2)
+			nanosleep(&apart, NULL);
+	}
+	for (k = 0; k < 5; k++)
+		pthread_join(c[k].t, NULL);
+	for (k = 0; k < 2; k++) {
+		if (!c[k].st) {
+			EXPECT_OK_STATUS(xrt_release_allocations(w->s[0], &c[k].out, 1));
+			continue;
+		}
+		errors++;
+		EXPECT_EQ(XRT_ALREADY_EXISTS, xrt_status_code(c[k].st));
+		EXPECT_NE(NULL, strstr(xrt_status_message(c[k].st), "execution_instance_key "
+				       "'twice' has replica 0 core 0 already"))
+			TH_LOG("%s", xrt_status_message(c[k].st));
+		xrt_status_free(c[k].st);
+	}
+	EXPECT_EQ(1, errors);
+	for (k = 2; k < 5; k++) {
+		EXPECT_OK_STATUS(c[k].st);
+		if (!c[k].st)
+			EXPECT_OK_STATUS(xrt_release_allocations(w->s[k - 1], &c[k].out, 1));
+	}
+}
+
 TEST_F(xrt, xrt_ops_join_by_execution_instance_key)
 {
 	static const char text[] = "HloModule m, replica_count=2, num_partitions=2\n"
@@ -683,6 +725,13 @@ TEST_F(xrt, xrt_ops_join_by_execution_instance_key)
 			TH_LOG("device %u: %s", d, why);
 		xrt_literal_destroy(got);
 		xrt_literal_destroy(want[d]);
+	}
+	{
+		char name[16];
+
+		device_name(0, name, sizeof(name));
+		if (strncmp(name, "cuda:", 5))
+			one_device_twice(_metadata, &w);
 	}
 	n = exec_config(cfg, "", 1, 0, 0);
 	ASSERT_ERR(xrt_execute_proto(w.s[0], w.comp[0], &w.args[0], 1, cfg, n, &w.out[0]),
@@ -750,6 +799,7 @@ TEST_F(xrt, devices_that_cannot_meet_are_refused)
 		" ROOT r = f32[3] all-reduce(x), replica_groups={}, to_apply=f\n}\n";
 	struct xrt_session_options o = { .host_devices = 2 };
 	xrt_literal *x = NULL;
+	xrt_status *st;
 	xrt_session *s[2];
 	xrt_handle c[2], a[2], out[2];
 	uint32_t d;
@@ -768,7 +818,9 @@ TEST_F(xrt, devices_that_cannot_meet_are_refused)
 	xrt_session_destroy(s[1]);
 	/* a GPU meets only GPUs (where the run has them: the fake ones, or real) */
 	o.device = "cuda:0";
-	if (!xrt_session_create(&o, NULL, &s[1])) {
+	st = xrt_session_create(&o, NULL, &s[1]);
+	xrt_status_free(st);
+	if (!st) {
 		ASSERT_OK(xrt_compile_hlo(s[1], text, strlen(text), &c[1]));
 		ASSERT_OK(xrt_allocate(s[1], x, &a[1]));
 		ASSERT_ERR(xrt_execute_replicated(s, 2, c, a, 1, NULL, out), XRT_UNIMPLEMENTED,
