@@ -27,6 +27,7 @@ packages=(
 	python3 python3-dev python3-numpy python3-venv libopenblas-dev python3-sphinx
 	linux-source-6.1 xz-utils
 	qemu-system-x86 busybox-static cpio kmod binutils linux-headers-amd64
+	libopenmpi-dev openmpi-bin iproute2
 )
 
 cache="${XRT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/xrt}"

@@ -16,29 +16,7 @@
 #include "cstream/executable.h"
 #include "runtime/cache.h"
 #include "xrt_internal.h"
-
-/* One device's part of the run. */
-struct part {
-	xrt_session *s;
-	struct centry *e;
-	struct xnode **args;
-	struct xnode *result;
-	uint32_t num_args;
-	struct xdev_watch w;
-	struct xdev_peer peer;
-	uint64_t seed;
-	xrt_status *st;
-};
-
-struct replicated {
-	xrt_session *const *sessions;
-	const xrt_handle *compilations, *args;
-	uint32_t num_args, devices, partitions;
-	const struct xrt_replicated_config *c;
-	const struct xrt_allocator *a;
-	struct part *parts;
-	struct xdev_comm *comm;
-};
+#include "xrt_replicated.h"
 
 static void device_name(const struct replicated *r, uint32_t d, char *buf, size_t size)
 {
@@ -50,7 +28,7 @@ static void device_name(const struct replicated *r, uint32_t d, char *buf, size_
 }
 
 /* @st with the device's name in front. */
-static xrt_status *named(const struct replicated *r, uint32_t d, xrt_status *st)
+xrt_status *xrep_named(const struct replicated *r, uint32_t d, xrt_status *st)
 {
 	char name[64];
 	xrt_status *n;
@@ -78,7 +56,7 @@ static xrt_status *check_assignment(const struct replicated *r, uint32_t num_ses
 		uint32_t s = session_of(r, d);
 
 		if (s >= num_sessions || !r->sessions[s])
-			return named(r, d, xrt_status_new(r->a, XRT_INVALID_ARGUMENT,
+			return xrep_named(r, d, xrt_status_new(r->a, XRT_INVALID_ARGUMENT,
 							  "execute: runs in session %u of %u, "
 							  "which is %s", s, num_sessions,
 							  s >= num_sessions ? "not there" : "NULL"));
@@ -96,36 +74,33 @@ static xrt_status *check_assignment(const struct replicated *r, uint32_t num_ses
 	return NULL;
 }
 
-/* Device @d's compilation, its arguments, and that the program is one of D devices. */
-static xrt_status *gather(struct replicated *r, uint32_t d, uint32_t replicas)
+/* Part @p's compilation, its arguments, and that the program is one of D devices. */
+xrt_status *xrep_gather(struct replicated *r, struct part *p, uint32_t replicas)
 {
-	struct part *p = &r->parts[d];
 	const struct xrt_executable *exe;
 	xrt_status *st;
 	uint32_t k;
 
-	p->s = r->sessions[session_of(r, d)];
-	st = xhandle_get(p->s, r->compilations[d], HK_COMPILE, (void **)&p->e);
+	st = xhandle_get(p->s, r->compilations[p->slot], HK_COMPILE, (void **)&p->e);
 	if (st)
-		return named(r, d, st);
+		return st;
 	exe = centry_exe(p->e);
 	if (exe->num_replicas != replicas || exe->num_partitions != r->partitions)
-		return named(r, d, xrt_status_new(r->a, XRT_INVALID_ARGUMENT,
-						  "execute: its compilation is of %u replicas x %u "
-						  "partitions, device 0's of %u x %u",
-						  exe->num_replicas, exe->num_partitions, replicas,
-						  r->partitions));
+		return xrt_status_new(r->a, XRT_INVALID_ARGUMENT, "execute: its compilation is "
+				      "of %u replicas x %u partitions, device 0's of %u x %u",
+				      exe->num_replicas, exe->num_partitions, replicas,
+				      r->partitions);
 	if (!p->s->dev->ops->collectives)
-		return named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
-						  "execute: %s: replicated runs take host, accel "
-						  "and cuda devices for now", p->s->dev->info.name));
+		return xrt_status_new(r->a, XRT_UNIMPLEMENTED, "execute: %s: replicated runs "
+				      "take host, accel and cuda devices for now",
+				      p->s->dev->info.name);
 	p->args = xrt_mem_calloc(r->a, r->num_args + 1, sizeof(*p->args));
 	if (!p->args)
 		return xrt_status_oom(r->a, "a replicated execution");
 	for (k = 0; k < r->num_args; k++) {
-		st = xalloc_get(p->s, r->args[(size_t)d * r->num_args + k], &p->args[k]);
+		st = xalloc_get(p->s, r->args[(size_t)p->slot * r->num_args + k], &p->args[k]);
 		if (st)
-			return named(r, d, xrt_status_annotate(st, "execute: argument %u", k));
+			return xrt_status_annotate(st, "execute: argument %u", k);
 	}
 	return NULL;
 }
@@ -146,7 +121,7 @@ static xrt_status *make_comm(struct replicated *r)
 		const struct xdev *x = r->parts[d].s->dev;
 
 		if ((ops->comm_create || x->ops->comm_create) && x->ops != ops)
-			return named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
+			return xrep_named(r, d, xrt_status_new(r->a, XRT_UNIMPLEMENTED,
 							  "execute: %s meets %s: devices whose "
 							  "memory the host does not map meet only "
 							  "devices of their own kind",
@@ -177,25 +152,33 @@ static void run_part(void *arg)
  * Every device's run in a thread of its own: device 0's in this one, the
  * others' on kept workers; those that cannot start fail at once.
  */
-static void run_all(struct replicated *r, uint64_t seed)
+void xrep_run_all(struct replicated *r, uint64_t seed)
 {
 	const struct xdev_watch *limits;
 	struct xworker_latch latch;
 	struct xdev_watch base;
-	uint32_t d;
+	uint32_t d, here = 0, first = r->devices;
 
 	limits = xexec_watch(r->c ? &r->c->base : NULL, &base);
 	for (d = 0; d < r->devices; d++) {
 		struct part *p = &r->parts[d];
 
+		if (!p->s)
+			continue;
+		if (!here++)
+			first = d;
 		p->w = limits ? *limits : (struct xdev_watch){ 0 };
 		p->peer = (struct xdev_peer){ r->comm, d, d / r->partitions, d % r->partitions };
 		p->w.peer = &p->peer;
 		p->seed = seed;
 		p->num_args = r->num_args;
 	}
-	xworker_latch_init(&latch, r->devices - 1);
-	for (d = 1; d < r->devices; d++) {
+	if (!here)
+		return;
+	xworker_latch_init(&latch, here - 1);
+	for (d = first + 1; d < r->devices; d++) {
+		if (!r->parts[d].s)
+			continue;
 		if (xworker_start(run_part, &r->parts[d], &latch))
 			continue;
 		r->parts[d].st = xrt_status_new(r->a, XRT_RESOURCE_EXHAUSTED,
@@ -203,12 +186,12 @@ static void run_all(struct replicated *r, uint64_t seed)
 		r->comm->ops->finish(r->comm, d, true);
 		xworker_latch_down(&latch);	/* it will not */
 	}
-	run_part(&r->parts[0]);
+	run_part(&r->parts[first]);
 	xworker_latch_wait(&latch);
 }
 
 /* The error of the device that failed of itself (not CANCELLED by another), named. */
-static xrt_status *first_error(struct replicated *r)
+xrt_status *xrep_first_error(struct replicated *r)
 {
 	uint32_t d, pick = r->devices;
 	xrt_status *st;
@@ -220,7 +203,7 @@ static xrt_status *first_error(struct replicated *r)
 			pick = d;
 	if (pick == r->devices)
 		return NULL;
-	st = named(r, pick, r->parts[pick].st);
+	st = xrep_named(r, pick, r->parts[pick].st);
 	r->parts[pick].st = NULL;
 	for (d = 0; d < r->devices; d++) {
 		xrt_status_free(r->parts[d].st);
@@ -230,46 +213,56 @@ static xrt_status *first_error(struct replicated *r)
 }
 
 /* The results as handles of their sessions; on failure none stays. */
-static xrt_status *results(struct replicated *r, xrt_handle *out)
+xrt_status *xrep_results(struct replicated *r, xrt_handle *out)
 {
 	xrt_status *st = NULL;
 	uint32_t d;
 
 	for (d = 0; d < r->devices && !st; d++) {
-		st = xalloc_add(r->parts[d].s, r->parts[d].result, &out[d]);
-		r->parts[d].result = NULL;	/* the handle took it, or it is freed */
+		struct part *p = &r->parts[d];
+
+		if (!p->s)
+			continue;
+		st = xalloc_add(p->s, p->result, &out[p->slot]);
+		p->result = NULL;	/* the handle took it, or it is freed */
 	}
 	if (st)	/* out of memory: release those made */
 		while (--d > 0)
-			xrt_status_free(xrt_release_allocations(r->parts[d - 1].s, &out[d - 1],
-								1));
+			if (r->parts[d - 1].s)
+				xrt_status_free(xrt_release_allocations(r->parts[d - 1].s,
+									&out[r->parts[d - 1].slot],
+									1));
 	return st;
 }
 
 /* What a successful run releases: the inputs, the compilations, as the config says. */
-static void release(struct replicated *r)
+void xrep_release(struct replicated *r)
 {
 	uint32_t d;
 
 	for (d = 0; r->c && d < r->devices; d++) {
 		struct part *p = &r->parts[d];
 
+		if (!p->s)
+			continue;
 		if (r->c->base.release_inputs)
-			xrt_status_free(xrt_release_allocations(p->s, &r->args[(size_t)d *
+			xrt_status_free(xrt_release_allocations(p->s, &r->args[(size_t)p->slot *
 								       r->num_args],
 								r->num_args));
 		if (r->c->base.release_compilation)
-			centry_unref(xhandle_take(p->s, r->compilations[d], HK_COMPILE));
+			centry_unref(xhandle_take(p->s, r->compilations[p->slot], HK_COMPILE));
 	}
 }
 
-static void free_parts(struct replicated *r)
+void xrep_free_parts(struct replicated *r)
 {
 	uint32_t d, k;
 
 	for (d = 0; d < r->devices; d++) {
 		struct part *p = &r->parts[d];
 
+		if (!p->s)
+			continue;
 		for (k = 0; p->args && k < r->num_args; k++)
 			xnode_unref(p->s, p->args[k]);
 		xrt_mem_free(r->a, p->args);
@@ -316,6 +309,8 @@ xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_se
 
 	if (st)
 		return st;
+	if (xrt_distributed_rank(NULL, &d) && d > 1 && !(c && c->this_process_only))
+		return xrep_spread(sessions, num_sessions, compilations, args, num_args, c, out);
 	r.a = sessions[0]->a;
 	/* device 0's compilation says how many devices there are */
 	d = c && c->device_assignment ? c->device_assignment[0] : 0;
@@ -335,20 +330,23 @@ xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_t num_se
 	r.parts = st ? NULL : xrt_mem_calloc(r.a, r.devices, sizeof(*r.parts));
 	if (!st && !r.parts)
 		st = xrt_status_oom(r.a, "a replicated execution");
-	for (d = 0; !st && d < r.devices; d++)
-		st = gather(&r, d, replicas);
+	for (d = 0; !st && d < r.devices; d++) {
+		r.parts[d].slot = d;
+		r.parts[d].s = sessions[session_of(&r, d)];
+		st = xrep_named(&r, d, xrep_gather(&r, &r.parts[d], replicas));
+	}
 	if (!st)
 		st = make_comm(&r);
 	if (!st) {
-		run_all(&r, c && c->base.rng_seed ? c->base.rng_seed : xexec_fresh_seed());
-		st = first_error(&r);
+		xrep_run_all(&r, c && c->base.rng_seed ? c->base.rng_seed : xexec_fresh_seed());
+		st = xrep_first_error(&r);
 	}
 	if (!st)
-		st = results(&r, out);
+		st = xrep_results(&r, out);
 	if (!st)
-		release(&r);
+		xrep_release(&r);
 	if (r.parts)
-		free_parts(&r);
+		xrep_free_parts(&r);
 	if (r.comm && r.comm->ops->destroy)
 		r.comm->ops->destroy(r.comm);
 	else
@@ -478,5 +476,5 @@ xrt_status *xexec_join(xrt_session *s, xrt_handle compilation, const xrt_handle 
 	st = xexec_execute_as(s, compilation, args, n, &cfg, &peer, out);
 	j->comm->ops->finish(j->comm, d, st != NULL);
 	joint_leave(j);
-	return st ? named(&(struct replicated){ .partitions = p, .a = s->a }, d, st) : NULL;
+	return st ? xrep_named(&(struct replicated){ .partitions = p, .a = s->a }, d, st) : NULL;
 }

@@ -446,11 +446,16 @@ XRT_API xrt_status *xrt_execute(xrt_session *s, xrt_handle compilation, const xr
  * @device_assignment: NULL, or for each device d = replica x partitions +
  *                     partition the index of the session it runs in;
  *                     NULL runs device d in session d.  Two devices may
- *                     not share a session.
+ *                     not share a session.  In a distributed run, the
+ *                     index is a global device id (see
+ *                     xrt_distributed_init())
+ * @this_process_only: a run of this process's sessions alone, even when
+ *                     the process group has several processes
  */
 struct xrt_replicated_config {
 	struct xrt_execution_config base;
 	const uint32_t *device_assignment;
+	bool this_process_only;
 };
 
 /**
@@ -480,6 +485,22 @@ struct xrt_replicated_config {
  * cuda devices, which meet through NCCL, one GPU each and only among
  * themselves (UNIMPLEMENTED on others).
  *
+ * In a process group of several processes (xrt_distributed_init()), the
+ * run spans them unless @config says this_process_only: every process
+ * calls this together, for the same program and device assignment,
+ * with its own sessions, which are the global devices from the earlier
+ * ranks' session counts on; @compilations, @args (@num_args each) and
+ * @out are then per session of this process, not per device.  The
+ * processes first tell one another what they run, so that a process of
+ * another program, or one that cannot start its devices, fails the run
+ * in every process (ABORTED in the others) before any waits at a
+ * collective.  Collectives go through MPI, polled against the timeout
+ * and cancel flag; a process that ends or stalls in the middle of a run
+ * leaves the others waiting until their timeout, which breaks the group
+ * (see xrt_distributed_shutdown()): give distributed runs a timeout.
+ * A process runs its distributed runs one at a time, and every process
+ * must run them in one order.
+ *
  * Return: NULL; INVALID_ARGUMENT (a NULL, a device assignment, a
  * compilation of another number of devices, an argument's shape);
  * NOT_FOUND for a handle unknown to the device's session (an argument
@@ -493,6 +514,73 @@ XRT_API xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_
 					   uint32_t num_args,
 					   const struct xrt_replicated_config *config,
 					   xrt_handle *out);
+
+/**
+ * struct xrt_distributed_options - how this process joins a process group
+ * @rank: this process's rank, or -1: the launcher's
+ * @size: the group's number of processes, or 0: the launcher's
+ * @coordinator: NULL (the launcher's rendezvous); a coordinator address
+ *               is not taken yet (UNIMPLEMENTED)
+ *
+ * A rank or size given must be the one the launcher gave: it is a check.
+ */
+struct xrt_distributed_options {
+	int32_t rank;
+	int32_t size;
+	const char *coordinator;
+};
+
+/**
+ * xrt_distributed_init() - join the process group this process was
+ *			    launched in
+ * @options: NULL: everything from the launcher
+ *
+ * Replicated executions then span the processes: mpirun (Open MPI) or
+ * srun (Slurm, with PMIx) starts them, and MPI, which libxrt loads now
+ * through its plugin libxrt-mpi.so (a program that never calls this
+ * needs no MPI), joins them.  Every process numbers its sessions of a
+ * replicated execution after those of the ranks before it: the
+ * sessions of rank r are the global devices from the sum of the
+ * earlier ranks' session counts on.  Calling it again is harmless; a
+ * process launched alone is a group of one.
+ *
+ * Return: NULL; FAILED_PRECONDITION without the plugin or MPI (the
+ * message says what is missing); INVALID_ARGUMENT for a rank or size
+ * that is not the launcher's; UNIMPLEMENTED for a coordinator;
+ * UNAVAILABLE for MPI's own failure.
+ */
+XRT_API xrt_status *xrt_distributed_init(const struct xrt_distributed_options *options);
+
+/**
+ * xrt_distributed_rank() - this process's rank and the group's size
+ * @rank: receives the rank (0 outside a group); may be NULL
+ * @size: receives the size (1 outside a group); may be NULL
+ *
+ * Return: whether xrt_distributed_init() joined a group.
+ */
+XRT_API bool xrt_distributed_rank(uint32_t *rank, uint32_t *size);
+
+/**
+ * xrt_distributed_launched() - whether a launcher started this process
+ *				among others
+ *
+ * Return: true where the environment names a group of more than one
+ * process (Open MPI's OMPI_COMM_WORLD_SIZE, PMIx's and PMI's, Slurm's
+ * SLURM_NTASKS): what xrt-run looks at to call xrt_distributed_init().
+ */
+XRT_API bool xrt_distributed_launched(void);
+
+/**
+ * xrt_distributed_shutdown() - leave the process group
+ *
+ * Ends MPI, when libxrt began it.  A group broken by a collective that
+ * did not complete (a lost process, a deadline) cannot end cleanly:
+ * this then prints why and aborts the whole job (MPI_Abort), and does
+ * not return.
+ *
+ * Return: NULL, or MPI's error.
+ */
+XRT_API xrt_status *xrt_distributed_shutdown(void);
 
 /** typedef xrt_event - the completion of an asynchronous execution (opaque) */
 typedef struct xrt_event xrt_event;

@@ -9,6 +9,7 @@
 #ifndef XRT_COLLECTIVE_COLLECTIVE_H
 #define XRT_COLLECTIVE_COLLECTIVE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <xrt/alloc.h>
@@ -23,6 +24,40 @@
  */
 xrt_status *xcoll_local_create(uint32_t n, const struct xrt_allocator *a, struct xdev_comm **out);
 void xcoll_local_destroy(struct xdev_comm *c);
+
+/*
+ * The process group (MPI's world, through the MPI plugin libxrt-mpi.so,
+ * loaded by the first call): init gives this process's @rank and the
+ * group's @size; a second init gives them again.
+ */
+xrt_status *xcoll_mpi_init(uint32_t *rank, uint32_t *size);
+/* Whether the group is up; its @rank and @size (0 and 1 when not; either may be NULL). */
+bool xcoll_mpi_up(uint32_t *rank, uint32_t *size);
+/* Ends the group (MPI_Finalize); a broken one aborts the job instead. */
+xrt_status *xcoll_mpi_shutdown(void);
+/* NULL, or why the group is broken and distributes no more. */
+xrt_status *xcoll_mpi_check(void);
+/* Distributed runs of this process, one at a time: every process meets them in one order. */
+void xcoll_mpi_lock(void);
+void xcoll_mpi_unlock(void);
+/*
+ * Every process's @bytes at @mine joined in rank order into @all, polled
+ * against @w (NULL: no limit); @where names the step in messages.
+ */
+xrt_status *xcoll_mpi_exchange(const void *mine, uint32_t bytes, void *all,
+			       const struct xdev_watch *w, const char *where);
+
+struct xrt_executable;
+/*
+ * A communicator for a run of @n devices spread over the group: device d
+ * runs in the process of rank @rank_of[d] as global device @gid[d]; this
+ * process's devices meet here, and the others over MPI.  Every process
+ * calls it at the run's start: each group's communicator is made then,
+ * by its processes together.  Freed through its ops' destroy.
+ */
+xrt_status *xcoll_mpi_create(uint32_t n, const uint32_t *rank_of, const uint32_t *gid,
+			     const struct xrt_executable *exe, const struct xrt_allocator *a,
+			     struct xdev_comm **out);
 
 /*
  * Folds @n elements of @src into @dst with reduction @op (XRT_CS_RED_SUM

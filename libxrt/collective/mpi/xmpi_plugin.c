@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libxrt-mpi.so: the MPI calls libxrt makes across processes, compiled
+ * against the system's mpi.h and linked with its libmpi, loaded only by
+ * a program that distributes (xmpi.h says why).  Reductions MPI has
+ * natively for the type use MPI's own operation; the others (16- and
+ * 8-bit floats, NaN-winning min and max, pred) use one user-defined
+ * operation calling libxrt's fold, the element type and reduction
+ * riding on the MPI datatype as an attribute.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "xmpi.h"
+
+static struct xmpi_host host;
+static int initialized_here;
+
+/* The non-native element types met so far, each an MPI datatype carrying itself. */
+#define MAX_OTHERS 256
+struct other {
+	uint32_t dtype, op, size;
+	MPI_Datatype type;
+};
+static struct other others[MAX_OTHERS];
+static int num_others;
+static int other_key = MPI_KEYVAL_INVALID;
+static MPI_Op fold_op = MPI_OP_NULL;
+static pthread_mutex_t others_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A request with what MPI reads until it completes. */
+struct req {
+	MPI_Request r;
+	int *counts, *displs;
+};
+
+static void fold_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+	struct other *o = NULL;
+	int found = 0;
+
+	MPI_Type_get_attr(*type, other_key, &o, &found);
+	if (found && o)
+		host.fold(inout, in, (uint64_t)*len, o->dtype, o->op);
+}
+
+static int init(int *rank, int *size, int *level)
+{
+	int inited = 0, rc;
+
+	MPI_Initialized(&inited);
+	if (!inited) {
+		rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, level);
+		if (rc)
+			return rc;
+		initialized_here = 1;
+	} else {
+		MPI_Query_thread(level);
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	rc = MPI_Comm_rank(MPI_COMM_WORLD, rank);
+	if (!rc)
+		rc = MPI_Comm_size(MPI_COMM_WORLD, size);
+	if (!rc && other_key == MPI_KEYVAL_INVALID)
+		rc = MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
+					    &other_key, NULL);
+	if (!rc && fold_op == MPI_OP_NULL)
+		rc = MPI_Op_create(fold_fn, 1, &fold_op);
+	return rc;
+}
+
+static int owns(void)
+{
+	return initialized_here;
+}
+
+static int finalize(void)
+{
+	int i;
+
+	for (i = 0; i < num_others; i++)
+		MPI_Type_free(&others[i].type);
+	num_others = 0;
+	if (fold_op != MPI_OP_NULL)
+		MPI_Op_free(&fold_op);
+	if (other_key != MPI_KEYVAL_INVALID)
+		MPI_Type_free_keyval(&other_key);
+	return initialized_here ? MPI_Finalize() : 0;
+}
+
+static void abort_job(int code)
+{
+	MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+static int world(void **comm)
+{
+	MPI_Comm *c = malloc(sizeof(*c));
+	int rc;
+
+	if (!c)
+		return MPI_ERR_NO_MEM;
+	rc = MPI_Comm_dup(MPI_COMM_WORLD, c);
+	if (!rc)
+		rc = MPI_Comm_set_errhandler(*c, MPI_ERRORS_RETURN);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*comm = c;
+	return 0;
+}
+
+static int create(const int *ranks, int n, int tag, void **comm)
+{
+	MPI_Group all, some;
+	MPI_Comm *c = malloc(sizeof(*c));
+	int rc;
+
+	if (!c)
+		return MPI_ERR_NO_MEM;
+	rc = MPI_Comm_group(MPI_COMM_WORLD, &all);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	rc = MPI_Group_incl(all, n, ranks, &some);
+	if (!rc) {
+		rc = MPI_Comm_create_group(MPI_COMM_WORLD, some, tag, c);
+		MPI_Group_free(&some);
+	}
+	MPI_Group_free(&all);
+	if (!rc)
+		rc = MPI_Comm_set_errhandler(*c, MPI_ERRORS_RETURN);
+	if (rc) {
+		free(c);
+		return rc;
+	}
+	*comm = c;
+	return 0;
+}
+
+static void free_comm(void *comm)
+{
+	MPI_Comm *c = comm;
+
+	if (c) {
+		MPI_Comm_free(c);
+		free(c);
+	}
+}
+
+static MPI_Datatype native_type(enum xmpi_type t)
+{
+	switch (t) {
+	case XMPI_T_F32: return MPI_FLOAT;
+	case XMPI_T_F64: return MPI_DOUBLE;
+	case XMPI_T_U8: return MPI_UINT8_T;
+	case XMPI_T_U16: return MPI_UINT16_T;
+	case XMPI_T_U32: return MPI_UINT32_T;
+	case XMPI_T_U64: return MPI_UINT64_T;
+	case XMPI_T_S8: return MPI_INT8_T;
+	case XMPI_T_S16: return MPI_INT16_T;
+	case XMPI_T_S32: return MPI_INT32_T;
+	case XMPI_T_S64: return MPI_INT64_T;
+	default: return MPI_DATATYPE_NULL;
+	}
+}
+
+static MPI_Op native_op(enum xmpi_op op)
+{
+	switch (op) {
+	case XMPI_SUM: return MPI_SUM;
+	case XMPI_PROD: return MPI_PROD;
+	case XMPI_MIN: return MPI_MIN;
+	case XMPI_MAX: return MPI_MAX;
+	case XMPI_BAND: return MPI_BAND;
+	default: return MPI_BOR;
+	}
+}
+
+/* The datatype carrying libxrt's element type and reduction, made once. */
+static int other_type(const struct xmpi_elem *e, MPI_Datatype *out)
+{
+	int i, rc = 0;
+
+	pthread_mutex_lock(&others_lock);
+	for (i = 0; i < num_others; i++)
+		if (others[i].dtype == e->dtype && others[i].op == e->fold_op)
+			break;
+	if (i == num_others && num_others == MAX_OTHERS)
+		rc = MPI_ERR_NO_MEM;
+	if (!rc && i == num_others) {
+		struct other *o = &others[i];
+
+		*o = (struct other){ e->dtype, e->fold_op, e->size, MPI_DATATYPE_NULL };
+		rc = MPI_Type_contiguous((int)e->size, MPI_BYTE, &o->type);
+		if (!rc)
+			rc = MPI_Type_commit(&o->type);
+		if (!rc)
+			rc = MPI_Type_set_attr(o->type, other_key, o);
+		if (!rc)
+			num_others++;
+	}
+	if (!rc)
+		*out = others[i].type;
+	pthread_mutex_unlock(&others_lock);
+	return rc;
+}
+
+static int iallreduce(void *comm, const void *in, void *out, uint64_t n,
+		      const struct xmpi_elem *e, void **req)
+{
+	MPI_Datatype type = native_type(e->type);
+	MPI_Op op = native_op(e->op);
+	struct req *q;
+	int rc = 0;
+
+	if (n > INT_MAX || (e->type == XMPI_T_OTHER && (!e->size || e->size > INT_MAX)))
+		return MPI_ERR_COUNT;
+	if (e->type == XMPI_T_OTHER) {
+		rc = other_type(e, &type);
+		op = fold_op;
+	}
+	q = rc ? NULL : calloc(1, sizeof(*q));
+	if (!rc && !q)
+		rc = MPI_ERR_NO_MEM;
+	if (!rc)
+		rc = MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, type, op,
+				    *(MPI_Comm *)comm, &q->r);
+	if (rc) {
+		free(q);
+		return rc;
+	}
+	*req = q;
+	return 0;
+}
+
+static int iallgatherv(void *comm, const void *in, void *out, uint64_t block,
+		       const uint32_t *counts, void **req)
+{
+	MPI_Comm c = *(MPI_Comm *)comm;
+	struct req *q = calloc(1, sizeof(*q));
+	MPI_Datatype type = MPI_DATATYPE_NULL;
+	int n = 0, r, rc, at = 0;
+
+	rc = q ? MPI_Comm_size(c, &n) : MPI_ERR_NO_MEM;
+	if (!rc && block > INT_MAX)
+		rc = MPI_ERR_COUNT;
+	if (!rc) {
+		q->counts = calloc((size_t)n, sizeof(int));
+		q->displs = calloc((size_t)n, sizeof(int));
+		if (!q->counts || !q->displs)
+			rc = MPI_ERR_NO_MEM;
+	}
+	for (r = 0; !rc && r < n; r++) {
+		if (counts[r] > (uint32_t)(INT_MAX - at))
+			rc = MPI_ERR_COUNT;
+		q->counts[r] = (int)counts[r];
+		q->displs[r] = at;
+		at += rc ? 0 : (int)counts[r];
+	}
+	if (!rc)
+		rc = MPI_Comm_rank(c, &r);
+	if (!rc)
+		rc = MPI_Type_contiguous((int)block, MPI_BYTE, &type);
+	if (!rc)
+		rc = MPI_Type_commit(&type);
+	if (!rc)	/* freed once the request no longer needs it */
+		rc = MPI_Iallgatherv(in, q->counts[r], type, out, q->counts, q->displs, type, c,
+				     &q->r);
+	if (type != MPI_DATATYPE_NULL)
+		MPI_Type_free(&type);
+	if (rc) {
+		if (q) {
+			free(q->counts);
+			free(q->displs);
+		}
+		free(q);
+		return rc;
+	}
+	*req = q;
+	return 0;
+}
+
+static void req_free(struct req *q)
+{
+	free(q->counts);
+	free(q->displs);
+	free(q);
+}
+
+static int test(void *req, int *done)
+{
+	struct req *q = req;
+	int rc = MPI_Test(&q->r, done, MPI_STATUS_IGNORE);
+
+	if (rc || *done)
+		req_free(q);
+	return rc;
+}
+
+/*
+ * MPI forbids freeing or cancelling a collective's request: an abandoned
+ * one, with its counts, stays MPI's until the process ends, which a
+ * process group that gave up on a collective must (coll_mpi_world.c).
+ */
+static void forget(void *req)
+{
+	(void)req;
+}
+
+static void error_string(int code, char *buf, size_t size)
+{
+	char s[MPI_MAX_ERROR_STRING];
+	int len = 0;
+
+	if (MPI_Error_string(code, s, &len))
+		len = snprintf(s, sizeof(s), "MPI error %d", code);
+	snprintf(buf, size, "%.*s", len, s);
+}
+
+static void processor_name(char *buf, size_t size)
+{
+	char s[MPI_MAX_PROCESSOR_NAME];
+	int len = 0;
+
+	if (MPI_Get_processor_name(s, &len))
+		len = 0;
+	snprintf(buf, size, "%.*s", len, s);
+}
+
+static const struct xmpi_ops ops = {
+	XMPI_ABI, init, owns, finalize, abort_job, world, create, free_comm, iallreduce,
+	iallgatherv, test, forget, error_string, processor_name,
+};
+
+__attribute__((visibility("default")))
+const struct xmpi_ops *xrt_mpi_plugin(const struct xmpi_host *h)
+{
+	if (!h || h->abi != XMPI_ABI || !h->fold)
+		return NULL;
+	host = *h;
+	return &ops;
+}
