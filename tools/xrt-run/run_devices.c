@@ -4,7 +4,9 @@
  * device in order (replica x partitions + partition), through the
  * public API: a session on each, the module compiled in each, every
  * device's arguments allocated in its session, one replicated
- * execution, the results read back.
+ * execution, the results read back.  Under mpirun each process does so
+ * for its own devices (--devices, or one --device), and the execution
+ * spans the processes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,16 @@ static xrt_status *prepare(const struct xrt_module *m, char **names, uint32_t de
 	return st;
 }
 
+uint32_t run_count_devices(const struct run_options *o)
+{
+	const char *p = o->devices;
+	uint32_t n = 1;
+
+	for (; p && *p; p++)
+		n += *p == ',';
+	return n;
+}
+
 xrt_status *run_on_devices(const struct run_options *o, const struct xrt_module *m,
 			   xrt_literal *const *args, uint32_t n, xrt_literal **out,
 			   uint32_t devices)
@@ -66,7 +78,7 @@ xrt_status *run_on_devices(const struct run_options *o, const struct xrt_module 
 		{ 0, (uint32_t)o->seed, false, false, o->timeout_ns, o->max_iterations, NULL },
 		NULL
 	};
-	char *list = strdup(o->devices), **names = calloc(devices + 1, sizeof(*names));
+	char *list = strdup(o->devices ? o->devices : o->device), **names = calloc(devices + 1, sizeof(*names));
 	struct sessions r = { calloc(devices, sizeof(*r.s)), calloc(devices, sizeof(xrt_handle)),
 			      calloc((size_t)devices * n + 1, sizeof(xrt_handle)),
 			      calloc(devices, sizeof(xrt_handle)) };

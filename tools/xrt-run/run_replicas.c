@@ -16,6 +16,7 @@
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
+#include <xrt/xrt.h>
 
 #include "collective/collective.h"
 #include "compiler/compiler.h"
@@ -49,15 +50,16 @@ static void output_name(const char *path, const xrt_module *m, uint32_t d, char 
 		snprintf(buf, size, "%.*s.r%u.npy", (int)len, path, d);
 }
 
+/* Devices @first on, @devices of them: their arguments and results at [0, @devices). */
 static xrt_status *show(const struct run_options *o, const xrt_module *m, xrt_literal **args,
-			xrt_literal **out, uint32_t devices)
+			xrt_literal **out, uint32_t first, uint32_t devices)
 {
 	uint32_t n = xrt_module_num_params(m), d, i;
 	char name[64], label[96], file[4096];
 	xrt_status *st = NULL;
 
 	for (d = 0; d < devices && !st; d++) {
-		device_name(m, d, name, sizeof(name));
+		device_name(m, first + d, name, sizeof(name));
 		for (i = 0; o->show_inputs && i < n; i++) {
 			snprintf(label, sizeof(label), "%s: parameter", name);
 			run_print_literal(label, args[d * n + i]);
@@ -67,7 +69,7 @@ static xrt_status *show(const struct run_options *o, const xrt_module *m, xrt_li
 			run_print_literal(label, out[d]);
 			continue;
 		}
-		output_name(o->output, m, d, file, sizeof(file));
+		output_name(o->output, m, first + d, file, sizeof(file));
 		st = run_npy_write(file, out[d]);
 		if (!st)
 			printf("%s: result saved to %s\n", name, file);
@@ -207,34 +209,65 @@ static xrt_status *run_hosts(const struct run_options *o, const xrt_module *m,
 	return st;
 }
 
+/*
+ * Under mpirun, this process's devices: @first on, *@here of them, the
+ * same number in every process (xrt-run runs one command line).
+ */
+static xrt_status *spread(const struct run_options *o, const xrt_module *m, uint32_t devices,
+			  uint32_t *first, uint32_t *here)
+{
+	uint32_t rank, size;
+
+	if (!xrt_distributed_rank(&rank, &size) || size < 2)
+		return NULL;
+	if (!strcmp(o->device, "reference") && !o->devices)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "the reference evaluator runs "
+				      "in one process, not under mpirun");
+	*here = run_count_devices(o);
+	*first = rank * *here;
+	if (*here * size != devices)
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
+				      "module '%s' runs on %u devices (replica_count=%u, "
+				      "num_partitions=%u); %u processes of %u device%s each "
+				      "make %u", xrt_module_name(m), devices,
+				      xrt_module_num_replicas(m), xrt_module_num_partitions(m),
+				      size, *here, *here > 1 ? "s" : "", size * *here);
+	return NULL;
+}
+
 int run_replicas(const struct run_options *o, const xrt_module *m)
 {
 	uint32_t devices = xrt_module_num_replicas(m) * xrt_module_num_partitions(m);
-	uint32_t n = xrt_module_num_params(m), d, i;
+	uint32_t n = xrt_module_num_params(m), d, i, first = 0, here = devices;
 	xrt_literal **args = calloc((size_t)devices * n + 1, sizeof(*args));
 	xrt_literal **out = calloc(devices, sizeof(*out));
 	xrt_status *st = NULL;
+	bool spread_out;
 	int rc;
 
 	if (!args || !out)
 		st = xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory");
-	for (d = 0; d < devices && !st; d++)
-		st = run_make_args(o, m, o->seed + d, args + (size_t)d * n);
-	if (!st && !o->devices && strcmp(o->device, "reference") && strcmp(o->device, "host"))
+	if (!st)
+		st = spread(o, m, devices, &first, &here);
+	spread_out = here < devices;
+	for (d = 0; d < here && !st; d++)
+		st = run_make_args(o, m, o->seed + first + d, args + (size_t)d * n);
+	if (!st && !spread_out && !o->devices && strcmp(o->device, "reference") &&
+	    strcmp(o->device, "host"))
 		st = xrt_status_new(NULL, XRT_INVALID_ARGUMENT,
 				    "module '%s' runs on %u devices (replica_count=%u, "
 				    "num_partitions=%u): name each with --devices=A,B,... (or "
 				    "--device=host or reference)",
 				    xrt_module_name(m), devices, xrt_module_num_replicas(m),
 				    xrt_module_num_partitions(m));
-	if (!st && o->devices)
-		st = run_on_devices(o, m, args, n, out, devices);
+	if (!st && (o->devices || spread_out))
+		st = run_on_devices(o, m, args, n, out, here);
 	else if (!st && !strcmp(o->device, "reference"))
 		st = evaluate(o, m, args, out, devices);
 	else if (!st)
 		st = run_hosts(o, m, args, out, devices);
 	if (!st)
-		st = show(o, m, args, out, devices);
+		st = show(o, m, args, out, first, here);
 	rc = st ? run_fail(st, o->path) : 0;
 	for (d = 0; out && d < devices; d++)
 		xrt_literal_destroy(out[d]);

@@ -15,16 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <xrt/device.h>
 #include <xrt/literal.h>
 #include <xrt/wire.h>
+#include <xrt/xrt.h>
 
 #include "xrt_run.h"
 
 int run_fail(xrt_status *st, const char *what)
 {
-	fprintf(stderr, "xrt-run: %s: %s: %s\n", what,
+	uint32_t rank, size;
+	char who[32] = "";
+
+	if (xrt_distributed_rank(&rank, &size) && size > 1)
+		snprintf(who, sizeof(who), "rank %u: ", rank);
+	fprintf(stderr, "xrt-run: %s%s: %s: %s\n", who, what,
 		xrt_code_name(xrt_status_code(st)), xrt_status_message(st));
 	xrt_status_free(st);
 	return 1;
@@ -473,7 +480,30 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xrt-run: out of memory\n");
 		return 1;
 	}
+	if (xrt_distributed_launched()) {
+		/* under mpirun or srun: replicated modules span the processes */
+		xrt_status *st = xrt_distributed_init(NULL);
+
+		if (st) {
+			free(o.inputs);
+			return run_fail(st, "joining the other processes");
+		}
+	}
 	rc = parse_and_run(argc, argv, &o);
 	free(o.inputs);
+	if (rc && xrt_distributed_rank(NULL, NULL)) {
+		/*
+		 * Others may wait for this process at a collective, and MPI's
+		 * finalize would wait for them: leave at once, and mpirun ends
+		 * the job for the non-zero status.
+		 */
+		fflush(NULL);
+		_exit(rc);
+	}
+	if (xrt_distributed_rank(NULL, NULL)) {
+		xrt_status *st = xrt_distributed_shutdown();
+
+		rc = st ? run_fail(st, "leaving the other processes") : rc;
+	}
 	return rc;
 }

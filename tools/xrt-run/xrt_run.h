@@ -56,10 +56,13 @@ xrt_status *run_make_args(const struct run_options *o, const struct xrt_module *
 			  uint64_t seed, xrt_literal **args);
 /* Runs @m, of several replicas or partitions, on every device; the exit status. */
 int run_replicas(const struct run_options *o, const struct xrt_module *m);
+/* The devices this process runs: those --devices names, or one. */
+uint32_t run_count_devices(const struct run_options *o);
 /*
- * Runs @m on the o->devices, one per device (replica x partitions +
- * partition) through xrt_execute_replicated() (run_devices.c); @args:
- * @n per device; @out: a result per device.
+ * Runs @m on the o->devices (or o->device), one per device of this
+ * process (replica x partitions + partition, in order: @devices of
+ * them) through xrt_execute_replicated() (run_devices.c); @args: @n per
+ * device; @out: a result per device.
  */
 xrt_status *run_on_devices(const struct run_options *o, const struct xrt_module *m,
 			   xrt_literal *const *args, uint32_t n, xrt_literal **out,
