@@ -18,6 +18,7 @@
 
 #include "xrt_test.h"
 #include "test_elems.h"
+#include "test_mlp.h"
 
 #include <xrt/evaluate.h>
 #include <xrt/ir.h>
@@ -439,96 +440,6 @@ TEST_F(xrt, failures_end_every_device)
 	teardown(&w);
 }
 
-/*
- * A data-parallel training step, ten times in a while loop: an MLP
- * (8 -> 16 relu -> 4, squared error) whose gradients, each replica's on
- * its quarter of the batch, are all-reduced before the update.  The
- * same text with one replica takes the whole batch.
- */
-static void mlp_text(char *buf, size_t size, int replicas, int b, int total)
-{
-	char st[256];
-
-	snprintf(st, sizeof(st), "(s32[], f32[8,16], f32[16], f32[16,4], f32[4], f32[%d,8], "
-		 "f32[%d,4])", b, b);
-	snprintf(buf, size,
-		 "HloModule mlp, replica_count=%1$d\n" RED("f32", "add")
-		 "cond { s = %2$s parameter(0)\n i = s32[] get-tuple-element(s), index=0\n"
-		 " n = s32[] constant(10)\n ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
-		 "body { s = %2$s parameter(0)\n i = s32[] get-tuple-element(s), index=0\n"
-		 " w1 = f32[8,16] get-tuple-element(s), index=1\n"
-		 " b1 = f32[16] get-tuple-element(s), index=2\n"
-		 " w2 = f32[16,4] get-tuple-element(s), index=3\n"
-		 " b2 = f32[4] get-tuple-element(s), index=4\n"
-		 " x = f32[%3$d,8] get-tuple-element(s), index=5\n"
-		 " y = f32[%3$d,4] get-tuple-element(s), index=6\n"
-		 " xw = f32[%3$d,16] dot(x, w1), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
-		 " bb1 = f32[%3$d,16] broadcast(b1), dimensions={1}\n z = f32[%3$d,16] add(xw, bb1)\n"
-		 " zero = f32[] constant(0)\n zb = f32[%3$d,16] broadcast(zero), dimensions={}\n"
-		 " h = f32[%3$d,16] maximum(z, zb)\n"
-		 " hw = f32[%3$d,4] dot(h, w2), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
-		 " bb2 = f32[%3$d,4] broadcast(b2), dimensions={1}\n o = f32[%3$d,4] add(hw, bb2)\n"
-		 " d = f32[%3$d,4] subtract(o, y)\n k = f32[] constant(%4$.9g)\n"
-		 " kb = f32[%3$d,4] broadcast(k), dimensions={}\n dout = f32[%3$d,4] multiply(d, kb)\n"
-		 " dw2 = f32[16,4] dot(h, dout), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
-		 " db2 = f32[4] reduce(dout, zero), dimensions={0}, to_apply=f\n"
-		 " dh0 = f32[%3$d,16] dot(dout, w2), lhs_contracting_dims={1}, "
-		 "rhs_contracting_dims={1}\n"
-		 " pos = pred[%3$d,16] compare(z, zb), direction=GT\n"
-		 " dh = f32[%3$d,16] select(pos, dh0, zb)\n"
-		 " dw1 = f32[8,16] dot(x, dh), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
-		 " db1 = f32[16] reduce(dh, zero), dimensions={0}, to_apply=f\n"
-		 " g = (f32[8,16], f32[16], f32[16,4], f32[4]) all-reduce(dw1, db1, dw2, db2), "
-		 "replica_groups={}, to_apply=f\n"
-		 " g1 = f32[8,16] get-tuple-element(g), index=0\n"
-		 " g2 = f32[16] get-tuple-element(g), index=1\n"
-		 " g3 = f32[16,4] get-tuple-element(g), index=2\n"
-		 " g4 = f32[4] get-tuple-element(g), index=3\n lr = f32[] constant(0.05)\n"
-		 " l1 = f32[8,16] broadcast(lr), dimensions={}\n s1 = f32[8,16] multiply(l1, g1)\n"
-		 " w1n = f32[8,16] subtract(w1, s1)\n l2 = f32[16] broadcast(lr), dimensions={}\n"
-		 " s2 = f32[16] multiply(l2, g2)\n b1n = f32[16] subtract(b1, s2)\n"
-		 " l3 = f32[16,4] broadcast(lr), dimensions={}\n s3 = f32[16,4] multiply(l3, g3)\n"
-		 " w2n = f32[16,4] subtract(w2, s3)\n l4 = f32[4] broadcast(lr), dimensions={}\n"
-		 " s4 = f32[4] multiply(l4, g4)\n b2n = f32[4] subtract(b2, s4)\n"
-		 " one = s32[] constant(1)\n i1 = s32[] add(i, one)\n"
-		 " ROOT t = %2$s tuple(i1, w1n, b1n, w2n, b2n, x, y)\n}\n"
-		 "ENTRY e {\n w1 = f32[8,16] parameter(0)\n b1 = f32[16] parameter(1)\n"
-		 " w2 = f32[16,4] parameter(2)\n b2 = f32[4] parameter(3)\n"
-		 " x = f32[%3$d,8] parameter(4)\n y = f32[%3$d,4] parameter(5)\n"
-		 " i = s32[] constant(0)\n init = %2$s tuple(i, w1, b1, w2, b2, x, y)\n"
-		 " w = %2$s while(init), condition=cond, body=body\n"
-		 " o1 = f32[8,16] get-tuple-element(w), index=1\n o2 = f32[16] get-tuple-element(w), "
-		 "index=2\n o3 = f32[16,4] get-tuple-element(w), index=3\n"
-		 " o4 = f32[4] get-tuple-element(w), index=4\n"
-		 " ROOT r = (f32[8,16], f32[16], f32[16,4], f32[4]) tuple(o1, o2, o3, o4)\n}\n",
-		 replicas, st, b, 2.0 / total);
-}
-
-/* @n floats, pseudo-random in [-1, 1) from @seed. */
-static xrt_literal *randoms(struct __test_metadata *_metadata, uint32_t rank,
-			   const int64_t *dims, uint32_t seed, uint64_t skip)
-{
-	xrt_literal *lit = NULL;
-	struct xrt_shape sh;
-	uint64_t k, n;
-	float *p;
-
-	EXPECT_OK_STATUS(xrt_shape_init_array(&sh, XRT_F32, rank, dims));
-	EXPECT_OK_STATUS(xrt_literal_create(NULL, &sh, &lit));
-	xrt_shape_deinit(&sh);
-	if (!lit)
-		return NULL;
-	p = xrt_literal_mutable_data(lit);
-	n = xrt_shape_element_count(xrt_literal_shape(lit));
-	for (k = 0; k < skip; k++)
-		seed = seed * 1664525u + 1013904223u;
-	for (k = 0; k < n; k++) {
-		seed = seed * 1664525u + 1013904223u;
-		p[k] = (float)(seed >> 8) * 0x1p-23f - 1.0f;
-	}
-	return lit;
-}
-
 TEST_F_TIMEOUT(xrt, data_parallel_training_matches_one_replica, 120)
 {
 	static const int64_t dw1[] = { 8, 16 }, db1[] = { 16 }, dw2[] = { 16, 4 }, db2[] = { 4 };
@@ -540,23 +451,23 @@ TEST_F_TIMEOUT(xrt, data_parallel_training_matches_one_replica, 120)
 	char text[8192], name[16], why[256];
 	uint32_t d, k;
 
-	w[0] = randoms(_metadata, 2, dw1, 1, 0);
-	w[1] = randoms(_metadata, 1, db1, 2, 0);
-	w[2] = randoms(_metadata, 2, dw2, 3, 0);
-	w[3] = randoms(_metadata, 1, db2, 4, 0);
+	w[0] = test_randoms(2, dw1, 1, 0);
+	w[1] = test_randoms(1, db1, 2, 0);
+	w[2] = test_randoms(2, dw2, 3, 0);
+	w[3] = test_randoms(1, db2, 4, 0);
 	for (d = 0; d < 4; d++) {
 		device_name(d, name, sizeof(name));
 		o.device = name;
 		ASSERT_OK(xrt_session_create(&o, NULL, &s[d]));
 	}
 	/* one replica, the whole batch of 32 */
-	mlp_text(text, sizeof(text), 1, 32, 32);
+	test_mlp_text(text, sizeof(text), 1, 32, 32);
 	ASSERT_OK(xrt_compile_hlo(s[0], text, strlen(text), &one_comp));
 	for (k = 0; k < 4; k++)
 		ASSERT_OK(xrt_allocate(s[0], w[k], &one_args[k]));
 	{
-		xrt_literal *x = randoms(_metadata, 2, (int64_t[]){ 32, 8 }, 5, 0);
-		xrt_literal *y = randoms(_metadata, 2, (int64_t[]){ 32, 4 }, 6, 0);
+		xrt_literal *x = test_randoms(2, (int64_t[]){ 32, 8 }, 5, 0);
+		xrt_literal *y = test_randoms(2, (int64_t[]){ 32, 4 }, 6, 0);
 
 		ASSERT_OK(xrt_allocate(s[0], x, &one_args[4]));
 		ASSERT_OK(xrt_allocate(s[0], y, &one_args[5]));
@@ -566,10 +477,10 @@ TEST_F_TIMEOUT(xrt, data_parallel_training_matches_one_replica, 120)
 	ASSERT_OK(xrt_execute(s[0], one_comp, one_args, 6, NULL, &one_out));
 	ASSERT_OK(xrt_read_literal(s[0], one_out, true, &one));
 	/* four replicas, each on its 8 rows: the same random streams, skipped to the rows */
-	mlp_text(text, sizeof(text), 4, 8, 32);
+	test_mlp_text(text, sizeof(text), 4, 8, 32);
 	for (d = 0; d < 4; d++) {
-		xrt_literal *x = randoms(_metadata, 2, (int64_t[]){ 8, 8 }, 5, 64 * d);
-		xrt_literal *y = randoms(_metadata, 2, (int64_t[]){ 8, 4 }, 6, 32 * d);
+		xrt_literal *x = test_randoms(2, (int64_t[]){ 8, 8 }, 5, 64 * d);
+		xrt_literal *y = test_randoms(2, (int64_t[]){ 8, 4 }, 6, 32 * d);
 
 		ASSERT_OK(xrt_compile_hlo(s[d], text, strlen(text), &comp[d]));
 		for (k = 0; k < 4; k++)
