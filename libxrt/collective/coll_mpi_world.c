@@ -223,6 +223,15 @@ xrt_status *xcoll_mpi_shutdown(void)
 	return st;
 }
 
+void xcoll_mpi_abort(int status)
+{
+	if (!xcoll_mpi_up(NULL, NULL))
+		return;
+	fflush(NULL);
+	W.ops->abort(status);
+	_exit(status);	/* MPI_Abort returned: it failed */
+}
+
 void xcoll_mpi_break(const char *why)
 {
 	bool was = false;

@@ -55,3 +55,16 @@ xrt_status *xrt_distributed_shutdown(void)
 {
 	return xcoll_mpi_shutdown();
 }
+
+void xrt_distributed_abort(int status)
+{
+	xcoll_mpi_abort(status);
+}
+
+bool xrt_distributed_broken(void)
+{
+	xrt_status *st = xcoll_mpi_check();
+
+	xrt_status_free(st);
+	return st != NULL;
+}

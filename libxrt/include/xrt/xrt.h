@@ -582,6 +582,27 @@ XRT_API bool xrt_distributed_launched(void);
  */
 XRT_API xrt_status *xrt_distributed_shutdown(void);
 
+/**
+ * xrt_distributed_broken() - whether a collective given up broke the
+ *			      group
+ *
+ * Return: true once a distributed run gave up waiting for other
+ * processes (a deadline, a cancellation, an MPI error): MPI is then in
+ * the middle of a collective for good, and every later distributed call
+ * fails.  The others, given the same timeout, give up too.
+ */
+XRT_API bool xrt_distributed_broken(void);
+
+/**
+ * xrt_distributed_abort() - end every process of the group
+ * @status: the exit status the launcher reports
+ *
+ * For a process that cannot go on while others may wait for it at a
+ * collective (MPI_Abort): the launcher ends them all.  Outside a group,
+ * it returns and does nothing.
+ */
+XRT_API void xrt_distributed_abort(int status);
+
 /** typedef xrt_event - the completion of an asynchronous execution (opaque) */
 typedef struct xrt_event xrt_event;
 

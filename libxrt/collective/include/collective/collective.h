@@ -35,6 +35,8 @@ xrt_status *xcoll_mpi_init(uint32_t *rank, uint32_t *size);
 bool xcoll_mpi_up(uint32_t *rank, uint32_t *size);
 /* Ends the group (MPI_Finalize); a broken one aborts the job instead. */
 xrt_status *xcoll_mpi_shutdown(void);
+/* Ends every process of the group with @status; outside one, returns. */
+void xcoll_mpi_abort(int status);
 /* NULL, or why the group is broken and distributes no more. */
 xrt_status *xcoll_mpi_check(void);
 /* Distributed runs of this process, one at a time: every process meets them in one order. */
