@@ -493,12 +493,16 @@ int main(int argc, char **argv)
 	free(o.inputs);
 	if (rc && xrt_distributed_rank(NULL, NULL)) {
 		/*
-		 * Others may wait for this process at a collective, and MPI's
-		 * finalize would wait for them: leave at once, and mpirun ends
-		 * the job for the non-zero status.
+		 * MPI's finalize would wait for the others.  A process that
+		 * gave up at a collective leaves: the others, given the same
+		 * --timeout, give up too, each saying why.  Any other failure
+		 * may leave them waiting for this process: it ends the job.
 		 */
-		fflush(NULL);
-		_exit(rc);
+		if (xrt_distributed_broken()) {
+			fflush(NULL);
+			_exit(rc);
+		}
+		xrt_distributed_abort(rc);
 	}
 	if (xrt_distributed_rank(NULL, NULL)) {
 		xrt_status *st = xrt_distributed_shutdown();
