@@ -133,11 +133,16 @@ static xrt_status *reduce_across(const struct rgroup *g, uint8_t *data, uint64_t
 	int rc;
 
 	for (at = 0; at < n && !st; at += len) {
+		const uint8_t *from = in ? in + at * es : data + at * es;
+
 		len = n - at < MAX_PIECE ? n - at : MAX_PIECE;
-		rc = xcoll_mpi_ops()->iallreduce(g->comm, in ? in + at * es : data + at * es,
-						 data + at * es, len, &e, &req);
-		st = rc ? xrt_status_new(NULL, XRT_UNAVAILABLE, "%s: MPI_Iallreduce failed "
-					 "(%d)", c->where, rc) :
+		if (xcoll_mpi_unbounded(w)) {
+			rc = xcoll_mpi_ops()->allreduce(g->comm, from, data + at * es, len, &e);
+			st = rc ? xcoll_mpi_failed(c->where, rc) : NULL;
+			continue;
+		}
+		rc = xcoll_mpi_ops()->iallreduce(g->comm, from, data + at * es, len, &e, &req);
+		st = rc ? xcoll_mpi_failed(c->where, rc) :
 			  xcoll_mpi_wait(req, w, c->where, g->ranks, g->nranks);
 	}
 	return st;
@@ -222,11 +227,13 @@ static xrt_status *gather(struct mrun *r, struct mmeet *mt, const struct rgroup 
 		mt->view.ops[m] = &mt->remote[m];
 	}
 	mt->view.size = op->size;
+	if (xcoll_mpi_unbounded(w)) {
+		rc = xcoll_mpi_ops()->allgatherv(g->comm, send, mt->buf, block, g->counts);
+		return rc ? xcoll_mpi_failed(op->where, rc) : NULL;
+	}
 	rc = xcoll_mpi_ops()->iallgatherv(g->comm, send, mt->buf, block, g->counts, &req);
-	if (rc)
-		return xrt_status_new(NULL, XRT_UNAVAILABLE, "%s: MPI_Iallgatherv failed (%d)",
-				      op->where, rc);
-	return xcoll_mpi_wait(req, w, op->where, g->ranks, g->nranks);
+	return rc ? xcoll_mpi_failed(op->where, rc) :
+		    xcoll_mpi_wait(req, w, op->where, g->ranks, g->nranks);
 }
 
 /* The last member here to arrive: the exchange with the other processes. */

@@ -19,6 +19,18 @@ uint32_t xcoll_mpi_rank(void);
 xrt_status *xcoll_mpi_wait(void *req, const struct xdev_watch *w, const char *where,
 			   const uint32_t *ranks, uint32_t n);
 
+/*
+ * Whether a wait under @w has nothing to poll for (no deadline, no
+ * cancel flag): MPI's blocking collectives then do, faster.
+ */
+static inline bool xcoll_mpi_unbounded(const struct xdev_watch *w)
+{
+	return !w || (!w->deadline_ns && !w->cancel);
+}
+
+/* An MPI error of a blocking call at @where: the group broken, the status. */
+xrt_status *xcoll_mpi_failed(const char *where, int rc);
+
 /* The group is broken, for @why; every later distributed call fails. */
 void xcoll_mpi_break(const char *why);
 

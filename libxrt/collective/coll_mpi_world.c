@@ -343,6 +343,14 @@ xrt_status *xcoll_mpi_wait(void *req, const struct xdev_watch *w, const char *wh
 	return st;
 }
 
+xrt_status *xcoll_mpi_failed(const char *where, int rc)
+{
+	xrt_status *st = mpi_error(where, rc);
+
+	xcoll_mpi_break(xrt_status_message(st));
+	return st;
+}
+
 xrt_status *xcoll_mpi_exchange(const void *mine, uint32_t bytes, void *all,
 			       const struct xdev_watch *w, const char *where)
 {
@@ -356,11 +364,15 @@ xrt_status *xcoll_mpi_exchange(const void *mine, uint32_t bytes, void *all,
 		st = xrt_status_new(NULL, XRT_RESOURCE_EXHAUSTED, "out of memory: %s", where);
 	for (r = 0; !st && r < W.size; r++)
 		ones[r] = 1, ranks[r] = r;
-	rc = st ? 0 : W.ops->iallgatherv(W.world, mine, all, bytes, ones, &req);
-	if (rc)
-		st = mpi_error(where, rc);
-	if (!st)
-		st = xcoll_mpi_wait(req, w, where, W.peers ? ranks : NULL, W.peers ? W.size : 0);
+	if (!st && xcoll_mpi_unbounded(w)) {
+		rc = W.ops->allgatherv(W.world, mine, all, bytes, ones);
+		st = rc ? xcoll_mpi_failed(where, rc) : NULL;
+	} else if (!st) {
+		rc = W.ops->iallgatherv(W.world, mine, all, bytes, ones, &req);
+		st = rc ? xcoll_mpi_failed(where, rc) :
+			  xcoll_mpi_wait(req, w, where, W.peers ? ranks : NULL,
+					 W.peers ? W.size : 0);
+	}
 	free(ones);
 	free(ranks);
 	return st;

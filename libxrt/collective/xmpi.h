@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XMPI_ABI 1
+#define XMPI_ABI 2
 
 /* Element types MPI reduces natively; XMPI_T_OTHER goes through host.fold. */
 enum xmpi_type {
@@ -72,6 +72,15 @@ struct xmpi_ops {
 	 */
 	int (*iallgatherv)(void *comm, const void *in, void *out, uint64_t block,
 			   const uint32_t *counts, void **req);
+	/*
+	 * The same, returning once done: for a caller with no deadline or
+	 * cancellation to poll for, where MPI's blocking collectives choose
+	 * faster algorithms than the non-blocking ones.
+	 */
+	int (*allreduce)(void *comm, const void *in, void *out, uint64_t n,
+			 const struct xmpi_elem *e);
+	int (*allgatherv)(void *comm, const void *in, void *out, uint64_t block,
+			  const uint32_t *counts);
 	/* *@done once @req completed, then freed. */
 	int (*test)(void *req, int *done);
 	/* Frees @req without waiting: for a request abandoned with its job. */

@@ -213,20 +213,38 @@ static int other_type(const struct xmpi_elem *e, MPI_Datatype *out)
 	return rc;
 }
 
+/* MPI's datatype and operation for @e. */
+static int type_op(uint64_t n, const struct xmpi_elem *e, MPI_Datatype *type, MPI_Op *op)
+{
+	*type = native_type(e->type);
+	*op = native_op(e->op);
+	if (n > INT_MAX || (e->type == XMPI_T_OTHER && (!e->size || e->size > INT_MAX)))
+		return MPI_ERR_COUNT;
+	if (e->type != XMPI_T_OTHER)
+		return 0;
+	*op = fold_op;
+	return other_type(e, type);
+}
+
+static int allreduce(void *comm, const void *in, void *out, uint64_t n,
+		     const struct xmpi_elem *e)
+{
+	MPI_Datatype type;
+	MPI_Op op;
+	int rc = type_op(n, e, &type, &op);
+
+	return rc ? rc : MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out, (int)n, type, op,
+				       *(MPI_Comm *)comm);
+}
+
 static int iallreduce(void *comm, const void *in, void *out, uint64_t n,
 		      const struct xmpi_elem *e, void **req)
 {
-	MPI_Datatype type = native_type(e->type);
-	MPI_Op op = native_op(e->op);
+	MPI_Datatype type;
+	MPI_Op op;
 	struct req *q;
-	int rc = 0;
+	int rc = type_op(n, e, &type, &op);
 
-	if (n > INT_MAX || (e->type == XMPI_T_OTHER && (!e->size || e->size > INT_MAX)))
-		return MPI_ERR_COUNT;
-	if (e->type == XMPI_T_OTHER) {
-		rc = other_type(e, &type);
-		op = fold_op;
-	}
 	q = rc ? NULL : calloc(1, sizeof(*q));
 	if (!rc && !q)
 		rc = MPI_ERR_NO_MEM;
@@ -241,15 +259,13 @@ static int iallreduce(void *comm, const void *in, void *out, uint64_t n,
 	return 0;
 }
 
-static int iallgatherv(void *comm, const void *in, void *out, uint64_t block,
-		       const uint32_t *counts, void **req)
+/* The counts and displacements MPI takes, in @q; the block's datatype. */
+static int gather_args(MPI_Comm c, uint64_t block, const uint32_t *counts, struct req *q,
+		       MPI_Datatype *type, int *me)
 {
-	MPI_Comm c = *(MPI_Comm *)comm;
-	struct req *q = calloc(1, sizeof(*q));
-	MPI_Datatype type = MPI_DATATYPE_NULL;
 	int n = 0, r, rc, at = 0;
 
-	rc = q ? MPI_Comm_size(c, &n) : MPI_ERR_NO_MEM;
+	rc = MPI_Comm_size(c, &n);
 	if (!rc && block > INT_MAX)
 		rc = MPI_ERR_COUNT;
 	if (!rc) {
@@ -266,15 +282,43 @@ static int iallgatherv(void *comm, const void *in, void *out, uint64_t block,
 		at += rc ? 0 : (int)counts[r];
 	}
 	if (!rc)
-		rc = MPI_Comm_rank(c, &r);
+		rc = MPI_Comm_rank(c, me);
 	if (!rc)
-		rc = MPI_Type_contiguous((int)block, MPI_BYTE, &type);
+		rc = MPI_Type_contiguous((int)block, MPI_BYTE, type);
 	if (!rc)
-		rc = MPI_Type_commit(&type);
-	if (!rc)	/* freed once the request no longer needs it */
-		rc = MPI_Iallgatherv(in, q->counts[r], type, out, q->counts, q->displs, type, c,
-				     &q->r);
+		rc = MPI_Type_commit(type);
+	return rc;
+}
+
+static int allgatherv(void *comm, const void *in, void *out, uint64_t block,
+		      const uint32_t *counts)
+{
+	MPI_Comm c = *(MPI_Comm *)comm;
+	MPI_Datatype type = MPI_DATATYPE_NULL;
+	struct req q = { MPI_REQUEST_NULL, NULL, NULL };
+	int me = 0, rc = gather_args(c, block, counts, &q, &type, &me);
+
+	if (!rc)
+		rc = MPI_Allgatherv(in, q.counts[me], type, out, q.counts, q.displs, type, c);
 	if (type != MPI_DATATYPE_NULL)
+		MPI_Type_free(&type);
+	free(q.counts);
+	free(q.displs);
+	return rc;
+}
+
+static int iallgatherv(void *comm, const void *in, void *out, uint64_t block,
+		       const uint32_t *counts, void **req)
+{
+	MPI_Comm c = *(MPI_Comm *)comm;
+	MPI_Datatype type = MPI_DATATYPE_NULL;
+	struct req *q = calloc(1, sizeof(*q));
+	int me = 0, rc = q ? gather_args(c, block, counts, q, &type, &me) : MPI_ERR_NO_MEM;
+
+	if (!rc)
+		rc = MPI_Iallgatherv(in, q->counts[me], type, out, q->counts, q->displs, type, c,
+				     &q->r);
+	if (type != MPI_DATATYPE_NULL)	/* freed once the request no longer needs it */
 		MPI_Type_free(&type);
 	if (rc) {
 		if (q) {
@@ -337,7 +381,7 @@ static void processor_name(char *buf, size_t size)
 
 static const struct xmpi_ops ops = {
 	XMPI_ABI, init, owns, finalize, abort_job, world, create, free_comm, iallreduce,
-	iallgatherv, test, forget, error_string, processor_name,
+	iallgatherv, allreduce, allgatherv, test, forget, error_string, processor_name,
 };
 
 __attribute__((visibility("default")))
