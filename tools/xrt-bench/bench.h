@@ -85,6 +85,8 @@ int bench_eager(struct result *r, bool quick);
 int bench_devices(struct result *r, bool quick);
 /* cuda:0 against cuBLAS and the driver called directly (room for 6); 0 without a GPU. */
 int bench_cuda(struct result *r, bool quick);
+/* All-reduce across 2 and 4 processes against MPI_Allreduce (room for 16); how many. */
+int bench_distributed(struct result *r, bool quick);
 /* Parse, compile and run at n against n / 10 (room for 2); how many. */
 int bench_scale(struct result *r, bool quick);
 /* Cumulative ops as JAX writes them, against numpy (room for 6); how many. */

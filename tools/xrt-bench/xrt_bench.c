@@ -226,7 +226,7 @@ static void bench_dot(size_t n, int reps, struct result *res)
 
 static const char *const groups[] = {
 	"engine", "host", "scan", "gather", "conv", "xrt", "eager", "scale", "python", "devices", "cuda",
-	"counts", "xla", "collective",
+	"counts", "xla", "collective", "distributed",
 };
 
 /*
@@ -298,10 +298,10 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct result res[96];
+	struct result res[128];
 	size_t n = 1u << 24, i, count;
 	static const char usage[] = "usage: xrt-bench [--json] [--quick] [--compare=FILE.json] "
-				    "[--only=engine|host|scan|gather|conv|collective|xrt|eager|scale|python|devices|"
+				    "[--only=engine|host|scan|gather|conv|collective|distributed|xrt|eager|scale|python|devices|"
 				    "cuda|counts|xla]\n";
 	const char *only = NULL, *against = NULL;
 	int json = 0, reps = 5, o;
@@ -351,6 +351,8 @@ int main(int argc, char **argv)
 		count += (size_t)bench_scan(res + count, reps <= 2);
 	if (wanted(only, "collective"))
 		count += (size_t)bench_collective(res + count, reps <= 2);
+	if (wanted(only, "distributed"))
+		count += (size_t)bench_distributed(res + count, reps <= 2);
 	if (wanted(only, "conv"))
 		count += (size_t)bench_conv(res + count, reps <= 2);
 	if (wanted(only, "gather"))
