@@ -63,10 +63,15 @@ static xrt_literal *pair(void)
 	return lit;
 }
 
-/* @text on the four devices: each device here gives the evaluator's bits. */
-static void agrees(struct __test_metadata *_metadata, struct here *h, const char *text)
+/*
+ * @text on the four devices: each device here gives the evaluator's bits,
+ * with MPI's blocking collectives (no timeout) and polled ones (one).
+ */
+static void agrees_as(struct __test_metadata *_metadata, struct here *h, const char *text,
+		      uint64_t timeout_ns)
 {
-	const struct xrt_replicated_config c = { .base.rng_seed = 5 };
+	const struct xrt_replicated_config c = { .base.rng_seed = 5,
+						 .base.timeout_ns = timeout_ns };
 	const struct xrt_eval_options eo = { 5, 0, 0 };
 	xrt_literal *in[DEVICES] = { NULL }, *want[DEVICES] = { NULL }, *got;
 	xrt_handle comp[DEVICES], args[DEVICES], out[DEVICES];
@@ -98,6 +103,12 @@ static void agrees(struct __test_metadata *_metadata, struct here *h, const char
 		xrt_literal_destroy(want[d]);
 	}
 	xrt_module_destroy(m);
+}
+
+static void agrees(struct __test_metadata *_metadata, struct here *h, const char *text)
+{
+	agrees_as(_metadata, h, text, 0);
+	agrees_as(_metadata, h, text, 60ull * 1000 * 1000 * 1000);
 }
 
 #define RED(t, op) "f { a = " t "[] parameter(0)\n b = " t "[] parameter(1)\n" \
