@@ -31,12 +31,16 @@ from ._xrt import (AbortedError, AlreadyExistsError, CancelledError, Context,
                    UnavailableError, UnimplementedError, UnknownError, context, devices,
                    tensor)
 from ._xrt import from_dlpack
+from ._xrt import (distributed_abort, distributed_init, distributed_launched,
+                   distributed_rank, distributed_shutdown)
 from ._xrt import op as _op
 from . import _function as _function_module
 from ._function import function
 
 __all__ = ['Context', 'Tensor', 'OpFunc', 'Session', 'Handle', 'Variable', 'context', 'devices',
-           'tensor', 'from_dlpack', 'function', 'ops',
+           'tensor', 'from_dlpack', 'function', 'ops', 'distributed_init',
+           'distributed_rank', 'distributed_launched', 'distributed_shutdown',
+           'distributed_abort',
            'Error', 'AbortedError', 'AlreadyExistsError', 'CancelledError', 'DataLossError',
            'DeadlineExceededError', 'FailedPreconditionError', 'InternalError',
            'InvalidArgumentError', 'NotFoundError', 'OutOfRangeError', 'PermissionDeniedError',

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <xrt/device.h>
+#include <xrt/xrt.h>
 
 static PyObject *errors[XRT_DATA_LOSS + 1];
 static PyXrtContext *default_ctx;
@@ -392,7 +393,74 @@ static PyObject *mod_add_function(PyObject *m, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+static PyObject *mod_distributed_init(PyObject *unused, PyObject *args, PyObject *kw)
+{
+	static char *names[] = { "rank", "size", "coordinator", NULL };
+	struct xrt_distributed_options o = { -1, 0, NULL };
+	xrt_status *st;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "|$iiz:distributed_init", names, &o.rank,
+					 &o.size, &o.coordinator))
+		return NULL;
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_distributed_init(&o);
+	Py_END_ALLOW_THREADS
+	if (st)
+		return pyxrt_raise(st);
+	Py_RETURN_NONE;
+}
+
+static PyObject *mod_distributed_rank(PyObject *unused, PyObject *noargs)
+{
+	uint32_t rank, size;
+
+	if (!xrt_distributed_rank(&rank, &size))
+		Py_RETURN_NONE;
+	return Py_BuildValue("(II)", rank, size);
+}
+
+static PyObject *mod_distributed_launched(PyObject *unused, PyObject *noargs)
+{
+	return PyBool_FromLong(xrt_distributed_launched());
+}
+
+static PyObject *mod_distributed_shutdown(PyObject *unused, PyObject *noargs)
+{
+	xrt_status *st;
+
+	Py_BEGIN_ALLOW_THREADS
+	st = xrt_distributed_shutdown();
+	Py_END_ALLOW_THREADS
+	if (st)
+		return pyxrt_raise(st);
+	Py_RETURN_NONE;
+}
+
+static PyObject *mod_distributed_abort(PyObject *unused, PyObject *arg)
+{
+	long status = PyLong_AsLong(arg);
+
+	if (status == -1 && PyErr_Occurred())
+		return NULL;
+	xrt_distributed_abort((int)status);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+	{ "distributed_init", (PyCFunction)(void (*)(void))mod_distributed_init,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "distributed_init(*, rank=-1, size=0, coordinator=None): join the process group\n"
+	  "mpirun or srun launched (MPI, loaded now); rank and size, when given, are\n"
+	  "checked against the launcher's.  Session.execute_replicated then spans the\n"
+	  "processes." },
+	{ "distributed_rank", mod_distributed_rank, METH_NOARGS,
+	  "distributed_rank(): (rank, size) of this process in its group, or None." },
+	{ "distributed_launched", mod_distributed_launched, METH_NOARGS,
+	  "distributed_launched(): whether a launcher started this process among others." },
+	{ "distributed_shutdown", mod_distributed_shutdown, METH_NOARGS,
+	  "distributed_shutdown(): leave the group (a broken one aborts the job)." },
+	{ "distributed_abort", mod_distributed_abort, METH_O,
+	  "distributed_abort(status): end every process of the group (MPI_Abort)." },
 	{ "_set_trace_hook", pyxrt_set_trace_hook, METH_VARARGS,
 	  "_set_trace_hook(type, hook): ops given values of type call hook(name, args, kwargs)." },
 	{ "_index_spec", mod_index_spec, METH_O,

@@ -884,11 +884,63 @@ struct replicated_args {
 	struct xrt_replicated_config cfg;
 };
 
+/* Whether the run spans the process group: its arrays are then per session. */
+static bool spread(const struct replicated_args *x)
+{
+	uint32_t size = 1;
+
+	return !x->cfg.this_process_only && xrt_distributed_rank(NULL, &size) && size > 1;
+}
+
 static PyXrtSession *session_at(struct replicated_args *x, Py_ssize_t d)
 {
-	uint32_t k = x->cfg.device_assignment ? x->assignment[d] : (uint32_t)d;
+	uint32_t k = x->cfg.device_assignment && !spread(x) ? x->assignment[d] : (uint32_t)d;
 
 	return (PyXrtSession *)PySequence_Fast_GET_ITEM(x->sessions, k);
+}
+
+/*
+ * The device assignment: per device its session, or across processes its
+ * global device id (as many as the program's devices, which only
+ * xrt_execute_replicated knows: entries past the list's are no device).
+ */
+static int parse_assignment(struct replicated_args *x, PyObject *assignment)
+{
+	PyObject *seq = PySequence_Fast(assignment, "xrt: device_assignment is a sequence");
+	Py_ssize_t n, d;
+
+	if (!seq)
+		return -1;
+	n = PySequence_Fast_GET_SIZE(seq);
+	if (spread(x) && n <= MAX_REPLICATED) {
+		PyMem_Free(x->assignment);
+		x->assignment = PyMem_Malloc((MAX_REPLICATED + 1) * sizeof(*x->assignment));
+		if (!x->assignment) {
+			Py_DECREF(seq);
+			PyErr_NoMemory();
+			return -1;
+		}
+		memset(x->assignment, 0xff, (MAX_REPLICATED + 1) * sizeof(*x->assignment));
+	}
+	for (d = 0; d < (spread(x) ? n : x->devices); d++) {
+		unsigned long v = n == x->devices || (spread(x) && n <= MAX_REPLICATED) ?
+				  PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, d)) : ~0ul;
+
+		if (v >= (unsigned long)(spread(x) ? UINT32_MAX : x->num_sessions)) {
+			if (!PyErr_Occurred())
+				PyErr_SetString(PyExc_ValueError, spread(x) ?
+						"xrt: device_assignment names a global device per "
+						"device" :
+						"xrt: device_assignment names a session per device, "
+						"below len(sessions)");
+			Py_DECREF(seq);
+			return -1;
+		}
+		x->assignment[d] = (uint32_t)v;
+	}
+	Py_DECREF(seq);
+	x->cfg.device_assignment = x->assignment;
+	return 0;
 }
 
 /* The sessions, the assignment, and per device its compilation and inputs, as ids. */
@@ -904,6 +956,12 @@ static int parse_devices(struct replicated_args *x, PyObject *assignment)
 				"one compilation and one list of inputs per device");
 		return -1;
 	}
+	if (spread(x) && x->devices != x->num_sessions) {
+		PyErr_SetString(PyExc_ValueError, "xrt: execute_replicated across processes "
+				"takes one compilation and one list of inputs per session of this "
+				"process");
+		return -1;
+	}
 	for (k = 0; k < x->num_sessions; k++)
 		if (!PyObject_TypeCheck(PySequence_Fast_GET_ITEM(x->sessions, k),
 					&PyXrtSession_Type)) {
@@ -917,24 +975,8 @@ static int parse_devices(struct replicated_args *x, PyObject *assignment)
 		PyErr_NoMemory();
 		return -1;
 	}
-	for (d = 0; assignment && assignment != Py_None && d < x->devices; d++) {
-		PyObject *seq = PySequence_Fast(assignment, "xrt: device_assignment is a sequence");
-		unsigned long v;
-
-		if (!seq)
-			return -1;
-		v = PySequence_Fast_GET_SIZE(seq) == x->devices ?
-		    PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, d)) : ~0ul;
-		Py_DECREF(seq);
-		if (v >= (unsigned long)x->num_sessions) {
-			if (!PyErr_Occurred())
-				PyErr_SetString(PyExc_ValueError, "xrt: device_assignment names a "
-						"session per device, below len(sessions)");
-			return -1;
-		}
-		x->assignment[d] = (uint32_t)v;
-		x->cfg.device_assignment = x->assignment;
-	}
+	if (assignment && assignment != Py_None && parse_assignment(x, assignment) < 0)
+		return -1;
 	for (d = 0; d < x->devices; d++) {
 		PyObject *in = PySequence_Fast(PySequence_Fast_GET_ITEM(x->inputs, d),
 					       "xrt: inputs holds a sequence of handles per device");
@@ -1000,21 +1042,23 @@ static int begin_all(struct replicated_args *x)
 static PyObject *session_execute_replicated(PyObject *unused, PyObject *args, PyObject *kw)
 {
 	static char *names[] = { "sessions", "compilations", "inputs", "seed", "timeout",
-				 "max_iterations", "device_assignment", NULL };
+				 "max_iterations", "device_assignment", "this_process_only", NULL };
 	PyObject *sessions, *comps, *inputs, *timeout = NULL, *max_it = NULL, *assign = NULL;
 	struct replicated_args x = { 0 };
 	unsigned int seed = 0;
+	int local = 0;
 	PyObject *list = NULL;
 	xrt_status *st;
 	Py_ssize_t d, k;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$IOOO:execute_replicated", names,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|$IOOOp:execute_replicated", names,
 					 &sessions, &comps, &inputs, &seed, &timeout, &max_it,
-					 &assign) ||
+					 &assign, &local) ||
 	    timeout_ns(timeout, &x.cfg.base.timeout_ns) < 0 ||
 	    iteration_bound(max_it, &x.cfg.base.max_iterations) < 0)
 		return NULL;
 	x.cfg.base.rng_seed = seed;
+	x.cfg.this_process_only = local;
 	x.sessions = PySequence_Fast(sessions, "xrt: sessions is a sequence of Sessions");
 	x.comps = x.sessions ? PySequence_Fast(comps, "xrt: compilations is a sequence") : NULL;
 	x.inputs = x.comps ? PySequence_Fast(inputs, "xrt: inputs is a sequence") : NULL;
@@ -1077,11 +1121,16 @@ static PyMethodDef session_methods[] = {
 	{ "execute_replicated", (PyCFunction)(void (*)(void))session_execute_replicated,
 	  METH_VARARGS | METH_KEYWORDS | METH_STATIC,
 	  "Session.execute_replicated(sessions, compilations, inputs, *, seed=0,\n"
-	  "        timeout=None, max_iterations=0, device_assignment=None):\n"
+	  "        timeout=None, max_iterations=0, device_assignment=None,\n"
+	  "        this_process_only=False):\n"
 	  "run a program of R replicas x P partitions on R x P devices together.\n"
 	  "Device d = replica x P + partition runs in sessions[d] (or\n"
 	  "sessions[device_assignment[d]]) with compilations[d] and inputs[d], handles\n"
-	  "of that session; returns the list of their results' handles." },
+	  "of that session; returns the list of their results' handles.  After\n"
+	  "xrt.distributed_init() in a group of several processes, the run spans\n"
+	  "them: every process passes its own sessions, which are global devices\n"
+	  "numbered rank by rank, and compilations, inputs and the results are per\n"
+	  "session; device_assignment then names a global device per device." },
 	{ "read", (PyCFunction)(void (*)(void))session_read, METH_VARARGS | METH_KEYWORDS,
 	  "read(handle, *, release=False): the value, a numpy array or a tuple." },
 	{ "release", (PyCFunction)session_release, METH_VARARGS,
