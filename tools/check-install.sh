@@ -56,4 +56,22 @@ else
 	echo "check-install: python: FAILED: the package was not installed" >&2
 	status=1
 fi
+
+# The MPI plugin beside the installed libxrt.so, where libxrt finds it:
+# two processes under mpirun join through it.
+if command -v mpirun >/dev/null && [ -n "$pkg" ]; then
+	if [ ! -e "$(dirname "$lib")/libxrt-mpi.so" ]; then
+		echo "check-install: mpi: FAILED: no libxrt-mpi.so beside libxrt.so" >&2
+		status=1
+	elif out=$(cd "$root" && PYTHONPATH=$(dirname "$(dirname "$pkg")") \
+		LD_LIBRARY_PATH=$(dirname "$lib") mpirun --allow-run-as-root --oversubscribe \
+		-np 2 /usr/bin/python3 -c 'import xrt; xrt.distributed_init()
+print(xrt.distributed_rank()[1]); xrt.distributed_shutdown()' 2>&1) &&
+		[ "$out" = "$(printf '2\n2')" ]; then
+		echo "check-install: mpi: ok: two processes joined"
+	else
+		echo "check-install: mpi: FAILED: $out" >&2
+		status=1
+	fi
+fi
 exit $status
