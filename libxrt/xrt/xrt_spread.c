@@ -176,7 +176,14 @@ static xrt_status *gather_here(struct spread *s, uint32_t num_sessions, struct h
 	for (k = 0; k < num_sessions && !st; k++) {
 		s->here[k].slot = k;
 		s->here[k].s = s->r.sessions[k];
-		st = xrep_gather(&s->r, &s->here[k], me->replicas);
+		/* MPI reads and writes the arrays where the host maps them */
+		if (s->here[k].s->dev->ops->comm_create)
+			st = xrt_status_new(s->r.a, XRT_UNIMPLEMENTED, "execute: %s: devices "
+					    "whose memory the host does not map run across "
+					    "processes over NCCL, which XRT does not do yet",
+					    s->here[k].s->dev->info.name);
+		else
+			st = xrep_gather(&s->r, &s->here[k], me->replicas);
 		if (st)
 			st = xrt_status_annotate(st, "session %u", k);
 	}

@@ -7,7 +7,8 @@
  * data-parallel training step matches one replica on the whole batch;
  * processes that disagree on the run, or one that cannot start its
  * devices, fail it in every process with one message, and the group
- * goes on.
+ * goes on.  With XRT_TEST_DEVICE=cuda (the CPU stand-in for the driver),
+ * devices of their own memory are refused across processes.
  *
  * One test: MPI starts once in a process, and the harness forks a
  * process per test.
@@ -325,9 +326,32 @@ FIXTURE_TEARDOWN(dist)
 {
 }
 
+/*
+ * Devices whose memory the host does not map (cuda, on the CPU stand-in
+ * for the driver) are refused across processes, in every process.
+ */
+static void device_memory_refused(struct __test_metadata *_metadata, struct here *h)
+{
+	static const char text[] = "HloModule m, replica_count=4\n" RED("f32", "add")
+		"ENTRY e {\n x = f32[2] parameter(0)\n ROOT r = f32[2] all-reduce(x), "
+		"replica_groups={}, to_apply=f\n}\n";
+	xrt_handle comp[DEVICES], args[DEVICES], out[DEVICES];
+	xrt_literal *in = NULL;
+	uint32_t k;
+
+	for (k = 0; k < h->local; k++) {
+		ASSERT_OK(xrt_compile_hlo(h->s[k], text, strlen(text), &comp[k]));
+		ASSERT_NE(NULL, in = pair());
+		ASSERT_OK(xrt_allocate(h->s[k], in, &args[k]));
+		xrt_literal_destroy(in);
+	}
+	ASSERT_ERR(xrt_execute_replicated(h->s, h->local, comp, args, 1, NULL, out),
+		   XRT_UNIMPLEMENTED, "run across processes over NCCL, which XRT does not do");
+}
+
 TEST_F_TIMEOUT(dist, every_collective_training_and_refusals, 280)
 {
-	const char *env = getenv("XRT_TEST_LOCAL_DEVICES");
+	const char *env = getenv("XRT_TEST_LOCAL_DEVICES"), *kind = getenv("XRT_TEST_DEVICE");
 	struct xrt_session_options o = { 0 };
 	struct here h = { { NULL } };
 	char name[16];
@@ -340,9 +364,16 @@ TEST_F_TIMEOUT(dist, every_collective_training_and_refusals, 280)
 	h.first = h.rank * h.local;
 	o.host_devices = h.local;
 	for (k = 0; k < h.local; k++) {
-		snprintf(name, sizeof(name), "host:%u", k);
+		snprintf(name, sizeof(name), "%s:%u", kind && *kind ? kind : "host", k);
 		o.device = name;
 		ASSERT_OK(xrt_session_create(&o, NULL, &h.s[k]));
+	}
+	if (kind && !strcmp(kind, "cuda")) {
+		device_memory_refused(_metadata, &h);
+		for (k = 0; k < h.local; k++)
+			xrt_session_destroy(h.s[k]);
+		ASSERT_OK(xrt_distributed_shutdown());
+		return;
 	}
 	every_collective(_metadata, &h);
 	other_reducers(_metadata, &h);

@@ -499,7 +499,8 @@ struct xrt_replicated_config {
  * leaves the others waiting until their timeout, which breaks the group
  * (see xrt_distributed_shutdown()): give distributed runs a timeout.
  * A process runs its distributed runs one at a time, and every process
- * must run them in one order.
+ * must run them in one order.  Across processes the devices must be of
+ * memory the host maps (host, accel): cuda devices are UNIMPLEMENTED.
  *
  * Return: NULL; INVALID_ARGUMENT (a NULL, a device assignment, a
  * compilation of another number of devices, an argument's shape);
