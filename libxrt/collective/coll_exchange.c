@@ -20,7 +20,7 @@
 #include "coll_internal.h"
 #include "engine/scalar.h"
 
-static uint64_t count(const struct xdev_coll_array *a, uint32_t from, uint32_t to)
+uint64_t xcoll_count(const struct xdev_coll_array *a, uint32_t from, uint32_t to)
 {
 	uint64_t n = 1;
 	uint32_t d;
@@ -51,7 +51,7 @@ static void all_reduce(const struct xcoll_meeting *mt, const struct xdev_collect
 
 	for (k = 0; k < op->cmd->num_in; k++) {
 		const struct xdev_coll_array *out = &op->out[k];
-		uint64_t n = count(out, 0, out->rank), es = esize(out), step = CHUNK_BYTES / es;
+		uint64_t n = xcoll_count(out, 0, out->rank), es = esize(out), step = CHUNK_BYTES / es;
 		uint64_t lo = n * op->me / op->size, hi = n * (op->me + 1) / op->size, at, len;
 
 		for (at = lo; at < hi; at += len) {
@@ -76,8 +76,8 @@ static void join(const struct xcoll_meeting *mt, const struct xdev_collective *o
 {
 	const struct xdev_coll_array *out = &op->out[k];
 	uint32_t dim = op->cmd->dim, j;
-	uint64_t outer = count(out, 0, dim), o;
-	uint64_t bb = count(out, dim, out->rank) * esize(out) / op->size;
+	uint64_t outer = xcoll_count(out, 0, dim), o;
+	uint64_t bb = xcoll_count(out, dim, out->rank) * esize(out) / op->size;
 
 	for (o = 0; o < outer; o++)
 		for (j = 0; j < op->size; j++) {
@@ -94,7 +94,7 @@ static void reduce_scatter(const struct xcoll_meeting *mt, const struct xdev_col
 {
 	const struct xdev_coll_array *out = &op->out[k];
 	uint32_t dim = op->cmd->dim, m;
-	uint64_t outer = count(out, 0, dim), n = count(out, dim, out->rank), o;
+	uint64_t outer = xcoll_count(out, 0, dim), n = xcoll_count(out, dim, out->rank), o;
 	uint64_t bb = n * esize(out);
 
 	for (o = 0; o < outer; o++) {
@@ -109,7 +109,7 @@ static void reduce_scatter(const struct xcoll_meeting *mt, const struct xdev_col
 
 static void copy_from(const struct xdev_coll_array *dst, const struct xdev_coll_array *src)
 {
-	memcpy(dst->data, src->data, count(dst, 0, dst->rank) * esize(dst));
+	memcpy(dst->data, src->data, xcoll_count(dst, 0, dst->rank) * esize(dst));
 }
 
 void xcoll_exchange(const struct xcoll_meeting *mt, const struct xdev_collective *op)
@@ -136,7 +136,7 @@ void xcoll_exchange(const struct xcoll_meeting *mt, const struct xdev_collective
 			break;
 		case XRT_CS_COLL_PERMUTE:
 			if (op->source < 0)
-				memset(op->out[k].data, 0, count(&op->out[k], 0, op->out[k].rank) *
+				memset(op->out[k].data, 0, xcoll_count(&op->out[k], 0, op->out[k].rank) *
 				       esize(&op->out[k]));
 			else
 				copy_from(&op->out[k], in_of(mt, (uint32_t)op->source, k));

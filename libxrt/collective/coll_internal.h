@@ -16,6 +16,9 @@ struct xcoll_meeting {
 	const struct xdev_collective **ops;	/* per place in the group */
 };
 
+/* The elements of @a under its dimensions [@from, @to). */
+uint64_t xcoll_count(const struct xdev_coll_array *a, uint32_t from, uint32_t to);
+
 /*
  * @op for the member at op->me: reads the others' inputs in @mt and, for
  * an all-reduce, writes its folded share into their outputs too.

@@ -68,12 +68,7 @@ struct mrun {
 
 static uint64_t count(const struct xdev_coll_array *a)
 {
-	uint64_t n = 1;
-	uint32_t d;
-
-	for (d = 0; d < a->rank; d++)
-		n *= a->dims[d];
-	return n;
+	return xcoll_count(a, 0, a->rank);
 }
 
 static uint64_t bytes(const struct xdev_coll_array *a)

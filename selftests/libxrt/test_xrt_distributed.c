@@ -18,6 +18,7 @@
 
 #include "xrt_test.h"
 #include "test_elems.h"
+#include "test_collectives.h"
 #include "test_mlp.h"
 
 #include <xrt/evaluate.h>
@@ -112,9 +113,6 @@ static void agrees(struct __test_metadata *_metadata, struct here *h, const char
 	agrees_as(_metadata, h, text, 60ull * 1000 * 1000 * 1000);
 }
 
-#define RED(t, op) "f { a = " t "[] parameter(0)\n b = " t "[] parameter(1)\n" \
-	" ROOT s = " t "[] " op "(a, b)\n}\n"
-
 static void every_collective(struct __test_metadata *_metadata, struct here *h)
 {
 	static const char *const types[] = { "f32", "bf16", "f16", "s32", "u8", "f64", "s64",
@@ -136,27 +134,13 @@ static void every_collective(struct __test_metadata *_metadata, struct here *h)
 			int size = g == 0 || g == 2 || g == 5 ? 4 : 2;
 
 			for (r = 0; r < 4; r++) {
-				snprintf(text, sizeof(text),
-					 "HloModule m, replica_count=4\n" RED("%1$s", "%3$s")
-					 "ENTRY e {\n x = %1$s[4,3] parameter(0)\n"
-					 " ROOT r = %1$s[4,3] all-reduce(x), replica_groups=%2$s, "
-					 "to_apply=f\n}\n", ty, gr,
-					 !strcmp(ty, "pred") ? (r & 1 ? "or" : "and") : reducers[r]);
+				test_all_reduce_text(text, sizeof(text), ty, gr,
+						     !strcmp(ty, "pred") ? (r & 1 ? "or" : "and") :
+						     reducers[r]);
 				agrees(_metadata, h, text);
 			}
-			snprintf(text, sizeof(text),
-				 "HloModule m, replica_count=4\n" RED("%1$s", "%5$s")
-				 "ENTRY e {\n x = %1$s[4,4] parameter(0)\n"
-				 " g = %1$s[4,%3$d] all-gather(x), replica_groups=%2$s, dimensions={1}\n"
-				 " s = %1$s[%4$d,4] reduce-scatter(x), replica_groups=%2$s, "
-				 "dimensions={0}, to_apply=f\n"
-				 " a = %1$s[4,4] all-to-all(x), replica_groups=%2$s, dimensions={1}\n"
-				 " b = %1$s[4,4] collective-broadcast(x), replica_groups=%2$s\n"
-				 " p = %1$s[4,4] collective-permute(x), "
-				 "source_target_pairs={{0,1},{1,2},{2,0}}\n"
-				 " ROOT r = (%1$s[4,%3$d], %1$s[%4$d,4], %1$s[4,4], %1$s[4,4], "
-				 "%1$s[4,4]) tuple(g, s, a, b, p)\n}\n", ty, gr, 4 * size, 4 / size,
-				 !strcmp(ty, "pred") ? "or" : "add");
+			test_movers_text(text, sizeof(text), ty, gr, size,
+					 !strcmp(ty, "pred") ? "or" : "add");
 			agrees(_metadata, h, text);
 		}
 }
@@ -258,6 +242,21 @@ static void training(struct __test_metadata *_metadata, struct here *h)
 		xrt_literal_destroy(w[i]);
 }
 
+/* @text compiled in every session here, and {1, 2} allocated as its argument. */
+static void start(struct __test_metadata *_metadata, struct here *h, const char *text,
+		  xrt_handle *comp, xrt_handle *args)
+{
+	xrt_literal *in = NULL;
+	uint32_t k;
+
+	for (k = 0; k < h->local; k++) {
+		ASSERT_OK(xrt_compile_hlo(h->s[k], text, strlen(text), &comp[k]));
+		ASSERT_NE(NULL, in = pair());
+		ASSERT_OK(xrt_allocate(h->s[k], in, &args[k]));
+		xrt_literal_destroy(in);
+	}
+}
+
 /*
  * A process of another program, or one that cannot start its devices:
  * every process fails the run before any waits at a collective, and the
@@ -274,12 +273,7 @@ static void refusals(struct __test_metadata *_metadata, struct here *h)
 	snprintf(text, sizeof(text), "HloModule m, replica_count=%d\n" RED("f32", "add")
 		 "ENTRY e {\n x = f32[2] parameter(0)\n ROOT r = f32[2] all-reduce(x), "
 		 "replica_groups={}, to_apply=f\n}\n", h->rank == 1 ? 8 : 4);
-	for (k = 0; k < h->local; k++) {
-		ASSERT_OK(xrt_compile_hlo(h->s[k], text, strlen(text), &comp[k]));
-		ASSERT_NE(NULL, in = pair());
-		ASSERT_OK(xrt_allocate(h->s[k], in, &args[k]));
-		xrt_literal_destroy(in);
-	}
+	start(_metadata, h, text, comp, args);
 	ASSERT_ERR(xrt_execute_replicated(h->s, h->local, comp, args, 1, NULL, out),
 		   XRT_INVALID_ARGUMENT, "rank 1 runs a program of 8 x 1 devices");
 	for (k = 0; k < h->local; k++)
@@ -336,15 +330,8 @@ static void device_memory_refused(struct __test_metadata *_metadata, struct here
 		"ENTRY e {\n x = f32[2] parameter(0)\n ROOT r = f32[2] all-reduce(x), "
 		"replica_groups={}, to_apply=f\n}\n";
 	xrt_handle comp[DEVICES], args[DEVICES], out[DEVICES];
-	xrt_literal *in = NULL;
-	uint32_t k;
 
-	for (k = 0; k < h->local; k++) {
-		ASSERT_OK(xrt_compile_hlo(h->s[k], text, strlen(text), &comp[k]));
-		ASSERT_NE(NULL, in = pair());
-		ASSERT_OK(xrt_allocate(h->s[k], in, &args[k]));
-		xrt_literal_destroy(in);
-	}
+	start(_metadata, h, text, comp, args);
 	ASSERT_ERR(xrt_execute_replicated(h->s, h->local, comp, args, 1, NULL, out),
 		   XRT_UNIMPLEMENTED, "run across processes over NCCL, which XRT does not do");
 }

@@ -18,6 +18,7 @@
 
 #include "xrt_test.h"
 #include "test_elems.h"
+#include "test_collectives.h"
 #include "test_mlp.h"
 
 #include <xrt/evaluate.h>
@@ -133,9 +134,6 @@ static void agrees(struct __test_metadata *_metadata, const char *text)
 	teardown(&w);
 }
 
-#define RED(t, op) "f { a = " t "[] parameter(0)\n b = " t "[] parameter(1)\n" \
-	" ROOT s = " t "[] " op "(a, b)\n}\n"
-
 /* Every collective on several types and group shapes, as the evaluator has it. */
 TEST_F_TIMEOUT(xrt, every_collective_gives_the_evaluators_bits, 300)
 {
@@ -152,25 +150,10 @@ TEST_F_TIMEOUT(xrt, every_collective_gives_the_evaluators_bits, 300)
 			int size = g == 0 || g == 2 ? 4 : 2;
 
 			for (r = 0; r < 4; r++) {
-				snprintf(text, sizeof(text),
-					 "HloModule m, replica_count=4\n" RED("%1$s", "%3$s")
-					 "ENTRY e {\n x = %1$s[4,3] parameter(0)\n"
-					 " ROOT r = %1$s[4,3] all-reduce(x), replica_groups=%2$s, "
-					 "to_apply=f\n}\n", ty, gr, reducers[r]);
+				test_all_reduce_text(text, sizeof(text), ty, gr, reducers[r]);
 				agrees(_metadata, text);
 			}
-			snprintf(text, sizeof(text),
-				 "HloModule m, replica_count=4\n" RED("%1$s", "add")
-				 "ENTRY e {\n x = %1$s[4,4] parameter(0)\n"
-				 " g = %1$s[4,%3$d] all-gather(x), replica_groups=%2$s, dimensions={1}\n"
-				 " s = %1$s[%4$d,4] reduce-scatter(x), replica_groups=%2$s, "
-				 "dimensions={0}, to_apply=f\n"
-				 " a = %1$s[4,4] all-to-all(x), replica_groups=%2$s, dimensions={1}\n"
-				 " b = %1$s[4,4] collective-broadcast(x), replica_groups=%2$s\n"
-				 " p = %1$s[4,4] collective-permute(x), "
-				 "source_target_pairs={{0,1},{1,2},{2,0}}\n"
-				 " ROOT r = (%1$s[4,%3$d], %1$s[%4$d,4], %1$s[4,4], %1$s[4,4], "
-				 "%1$s[4,4]) tuple(g, s, a, b, p)\n}\n", ty, gr, 4 * size, 4 / size);
+			test_movers_text(text, sizeof(text), ty, gr, size, "add");
 			agrees(_metadata, text);
 		}
 }

@@ -98,14 +98,9 @@ static void abort_job(int code)
 	MPI_Abort(MPI_COMM_WORLD, code);
 }
 
-static int world(void **comm)
+/* A communicator made (@rc 0) with its errors returned, in *@comm; else @c freed. */
+static int keep(MPI_Comm *c, int rc, void **comm)
 {
-	MPI_Comm *c = malloc(sizeof(*c));
-	int rc;
-
-	if (!c)
-		return MPI_ERR_NO_MEM;
-	rc = MPI_Comm_dup(MPI_COMM_WORLD, c);
 	if (!rc)
 		rc = MPI_Comm_set_errhandler(*c, MPI_ERRORS_RETURN);
 	if (rc) {
@@ -114,6 +109,15 @@ static int world(void **comm)
 	}
 	*comm = c;
 	return 0;
+}
+
+static int world(void **comm)
+{
+	MPI_Comm *c = malloc(sizeof(*c));
+
+	if (!c)
+		return MPI_ERR_NO_MEM;
+	return keep(c, MPI_Comm_dup(MPI_COMM_WORLD, c), comm);
 }
 
 static int create(const int *ranks, int n, int tag, void **comm)
@@ -135,14 +139,7 @@ static int create(const int *ranks, int n, int tag, void **comm)
 		MPI_Group_free(&some);
 	}
 	MPI_Group_free(&all);
-	if (!rc)
-		rc = MPI_Comm_set_errhandler(*c, MPI_ERRORS_RETURN);
-	if (rc) {
-		free(c);
-		return rc;
-	}
-	*comm = c;
-	return 0;
+	return keep(c, rc, comm);
 }
 
 static void free_comm(void *comm)

@@ -5,10 +5,8 @@
  */
 #include <stdio.h>
 
+#include "test_collectives.h"
 #include "test_mlp.h"
-
-#define RED(t, op) "f { a = " t "[] parameter(0)\n b = " t "[] parameter(1)\n" \
-	" ROOT s = " t "[] " op "(a, b)\n}\n"
 
 /*
  * A data-parallel training step, ten times in a while loop: an MLP
