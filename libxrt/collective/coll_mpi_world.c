@@ -144,16 +144,32 @@ static xrt_status *meet_peers(void)
 	return st;
 }
 
-xrt_status *xcoll_mpi_init(uint32_t *rank, uint32_t *size)
+/* The name rank 0 publishes its port under at a coordinator. */
+static void service_name(char *buf, size_t size)
 {
+	const char *job = getenv("XRT_DISTRIBUTED_JOB");
+
+	snprintf(buf, size, "xrt-distributed-%s", job && *job ? job : "job");
+}
+
+xrt_status *xcoll_mpi_init(const struct xcoll_join *j, uint32_t *rank, uint32_t *size)
+{
+	char service[128];
 	xrt_status *st;
 	int r = 0, n = 0, level = 0, rc;
 
 	pthread_mutex_lock(&W.lock);
 	st = W.up ? NULL : load();
 	if (!st && !W.up) {
-		rc = W.ops->init(&r, &n, &level);
-		st = rc ? mpi_error("MPI_Init_thread", rc) : NULL;
+		service_name(service, sizeof(service));
+		rc = j ? W.ops->join(j->coordinator, service, (int)j->rank, (int)j->size, &level) :
+			 W.ops->init(&r, &n, &level);
+		st = rc ? mpi_error(j ? "joining through the coordinator" : "MPI_Init_thread",
+				    rc) : NULL;
+		if (!st && j) {
+			r = (int)j->rank;
+			n = (int)j->size;
+		}
 		if (!st && level < 3)	/* MPI_THREAD_MULTIPLE */
 			st = xrt_status_new(NULL, XRT_FAILED_PRECONDITION, "MPI gives thread "
 					    "level %d: distributed runs need "

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XMPI_ABI 2
+#define XMPI_ABI 3
 
 /* Element types MPI reduces natively; XMPI_T_OTHER goes through host.fold. */
 enum xmpi_type {
@@ -53,6 +53,13 @@ struct xmpi_ops {
 	 * gives the world's @rank and @size, and the thread level it has.
 	 */
 	int (*init)(int *rank, int *size, int *thread_level);
+	/*
+	 * Instead of init, for processes started apart: MPI started in each,
+	 * joined through Open MPI's ompi-server at @server (its URI, or
+	 * file:PATH) under the name @service, the group ordered by @rank.
+	 */
+	int (*join)(const char *server, const char *service, int rank, int size,
+		    int *thread_level);
 	/* Whether init initialized MPI (and finalize should end it). */
 	int (*owns)(void);
 	int (*finalize)(void);

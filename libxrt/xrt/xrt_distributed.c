@@ -13,14 +13,22 @@ xrt_status *xrt_distributed_init(const struct xrt_distributed_options *o)
 	uint32_t rank, size;
 	xrt_status *st;
 
-	if (o && o->coordinator)
-		return xrt_status_new(NULL, XRT_UNIMPLEMENTED, "distributed init: a coordinator "
-				      "('%s') is not taken yet: launch the processes with "
-				      "mpirun or srun", o->coordinator);
+	struct xcoll_join j = { o ? o->coordinator : NULL, 0, 0 };
+
 	if (o && (o->rank < -1 || o->size < 0))
 		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "distributed init: rank %d, "
 				      "size %d", o->rank, o->size);
-	st = xcoll_mpi_init(&rank, &size);
+	if (j.coordinator && (o->rank < 0 || o->size < 1 || o->rank >= o->size))
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "distributed init: a "
+				      "coordinator needs this process's rank and the size: rank "
+				      "%d of %d", o->rank, o->size);
+	if (j.coordinator && xrt_distributed_launched())
+		return xrt_status_new(NULL, XRT_INVALID_ARGUMENT, "distributed init: a "
+				      "coordinator for processes a launcher started: leave it "
+				      "to the launcher");
+	j.rank = o ? (uint32_t)o->rank : 0;
+	j.size = o ? (uint32_t)o->size : 0;
+	st = xcoll_mpi_init(j.coordinator ? &j : NULL, &rank, &size);
 	if (st)
 		return xrt_status_annotate(st, "distributed init");
 	if (o && ((o->rank >= 0 && (uint32_t)o->rank != rank) ||

@@ -451,8 +451,9 @@ static PyMethodDef module_methods[] = {
 	  METH_VARARGS | METH_KEYWORDS,
 	  "distributed_init(*, rank=-1, size=0, coordinator=None): join the process group\n"
 	  "mpirun or srun launched (MPI, loaded now); rank and size, when given, are\n"
-	  "checked against the launcher's.  Session.execute_replicated then spans the\n"
-	  "processes." },
+	  "checked against the launcher's.  Processes started apart give their rank,\n"
+	  "the size and coordinator, Open MPI's ompi-server URI ('file:PATH' of it).\n"
+	  "Session.execute_replicated then spans the processes." },
 	{ "distributed_rank", mod_distributed_rank, METH_NOARGS,
 	  "distributed_rank(): (rank, size) of this process in its group, or None." },
 	{ "distributed_launched", mod_distributed_launched, METH_NOARGS,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <mpi.h>
 
@@ -20,6 +21,8 @@
 
 static struct xmpi_host host;
 static int initialized_here;
+/* The processes' communicator: MPI's world, or the one a coordinator joined. */
+static MPI_Comm group_comm = MPI_COMM_NULL;
 
 /* The non-native element types met so far, each an MPI datatype carrying itself. */
 #define MAX_OTHERS 256
@@ -49,29 +52,133 @@ static void fold_fn(void *in, void *inout, int *len, MPI_Datatype *type)
 		host.fold(inout, in, (uint64_t)*len, o->dtype, o->op);
 }
 
-static int init(int *rank, int *size, int *level)
+/* MPI started (thread level MULTIPLE) unless the program did. */
+static int start_mpi(int *level)
 {
 	int inited = 0, rc;
 
 	MPI_Initialized(&inited);
-	if (!inited) {
-		rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, level);
-		if (rc)
-			return rc;
-		initialized_here = 1;
-	} else {
-		MPI_Query_thread(level);
-	}
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	rc = MPI_Comm_rank(MPI_COMM_WORLD, rank);
+	if (inited)
+		return MPI_Query_thread(level);
+	rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, level);
+	initialized_here = !rc;
+	return rc;
+}
+
+/* The group's communicator set: this process's rank and the size; the fold's type key. */
+static int finish_init(int *rank, int *size)
+{
+	int rc = MPI_Comm_set_errhandler(group_comm, MPI_ERRORS_RETURN);
+
 	if (!rc)
-		rc = MPI_Comm_size(MPI_COMM_WORLD, size);
+		rc = MPI_Comm_rank(group_comm, rank);
+	if (!rc)
+		rc = MPI_Comm_size(group_comm, size);
 	if (!rc && other_key == MPI_KEYVAL_INVALID)
 		rc = MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN,
 					    &other_key, NULL);
 	if (!rc && fold_op == MPI_OP_NULL)
 		rc = MPI_Op_create(fold_fn, 1, &fold_op);
 	return rc;
+}
+
+static int init(int *rank, int *size, int *level)
+{
+	int rc = start_mpi(level);
+
+	group_comm = MPI_COMM_WORLD;
+	return rc ? rc : finish_init(rank, size);
+}
+
+/*
+ * Until @group holds @size processes: each one more accepted at the port
+ * (which only the group's first process, its root, reads) and merged.
+ */
+static int grow(MPI_Comm *group, const char *port, int size)
+{
+	MPI_Comm inter, merged;
+	int n = 0, rc = MPI_Comm_size(*group, &n);
+
+	while (!rc && n < size) {
+		rc = MPI_Comm_accept(port, MPI_INFO_NULL, 0, *group, &inter);
+		if (rc)
+			break;
+		rc = MPI_Intercomm_merge(inter, 0, &merged);
+		MPI_Comm_free(&inter);
+		if (rc)
+			break;
+		if (*group != MPI_COMM_SELF)
+			MPI_Comm_free(group);
+		*group = merged;
+		n++;
+	}
+	return rc;
+}
+
+/* Rank 0 of a joined group: the port opened and published, every other process taken in. */
+static int host_join(const char *service, int size, MPI_Comm *group)
+{
+	char port[MPI_MAX_PORT_NAME];
+	int rc = MPI_Open_port(MPI_INFO_NULL, port);
+
+	if (rc)
+		return rc;
+	rc = MPI_Publish_name(service, MPI_INFO_NULL, port);
+	if (!rc) {
+		rc = grow(group, port, size);
+		MPI_Unpublish_name(service, MPI_INFO_NULL, port);
+	}
+	MPI_Close_port(port);
+	return rc;
+}
+
+/* Another rank: rank 0's port looked up (for a while), connected to, then the rest taken in. */
+static int guest_join(const char *service, int size, MPI_Comm *group)
+{
+	char port[MPI_MAX_PORT_NAME] = "";
+	MPI_Comm inter;
+	int tries, rc = 1;
+
+	for (tries = 0; rc && tries < 6000; tries++) {	/* a minute */
+		rc = MPI_Lookup_name(service, MPI_INFO_NULL, port);
+		if (rc)
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	if (!rc)
+		rc = MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+	if (rc)
+		return rc;
+	rc = MPI_Intercomm_merge(inter, 1, group);
+	MPI_Comm_free(&inter);
+	return rc ? rc : grow(group, "", size);
+}
+
+/*
+ * Processes started apart, each its own MPI world, joined through Open
+ * MPI's ompi-server at @server (its URI, or file:PATH of it): rank 0
+ * publishes a port under @service, the others look it up and connect,
+ * and the group, grown one process at a time, is ordered by @rank.
+ */
+static int join(const char *server, const char *service, int rank, int size, int *level)
+{
+	MPI_Comm joined = MPI_COMM_SELF;
+	int rc;
+
+	/* Open MPI reads its ompi-server's address from here when it starts */
+	if (setenv("OMPI_MCA_pmix_server_uri", server, 1))
+		return MPI_ERR_OTHER;
+	rc = start_mpi(level);
+	if (!rc)
+		rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	if (!rc)
+		rc = MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+	if (!rc && size > 1)
+		rc = rank ? guest_join(service, size, &joined) : host_join(service, size, &joined);
+	if (!rc)
+		rc = MPI_Comm_split(joined, 0, rank, &group_comm);
+	if (joined != MPI_COMM_SELF)
+		MPI_Comm_free(&joined);
+	return rc ? rc : finish_init(&rank, &size);
 }
 
 static int owns(void)
@@ -90,12 +197,15 @@ static int finalize(void)
 		MPI_Op_free(&fold_op);
 	if (other_key != MPI_KEYVAL_INVALID)
 		MPI_Type_free_keyval(&other_key);
+	if (group_comm != MPI_COMM_WORLD && group_comm != MPI_COMM_NULL)
+		MPI_Comm_free(&group_comm);
+	group_comm = MPI_COMM_NULL;
 	return initialized_here ? MPI_Finalize() : 0;
 }
 
 static void abort_job(int code)
 {
-	MPI_Abort(MPI_COMM_WORLD, code);
+	MPI_Abort(group_comm != MPI_COMM_NULL ? group_comm : MPI_COMM_WORLD, code);
 }
 
 /* A communicator made (@rc 0) with its errors returned, in *@comm; else @c freed. */
@@ -117,7 +227,7 @@ static int world(void **comm)
 
 	if (!c)
 		return MPI_ERR_NO_MEM;
-	return keep(c, MPI_Comm_dup(MPI_COMM_WORLD, c), comm);
+	return keep(c, MPI_Comm_dup(group_comm, c), comm);
 }
 
 static int create(const int *ranks, int n, int tag, void **comm)
@@ -128,14 +238,14 @@ static int create(const int *ranks, int n, int tag, void **comm)
 
 	if (!c)
 		return MPI_ERR_NO_MEM;
-	rc = MPI_Comm_group(MPI_COMM_WORLD, &all);
+	rc = MPI_Comm_group(group_comm, &all);
 	if (rc) {
 		free(c);
 		return rc;
 	}
 	rc = MPI_Group_incl(all, n, ranks, &some);
 	if (!rc) {
-		rc = MPI_Comm_create_group(MPI_COMM_WORLD, some, tag, c);
+		rc = MPI_Comm_create_group(group_comm, some, tag, c);
 		MPI_Group_free(&some);
 	}
 	MPI_Group_free(&all);
@@ -377,7 +487,7 @@ static void processor_name(char *buf, size_t size)
 }
 
 static const struct xmpi_ops ops = {
-	XMPI_ABI, init, owns, finalize, abort_job, world, create, free_comm, iallreduce,
+	XMPI_ABI, init, join, owns, finalize, abort_job, world, create, free_comm, iallreduce,
 	iallgatherv, allreduce, allgatherv, test, forget, error_string, processor_name,
 };
 

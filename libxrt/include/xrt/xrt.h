@@ -520,10 +520,16 @@ XRT_API xrt_status *xrt_execute_replicated(xrt_session *const *sessions, uint32_
  * struct xrt_distributed_options - how this process joins a process group
  * @rank: this process's rank, or -1: the launcher's
  * @size: the group's number of processes, or 0: the launcher's
- * @coordinator: NULL (the launcher's rendezvous); a coordinator address
- *               is not taken yet (UNIMPLEMENTED)
+ * @coordinator: NULL: the launcher's group; or, for processes started
+ *               apart (no launcher), the address of Open MPI's
+ *               ompi-server (the URI it reports, or file:PATH of it),
+ *               through which they find one another; @rank and @size are
+ *               then needed
  *
- * A rank or size given must be the one the launcher gave: it is a check.
+ * With a launcher, a rank or size given must be the one it gave: a
+ * check.  Under a coordinator, rank 0 publishes its port under the name
+ * xrt-distributed-$XRT_DISTRIBUTED_JOB (default "job"); jobs sharing an
+ * ompi-server at once need names of their own.
  */
 struct xrt_distributed_options {
 	int32_t rank;
@@ -547,8 +553,9 @@ struct xrt_distributed_options {
  *
  * Return: NULL; FAILED_PRECONDITION without the plugin or MPI (the
  * message says what is missing); INVALID_ARGUMENT for a rank or size
- * that is not the launcher's; UNIMPLEMENTED for a coordinator;
- * UNAVAILABLE for MPI's own failure.
+ * that is not the launcher's, or a coordinator without them or under a
+ * launcher; UNAVAILABLE for MPI's own failure (a coordinator not
+ * reached, rank 0 not found within a minute).
  */
 XRT_API xrt_status *xrt_distributed_init(const struct xrt_distributed_options *options);
 

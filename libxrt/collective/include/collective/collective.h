@@ -25,12 +25,19 @@
 xrt_status *xcoll_local_create(uint32_t n, const struct xrt_allocator *a, struct xdev_comm **out);
 void xcoll_local_destroy(struct xdev_comm *c);
 
+/* Processes started apart, joined through a coordinator (Open MPI's ompi-server). */
+struct xcoll_join {
+	const char *coordinator;	/* its URI, or file:PATH holding it */
+	uint32_t rank, size;
+};
+
 /*
- * The process group (MPI's world, through the MPI plugin libxrt-mpi.so,
- * loaded by the first call): init gives this process's @rank and the
- * group's @size; a second init gives them again.
+ * The process group (MPI's world, or with @j the processes joined
+ * through its coordinator; through the MPI plugin libxrt-mpi.so, loaded
+ * by the first call): gives this process's @rank and the group's @size;
+ * a second init gives them again.
  */
-xrt_status *xcoll_mpi_init(uint32_t *rank, uint32_t *size);
+xrt_status *xcoll_mpi_init(const struct xcoll_join *j, uint32_t *rank, uint32_t *size);
 /* Whether the group is up; its @rank and @size (0 and 1 when not; either may be NULL). */
 bool xcoll_mpi_up(uint32_t *rank, uint32_t *size);
 /* Ends the group (MPI_Finalize); a broken one aborts the job instead. */
