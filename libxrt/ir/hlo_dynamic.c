@@ -329,6 +329,23 @@ static int refuse(struct hp *p, const struct ir_instr *in, uint32_t o, uint32_t 
 		       "dimension that takes its size)" : "");
 }
 
+/*
+ * Whether @rt names a result dimension the result has not: the
+ * instruction's dimension numbers are past its operands' (the verifier
+ * words that once the module is read), and it can carry nothing there.
+ */
+static bool past_result(const struct ir_instr *in, struct route rt)
+{
+	const struct xrt_shape *r = &in->shape;
+
+	if (rt.way != W_CARRY && rt.way != W_MASK_CARRY && rt.way != W_MOVE &&
+	    rt.way != W_SPLIT)
+		return false;
+	if (xrt_shape_is_tuple(r))
+		r = r->tuple_count ? &r->tuple[0] : NULL;
+	return !r || rt.to >= r->rank;
+}
+
 /* Plans operand @o's dimensions: what the result carries, what is masked. */
 static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, struct plan *pl)
 {
@@ -340,6 +357,8 @@ static int plan_operand(struct hp *p, const struct ir_instr *in, uint32_t o, str
 		if (!(e->mask & (1u << d)))
 			continue;
 		rt = route_of(p, in, o, d, e->mask);
+		if (past_result(in, rt))
+			rt = mix;
 		if (rt.way == W_MIX)
 			return refuse(p, in, o, d);
 		if (rt.way == W_MOVE && pl->moved && pl->moved != (1u << rt.to) &&
