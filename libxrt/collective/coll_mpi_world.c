@@ -45,7 +45,7 @@ static struct {
 	pthread_mutex_t lock;
 	void *dl;
 	const struct xmpi_ops *ops;
-	bool up;
+	bool up, ended;
 	uint32_t rank, size;
 	void *world;
 	struct peer_id *peers;
@@ -159,7 +159,10 @@ xrt_status *xcoll_mpi_init(const struct xcoll_join *j, uint32_t *rank, uint32_t 
 	int r = 0, n = 0, level = 0, rc;
 
 	pthread_mutex_lock(&W.lock);
-	st = W.up ? NULL : load();
+	/* MPI starts once in a process: after its finalize it cannot again */
+	st = W.ended ? xrt_status_new(NULL, XRT_FAILED_PRECONDITION, "distributed init: the "
+				      "process left its group; MPI does not start twice") :
+	     W.up ? NULL : load();
 	if (!st && !W.up) {
 		service_name(service, sizeof(service));
 		rc = j ? W.ops->join(j->coordinator, service, (int)j->rank, (int)j->size, &level) :
@@ -235,6 +238,7 @@ xrt_status *xcoll_mpi_shutdown(void)
 	free(W.peers);
 	W.peers = NULL;
 	W.up = false;
+	W.ended = true;
 	pthread_mutex_unlock(&W.lock);
 	return st;
 }

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define XMPI_ABI 3
+#define XMPI_ABI 4
 
 /* Element types MPI reduces natively; XMPI_T_OTHER goes through host.fold. */
 enum xmpi_type {
@@ -60,8 +60,6 @@ struct xmpi_ops {
 	 */
 	int (*join)(const char *server, const char *service, int rank, int size,
 		    int *thread_level);
-	/* Whether init initialized MPI (and finalize should end it). */
-	int (*owns)(void);
 	int (*finalize)(void);
 	void (*abort)(int code);
 	/* A duplicate of the world, errors returned, not fatal. */

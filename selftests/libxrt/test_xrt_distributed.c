@@ -370,6 +370,10 @@ TEST_F_TIMEOUT(dist, every_collective_training_and_refusals, 280)
 	for (k = 0; k < h.local; k++)
 		xrt_session_destroy(h.s[k]);
 	ASSERT_OK(xrt_distributed_shutdown());
+	/* out of the group: no run spans processes, and MPI does not start again */
+	ASSERT_FALSE(xrt_distributed_rank(NULL, NULL));
+	ASSERT_ERR(xrt_distributed_init(NULL), XRT_FAILED_PRECONDITION,
+		   "MPI does not start twice");
 }
 
 TEST_HARNESS_MAIN

@@ -181,11 +181,6 @@ static int join(const char *server, const char *service, int rank, int size, int
 	return rc ? rc : finish_init(&rank, &size);
 }
 
-static int owns(void)
-{
-	return initialized_here;
-}
-
 static int finalize(void)
 {
 	int i;
@@ -487,7 +482,7 @@ static void processor_name(char *buf, size_t size)
 }
 
 static const struct xmpi_ops ops = {
-	XMPI_ABI, init, join, owns, finalize, abort_job, world, create, free_comm, iallreduce,
+	XMPI_ABI, init, join, finalize, abort_job, world, create, free_comm, iallreduce,
 	iallgatherv, allreduce, allgatherv, test, forget, error_string, processor_name,
 };
 

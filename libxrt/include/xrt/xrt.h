@@ -555,7 +555,8 @@ struct xrt_distributed_options {
  * message says what is missing); INVALID_ARGUMENT for a rank or size
  * that is not the launcher's, or a coordinator without them or under a
  * launcher; UNAVAILABLE for MPI's own failure (a coordinator not
- * reached, rank 0 not found within a minute).
+ * reached, rank 0 not found within a minute); FAILED_PRECONDITION
+ * after xrt_distributed_shutdown(), as MPI starts once in a process.
  */
 XRT_API xrt_status *xrt_distributed_init(const struct xrt_distributed_options *options);
 
