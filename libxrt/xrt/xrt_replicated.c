@@ -135,7 +135,7 @@ static xrt_status *make_comm(struct replicated *r)
 		return xrt_status_oom(r->a, "a replicated execution");
 	for (d = 0; d < r->devices; d++)
 		devs[d] = r->parts[d].s->dev;
-	st = ops->comm_create(devs, r->devices, r->a, &r->comm);
+	st = ops->comm_create(devs, r->devices, NULL, r->a, &r->comm);
 	xrt_mem_free(r->a, devs);
 	return st;
 }

@@ -8,7 +8,8 @@
  * this process could gather its devices' compilations and arguments,
  * so that a mistake in one process fails the run in every process,
  * with the same message, before any waits at a collective.  Then each
- * runs its devices, meeting the others through the MPI communicator.
+ * runs its devices, meeting the others through the MPI communicator, or
+ * through the one their driver makes across processes (cuda's, NCCL).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 struct hello {
 	uint32_t sessions, replicas, partitions, num_args;
 	uint32_t ok, assigned;
+	uint32_t own;			/* devices of their own memory (a driver's communicator) */
+	uint32_t pad;
 	uint64_t seed, assignment;	/* the device assignment's hash */
 };
 
@@ -72,7 +75,7 @@ static struct hello hello_of(struct spread *s, const xrt_handle *compilations,
 			     uint32_t num_sessions, xrt_status **st)
 {
 	const struct xrt_replicated_config *c = s->r.c;
-	struct hello me = { num_sessions, 0, 0, s->r.num_args, 1, 0,
+	struct hello me = { num_sessions, 0, 0, s->r.num_args, 1, 0, 0, 0,
 			    c && c->base.rng_seed ? c->base.rng_seed : xexec_fresh_seed(), 0 };
 	uint32_t k;
 
@@ -113,6 +116,11 @@ static xrt_status *agree(struct spread *s)
 		if (b->assigned != a->assigned || b->assignment != a->assignment)
 			return xrt_status_new(s->r.a, XRT_INVALID_ARGUMENT, "execute: rank %u's "
 					      "device assignment is not rank 0's", r);
+		if (b->own != a->own)
+			return xrt_status_new(s->r.a, XRT_UNIMPLEMENTED, "execute: rank %u's "
+					      "devices meet %s, rank 0's %s: they cannot meet",
+					      r, b->own ? "in their own memory" : "in host memory",
+					      a->own ? "in their own memory" : "in host memory");
 	}
 	return NULL;
 }
@@ -173,15 +181,18 @@ static xrt_status *gather_here(struct spread *s, uint32_t num_sessions, struct h
 	if (!s->here)
 		return xrt_status_oom(s->r.a, "a run across processes");
 	s->r.partitions = me->partitions;
+	me->own = s->r.sessions[0]->dev->ops->comm_create != NULL;
 	for (k = 0; k < num_sessions && !st; k++) {
+		const struct xdev *x = s->r.sessions[k]->dev, *x0 = s->r.sessions[0]->dev;
+
 		s->here[k].slot = k;
 		s->here[k].s = s->r.sessions[k];
-		/* MPI reads and writes the arrays where the host maps them */
-		if (s->here[k].s->dev->ops->comm_create)
-			st = xrt_status_new(s->r.a, XRT_UNIMPLEMENTED, "execute: %s: devices "
-					    "whose memory the host does not map run across "
-					    "processes over NCCL, which XRT does not do yet",
-					    s->here[k].s->dev->info.name);
+		/* a driver's communicator meets only devices of that driver */
+		if ((x->ops->comm_create || x0->ops->comm_create) && x->ops != x0->ops)
+			st = xrt_status_new(s->r.a, XRT_UNIMPLEMENTED, "execute: %s meets %s: "
+					    "devices whose memory the host does not map meet "
+					    "only devices of their own kind", x->info.name,
+					    x0->info.name);
 		else
 			st = xrep_gather(&s->r, &s->here[k], me->replicas);
 		if (st)
@@ -245,6 +256,38 @@ static const struct xrt_executable *exe_here(const struct spread *s)
 	return NULL;
 }
 
+/*
+ * The run's communicator: MPI's, on memory the host maps, or the one
+ * the devices' driver makes across processes for their own memory
+ * (cuda's over NCCL), told which devices run here and how to exchange.
+ */
+static xrt_status *make_comm(struct spread *s)
+{
+	const struct xrt_replicated_config *c = s->r.c;
+	const struct xdev_ops *ops = NULL;
+	struct xdev_watch base;
+	struct xdev_spread sp = { s->rank, s->size, xcoll_mpi_exchange,
+				  xexec_watch(c ? &c->base : NULL, &base) };
+	struct xdev **devs;
+	xrt_status *st;
+	uint32_t d;
+
+	if (!s->all[0].own)
+		return xcoll_mpi_create(s->r.devices, s->rank_of, s->gid, exe_here(s), s->r.a,
+					&s->r.comm);
+	devs = xrt_mem_calloc(s->r.a, s->r.devices, sizeof(*devs));
+	if (!devs)	/* the others wait for this process until their deadline */
+		return xrt_status_oom(s->r.a, "a run across processes");
+	for (d = 0; d < s->r.devices; d++)
+		if (s->r.parts[d].s) {
+			devs[d] = s->r.parts[d].s->dev;
+			ops = devs[d]->ops;
+		}
+	st = ops->comm_create(devs, s->r.devices, &sp, s->r.a, &s->r.comm);
+	xrt_mem_free(s->r.a, devs);
+	return st;
+}
+
 static void free_spread(struct spread *s, uint32_t num_sessions)
 {
 	struct replicated here = s->r;
@@ -277,8 +320,7 @@ xrt_status *xrep_spread(xrt_session *const *sessions, uint32_t num_sessions,
 	st = meet(&s, compilations, num_sessions);
 	/* every process knows now whether the run goes on, and goes on together */
 	if (!st)
-		st = xcoll_mpi_create(s.r.devices, s.rank_of, s.gid, exe_here(&s), s.r.a,
-				      &s.r.comm);
+		st = make_comm(&s);
 	if (!st) {
 		xrep_run_all(&s.r, s.all[0].seed);
 		st = xrep_first_error(&s.r);

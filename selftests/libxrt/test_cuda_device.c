@@ -406,7 +406,7 @@ TEST_F(xrt, nccl_of_one_rank_performs_every_collective)
 	NEED_GPU();
 	ASSERT_OK(xdev_open("cuda:0", self->a, &d));
 	ASSERT_TRUE(d->ops->comm_create != NULL);
-	ASSERT_OK(d->ops->comm_create(&d, 1, self->a, &comm));
+	ASSERT_OK(d->ops->comm_create(&d, 1, NULL, self->a, &comm));
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct xrt_cs_collective cmd = { .kind = kinds[k], .dim = 1, .num_in = 1,
 						 .num_out = 1 };

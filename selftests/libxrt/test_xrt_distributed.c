@@ -7,8 +7,9 @@
  * data-parallel training step matches one replica on the whole batch;
  * processes that disagree on the run, or one that cannot start its
  * devices, fail it in every process with one message, and the group
- * goes on.  With XRT_TEST_DEVICE=cuda (the CPU stand-in for the driver),
- * devices of their own memory are refused across processes.
+ * goes on.  With XRT_TEST_DEVICE=cuda (the CPU stand-ins for the driver
+ * and for NCCL, whose ranks meet across processes over MPI) the same
+ * runs go through NCCL's communicator across processes.
  *
  * One test: MPI starts once in a process, and the harness forks a
  * process per test.
@@ -307,6 +308,38 @@ static void refusals(struct __test_metadata *_metadata, struct here *h)
 	}
 }
 
+/*
+ * Devices of their own memory (cuda, over NCCL) and host devices (over
+ * MPI) cannot meet: rank 1 runs host devices, and every process refuses.
+ */
+static void kinds_must_match(struct __test_metadata *_metadata, struct here *h)
+{
+	static const char text[] = "HloModule m, replica_count=4\n" RED("f32", "add")
+		"ENTRY e {\n x = f32[2] parameter(0)\n ROOT r = f32[2] all-reduce(x), "
+		"replica_groups={}, to_apply=f\n}\n";
+	struct xrt_session_options o = { .host_devices = h->local };
+	struct here mixed = *h;
+	xrt_handle comp[DEVICES], args[DEVICES], out[DEVICES];
+	char name[16];
+	uint32_t k;
+
+	for (k = 0; h->rank == 1 && k < h->local; k++) {
+		snprintf(name, sizeof(name), "host:%u", k);
+		o.device = name;
+		ASSERT_OK(xrt_session_create(&o, NULL, &mixed.s[k]));
+	}
+	start(_metadata, &mixed, text, comp, args);
+	ASSERT_ERR(xrt_execute_replicated(mixed.s, h->local, comp, args, 1, NULL, out),
+		   XRT_UNIMPLEMENTED, "rank 1's devices meet in host memory, rank 0's in their "
+		   "own memory: they cannot meet");
+	for (k = 0; k < h->local; k++) {
+		xrt_status_free(xrt_release_compilations(mixed.s[k], &comp[k], 1));
+		xrt_status_free(xrt_release_allocations(mixed.s[k], &args[k], 1));
+		if (h->rank == 1)
+			xrt_session_destroy(mixed.s[k]);
+	}
+}
+
 /* No leak check: MPI keeps what it allocates until the process ends. */
 FIXTURE(dist) {
 	int unused;
@@ -318,22 +351,6 @@ FIXTURE_SETUP(dist)
 
 FIXTURE_TEARDOWN(dist)
 {
-}
-
-/*
- * Devices whose memory the host does not map (cuda, on the CPU stand-in
- * for the driver) are refused across processes, in every process.
- */
-static void device_memory_refused(struct __test_metadata *_metadata, struct here *h)
-{
-	static const char text[] = "HloModule m, replica_count=4\n" RED("f32", "add")
-		"ENTRY e {\n x = f32[2] parameter(0)\n ROOT r = f32[2] all-reduce(x), "
-		"replica_groups={}, to_apply=f\n}\n";
-	xrt_handle comp[DEVICES], args[DEVICES], out[DEVICES];
-
-	start(_metadata, h, text, comp, args);
-	ASSERT_ERR(xrt_execute_replicated(h->s, h->local, comp, args, 1, NULL, out),
-		   XRT_UNIMPLEMENTED, "run across processes over NCCL, which XRT does not do");
 }
 
 TEST_F_TIMEOUT(dist, every_collective_training_and_refusals, 280)
@@ -355,15 +372,11 @@ TEST_F_TIMEOUT(dist, every_collective_training_and_refusals, 280)
 		o.device = name;
 		ASSERT_OK(xrt_session_create(&o, NULL, &h.s[k]));
 	}
-	if (kind && !strcmp(kind, "cuda")) {
-		device_memory_refused(_metadata, &h);
-		for (k = 0; k < h.local; k++)
-			xrt_session_destroy(h.s[k]);
-		ASSERT_OK(xrt_distributed_shutdown());
-		return;
-	}
 	every_collective(_metadata, &h);
-	other_reducers(_metadata, &h);
+	if (!kind || strcmp(kind, "cuda"))	/* NCCL has no such reducers */
+		other_reducers(_metadata, &h);
+	else
+		kinds_must_match(_metadata, &h);
 	loops_and_ids(_metadata, &h);
 	training(_metadata, &h);
 	refusals(_metadata, &h);

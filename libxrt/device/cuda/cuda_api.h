@@ -45,7 +45,7 @@
 	X(ncclGetErrorString) X(ncclCommInitAll) X(ncclCommSplit) X(ncclCommDestroy) \
 	X(ncclCommAbort) X(ncclCommGetAsyncError) X(ncclAllReduce) X(ncclAllGather) \
 	X(ncclReduceScatter) X(ncclBroadcast) X(ncclSend) X(ncclRecv) X(ncclGroupStart) \
-	X(ncclGroupEnd)
+	X(ncclGroupEnd) X(ncclGetUniqueId) X(ncclCommInitRankConfig)
 
 #define CUDA_API_MEMBER(name) __typeof__(name) *name;
 

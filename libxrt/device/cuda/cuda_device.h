@@ -69,7 +69,8 @@ xrt_status *cuda_event_wait(struct xdev_event *e, int64_t timeout_ns,
 void cuda_event_free(struct xdev_event *e);
 
 /* The communicator of cuda devices @devs, over NCCL (cuda_nccl.c). */
-xrt_status *cuda_comm_create(struct xdev *const *devs, uint32_t n, const struct xrt_allocator *a,
+xrt_status *cuda_comm_create(struct xdev *const *devs, uint32_t n,
+			     const struct xdev_spread *spread, const struct xrt_allocator *a,
 			     struct xdev_comm **out);
 
 #endif /* XRT_DEVICE_CUDA_DEVICE_H */

@@ -53,6 +53,7 @@ struct nccl_comm {
 };
 
 /* cuda_nccl_wait.c */
+uint64_t nccl_now_ns(void);
 xrt_status *nccl_fail(struct nccl_comm *c, uint32_t d, ncclResult_t r, const char *what);
 /* Rank @d enters @op: counted, and waiting in it; nccl_leave: no longer waiting. */
 void nccl_enter(struct nccl_comm *c, uint32_t d, const struct xdev_collective *op);

@@ -18,7 +18,7 @@ xrt_status *nccl_fail(struct nccl_comm *c, uint32_t d, ncclResult_t r, const cha
 			      what, c->cu->ncclGetErrorString(r));
 }
 
-static uint64_t now_ns(void)
+uint64_t nccl_now_ns(void)
 {
 	struct timespec t;
 
@@ -76,14 +76,17 @@ void nccl_leave(struct nccl_comm *c, uint32_t d)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* Whether every member of the group rank @w waits in has entered it. */
+/* Whether every member of the group rank @w waits in has entered it (those elsewhere: as if). */
 static bool whole(struct nccl_comm *c, const struct nccl_where *wh)
 {
+	const struct nccl_rank *m;
 	uint32_t k;
 
-	for (k = 0; k < wh->at->size; k++)
-		if (entered(&c->ranks[wh->at->members[k]].where, wh->at->pc) < wh->at_count)
+	for (k = 0; k < wh->at->size; k++) {
+		m = &c->ranks[wh->at->members[k]];
+		if (m->dev && entered(&m->where, wh->at->pc) < wh->at_count)
 			return false;
+	}
 	return true;
 }
 
@@ -105,8 +108,8 @@ static xrt_status *cannot_end(struct nccl_comm *c, uint32_t d, const struct xdev
 	}
 	for (k = 0; k < n; k++) {
 		wh = &c->ranks[k].where;
-		if (!wh->ended && (!wh->at || whole(c, wh)))
-			return NULL;	/* running, or a group that will complete */
+		if (!c->ranks[k].dev || (!wh->ended && (!wh->at || whole(c, wh))))
+			return NULL;	/* elsewhere, running, or a group that will complete */
 	}
 	return xrt_status_new(NULL, XRT_FAILED_PRECONDITION, "%s: the devices wait at "
 			      "different collectives", op->where);
@@ -127,7 +130,7 @@ xrt_status *nccl_stop_reason(struct nccl_comm *c, uint32_t d, const struct xdev_
 	}
 	if (!st && w && w->cancel && atomic_load(w->cancel))
 		st = xrt_status_new(NULL, XRT_CANCELLED, "%s: cancelled", op->where);
-	else if (!st && w && w->deadline_ns && now_ns() >= w->deadline_ns)
+	else if (!st && w && w->deadline_ns && nccl_now_ns() >= w->deadline_ns)
 		st = xrt_status_new(NULL, XRT_DEADLINE_EXCEEDED, "%s: deadline passed waiting for "
 				    "the group", op->where);
 	if (st)

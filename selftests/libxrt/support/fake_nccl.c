@@ -11,8 +11,9 @@
  * computed before any is written.  A receive and its send meet the
  * same way.  A split completes when every rank asked for it.  An
  * aborted rank's pending parts are dropped and never complete, as on a
- * GPU whose peer is gone.  Only what libxrt's cuda communicator calls
- * is here.
+ * GPU whose peer is gone.  Ranks in other processes (ncclCommInitRank)
+ * meet over MPI (fake_nccl_procs.c).  Only what libxrt's cuda
+ * communicator calls is here.
  */
 #include <math.h>
 #include <pthread.h>
@@ -20,40 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <nccl.h>
+#include "fake_nccl.h"
 
-#define MAX_RANKS 8
 #define MAX_STREAMS 64
 
-enum kind { K_REDUCE, K_SCATTER, K_GATHER, K_BCAST, K_SEND, K_RECV, K_SPLIT };
-
-/* One rank's part of an operation, waiting for the others. */
-struct part {
-	enum kind kind;
-	int rank, peer, root, color, key;
-	uint64_t seq;			/* the rank's count of collectives on the comm */
-	const void *send;
-	void *recv;
-	size_t count;			/* elements (bytes for moves) */
-	ncclDataType_t t;
-	ncclRedOp_t op;
-	cudaStream_t stream;
-	ncclComm_t *newcomm;
-	struct part *next;
-};
-
-struct clique {
-	int n, refs;
-	struct part *parts;
-};
-
-struct ncclComm {
-	struct clique *c;
-	int rank, ready;		/* ready: a split done */
-	uint64_t seq;
-};
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t fake_nccl_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	cudaStream_t s;
 	int busy;
@@ -66,11 +38,12 @@ int fake_nccl_busy(const void *s)
 {
 	int i, n = 0;
 
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&fake_nccl_lock);
+	procs_progress();
 	for (i = 0; i < MAX_STREAMS; i++)
 		if (streams[i].s == s)
 			n += streams[i].busy;	/* entries of a stream idle before may linger */
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fake_nccl_lock);
 	return n;
 }
 
@@ -98,7 +71,7 @@ const char *ncclGetErrorString(ncclResult_t r)
 	return r == ncclSuccess ? "no error" : "fake NCCL error";
 }
 
-static struct clique *clique_new(int n)
+struct clique *fake_clique_new(int n)
 {
 	struct clique *c = calloc(1, sizeof(*c));
 
@@ -117,7 +90,7 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comms, int n, const int *devs)
 	(void)devs;
 	if (n < 1 || n > MAX_RANKS)
 		return ncclInvalidArgument;
-	c = clique_new(n);
+	c = fake_clique_new(n);
 	for (i = 0; c && i < n; i++) {
 		comms[i] = calloc(1, sizeof(*comms[i]));
 		if (!comms[i])
@@ -125,6 +98,17 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comms, int n, const int *devs)
 		*comms[i] = (struct ncclComm){ c, i, 1, 0 };
 	}
 	return c ? ncclSuccess : ncclSystemError;
+}
+
+/* A part leaves: its stream no longer busy, its move to another process cancelled. */
+static void drop(struct part *p)
+{
+	if (p->req)
+		procs_cancel(p);
+	if (!p->remote)
+		busy(p->stream, -1);
+	free(p->own);
+	free(p);
 }
 
 /* Drops the rank's parts (their streams no longer busy) and its reference. */
@@ -135,14 +119,13 @@ static ncclResult_t release(ncclComm_t comm)
 
 	if (!comm)
 		return ncclSuccess;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&fake_nccl_lock);
 	c = comm->c;
 	for (at = c ? &c->parts : NULL; at && *at;) {
 		p = *at;
-		if (p->rank == comm->rank) {
+		if (p->rank == comm->rank && !p->remote) {
 			*at = p->next;
-			busy(p->stream, -1);
-			free(p);
+			drop(p);
 		} else {
 			at = &p->next;
 		}
@@ -151,12 +134,12 @@ static ncclResult_t release(ncclComm_t comm)
 		while (c->parts) {
 			p = c->parts;
 			c->parts = p->next;
-			busy(p->stream, -1);
-			free(p);
+			drop(p);
 		}
+		procs_drop(c);
 		free(c);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fake_nccl_lock);
 	free(comm);
 	return ncclSuccess;
 }
@@ -173,9 +156,10 @@ ncclResult_t ncclCommAbort(ncclComm_t comm)
 
 ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *err)
 {
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&fake_nccl_lock);
+	procs_progress();
 	*err = comm->ready ? ncclSuccess : ncclInProgress;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fake_nccl_lock);
 	return ncclSuccess;
 }
 
@@ -289,7 +273,7 @@ static void fold(void *dst, const void *src, size_t n, ncclDataType_t t, ncclRed
 	}
 }
 
-static size_t type_size(ncclDataType_t t)
+size_t fake_type_size(ncclDataType_t t)
 {
 	switch (t) {
 	case ncclInt8: case ncclUint8: return 1;
@@ -302,7 +286,7 @@ static size_t type_size(ncclDataType_t t)
 /* Rank @p's result of collective @ps (every rank's part, by rank) into @out. */
 static void compute(struct part **ps, int n, const struct part *p, void *out)
 {
-	size_t es = type_size(p->t), bytes = p->count * es, off = 0;
+	size_t es = fake_type_size(p->t), bytes = p->count * es, off = 0;
 	int k;
 
 	switch (p->kind) {
@@ -325,41 +309,65 @@ static void compute(struct part **ps, int n, const struct part *p, void *out)
 
 static size_t out_bytes(const struct part *p, int n)
 {
-	return p->count * type_size(p->t) * (p->kind == K_GATHER ? (size_t)n : 1);
+	return p->count * fake_type_size(p->t) * (p->kind == K_GATHER ? (size_t)n : 1);
 }
 
-/* Every rank's part of split round @ps done: the new communicators made. */
-static void split_all(struct part **ps, int n)
+/* Rank @k's place among the ranks of its color (by key, then rank). */
+static int place_of(struct part **ps, int n, int k)
 {
-	int i, k, m, place;
+	int j, place = 0;
+
+	for (j = 0; j < n; j++)
+		if (ps[j]->color == ps[k]->color &&
+		    (ps[j]->key < ps[k]->key || (ps[j]->key == ps[k]->key && j < k)))
+			place++;
+	return place;
+}
+
+/*
+ * Every rank's part of split round @seq of @parent done: the new
+ * communicators of the ranks here made, one clique a color (across
+ * processes: owned where the parent's ranks are, tagged alike
+ * everywhere).
+ */
+static void split_all(struct clique *parent, struct part **ps, uint64_t seq)
+{
+	int n = parent->n, i, k, m;
 
 	for (i = 0; i < n; i++) {
-		struct clique *c = NULL;
+		struct clique *c;
 
-		if ((*ps[i]->newcomm)->c)
+		if (ps[i]->remote || (*ps[i]->newcomm)->c)
 			continue;
 		for (k = 0, m = 0; k < n; k++)
 			m += ps[k]->color == ps[i]->color;
-		c = clique_new(m);
+		c = fake_clique_new(m);
+		if (!c)
+			return;
+		c->refs = 0;
+		c->me = parent->me;
+		if (parent->tag)
+			procs_split(c, parent, seq, ps[i]->color);
 		for (k = 0; k < n; k++) {
-			ncclComm_t nc = *ps[k]->newcomm;
-			int j;
+			int place = place_of(ps, n, k);
+			ncclComm_t nc;
 
 			if (ps[k]->color != ps[i]->color)
 				continue;
-			for (j = 0, place = 0; j < n; j++)
-				if (ps[j]->color == ps[k]->color &&
-				    (ps[j]->key < ps[k]->key || (ps[j]->key == ps[k]->key && j < k)))
-					place++;
+			c->owner[place] = parent->owner[k];
+			if (ps[k]->remote)
+				continue;
+			nc = *ps[k]->newcomm;
 			nc->c = c;
 			nc->rank = place;
 			nc->ready = 1;
+			c->refs++;
 		}
 	}
 }
 
 /* Removes @p from its clique's list and frees it, its stream done. */
-static void retire(struct clique *c, struct part *p)
+void fake_retire(struct clique *c, struct part *p)
 {
 	struct part **at;
 
@@ -368,12 +376,11 @@ static void retire(struct clique *c, struct part *p)
 			*at = p->next;
 			break;
 		}
-	busy(p->stream, -1);
-	free(p);
+	drop(p);
 }
 
 /* A collective round whose parts are all here: performed for every rank. */
-static ncclResult_t complete(struct clique *c, uint64_t seq)
+ncclResult_t fake_complete(struct clique *c, uint64_t seq)
 {
 	struct part *ps[MAX_RANKS] = { NULL }, *p;
 	void *tmp[MAX_RANKS] = { NULL };
@@ -385,21 +392,25 @@ static ncclResult_t complete(struct clique *c, uint64_t seq)
 	if (have < c->n)
 		return ncclSuccess;
 	if (ps[0]->kind == K_SPLIT) {
-		split_all(ps, c->n);
-	} else {
+		split_all(c, ps, seq);
+	} else {	/* the results of the ranks here */
 		for (k = 0; k < c->n; k++) {
+			if (ps[k]->remote)
+				continue;
 			tmp[k] = malloc(out_bytes(ps[k], c->n) + 1);
 			if (!tmp[k])
 				return ncclSystemError;
 			compute(ps, c->n, ps[k], tmp[k]);
 		}
 		for (k = 0; k < c->n; k++) {
+			if (ps[k]->remote)
+				continue;
 			memcpy(ps[k]->recv, tmp[k], out_bytes(ps[k], c->n));
 			free(tmp[k]);
 		}
 	}
 	for (k = 0; k < c->n; k++)
-		retire(c, ps[k]);
+		fake_retire(c, ps[k]);
 	return ncclSuccess;
 }
 
@@ -417,8 +428,8 @@ static void match(struct clique *c)
 		if (!s)
 			continue;
 		memcpy(r->recv, s->send, s->count < r->count ? s->count : r->count);
-		retire(c, s);
-		retire(c, r);
+		fake_retire(c, s);
+		fake_retire(c, r);
 		match(c);
 		return;
 	}
@@ -432,7 +443,7 @@ static ncclResult_t enqueue(ncclComm_t comm, struct part *p)
 
 	if (!p)
 		return ncclSystemError;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&fake_nccl_lock);
 	p->rank = comm->rank;
 	if (p->kind != K_SEND && p->kind != K_RECV)
 		p->seq = comm->seq++;
@@ -440,11 +451,13 @@ static ncclResult_t enqueue(ncclComm_t comm, struct part *p)
 		;
 	*tail = p;
 	busy(p->stream, 1);
-	if (p->kind == K_SEND || p->kind == K_RECV)
+	if ((p->kind == K_SEND || p->kind == K_RECV) && !procs_post(c, p))
 		match(c);
-	else
-		r = complete(c, p->seq);
-	pthread_mutex_unlock(&lock);
+	else if (p->kind != K_SEND && p->kind != K_RECV)
+		r = procs_send_round(c, p->seq);
+	if (r == ncclSuccess && p->kind != K_SEND && p->kind != K_RECV)
+		r = fake_complete(c, p->seq);
+	pthread_mutex_unlock(&fake_nccl_lock);
 	return r;
 }
 
@@ -503,16 +516,16 @@ ncclResult_t ncclCommSplit(ncclComm_t comm, int color, int key, ncclComm_t *newc
 	p->key = key;
 	p->newcomm = newcomm;
 	enqueue(comm, p);
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&fake_nccl_lock);
 	ready = (*newcomm)->ready;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fake_nccl_lock);
 	return ready ? ncclSuccess : ncclInProgress;
 }
 
 ncclResult_t ncclSend(const void *buf, size_t count, ncclDataType_t t, int peer,
 		      ncclComm_t comm, cudaStream_t s)
 {
-	struct part *p = part(K_SEND, buf, NULL, count * type_size(t), ncclUint8, ncclSum, s);
+	struct part *p = part(K_SEND, buf, NULL, count * fake_type_size(t), ncclUint8, ncclSum, s);
 
 	if (p)
 		p->peer = peer;
@@ -522,23 +535,66 @@ ncclResult_t ncclSend(const void *buf, size_t count, ncclDataType_t t, int peer,
 ncclResult_t ncclRecv(void *buf, size_t count, ncclDataType_t t, int peer, ncclComm_t comm,
 		      cudaStream_t s)
 {
-	struct part *p = part(K_RECV, NULL, buf, count * type_size(t), ncclUint8, ncclSum, s);
+	struct part *p = part(K_RECV, NULL, buf, count * fake_type_size(t), ncclUint8, ncclSum, s);
 
 	if (p)
 		p->peer = peer;
 	return enqueue(comm, p);
 }
 
-/* Sends and receives never block here: a group changes nothing. */
+ncclResult_t ncclGetUniqueId(ncclUniqueId *id)
+{
+	memset(id, 0, sizeof(*id));
+	procs_make_id(id);
+	return ncclSuccess;
+}
+
+static int group_depth;		/* under the lock */
+
+/* A rank of @n in another process's communicator too; joined at the group's end. */
+ncclResult_t ncclCommInitRankConfig(ncclComm_t *comm, int n, ncclUniqueId id, int rank,
+				    ncclConfig_t *config)
+{
+	ncclResult_t r;
+
+	(void)config;
+	if (n < 1 || n > MAX_RANKS || rank < 0 || rank >= n)
+		return ncclInvalidArgument;
+	*comm = calloc(1, sizeof(**comm));
+	if (!*comm)
+		return ncclSystemError;
+	(*comm)->rank = rank;
+	pthread_mutex_lock(&fake_nccl_lock);
+	r = procs_join(*comm, n, &id, rank);
+	if (r == ncclSuccess && !group_depth)
+		r = procs_group_end();
+	pthread_mutex_unlock(&fake_nccl_lock);
+	if (r != ncclSuccess) {
+		free(*comm);
+		*comm = NULL;
+	}
+	return r;
+}
+
+/* Sends and receives never block here: a group only joins ranks together. */
 ncclResult_t ncclGroupStart(void);	/* nccl.h declares them without prototypes */
 ncclResult_t ncclGroupEnd(void);
 
 ncclResult_t ncclGroupStart(void)
 {
+	pthread_mutex_lock(&fake_nccl_lock);
+	group_depth++;
+	pthread_mutex_unlock(&fake_nccl_lock);
 	return ncclSuccess;
 }
 
 ncclResult_t ncclGroupEnd(void)
 {
-	return ncclSuccess;
+	ncclResult_t r = ncclSuccess;
+
+	pthread_mutex_lock(&fake_nccl_lock);
+	if (group_depth && --group_depth == 0)
+		r = procs_group_end();
+	pthread_mutex_unlock(&fake_nccl_lock);
+	return r;
 }

@@ -124,6 +124,19 @@ struct xdev_comm {
 	uint32_t num_devices;
 };
 
+/*
+ * A communicator's processes (a run spread over the process group):
+ * exchange() puts every process's @bytes at @all, in rank order, in one
+ * step every process takes at the same point of the communicator's
+ * making, for as long as @w lets it wait.
+ */
+struct xdev_spread {
+	uint32_t rank, size;
+	xrt_status *(*exchange)(const void *mine, uint32_t bytes, void *all,
+				const struct xdev_watch *w, const char *where);
+	const struct xdev_watch *w;
+};
+
 struct xdev_peer {
 	struct xdev_comm *comm;
 	uint32_t device;		/* replica x partitions + partition */
@@ -245,9 +258,12 @@ struct xdev_ops {
 	 * each device d of a replicated run on devs[d], for arrays in the
 	 * devices' own memory; destroyed with its ops' destroy.  Without
 	 * it devices meet through the in-process communicator, on memory
-	 * the host maps.
+	 * the host maps.  @spread: NULL in one process; for a run spread
+	 * over processes, how they share what they must (devs[d] is NULL
+	 * for the devices other processes run).
 	 */
 	xrt_status *(*comm_create)(struct xdev *const *devs, uint32_t n,
+				   const struct xdev_spread *spread,
 				   const struct xrt_allocator *a, struct xdev_comm **out);
 };
 
