@@ -309,6 +309,28 @@ static void lost_ranks(const uint32_t *ranks, uint32_t n, char *buf, size_t size
 			 "hosts live");
 }
 
+xrt_status *xcoll_mpi_lost(xrt_status *st)
+{
+	uint32_t *ranks = W.peers ? malloc(W.size * sizeof(*ranks)) : NULL, k, n = 0;
+	xrt_status *named = NULL;
+	char lost[512];
+
+	if (!ranks)
+		return st;
+	for (k = 0; k < W.size; k++)
+		if (k != W.rank)
+			ranks[n++] = k;
+	lost_ranks(ranks, n, lost, sizeof(lost));
+	free(ranks);
+	if (lost[0])
+		named = xrt_status_new(NULL, xrt_status_code(st), "%s%s", xrt_status_message(st),
+				       lost);
+	if (!named)
+		return st;
+	xrt_status_free(st);
+	return named;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;

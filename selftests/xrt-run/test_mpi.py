@@ -11,6 +11,10 @@
   enters the namespace), MPI over TCP only; a module of 4 devices (2 per
   process) gives the bits it gives in one process, and the veth carried
   at least the all-reduced bytes.
+- With XRT_TEST_FAKE_CUDA (the directory of the CPU stand-ins of CUDA and
+  NCCL): the module on 2 processes of 2 fake GPUs gives the host's bits,
+  and a killed process ends the others' wait in NCCL at the deadline,
+  naming it.
 
 Usage: test_mpi.py XRT_RUN MPIRUN DIR   (DIR: stall.hlo, replicas.hlo)
 """
@@ -46,20 +50,28 @@ def rank_pid(rank, marker, wait=20.0):
     return None
 
 
-def killed(tmp, recovery):
-    """Rank 1 killed while ranks 0 and 2 wait at the all-reduce."""
+def fake_gpus(n):
+    """The environment of n fake GPUs a process (the CPU stand-ins of CUDA and NCCL)."""
+    lib = os.environ['XRT_TEST_FAKE_CUDA']
+    return dict(ENV, FAKE_CUDA_DEVICES=str(n), XRT_CUDA_LOAD_SOURCE='1',
+                LD_LIBRARY_PATH=lib + ':' + ENV.get('LD_LIBRARY_PATH', ''))
+
+
+def killed(tmp, recovery, cuda=False):
+    """Rank 1 killed while ranks 0 and 2 wait at the all-reduce (in MPI, or in NCCL)."""
     deadline = 4 if recovery else 60
     marker = f'--timeout={deadline}'
     # each process's status, as mpirun --enable-recovery exits 0 whatever they do
     status = os.path.join(tmp, 'status')
     cmd = BASE + (['--enable-recovery'] if recovery else []) + \
         ['-np', '3', 'sh', '-c', f'"$0" "$@"; echo $? > {status}.$OMPI_COMM_WORLD_RANK',
-         RUN, marker, os.path.join(DIR, 'stall.hlo')]
+         RUN, marker] + (['--devices=cuda:0'] if cuda else []) + \
+        [os.path.join(DIR, 'stall.hlo')]
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         env=ENV)
+                         env=fake_gpus(1) if cuda else ENV)
     pid = rank_pid(1, marker)
-    what = 'with recovery' if recovery else 'without recovery'
+    what = ('with recovery' if recovery else 'without recovery') + (' on cuda' if cuda else '')
     if pid is None:
         p.kill()
         FAILS.append(f'{what}: rank 1 never started: {p.communicate()[0]}')
@@ -76,7 +88,9 @@ def killed(tmp, recovery):
     took = time.monotonic() - t0
     if p.returncode == 0 and not recovery:
         FAILS.append(f'{what}: the job ended with status 0:\n{out}')
-    if recovery:
+    if cuda:
+        killed_in_nccl(what, out, status, pid, took, deadline)
+    elif recovery:
         for r in (0, 2):
             with open(f'{status}.{r}') as f:
                 if f.read().strip() != '1':
@@ -95,6 +109,28 @@ def killed(tmp, recovery):
             FAILS.append(f'{what}: mpirun did not name rank 1:\n{out}')
         if took > 20:
             FAILS.append(f'{what}: mpirun took {took:.1f} s to end the job')
+
+
+def killed_in_nccl(what, out, status, pid, took, deadline):
+    """A wait in NCCL given up: the process group still works, so the first
+    survivor to fail, having named the lost rank, ends the job with
+    MPI_Abort(1) (which mpirun --enable-recovery reports and exits 0 after;
+    a survivor it kills writes no status, one that ended writes 1)."""
+    want = ('DEADLINE_EXCEEDED', 'deadline passed waiting for the group',
+            f'rank 1 (pid {pid} on ', ') is gone')
+    lines = [ln for ln in out.splitlines()
+             if ln.startswith(('xrt-run: rank 0: ', 'xrt-run: rank 2: '))]
+    if not any(all(w in ln for w in want) for ln in lines):
+        FAILS.append(f'{what}: no survivor said rank 1 is gone:\n{out}')
+    if 'MPI_ABORT was invoked' not in out or 'errorcode 1' not in out:
+        FAILS.append(f'{what}: the job did not end with MPI_Abort(1):\n{out}')
+    for r in (0, 2):
+        if os.path.exists(f'{status}.{r}'):
+            with open(f'{status}.{r}') as f:
+                if f.read().strip() != '1':
+                    FAILS.append(f'{what}: rank {r} ended with another status than 1')
+    if took > deadline + 15:
+        FAILS.append(f'{what}: ended {took:.1f} s after its start, deadline {deadline}')
 
 
 def sh(*args, check=True):
@@ -203,6 +239,27 @@ def netns_run(tmp, a, b, vb):
     print(f'netns: {crossed} bytes crossed the veth pair')
 
 
+def cuda_across(tmp):
+    """2 processes of 2 fake GPUs, meeting over NCCL: the bits of 4 host devices in one."""
+    module = os.path.join(tmp, 'across.hlo')
+    with open(module, 'w') as f:
+        f.write(MODULE)
+    one = subprocess.run([RUN, '--devices=host:0,host:1,host:2,host:3',
+                          f'--output={tmp}/one.npy', module], capture_output=True, text=True)
+    p = subprocess.run(BASE + ['-np', '2', RUN, '--devices=cuda:0,cuda:1', '--timeout=60',
+                               f'--output={tmp}/gpus.npy', module],
+                       capture_output=True, text=True, env=fake_gpus(2), timeout=120)
+    if one.returncode or p.returncode:
+        FAILS.append(f'cuda: a run failed: {one.stderr}{p.stdout}{p.stderr}')
+        return
+    for r in range(4):
+        for k in range(2):
+            x, y = (f'{tmp}/{w}.r{r}.{k}.npy' for w in ('one', 'gpus'))
+            with open(x, 'rb') as f1, open(y, 'rb') as f2:
+                if f1.read() != f2.read():
+                    FAILS.append(f'cuda: replica {r} element {k} differs from host devices')
+
+
 def main():
     tmp = tempfile.mkdtemp()
     try:
@@ -213,6 +270,10 @@ def main():
             print('killed: with and without recovery, checked')
         if only in (None, 'netns'):
             netns(tmp)
+        if only in (None, 'cuda') and os.environ.get('XRT_TEST_FAKE_CUDA'):
+            cuda_across(tmp)
+            killed(tmp, recovery=True, cuda=True)
+            print('cuda: across processes and killed, checked')
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for f in FAILS:

@@ -451,12 +451,16 @@ static ncclResult_t enqueue(ncclComm_t comm, struct part *p)
 		;
 	*tail = p;
 	busy(p->stream, 1);
-	if ((p->kind == K_SEND || p->kind == K_RECV) && !procs_post(c, p))
-		match(c);
-	else if (p->kind != K_SEND && p->kind != K_RECV)
-		r = procs_send_round(c, p->seq);
-	if (r == ncclSuccess && p->kind != K_SEND && p->kind != K_RECV)
-		r = fake_complete(c, p->seq);
+	if (p->kind == K_SEND || p->kind == K_RECV) {	/* p may be gone after */
+		if (!procs_post(c, p))
+			match(c);
+	} else {
+		uint64_t seq = p->seq;
+
+		r = procs_send_round(c, seq);
+		if (r == ncclSuccess)
+			r = fake_complete(c, seq);
+	}
 	pthread_mutex_unlock(&fake_nccl_lock);
 	return r;
 }

@@ -56,6 +56,12 @@ void xcoll_mpi_unlock(void);
 xrt_status *xcoll_mpi_exchange(const void *mine, uint32_t bytes, void *all,
 			       const struct xdev_watch *w, const char *where);
 
+/*
+ * @st, a wait given up outside MPI (a device's own communicator), with
+ * the ranks on this host whose process is gone named after its message.
+ */
+xrt_status *xcoll_mpi_lost(xrt_status *st);
+
 struct xrt_executable;
 /*
  * A communicator for a run of @n devices spread over the group: device d
