@@ -340,6 +340,38 @@ static void kinds_must_match(struct __test_metadata *_metadata, struct here *h)
 	}
 }
 
+/*
+ * A process whose devices cannot join NCCL's world (rank 1 runs its two
+ * devices on one GPU) fails the run with its own error, and the others
+ * learn it in the exchange of the unique id instead of waiting for it.
+ */
+static void one_gpu_twice(struct __test_metadata *_metadata, struct here *h)
+{
+	static const char text[] = "HloModule m, replica_count=4\n" RED("f32", "add")
+		"ENTRY e {\n x = f32[2] parameter(0)\n ROOT r = f32[2] all-reduce(x), "
+		"replica_groups={}, to_apply=f\n}\n";
+	struct xrt_session_options o = { .device = "cuda:0" };
+	struct here twice = *h;
+	xrt_handle comp[DEVICES], args[DEVICES], out[DEVICES];
+	xrt_status *st;
+	uint32_t k;
+
+	if (h->rank == 1)
+		ASSERT_OK(xrt_session_create(&o, NULL, &twice.s[1]));
+	start(_metadata, &twice, text, comp, args);
+	st = xrt_execute_replicated(twice.s, h->local, comp, args, 1, NULL, out);
+	if (h->rank == 1)
+		ASSERT_ERR(st, XRT_UNIMPLEMENTED, "both on cuda:0: NCCL runs one rank per GPU");
+	else
+		ASSERT_ERR(st, XRT_ABORTED, "rank 1 could not make its part of NCCL's world");
+	for (k = 0; k < h->local; k++) {
+		xrt_status_free(xrt_release_compilations(twice.s[k], &comp[k], 1));
+		xrt_status_free(xrt_release_allocations(twice.s[k], &args[k], 1));
+	}
+	if (h->rank == 1)
+		xrt_session_destroy(twice.s[1]);
+}
+
 /* No leak check: MPI keeps what it allocates until the process ends. */
 FIXTURE(dist) {
 	int unused;
@@ -377,6 +409,8 @@ TEST_F_TIMEOUT(dist, every_collective_training_and_refusals, 280)
 		other_reducers(_metadata, &h);
 	else
 		kinds_must_match(_metadata, &h);
+	if (kind && !strcmp(kind, "cuda") && h.local == 2)
+		one_gpu_twice(_metadata, &h);
 	loops_and_ids(_metadata, &h);
 	training(_metadata, &h);
 	refusals(_metadata, &h);
