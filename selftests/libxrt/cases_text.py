@@ -36,11 +36,19 @@ def fmt_array(t, a):
     return '{' + ', '.join(fmt_array(t, x) for x in a) + '}'
 
 
-def emit(text, script):
-    """Prints @text, or checks it against the file after --check."""
+def emit(text, script, moved=None):
+    """Prints @text, or checks it against the file after --check: exactly,
+    or, given @moved (old line, new line -> None or why), line by line."""
     if len(sys.argv) == 3 and sys.argv[1] == '--check':
         with open(sys.argv[2]) as f:
-            if f.read() != text:
-                sys.exit('%s is not what %s writes: rerun it' % (sys.argv[2], script))
+            old = f.read()
+        if old == text:
+            return
+        a, b = old.splitlines(), text.splitlines()
+        why = 'its lines' if moved is None or len(a) != len(b) else next(
+            (f'line {i + 1}: {w}' for i, (x, y) in enumerate(zip(a, b))
+             for w in [moved(x, y)] if w), None)
+        if why:
+            sys.exit('%s is not what %s writes (%s): rerun it' % (sys.argv[2], script, why))
         return
     sys.stdout.write(text)
