@@ -190,6 +190,7 @@ static const struct drm_driver xrt_driver = {
 static bool cpu_has_avx2(void)
 {
 	return boot_cpu_has(X86_FEATURE_AVX) && boot_cpu_has(X86_FEATURE_AVX2) &&
+	       boot_cpu_has(X86_FEATURE_FMA) &&
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 

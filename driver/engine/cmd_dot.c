@@ -3,28 +3,31 @@
  * DOT: batched matrix multiply.  An item is one tile of one output
  * matrix (TILE_M x TILE_N, smaller for long k) over the whole k range.
  * Every output element is its start value plus the k products added one
- * at a time in k order (without fused multiply-add), whatever path
+ * at a time in k order, each by a fused multiply-add (rounded once: the
+ * instruction, or efma_soft() where the CPU has none), whatever path
  * computes it, so results are the same on every executor and schedule.
  *
  * f16, bf16 and f32 inputs take the fast path: blocks of A and B are
  * packed into the thread's workspace as floats, and a register-tiled
- * micro-kernel accumulates each tile: 2 x 16 with 4-wide vectors, 6 x 16
- * or 4 x 16 with 8-wide vectors where the caller enabled AVX2
- * (xrt_engine_use_avx2), and with 16-wide ones where it enabled AVX-512
- * (xrt_engine_use_avx512).  All give the same bits.  Other types load
+ * micro-kernel accumulates each tile: 2 x 16 one element at a time with
+ * efma_soft(), 6 x 16 or 4 x 16 with 8-wide vectors where the caller
+ * enabled AVX2 with FMA (xrt_engine_use_avx2), and with 16-wide ones
+ * where it enabled AVX-512 (xrt_engine_use_avx512).  All give the same
+ * bits.  Other types load
  * blocks of rows or columns into the workspace in the register format
  * and sum them in plain loops (tile_plain()).
  */
+#include "efma.h"
 #include "ew.h"
 
 #define TILE_M	256
-#define TILE_N	128
+#define TILE_N	256
 #define BLOCK_K	256
 #define MR	4
 #define NR	16
 
-/* Workspace of the fast path: packed A and B blocks, the tile's sums. */
-#define DOT_WS	((TILE_M * BLOCK_K + BLOCK_K * TILE_N + TILE_M * TILE_N) * 4)
+/* Workspace of the fast path: packed A and B blocks, the tile's sums, A's staging. */
+#define DOT_WS	((TILE_M * BLOCK_K + BLOCK_K * TILE_N + TILE_M * TILE_N + 7 * BLOCK_K) * 4)
 /* Of the other types: a row's sums, a block of A's row, a row or column of B. */
 #define PLAIN_ES	16	/* the widest register element, c128 */
 #define PLAIN_WS	((TILE_N + 2 * BLOCK_K) * PLAIN_ES)
@@ -182,92 +185,98 @@ static u32 group_height(u32 mp, u32 i)
 	return i < six ? 6 : 4;
 }
 
+/* dst[k][r] = src[r][k] for a group of @h rows: the k-major run a micro-kernel reads. */
+static __always_inline void interleave(const float *const *src, u32 h, u32 kb, float *dst)
+{
+	u32 k, r;
+
+	for (k = 0; k < kb; k++)
+#pragma GCC unroll 6
+		for (r = 0; r < h; r++)
+			dst[(size_t)k * h + r] = src[r][k];
+}
+
 /*
  * Packs rows [r0, r0+rows) x cols [c0, c0+kb) of A as floats, zero rows
  * up to @mp, each group of rows as one panel holding the group's column
- * k side by side: a micro-kernel then reads one contiguous run.
+ * k side by side: a micro-kernel then reads one contiguous run.  Rows of
+ * f32 with unit column stride are read where they lie, the others first
+ * loaded into @stage (6 rows of BLOCK_K, then BLOCK_K zeros); each group
+ * is written k by k, in order (a fifth of the engine's 1024^3 product
+ * went to writing it a row at a time, each float h apart).
  */
 static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx, u64 b,
-		   u64 r0, u32 rows, u64 c0, u32 kb, float *dst, u32 mp)
+		   u64 r0, u32 rows, u64 c0, u32 kb, float *dst, u32 mp, float *stage)
 {
-	float row[BLOCK_K];
-	u32 r, k, s = 0, h = 0;
+	int direct = mx->dtype == XRT_CS_F32 && mx->col_stride == 1;
+	const float *src[6], *zeros = stage + 6 * BLOCK_K;
+	u32 s, r, h;
 
-	for (r = 0; r < mp; r++) {
-		if (r == s + h) {
-			s = r;
-			h = group_height(mp, r);
+	memset(stage + 6 * BLOCK_K, 0, kb * sizeof(float));
+	for (s = 0; s < mp; s += h) {
+		h = group_height(mp, s);
+		for (r = 0; r < h; r++) {
+			const u8 *p = s + r < rows ? at(x, mx, b, r0 + s + r, c0) : NULL;
+
+			if (!p)
+				src[r] = zeros;
+			else if (direct)
+				src[r] = (const float *)p;
+			else
+				ew_load(mx->dtype, stage + r * BLOCK_K, p, mx->col_stride, kb);
+			if (p && !direct)
+				src[r] = stage + r * BLOCK_K;
 		}
-		if (r < rows)
-			ew_load(mx->dtype, row, at(x, mx, b, r0 + r, c0), mx->col_stride, kb);
+		if (h == 6)
+			interleave(src, 6, kb, dst + (size_t)s * kb);
+		else if (h == 4)
+			interleave(src, 4, kb, dst + (size_t)s * kb);
 		else
-			memset(row, 0, kb * sizeof(float));
-		for (k = 0; k < kb; k++)
-			dst[(size_t)s * kb + (size_t)k * h + (r - s)] = row[k];
+			interleave(src, 2, kb, dst + (size_t)s * kb);
 	}
 }
 
 int xrt_engine_use_avx2;
 int xrt_engine_use_avx512;
 
-/* Four and eight 32-bit float lanes. */
-typedef float v4f __attribute__((vector_size(4 * sizeof(u32))));
+/* Eight 32-bit float lanes. */
 typedef float v8f __attribute__((vector_size(8 * sizeof(u32))));
 
-/*
- * C[2][16] += A[2][kb] * B[kb][16] with 4-wide vectors held in
- * registers (spelled out: -O2 does not unroll arrays into registers):
- * each c element gets its products one k at a time, multiply then add.
- */
-#define LD4(p) ({ v4f _v; memcpy(&_v, (p), 16); _v; })
-#define ST4(p, v) do { v4f _v = (v); memcpy((p), &_v, 16); } while (0)
 #define LD8(p) ({ v8f _v; memcpy(&_v, (p), 32); _v; })
 #define ST8(p, v) do { v8f _v = (v); memcpy((p), &_v, 32); } while (0)
 
-static void micro_sse(const float *a, const float *bm, u32 ldb, u32 kb, float *cm, u32 ldc)
+/*
+ * C[2][16] += A[2][kb] * B[kb][16] without the FMA instruction (the
+ * kernel's SSE2 build on such a CPU, QEMU's default one): each element
+ * one efma_soft() a k, eight times the time of the instruction's path.
+ */
+static void micro_soft(const float *a, const float *bm, u32 ldb, u32 kb, float *cm, u32 ldc)
 {
-	v4f c00 = LD4(cm), c01 = LD4(cm + 4), c02 = LD4(cm + 8), c03 = LD4(cm + 12);
-	v4f c10 = LD4(cm + ldc), c11 = LD4(cm + ldc + 4);
-	v4f c12 = LD4(cm + ldc + 8), c13 = LD4(cm + ldc + 12);
-	u32 k;
+	float c[2][NR];
+	u32 k, r, j;
 
-	for (k = 0; k < kb; k++) {
-		const float *b = bm + (size_t)k * ldb;
-		v4f b0 = LD4(b), b1 = LD4(b + 4), b2 = LD4(b + 8), b3 = LD4(b + 12);
-		float s0 = a[2 * k], s1 = a[2 * k + 1];
-		v4f x = { s0, s0, s0, s0 }, y = { s1, s1, s1, s1 };
-
-		c00 = c00 + x * b0;
-		c01 = c01 + x * b1;
-		c02 = c02 + x * b2;
-		c03 = c03 + x * b3;
-		c10 = c10 + y * b0;
-		c11 = c11 + y * b1;
-		c12 = c12 + y * b2;
-		c13 = c13 + y * b3;
-	}
-	ST4(cm, c00);
-	ST4(cm + 4, c01);
-	ST4(cm + 8, c02);
-	ST4(cm + 12, c03);
-	ST4(cm + ldc, c10);
-	ST4(cm + ldc + 4, c11);
-	ST4(cm + ldc + 8, c12);
-	ST4(cm + ldc + 12, c13);
+	for (r = 0; r < 2; r++)
+		memcpy(c[r], cm + r * ldc, sizeof(c[r]));
+	for (k = 0; k < kb; k++)
+		for (r = 0; r < 2; r++)
+			for (j = 0; j < NR; j++)
+				c[r][j] = efma_soft(a[2 * k + r], bm[(size_t)k * ldb + j], c[r][j]);
+	for (r = 0; r < 2; r++)
+		memcpy(cm + r * ldc, c[r], sizeof(c[r]));
 }
 
 /* One row of micro6_avx2: (*c0, *c1) += s * (b0, b1). */
-__attribute__((target("avx2")))
+__attribute__((target("avx2,fma")))
 static __always_inline void row6_avx2(float s, const v8f *b0, const v8f *b1, v8f *c0, v8f *c1)
 {
 	v8f x = { s, s, s, s, s, s, s, s };
 
-	*c0 = *c0 + x * *b0;
-	*c1 = *c1 + x * *b1;
+	*c0 = EFMA8(x, *b0, *c0);
+	*c1 = EFMA8(x, *b1, *c1);
 }
 
-/* C[6][16] with 8-wide vectors (AVX2, still no FMA): 12 accumulators. */
-__attribute__((target("avx2")))
+/* C[6][16] with 8-wide vectors (AVX2 and FMA): 12 accumulators. */
+__attribute__((target("avx2,fma")))
 static void micro6_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *cm,
 			u32 ldc)
 {
@@ -305,8 +314,8 @@ static void micro6_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float 
 	ST8(cm + 5 * ldc + 8, c51);
 }
 
-/* C[4][16] with 8-wide vectors (AVX2, still no FMA). */
-__attribute__((target("avx2")))
+/* C[4][16] with 8-wide vectors (AVX2 and FMA). */
+__attribute__((target("avx2,fma")))
 static void micro_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *cm,
 		       u32 ldc)
 {
@@ -325,14 +334,14 @@ static void micro_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *
 		v8f x2 = { s2, s2, s2, s2, s2, s2, s2, s2 };
 		v8f x3 = { s3, s3, s3, s3, s3, s3, s3, s3 };
 
-		c00 = c00 + x0 * b0;
-		c01 = c01 + x0 * b1;
-		c10 = c10 + x1 * b0;
-		c11 = c11 + x1 * b1;
-		c20 = c20 + x2 * b0;
-		c21 = c21 + x2 * b1;
-		c30 = c30 + x3 * b0;
-		c31 = c31 + x3 * b1;
+		c00 = EFMA8(x0, b0, c00);
+		c01 = EFMA8(x0, b1, c01);
+		c10 = EFMA8(x1, b0, c10);
+		c11 = EFMA8(x1, b1, c11);
+		c20 = EFMA8(x2, b0, c20);
+		c21 = EFMA8(x2, b1, c21);
+		c30 = EFMA8(x3, b0, c30);
+		c31 = EFMA8(x3, b1, c31);
 	}
 	ST8(cm, c00);
 	ST8(cm + 8, c01);
@@ -348,13 +357,10 @@ static void micro_avx2(const float *a, const float *bm, u32 ldb, u32 kb, float *
 typedef float v16f __attribute__((vector_size(16 * sizeof(u32))));
 
 /*
- * C[@h][16] with 16-wide vectors (AVX-512, still no FMA): one vector a
- * row, the same multiply then add per element as the narrower kernels.
- * Twice the work of micro6_avx2 per instruction: the engine's 1024^3
- * product on one thread went from 73 to 91 GFLOP/s (without FMA, half
- * of what OpenBLAS reaches with it is the bound).
+ * C[@h][16] with 16-wide vectors (AVX-512): one vector a row, the same
+ * fused multiply-add per element as the narrower kernels.
  */
-ENGINE_AVX512
+ENGINE_AVX512 __attribute__((target("fma")))
 static __always_inline void rows_avx512(const float *a, const float *bm, u32 kb, float *cm,
 					u32 ldc, u32 h)
 {
@@ -367,15 +373,19 @@ static __always_inline void rows_avx512(const float *a, const float *bm, u32 kb,
 	for (k = 0; k < kb; k++) {
 		memcpy(&b, bm + (size_t)k * NR, sizeof(b));
 #pragma GCC unroll 6
-		for (r = 0; r < h; r++)
-			c[r] = c[r] + a[h * k + r] * b;
+		for (r = 0; r < h; r++) {
+			float s = a[h * k + r];
+			v16f x = { s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s };
+
+			c[r] = EFMA16(x, b, c[r]);
+		}
 	}
 #pragma GCC unroll 6
 	for (r = 0; r < h; r++)
 		memcpy(cm + r * ldc, &c[r], sizeof(c[r]));
 }
 
-ENGINE_AVX512
+ENGINE_AVX512 __attribute__((target("fma")))
 static void micro_avx512(const float *a, const float *bm, u32 kb, float *cm, u32 ldc, u32 h)
 {
 	if (h == 6)
@@ -384,10 +394,63 @@ static void micro_avx512(const float *a, const float *bm, u32 kb, float *cm, u32
 		rows_avx512(a, bm, kb, cm, ldc, 4);
 }
 
+/*
+ * C[@h][16 @np]: @np panels of B side by side (BLOCK_K * NR apart), a
+ * vector of each a row.  A fused multiply-add waits for the one before
+ * on its accumulator (4 cycles, 2 issued a cycle): one panel keeps 6 in
+ * flight, half of what the FMA units take (the 1024^3 product ran at 88
+ * GFLOP/s), two keep 12 (and three, with 18, ran no faster), and each
+ * broadcast of A serves them all.
+ */
+ENGINE_AVX512 __attribute__((target("fma")))
+static __always_inline void panels_avx512(const float *a, const float *bm, u32 kb, float *cm,
+					  u32 ldc, u32 h, u32 np)
+{
+	v16f c[2][6], bv[2];
+	u32 k, r, p;
+
+#pragma GCC unroll 2
+	for (p = 0; p < np; p++)
+#pragma GCC unroll 6
+		for (r = 0; r < h; r++)
+			memcpy(&c[p][r], cm + r * ldc + p * NR, sizeof(c[p][r]));
+	for (k = 0; k < kb; k++) {
+#pragma GCC unroll 2
+		for (p = 0; p < np; p++)
+			memcpy(&bv[p], bm + ((size_t)p * BLOCK_K + k) * NR, sizeof(bv[p]));
+#pragma GCC unroll 6
+		for (r = 0; r < h; r++) {
+			float s = a[h * k + r];
+			v16f x = { s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s };
+
+			/* one broadcast for all: the loads, not the FMAs, bound it otherwise */
+			__asm__("" : "+v"(x));
+#pragma GCC unroll 2
+			for (p = 0; p < np; p++)
+				c[p][r] = EFMA16(x, bv[p], c[p][r]);
+		}
+	}
+#pragma GCC unroll 2
+	for (p = 0; p < np; p++)
+#pragma GCC unroll 6
+		for (r = 0; r < h; r++)
+			memcpy(cm + r * ldc + p * NR, &c[p][r], sizeof(c[p][r]));
+}
+
+ENGINE_AVX512 __attribute__((target("fma")))
+static void micro2_avx512(const float *a, const float *bm, u32 kb, float *cm, u32 ldc, u32 h)
+{
+	if (h == 6)
+		panels_avx512(a, bm, kb, cm, ldc, 6, 2);
+	else
+		panels_avx512(a, bm, kb, cm, ldc, 4, 2);
+}
+
 static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c,
 		      u64 b, u64 i0, u32 mb, u64 j0, u32 nb, float *ws)
 {
 	float *pa = ws, *pb = pa + TILE_M * BLOCK_K, *pc = pb + BLOCK_K * TILE_N;
+	float *stage = pc + TILE_M * TILE_N;
 	u32 mp = (mb + MR - 1) / MR * MR, np = (nb + NR - 1) / NR * NR;
 	u32 i, j, kb;
 	u64 k0;
@@ -400,42 +463,52 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 			ew_load(c->out.dtype, pc + i * TILE_N, at(x, &c->out, b, i0 + i, j0),
 				c->out.col_stride, nb);
 	for (k0 = 0; k0 < c->k; k0 += BLOCK_K) {
-		u32 p, h;
+		u32 p, h, w;
 
 		kb = (u32)engine_min(c->k - k0, BLOCK_K);
-		pack_a(x, &c->lhs, b, i0, mb, k0, kb, pa, mp);
+		pack_a(x, &c->lhs, b, i0, mb, k0, kb, pa, mp, stage);
 		/*
 		 * B panel by panel: NR columns of every k side by side, so a
 		 * panel is one contiguous run (rows of the block TILE_N apart
 		 * would map a panel onto a few cache sets).
 		 */
 		for (i = 0; i < kb; i++) {
+			const u8 *src = at(x, &c->rhs, b, k0 + i, j0);
 			float row[TILE_N];
+			u32 whole = 0;	/* panels copied from where f32 rows lie */
 
-			ew_load(c->rhs.dtype, row, at(x, &c->rhs, b, k0 + i, j0),
-				c->rhs.col_stride, nb);
+			if (c->rhs.dtype == XRT_CS_F32 && c->rhs.col_stride == 1)
+				for (; whole < nb / NR; whole++)
+					memcpy(pb + ((size_t)whole * BLOCK_K + i) * NR,
+					       src + (size_t)whole * NR * 4, NR * sizeof(float));
+			if (whole * NR == np)
+				continue;
+			ew_load(c->rhs.dtype, row, src, c->rhs.col_stride, nb);
 			for (j = nb; j < np; j++)
 				row[j] = 0;
-			for (p = 0; p < np / NR; p++)
+			for (p = whole; p < np / NR; p++)
 				memcpy(pb + ((size_t)p * BLOCK_K + i) * NR, row + p * NR,
 				       NR * sizeof(float));
 		}
-		/* Column panels outside: one panel of B stays in L1. */
-		for (j = 0; j < np; j += NR) {
+		/* Column panels outside: one or two panels of B stay in L1. */
+		for (j = 0; j < np; j += w) {
+			w = xrt_engine_use_avx512 && j + 2 * NR <= np ? 2 * NR : NR;
 			for (i = 0; i < mp; i += h) {
 				const float *a = pa + (size_t)i * kb;
 				const float *bp = pb + j * BLOCK_K;
 				float *cp = pc + i * TILE_N + j;
 
 				h = group_height(mp, i);
-				if (h > 2 && xrt_engine_use_avx512)
+				if (h > 2 && w == 2 * NR)
+					micro2_avx512(a, bp, kb, cp, TILE_N, h);
+				else if (h > 2 && xrt_engine_use_avx512)
 					micro_avx512(a, bp, kb, cp, TILE_N, h);
 				else if (h == 6)
 					micro6_avx2(a, bp, NR, kb, cp, TILE_N);
 				else if (h == 4)
 					micro_avx2(a, bp, NR, kb, cp, TILE_N);
 				else
-					micro_sse(a, bp, NR, kb, cp, TILE_N);
+					micro_soft(a, bp, NR, kb, cp, TILE_N);
 			}
 		}
 	}
@@ -472,33 +545,6 @@ static __always_inline void row_start(u32 nv, u32 n, int acc, const float *o,
 		r->tail[j - t] = acc ? o[j] : 0;
 }
 
-/* Adds @s times the row of B at @bp: multiply, then add. */
-static __always_inline void row_step(u32 nv, u32 n, float s, const float *bp,
-				     struct small_row *r)
-{
-	v8f sv = { s, s, s, s, s, s, s, s }, bv;
-	u32 t = 8 * nv, j;
-
-	if (nv > 0) {
-		memcpy(&bv, bp, sizeof(bv));
-		r->v[0] = r->v[0] + sv * bv;
-	}
-	if (nv > 1) {
-		memcpy(&bv, bp + 8, sizeof(bv));
-		r->v[1] = r->v[1] + sv * bv;
-	}
-	if (nv > 2) {
-		memcpy(&bv, bp + 16, sizeof(bv));
-		r->v[2] = r->v[2] + sv * bv;
-	}
-	if (nv > 3) {
-		memcpy(&bv, bp + 24, sizeof(bv));
-		r->v[3] = r->v[3] + sv * bv;
-	}
-	for (j = t; j < n; j++)
-		r->tail[j - t] = r->tail[j - t] + s * bp[j];
-}
-
 static __always_inline void row_store(u32 nv, u32 n, float *o,
 				      const struct small_row *r)
 {
@@ -512,6 +558,34 @@ static __always_inline void row_store(u32 nv, u32 n, float *o,
 		o[j] = r->tail[j - t];
 }
 
+/* Adds @s times the row of B at @bp, a fused multiply-add an element. */
+__attribute__((target("avx2,fma")))
+static __always_inline void small_step(u32 nv, u32 n, float s, const float *bp,
+				       struct small_row *r)
+{
+	v8f sv = { s, s, s, s, s, s, s, s }, bv;
+	u32 t = 8 * nv, j;
+
+	if (nv > 0) {
+		memcpy(&bv, bp, sizeof(bv));
+		r->v[0] = EFMA8(sv, bv, r->v[0]);
+	}
+	if (nv > 1) {
+		memcpy(&bv, bp + 8, sizeof(bv));
+		r->v[1] = EFMA8(sv, bv, r->v[1]);
+	}
+	if (nv > 2) {
+		memcpy(&bv, bp + 16, sizeof(bv));
+		r->v[2] = EFMA8(sv, bv, r->v[2]);
+	}
+	if (nv > 3) {
+		memcpy(&bv, bp + 24, sizeof(bv));
+		r->v[3] = EFMA8(sv, bv, r->v[3]);
+	}
+	for (j = t; j < n; j++)
+		r->tail[j - t] = __builtin_fmaf(s, bp[j], r->tail[j - t]);
+}
+
 /*
  * C = start + A B for one small f32 matrix, two rows of C at a time:
  * each row's @nv full vectors of 8 columns stay in registers (@nv is a
@@ -519,9 +593,10 @@ static __always_inline void row_store(u32 nv, u32 n, float *o,
  * one.  The pair shares each row of B it loads, and its two chains of
  * adds overlap; an odd last row goes alone, and so do rows of more than
  * two vectors (two of those spill registers).  Each element gets its
- * products one k at a time after its start value, multiply then add,
- * as on the packed path: the same bits.
+ * products one k at a time after its start value, fused, as on the
+ * packed path: the same bits.
  */
+__attribute__((target("avx2,fma")))
 static __always_inline void small_rows(u32 nv, const struct xrt_cs_dot *c,
 				       const float *a, const float *b, float *o)
 {
@@ -546,8 +621,8 @@ static __always_inline void small_rows(u32 nv, const struct xrt_cs_dot *c,
 			const float *ap = a + ((s64)i * arow + (s64)k * astep);
 			const float *bp = b + (s64)k * bstep;
 
-			row_step(nv, n, ap[0], bp, &r0);
-			row_step(nv, n, ap[arow], bp, &r1);
+			small_step(nv, n, ap[0], bp, &r0);
+			small_step(nv, n, ap[arow], bp, &r1);
 		}
 		row_store(nv, n, oi, &r0);
 		row_store(nv, n, oi + orow, &r1);
@@ -557,12 +632,14 @@ static __always_inline void small_rows(u32 nv, const struct xrt_cs_dot *c,
 
 		row_start(nv, n, acc, oi, &r0);
 		for (k = 0; k < kn; k++)
-			row_step(nv, n, a[(s64)i * arow + (s64)k * astep], b + (s64)k * bstep, &r0);
+			small_step(nv, n, a[(s64)i * arow + (s64)k * astep], b + (s64)k * bstep,
+				   &r0);
 		row_store(nv, n, oi, &r0);
 	}
 }
 
 /* small_rows() with its vector count a constant. */
+__attribute__((target("avx2,fma")))
 static __always_inline void small_any(const struct xrt_cs_dot *c, const float *a,
 				      const float *b, float *o)
 {
@@ -585,17 +662,36 @@ static __always_inline void small_any(const struct xrt_cs_dot *c, const float *a
 	}
 }
 
-static void small_base(const struct xrt_cs_dot *c, const float *a, const float *b,
-		       float *o)
+__attribute__((target("avx2,fma")))
+static void small_fma(const struct xrt_cs_dot *c, const float *a, const float *b,
+		      float *o)
 {
 	small_any(c, a, b, o);
 }
 
-__attribute__((target("avx2")))
-static void small_avx2(const struct xrt_cs_dot *c, const float *a, const float *b,
+/*
+ * The same products without the FMA instruction: an element at a time,
+ * its start value then efma_soft() for each k (the same bits, slowly;
+ * the vector form's copies of its rows took 2.7 KiB of a kernel stack).
+ */
+static void small_soft(const struct xrt_cs_dot *c, const float *a, const float *b,
 		       float *o)
 {
-	small_any(c, a, b, o);
+	s64 astep = c->lhs.col_stride, bstep = c->rhs.row_stride;
+	s64 arow = c->lhs.row_stride, orow = c->out.row_stride;
+	int acc = c->cmd.flags & XRT_CS_DOT_ACCUMULATE;
+	u64 i, j, k;
+
+	for (i = 0; i < c->m; i++)
+		for (j = 0; j < c->n; j++) {
+			float *oij = o + (s64)i * orow + (s64)j;
+			float sum = acc ? *oij : 0;
+
+			for (k = 0; k < c->k; k++)
+				sum = efma_soft(a[(s64)i * arow + (s64)k * astep],
+						b[(s64)k * bstep + (s64)j], sum);
+			*oij = sum;
+		}
 }
 
 /* Batch @b of a product xrt_engine_dot_small() takes: straight from the operands. */
@@ -607,9 +703,9 @@ static void dot_small(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 	float *po = (float *)at(x, &c->out, b, 0, 0);
 
 	if (xrt_engine_use_avx2)
-		small_avx2(c, pa, pb, po);
+		small_fma(c, pa, pb, po);
 	else
-		small_base(c, pa, pb, po);
+		small_soft(c, pa, pb, po);
 }
 
 /*

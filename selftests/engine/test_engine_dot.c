@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * DOT against a plain triple loop that accumulates the same way (start
- * value, then each product added in k order, no fused multiply-add):
+ * value, then each product added in k order; f16, bf16 and f32 by fused
+ * multiply-adds, libm's fmaf, other types multiply then add):
  * results must match bit for bit, for every type, with transposed and
  * broadcast operands, partial tiles and k blocks, and ACCUMULATE.
  */
 #include <complex.h>
+#include <math.h>
 #include <inttypes.h>
 
 #include "engine_test.h"
+#include "efma.h"
 
 #include <xrt/dtype.h>
 
@@ -108,7 +111,7 @@ static void expect(uint32_t in, uint32_t out, int accumulate, const uint8_t *a,
 		if (in < XRT_CS_F16)
 			iacc += (uint64_t)(int64_t)ar * (uint64_t)(int64_t)br;
 		else if (in <= XRT_CS_F32)
-			fre = fre + (float)ar * (float)br;
+			fre = fmaf((float)ar, (float)br, fre);
 		else if (in == XRT_CS_F64)
 			re = re + ar * br;
 		else if (in == XRT_CS_C64) {
@@ -431,8 +434,8 @@ TEST_F(xrt, long_k_small_items)
 	for (i = 0; i < 20; i++) {
 		ASSERT_EQ((float)mnk[2] * a[i] * b, got[i]) TH_LOG("C[%" PRIu64 "]", i);
 	}
-	/* 2^27 / 2^16 = 2048 outputs an item: 16 rows of 128 columns */
-	EXPECT_EQ(2u, dot_items_of(_metadata, self->a, bytes, mnk, x));
+	/* 2^27 / 2^16 = 2048 outputs an item: 8 rows of 256 columns, 20 rows in 3 */
+	EXPECT_EQ(3u, dot_items_of(_metadata, self->a, bytes, mnk, x));
 	/* 2^27 / 2^20 = 128 outputs: 4 rows (a micro-tile's) of 32 columns */
 	mo.rs = 40;
 	x[2] = matrix(2, &mo);
@@ -489,12 +492,83 @@ TEST_F(xrt, other_types)
 	}
 }
 
-/* The AVX2 micro-kernel gives the very same bits as the 4-wide one. */
+static float from_bits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/*
+ * efma_soft() is libm's fmaf, bit for bit: on random bits of every
+ * exponent, and where rounding twice would go wrong (a product and an
+ * addend whose exact sum lies a hair off a tie between two floats),
+ * near overflow and underflow, with zeros, infinities and NaNs.
+ */
+TEST_F(xrt, soft_fma_is_fmaf)
+{
+	static const float special[] = { 0.0f, -0.0f, 1.0f, -1.0f, 0x1p-149f, 0x1p-126f,
+					 0x1.fffffep127f, 0x1p64f, 0x1p-75f, 3.0f };
+	uint64_t seed = 7;
+	uint32_t i, j, k, n = 0;
+
+	for (i = 0; i < 4000000; i++) {
+		float a, b, c, want, got;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		a = from_bits((uint32_t)(seed >> 32));
+		b = from_bits((uint32_t)seed);
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		if (i & 1) {	/* c cancels most of a * b, just off a tie of its last bits */
+			float p = a * b;
+
+			c = -p + from_bits((uint32_t)(seed >> 40)) * 0x1p-100f * p;
+		} else if (i & 2) {
+			/*
+			 * a * b is half c's last place less a hair ((1 + x)(1 - x) of
+			 * it): the sum rounded in double is the tie, which rounds to
+			 * even, while the exact sum is below it.
+			 */
+			float x = (float)(seed & 1023) * 0x1p-23f;
+			int e;
+
+			c = from_bits((uint32_t)(seed >> 32));
+			frexpf(c, &e);
+			a = 1.0f + x;
+			b = ldexpf(1.0f - x, e - 25) * (seed & 2048 ? -1.0f : 1.0f) *
+			    (c < 0 ? -1.0f : 1.0f);
+		} else {
+			c = from_bits((uint32_t)(seed >> 32));
+		}
+		want = fmaf(a, b, c);
+		got = efma_soft(a, b, c);
+		if (memcmp(&want, &got, 4) && !(isnan(want) && isnan(got)))
+			n++;
+		ASSERT_EQ(0, n) TH_LOG("fma(%a, %a, %a): %a, efma_soft %a", a, b, c, want, got);
+	}
+	for (i = 0; i < 10; i++)
+		for (j = 0; j < 10; j++)
+			for (k = 0; k < 10; k++) {
+				float sg = (i + j + k) & 1 ? -1.0f : 1.0f;
+				float a = special[i], b = sg * special[j], c = special[k], w, g;
+
+				w = fmaf(a, b, c);
+				g = efma_soft(a, b, c);
+				ASSERT_TRUE(!memcmp(&w, &g, 4) || (isnan(w) && isnan(g)))
+					TH_LOG("fma(%a, %a, %a): %a, efma_soft %a", a, b, c, w, g);
+			}
+	ASSERT_TRUE(isnan(efma_soft(INFINITY, 0.0f, 1.0f)));
+	ASSERT_TRUE(isnan(efma_soft(NAN, 1.0f, 1.0f)));
+	ASSERT_EQ(INFINITY, efma_soft(0x1p127f, 4.0f, -0x1p127f));
+}
+
+/* The AVX2 and FMA micro-kernel gives the very same bits as efma_soft()'s. */
 TEST_F(xrt, avx2_kernel_same_bits)
 {
 	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
-		SKIP(return, "this CPU has no AVX2");
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+		SKIP(return, "this CPU has no AVX2 with FMA");
 	xrt_engine_use_avx2 = 1;
 	check_dot(_metadata, XRT_CS_F32, XRT_CS_F32, 0, 1, 67, 131, 300, 0, 0, 0);
 	check_dot(_metadata, XRT_CS_F16, XRT_CS_F32, 1, 2, 33, 70, 129, 1, 1, 0);

@@ -343,7 +343,7 @@ TEST(vectorized_f32_within_bounds)
 		}
 		ASSERT_EQ(N, i) TH_LOG("%s(%a): alone %a, in a block %a", f[k].name, x[i], one,
 				      y[i]);
-		if (__builtin_cpu_supports("avx2")) {
+		if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
 			static float y8[N];
 
 			xrt_engine_use_avx2 = 1;

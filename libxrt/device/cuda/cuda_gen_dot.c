@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * DOT as the format defines it: each output element its start value plus
- * the products for k = 0, 1, ... added one at a time without fused
- * multiply-add (the source is compiled with --fmad=false), so this kernel
- * gives the engine's bits.  It is the exact path (no_blas) and the one
+ * the products for k = 0, 1, ... added one at a time, for f32 by fmaf()
+ * (one rounding, the engine's fused step), for the other types multiply
+ * then add (the source is compiled with --fmad=false, so nothing else is
+ * fused), so this kernel gives the engine's bits.  It is the exact path (no_blas) and the one
  * for types and layouts cuBLAS does not take; cuda_run.c gives the rest
  * to cuBLAS.
  */
@@ -56,6 +57,8 @@ void cg_dot(struct cg *g, const struct xrt_cs_dot *c, struct cg_step *st)
 		  "\t%s x = %s, y = %s;\n", c->k, cg_reg_type(it), lx, ly);
 	switch (ot) {
 	case XRT_CS_F32:
+		cg_printf(&g->t, "\tacc = fmaf(x, y, acc);\n");
+		break;
 	case XRT_CS_F64:
 		cg_printf(&g->t, "\tacc = acc + x * y;\n");
 		break;

@@ -200,7 +200,7 @@ static xrt_status *bind_slots(const struct xrt_executable *exe, const xrt_litera
  */
 void host_detect_cpu(void)
 {
-	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2");
+	xrt_engine_use_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 	xrt_engine_use_avx512 = xrt_engine_use_avx2 && __builtin_cpu_supports("avx512f") &&
 				__builtin_cpu_supports("avx512vl") &&
 				__builtin_cpu_supports("avx512dq") &&

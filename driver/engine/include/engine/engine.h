@@ -21,12 +21,13 @@
 #include <drm/xrt_accel_cs.h>
 
 /**
- * xrt_engine_use_avx2 - let kernels use 8-wide AVX2 vectors
+ * xrt_engine_use_avx2 - let kernels use 8-wide AVX2 vectors and FMA
  *
  * 0 by default.  Set it once, before running anything, where the CPU
- * has AVX2 and (in the kernel) its state is saved by the FPU sections.
- * Results are the same bits either way: the engine never fuses a
- * multiply with an add.
+ * has AVX2 and FMA and (in the kernel) its state is saved by the FPU
+ * sections.  Results are the same bits either way: the engine fuses a
+ * multiply with an add only in DOT's accumulation, and there always,
+ * with the instruction or, without it, an exactly rounded equivalent.
  */
 extern int xrt_engine_use_avx2;
 
