@@ -196,6 +196,24 @@ static __always_inline void interleave(const float *const *src, u32 h, u32 kb, f
 			dst[(size_t)k * h + r] = src[r][k];
 }
 
+/* The same for rows whose columns lie @cs[r] apart (a depthwise convolution's patches). */
+static void pack_group(const float *const *src, const s64 *cs, u32 h, u32 kb, float *dst)
+{
+	u32 r, k;
+
+	for (r = 0; r < h && cs[r] == 1; r++)
+		;
+	if (r == h && h == 6) {
+		interleave(src, 6, kb, dst);
+	} else if (r == h && h == 4) {
+		interleave(src, 4, kb, dst);
+	} else {
+		for (k = 0; k < kb; k++)
+			for (r = 0; r < h; r++)
+				dst[(size_t)k * h + r] = src[r][(s64)k * cs[r]];
+	}
+}
+
 /*
  * Packs rows [r0, r0+rows) x cols [c0, c0+kb) of A as floats, zero rows
  * up to @mp, each group of rows as one panel holding the group's column
@@ -208,8 +226,9 @@ static __always_inline void interleave(const float *const *src, u32 h, u32 kb, f
 static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *mx, u64 b,
 		   u64 r0, u32 rows, u64 c0, u32 kb, float *dst, u32 mp, float *stage)
 {
-	int direct = mx->dtype == XRT_CS_F32 && mx->col_stride == 1;
+	int direct = mx->dtype == XRT_CS_F32;
 	const float *src[6], *zeros = stage + 6 * BLOCK_K;
+	s64 cs[6];
 	u32 s, r, h;
 
 	memset(stage + 6 * BLOCK_K, 0, kb * sizeof(float));
@@ -218,6 +237,7 @@ static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *m
 		for (r = 0; r < h; r++) {
 			const u8 *p = s + r < rows ? at(x, mx, b, r0 + s + r, c0) : NULL;
 
+			cs[r] = p && direct ? mx->col_stride : 1;
 			if (!p)
 				src[r] = zeros;
 			else if (direct)
@@ -227,12 +247,7 @@ static void pack_a(const struct xrt_engine_ctx *x, const struct xrt_cs_matrix *m
 			if (p && !direct)
 				src[r] = stage + r * BLOCK_K;
 		}
-		if (h == 6)
-			interleave(src, 6, kb, dst + (size_t)s * kb);
-		else if (h == 4)
-			interleave(src, 4, kb, dst + (size_t)s * kb);
-		else
-			interleave(src, 2, kb, dst + (size_t)s * kb);
+		pack_group(src, cs, h, kb, dst + (size_t)s * kb);
 	}
 }
 
@@ -455,9 +470,8 @@ static void tile_fast(const struct xrt_engine_ctx *x, const struct xrt_cs_dot *c
 	u32 i, j, kb;
 	u64 k0;
 
-	for (i = 0; i < mp; i++)
-		for (j = 0; j < TILE_N; j++)
-			pc[i * TILE_N + j] = 0;
+	for (i = 0; i < mp; i++)	/* the columns the micro-kernels touch */
+		memset(pc + i * TILE_N, 0, np * sizeof(float));
 	if (c->cmd.flags & XRT_CS_DOT_ACCUMULATE)
 		for (i = 0; i < mb; i++)
 			ew_load(c->out.dtype, pc + i * TILE_N, at(x, &c->out, b, i0 + i, j0),

@@ -105,51 +105,113 @@ static bool next_position(const struct conv *c, int64_t *kp)
 }
 
 /*
- * The kernel of group @g as a dense [np x in features, out features]
- * matrix, position after position: a product's right operand.
+ * The kernels of groups [@g0, @g0 + @ng) as dense [np x in features, out
+ * features] matrices one after the other, position after position: the
+ * right operands of the products (a batch of them for @ng > 1).
  */
-static struct cc_buf kernel_matrix(struct cc *cc, const struct conv *c, uint32_t g, int64_t np,
-				   uint32_t *kv)
+static struct cc_buf kernel_matrix(struct cc *cc, const struct conv *c, uint32_t g0,
+				   uint32_t ng, int64_t np, uint32_t *kv)
 {
 	const struct ir_conv_labels *L = &c->L;
-	int64_t kp[XRT_MAX_RANK] = { 0 }, koff, p, kd[2] = { np * c->icg, c->ocg };
+	int64_t kp[XRT_MAX_RANK], koff, p, kd[2] = { ng * np * c->icg, c->ocg };
 	struct cc_buf kb, src, dst;
 	size_t es = esize(&c->k);
+	uint32_t g;
 
 	*kv = cc_new_val(cc);
 	if (cc_alloc(cc, *kv, c->k.dtype, 2, kd))
 		return c->k;
 	kb = cc->vals[*kv].buf;
-	for (p = 0; p < np; p++, next_position(c, kp)) {
-		window(c, kp, g, &koff);
-		src = c->k;
-		src.offset += (uint64_t)((koff + g * c->ocg * c->k.strides[L->o]) * (int64_t)es);
-		src.rank = 2;
-		src.dims[0] = c->icg;
-		src.dims[1] = c->ocg;
-		src.strides[0] = c->k.strides[L->i];
-		src.strides[1] = c->k.strides[L->o];
-		dst = cc_dense(kb.slot, kb.offset + (uint64_t)(p * c->icg * c->ocg) * es, kb.dtype, 2,
-			       src.dims);
-		cc_copy(cc, &dst, &src);
+	for (g = 0; g < ng; g++) {
+		memset(kp, 0, sizeof(kp));
+		for (p = 0; p < np; p++, next_position(c, kp)) {
+			window(c, kp, g0 + g, &koff);
+			src = c->k;
+			src.offset += (uint64_t)((koff + (g0 + g) * c->ocg * c->k.strides[L->o]) *
+						 (int64_t)es);
+			src.rank = 2;
+			src.dims[0] = c->icg;
+			src.dims[1] = c->ocg;
+			src.strides[0] = c->k.strides[L->i];
+			src.strides[1] = c->k.strides[L->o];
+			dst = cc_dense(kb.slot, kb.offset + (uint64_t)(((int64_t)g * np + p) *
+								       c->icg * c->ocg) * es,
+				       kb.dtype, 2, src.dims);
+			cc_copy(cc, &dst, &src);
+		}
 	}
 	return kb;
 }
 
 /*
- * Group @g as one product per block of output rows (a batch element's
- * rows of the first spatial dimension, about PATCH_BYTES of patches):
- * the windows of all @np kernel positions side by side, [rows, np x in
- * features], times the kernel as [np x in features, out features].  The
- * products are summed in the same order as position by position (the
- * positions outer, the features inner), without a pass over the output
- * per position and with one product of depth np x in features instead
- * of np shallow ones.
+ * Where a block's window @v (batch dimension first) goes in patches @tb
+ * laid out a group after the other: [groups][rows][np x in features],
+ * position @p's features at column p x in features.
  */
-static void patches(struct cc *cc, struct conv *c, uint32_t g, int64_t np)
+static void window_grouped(struct cc_buf *v, struct cc_buf *dst, const struct conv *c,
+			   uint32_t ng, int64_t h, int64_t kw, int64_t per, int64_t p, size_t es,
+			   struct cc_buf tb)
+{
+	uint32_t d;
+
+	v->dims[0] = ng;	/* the batch's place: the groups' features */
+	v->strides[0] = c->icg * c->in.strides[c->L.f];
+	v->dims[1] = h;
+	*dst = *v;
+	dst->slot = tb.slot;
+	dst->offset = tb.offset + (uint64_t)(p * c->icg) * es;
+	dst->strides[v->rank - 1] = 1;
+	for (d = v->rank - 1; d-- > 1;)
+		dst->strides[d] = d + 1 == v->rank - 1 ? kw : dst->strides[d + 1] * v->dims[d + 1];
+	dst->strides[0] = per;
+}
+
+/*
+ * The same for one feature a group, the groups innermost: [rows][np]
+ * [groups], so that the copy moves the input's runs of features whole.
+ */
+static void window_wide(struct cc_buf *v, struct cc_buf *dst, uint32_t ng, int64_t h,
+			int64_t np, int64_t p, size_t es, struct cc_buf tb)
+{
+	int64_t fstride = v->strides[v->rank - 1];
+	uint32_t d;
+
+	memmove(v->dims, v->dims + 1, (v->rank - 1) * sizeof(v->dims[0]));
+	memmove(v->strides, v->strides + 1, (v->rank - 1) * sizeof(v->strides[0]));
+	v->rank--;
+	v->dims[0] = h;
+	v->dims[v->rank - 1] = ng;
+	v->strides[v->rank - 1] = fstride;
+	*dst = *v;
+	dst->slot = tb.slot;
+	dst->offset = tb.offset + (uint64_t)(p * ng) * es;
+	dst->strides[v->rank - 1] = 1;
+	for (d = v->rank - 1; d-- > 0;)
+		dst->strides[d] = d + 1 == v->rank - 1 ? np * ng :
+				  dst->strides[d + 1] * v->dims[d + 1];
+}
+
+/*
+ * The @ng groups as one product each per block of output rows (a batch
+ * element's rows of the first spatial dimension, about PATCH_BYTES of
+ * patches): the windows of all @np kernel positions side by side, [rows,
+ * np x in features], times the kernel as [np x in features, out
+ * features].  The products are summed in the same order as position by
+ * position (the positions outer, the features inner), without a pass
+ * over the output per position and with one product of depth np x in
+ * features instead of np shallow ones.  Groups (grouped and depthwise
+ * convolutions) go as one product batched over them, one copy a
+ * position for all: the patches a group after the other, or, with one
+ * feature a group (depthwise), the groups innermost, so that each copy
+ * moves the input's rows whole and each group's matrix is read with a
+ * column stride of the group count (a product and a feature-by-feature
+ * copy a group made a depthwise layer 500 times slower than PyTorch).
+ */
+static void patches(struct cc *cc, struct conv *c, uint32_t ng, int64_t np)
 {
 	int64_t kw = np * c->icg, inner = 1, ny, kp[XRT_MAX_RANK], koff, b, y0, p, h, td[2];
-	int64_t run = 1;
+	int64_t run = 1, per;
+	bool wide = c->icg == 1 && ng > 1;
 	const int64_t *last;
 	size_t es = esize(&c->in);
 	struct xrt_cs_matrix ml, mr, mo;
@@ -168,10 +230,11 @@ static void patches(struct cc *cc, struct conv *c, uint32_t g, int64_t np)
 	if (c->in.strides[c->L.f] == 1 && c->in.strides[c->L.sp[c->nsp - 1]] == c->icg &&
 	    last[5] == 1 && !last[6])
 		run = c->ks[c->nsp - 1];
-	ny = (int64_t)(PATCH_BYTES / ((uint64_t)(inner * kw) * es));
+	ny = (int64_t)(PATCH_BYTES / ((uint64_t)(inner * kw * ng) * es));
 	ny = ny < 1 ? 1 : ny > c->os[0] ? c->os[0] : ny;
-	kb = kernel_matrix(cc, c, g, np, &kv);
-	td[0] = ny * inner;
+	per = ny * inner * kw;		/* a group's patches */
+	kb = kernel_matrix(cc, c, 0, ng, np, &kv);
+	td[0] = ng * ny * inner;
 	td[1] = kw;
 	tv = cc_new_val(cc);
 	if (cc->err || cc_alloc(cc, tv, c->in.dtype, 2, td))
@@ -184,36 +247,32 @@ static void patches(struct cc *cc, struct conv *c, uint32_t g, int64_t np)
 			for (p = 0; p < np; p++, next_position(c, kp)) {
 				if (run > 1 && kp[c->nsp - 1])
 					continue;	/* in the run copied with position 0 */
-				/* this block's rows of the window, batch dimension dropped */
-				v = window(c, kp, g, &koff);
+				/*
+				 * this block's rows of the window, the batch dimension
+				 * dropped, the groups' features as a first dimension
+				 */
+				v = window(c, kp, 0, &koff);
 				v.dims[v.rank - 1] *= run;
 				v.offset += (uint64_t)((b * v.strides[0] + y0 * v.strides[1]) *
 						       (int64_t)es);
-				memmove(v.dims, v.dims + 1, (v.rank - 1) * sizeof(v.dims[0]));
-				memmove(v.strides, v.strides + 1, (v.rank - 1) * sizeof(v.strides[0]));
-				v.rank--;
-				v.dims[0] = h;
-				/* into columns [p x in features, +in features) of the patches */
-				dst = v;
-				dst.slot = tb.slot;
-				dst.offset = tb.offset + (uint64_t)(p * c->icg) * es;
-				dst.strides[v.rank - 1] = 1;
-				for (d = v.rank - 1; d-- > 0;)
-					dst.strides[d] = (d + 1 == v.rank - 1 ? kw :
-							  dst.strides[d + 1] * v.dims[d + 1]);
+				if (wide)
+					window_wide(&v, &dst, ng, h, np, p, es, tb);
+				else
+					window_grouped(&v, &dst, c, ng, h, kw, per, p, es, tb);
 				cc_copy(cc, &dst, &v);
 			}
-			ml = (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 }, tb.offset, 0,
-						     kw, 1 };
-			mr = (struct xrt_cs_matrix){ kb.slot, (uint8_t)kb.dtype, { 0 }, kb.offset, 0,
-						     c->ocg, 1 };
+			ml = wide ? (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 },
+							    tb.offset, 1, kw * ng, ng } :
+				    (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 },
+							    tb.offset, per, kw, 1 };
+			mr = (struct xrt_cs_matrix){ kb.slot, (uint8_t)kb.dtype, { 0 }, kb.offset,
+						     kw * c->ocg, c->ocg, 1 };
 			mo = (struct xrt_cs_matrix){ c->q.slot, (uint8_t)c->q.dtype, { 0 },
-						     c->q.offset + (uint64_t)(((b * c->os[0] + y0) *
-									       inner * c->of +
-									       g * c->ocg) *
+						     c->q.offset + (uint64_t)((b * c->os[0] + y0) *
+									      inner * c->of *
 									      (int64_t)es),
-						     0, c->of, 1 };
-			cc_emit_dot(cc, 0, 1, (uint64_t)(h * inner), (uint64_t)c->ocg,
+						     c->ocg, c->of, 1 };
+			cc_emit_dot(cc, 0, ng, (uint64_t)(h * inner), (uint64_t)c->ocg,
 				    (uint64_t)kw, &ml, &mr, &mo);
 		}
 	cc_release(cc, tv);
@@ -352,12 +411,12 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	qd[1 + c.nsp] = c.icg;
 	if (cc_alloc(cc, c.tmp, c.in.dtype, c.nsp + 2, qd))
 		return;
+	/* shallow products (few features a position): all positions, all groups at once */
+	if (n > 1 && c.icg <= PATCH_MAX_FEATURES && bgc == 1 && c.nsp) {
+		patches(cc, &c, (uint32_t)groups, n);
+		groups = 0;
+	}
 	for (g = 0; g < groups && !cc->err; g++) {
-		/* shallow products (few features a position): all positions at once */
-		if (n > 1 && c.icg <= PATCH_MAX_FEATURES && bgc == 1 && c.nsp) {
-			patches(cc, &c, (uint32_t)g, n);
-			continue;
-		}
 		memset(kp, 0, sizeof(kp));
 		for (first = true; !cc->err; first = false) {
 			position(cc, &c, kp, (uint32_t)g, !first);

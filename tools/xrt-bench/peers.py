@@ -34,6 +34,29 @@ def three_layers(x, ws, bs, relu):
     return mlp
 
 
+def conv_layer(name, threads):
+    """xrt-bench's conv group (bench_conv.c): the layer its peer name says,
+    conv:KIND:B:HW:CIN:COUT:K:STRIDE:PAD:DILATION:GROUPS; NHWC layers as
+    channels last, the NCHW one contiguous."""
+    import torch
+    torch.set_num_threads(threads)
+    torch.set_grad_enabled(False)
+    f = name.split(':')
+    kind = f[1]
+    b, hw, cin, cout, k, s, p, d, g = (int(v) for v in f[2:])
+    last = torch.channels_last if kind != 'nchw' else torch.contiguous_format
+    x = torch.rand(b, cin, hw, hw).to(memory_format=last)
+    w = torch.rand(cout, cin // g, k, k).to(memory_format=last)
+    o = (hw + 2 * p - d * (k - 1) - 1) // s + 1
+    dy = torch.rand(b, cout, o, o).to(memory_format=last)
+    if kind == 'dgrad':
+        return lambda: torch.nn.grad.conv2d_input(x.shape, w, dy, stride=s, padding=p)
+    if kind == 'wgrad':
+        return lambda: torch.nn.grad.conv2d_weight(x, w.shape, dy, stride=s, padding=p)
+    return lambda: torch.nn.functional.conv2d(x, w, stride=s, padding=p, dilation=d,
+                                              groups=g)
+
+
 def main():
     name, reps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = np.random.default_rng(1)
@@ -59,16 +82,8 @@ def main():
         t = rng.random((rows, width), dtype=np.float32)
         i = rng.integers(0, rows, n, dtype=np.int32)
         print(best(lambda: np.take(t, i, axis=0), reps))
-    elif name in ('conv-3x3', 'conv-7x7'):
-        # xrt-bench's conv group: NHWC activations, channels last for PyTorch too
-        import torch
-        torch.set_num_threads(threads)
-        torch.set_grad_enabled(False)
-        b, hw, cin, cout, k, s, p = (8, 56, 64, 64, 3, 1, 1) if name == 'conv-3x3' else \
-            (8, 224, 4, 64, 7, 2, 3)
-        x = torch.rand(b, cin, hw, hw).to(memory_format=torch.channels_last)
-        w = torch.rand(cout, cin, k, k).to(memory_format=torch.channels_last)
-        print(best(lambda: torch.nn.functional.conv2d(x, w, stride=s, padding=p), reps))
+    elif name.startswith('conv:'):
+        print(best(conv_layer(name, threads), reps))
     elif name == 'sort':
         # xrt-bench's own arguments: 1000 distinct values, many ties
         k = np.arange(8 << 20, dtype=np.uint64)
