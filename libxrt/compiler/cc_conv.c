@@ -279,6 +279,81 @@ static void patches(struct cc *cc, struct conv *c, uint32_t ng, int64_t np)
 	cc_release(cc, kv);
 }
 
+static int64_t out_positions(const struct conv *c)
+{
+	int64_t n = 1;
+	uint32_t d;
+
+	for (d = 0; d < c->nsp; d++)
+		n *= c->os[d];
+	return n;
+}
+
+/*
+ * A window with more positions than the output has (a kernel's gradient
+ * as XLA writes it: the window as large as the input, the output the
+ * kernel's few positions), one product per output position: every batch
+ * element's whole window copied as a row of [batch, np x in features]
+ * (the batch, the input's contiguous features there, innermost in the
+ * copy), times the kernel matrix, into the output's rows of that
+ * position.  A copy per kernel position and batch element made 200,000
+ * copies of a few floats each.
+ */
+static void per_output(struct cc *cc, struct conv *c, int64_t np)
+{
+	int64_t kw = np * c->icg, outs = 1, o, at, td[2] = { c->ob, kw };
+	size_t es = esize(&c->in);
+	struct xrt_cs_matrix ml, mr, mo;
+	struct cc_buf kb, tb, v, dst;
+	uint32_t kv, tv, d, r;
+
+	for (d = 0; d < c->nsp; d++)
+		outs *= c->os[d];
+	kb = kernel_matrix(cc, c, 0, 1, np, &kv);
+	tv = cc_new_val(cc);
+	if (cc->err || cc_alloc(cc, tv, c->in.dtype, 2, td))
+		return;
+	tb = cc->vals[tv].buf;
+	for (o = 0; o < outs && !cc->err; o++) {
+		/* [window positions..., in features, batch] of the input, batch innermost */
+		v = c->in;
+		dst = cc_dense(tb.slot, tb.offset, tb.dtype, 0, NULL);
+		for (d = c->nsp, at = o; d-- > 0; at /= c->os[d]) {
+			const int64_t *f = c->w + d * IR_WINDOW_FIELDS;
+
+			v.offset += (uint64_t)(at % c->os[d] * f[1] * c->in.strides[c->L.sp[d]] *
+					       (int64_t)es);
+		}
+		for (d = 0, r = 0; d < c->nsp; d++, r++) {
+			v.dims[r] = c->ks[d];
+			v.strides[r] = c->in.strides[c->L.sp[d]] * c->w[d * IR_WINDOW_FIELDS + 5];
+		}
+		v.dims[r] = c->icg;
+		v.strides[r++] = c->in.strides[c->L.f];
+		v.dims[r] = c->ob;
+		v.strides[r++] = c->in.strides[c->L.b];
+		v.rank = r;
+		dst.rank = r;
+		memcpy(dst.dims, v.dims, sizeof(dst.dims));
+		dst.strides[r - 1] = kw;
+		dst.strides[r - 2] = 1;
+		for (d = r - 2; d-- > 0;)
+			dst.strides[d] = dst.strides[d + 1] * v.dims[d + 1];
+		cc_copy(cc, &dst, &v);
+		ml = (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 }, tb.offset, 0, kw,
+					     1 };
+		mr = (struct xrt_cs_matrix){ kb.slot, (uint8_t)kb.dtype, { 0 }, kb.offset, 0,
+					     c->ocg, 1 };
+		mo = (struct xrt_cs_matrix){ c->q.slot, (uint8_t)c->q.dtype, { 0 },
+					     c->q.offset + (uint64_t)(o * c->of * (int64_t)es), 0,
+					     outs * c->of, 1 };
+		cc_emit_dot(cc, 0, 1, (uint64_t)c->ob, (uint64_t)c->ocg, (uint64_t)kw, &ml, &mr,
+			    &mo);
+	}
+	cc_release(cc, tv);
+	cc_release(cc, kv);
+}
+
 /* Is the output's dimension order Q's, [batch, out spatial..., out features]? */
 static bool in_q_order(const struct ir_conv_labels *L, uint32_t nsp)
 {
@@ -411,8 +486,13 @@ void cc_lower_convolution(struct cc *cc, uint32_t i)
 	qd[1 + c.nsp] = c.icg;
 	if (cc_alloc(cc, c.tmp, c.in.dtype, c.nsp + 2, qd))
 		return;
+	if (groups == 1 && n > 1 && c.nsp && n > out_positions(&c) &&
+	    (uint64_t)(c.ob * n * c.icg) * esize(&c.in) <= PATCH_BYTES * 4) {
+		per_output(cc, &c, n);	/* a window larger than the output */
+		groups = 0;
+	}
 	/* shallow products (few features a position): all positions, all groups at once */
-	if (n > 1 && c.icg <= PATCH_MAX_FEATURES && bgc == 1 && c.nsp) {
+	if (groups && n > 1 && c.icg <= PATCH_MAX_FEATURES && bgc == 1 && c.nsp) {
 		patches(cc, &c, (uint32_t)groups, n);
 		groups = 0;
 	}
