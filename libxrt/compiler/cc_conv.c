@@ -293,9 +293,9 @@ static int64_t out_positions(const struct conv *c)
  * A window with more positions than the output has (a kernel's gradient
  * as XLA writes it: the window as large as the input, the output the
  * kernel's few positions), one product per output position: every batch
- * element's whole window copied as a row of [batch, np x in features]
- * (the batch, the input's contiguous features there, innermost in the
- * copy), times the kernel matrix, into the output's rows of that
+ * element's whole window copied as a column of [np x in features, batch]
+ * (the batch, the input's contiguous features there, innermost on both
+ * sides), its transpose times the kernel matrix, into the output's rows of that
  * position.  A copy per kernel position and batch element made 200,000
  * copies of a few floats each.
  */
@@ -317,7 +317,6 @@ static void per_output(struct cc *cc, struct conv *c, int64_t np)
 	for (o = 0; o < outs && !cc->err; o++) {
 		/* [window positions..., in features, batch] of the input, batch innermost */
 		v = c->in;
-		dst = cc_dense(tb.slot, tb.offset, tb.dtype, 0, NULL);
 		for (d = c->nsp, at = o; d-- > 0; at /= c->os[d]) {
 			const int64_t *f = c->w + d * IR_WINDOW_FIELDS;
 
@@ -333,15 +332,11 @@ static void per_output(struct cc *cc, struct conv *c, int64_t np)
 		v.dims[r] = c->ob;
 		v.strides[r++] = c->in.strides[c->L.b];
 		v.rank = r;
-		dst.rank = r;
-		memcpy(dst.dims, v.dims, sizeof(dst.dims));
-		dst.strides[r - 1] = kw;
-		dst.strides[r - 2] = 1;
-		for (d = r - 2; d-- > 0;)
-			dst.strides[d] = dst.strides[d + 1] * v.dims[d + 1];
+		/* the patches column by column: [np x in features][batch], runs on both sides */
+		dst = cc_dense(tb.slot, tb.offset, tb.dtype, r, v.dims);
 		cc_copy(cc, &dst, &v);
-		ml = (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 }, tb.offset, 0, kw,
-					     1 };
+		ml = (struct xrt_cs_matrix){ tb.slot, (uint8_t)tb.dtype, { 0 }, tb.offset, 0, 1,
+					     c->ob };
 		mr = (struct xrt_cs_matrix){ kb.slot, (uint8_t)kb.dtype, { 0 }, kb.offset, 0,
 					     c->ocg, 1 };
 		mo = (struct xrt_cs_matrix){ c->q.slot, (uint8_t)c->q.dtype, { 0 },
