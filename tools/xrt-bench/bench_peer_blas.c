@@ -39,7 +39,8 @@ static int in(const char *core, const char *const *list, size_t n)
 static const char *better_core(const char *core)
 {
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	if (!getenv("XRT_BENCH_AVX2") && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512bw") &&
 	    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")) {
 		if (!in(core, avx512_cores, sizeof(avx512_cores) / sizeof(avx512_cores[0])))
 			return "SkylakeX";
