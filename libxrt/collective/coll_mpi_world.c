@@ -325,6 +325,8 @@ xrt_status *xcoll_mpi_lost(xrt_status *st)
 	if (lost[0])
 		named = xrt_status_new(NULL, xrt_status_code(st), "%s%s", xrt_status_message(st),
 				       lost);
+	if (xrt_status_code(st) == XRT_DEADLINE_EXCEEDED || xrt_status_code(st) == XRT_CANCELLED)
+		xcoll_mpi_break(xrt_status_message(named ? named : st));
 	if (!named)
 		return st;
 	xrt_status_free(st);

@@ -324,7 +324,7 @@ xrt_status *xrep_spread(xrt_session *const *sessions, uint32_t num_sessions,
 	if (!st) {
 		xrep_run_all(&s.r, s.all[0].seed);
 		st = xrep_first_error(&s.r);
-		if (st && s.all[0].own)	/* waits MPI did not see: say who is gone */
+		if (st && s.all[0].own)	/* waits MPI did not see: who is gone, and break */
 			st = xcoll_mpi_lost(st);
 	}
 	xcoll_mpi_unlock();

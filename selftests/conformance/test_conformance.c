@@ -219,7 +219,7 @@ static void open_targets(struct __test_metadata *_metadata, struct suite *s)
 	ASSERT_LT(0, s->num_targets);
 }
 
-TEST_F(xrt, every_case_agrees_with_xla)
+TEST_F_TIMEOUT(xrt, every_case_agrees_with_xla, 120)
 {
 	static struct suite s;
 	const char *only = getenv("XRT_CONFORMANCE_ONLY"), *forms = getenv("XRT_CONFORMANCE_FORMS");

@@ -243,7 +243,7 @@ TEST_F(xrt, same_seed_same_numbers_other_seed_others)
 	xrt_module_destroy(m);
 }
 
-TEST_F(xrt, every_corpus_module_evaluates)
+TEST_F_TIMEOUT(xrt, every_corpus_module_evaluates, 120)
 {
 	struct test_corpus c = { 0 };
 	int files = 0;

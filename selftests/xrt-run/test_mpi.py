@@ -112,23 +112,21 @@ def killed(tmp, recovery, cuda=False):
 
 
 def killed_in_nccl(what, out, status, pid, took, deadline):
-    """A wait in NCCL given up: the process group still works, so the first
-    survivor to fail, having named the lost rank, ends the job with
-    MPI_Abort(1) (which mpirun --enable-recovery reports and exits 0 after;
-    a survivor it kills writes no status, one that ended writes 1)."""
+    """A wait in NCCL given up breaks the group as one in MPI does: each
+    survivor names the lost rank and exits with status 1, no MPI_Abort
+    (which Open MPI 4.1's mpirun, under --enable-recovery, at times
+    answers with a crash of its own)."""
     want = ('DEADLINE_EXCEEDED', 'deadline passed waiting for the group',
             f'rank 1 (pid {pid} on ', ') is gone')
-    lines = [ln for ln in out.splitlines()
-             if ln.startswith(('xrt-run: rank 0: ', 'xrt-run: rank 2: '))]
-    if not any(all(w in ln for w in want) for ln in lines):
-        FAILS.append(f'{what}: no survivor said rank 1 is gone:\n{out}')
-    if 'MPI_ABORT was invoked' not in out or 'errorcode 1' not in out:
-        FAILS.append(f'{what}: the job did not end with MPI_Abort(1):\n{out}')
     for r in (0, 2):
-        if os.path.exists(f'{status}.{r}'):
-            with open(f'{status}.{r}') as f:
-                if f.read().strip() != '1':
-                    FAILS.append(f'{what}: rank {r} ended with another status than 1')
+        lines = [ln for ln in out.splitlines() if ln.startswith(f'xrt-run: rank {r}: ')]
+        if not any(all(w in ln for w in want) for ln in lines):
+            FAILS.append(f'{what}: rank {r} did not say rank 1 is gone:\n{out}')
+        with open(f'{status}.{r}') as f:
+            if f.read().strip() != '1':
+                FAILS.append(f'{what}: rank {r} did not end with status 1')
+    if 'MPI_ABORT' in out:
+        FAILS.append(f'{what}: a survivor aborted the job:\n{out}')
     if took > deadline + 15:
         FAILS.append(f'{what}: ended {took:.1f} s after its start, deadline {deadline}')
 

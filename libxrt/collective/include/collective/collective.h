@@ -57,8 +57,10 @@ xrt_status *xcoll_mpi_exchange(const void *mine, uint32_t bytes, void *all,
 			       const struct xdev_watch *w, const char *where);
 
 /*
- * @st, a wait given up outside MPI (a device's own communicator), with
- * the ranks on this host whose process is gone named after its message.
+ * @st, a run's failure outside MPI (a device's own communicator), with
+ * the ranks on this host whose process is gone named after its message;
+ * a wait given up there (DEADLINE_EXCEEDED, CANCELLED) breaks the group,
+ * as one in MPI does: the other processes may still wait in it.
  */
 xrt_status *xcoll_mpi_lost(xrt_status *st);
 
