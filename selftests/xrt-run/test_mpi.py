@@ -164,6 +164,16 @@ ENTRY e {
 '''
 
 
+def same_outputs(tmp, name, what, whose):
+    """MODULE's outputs written as NAME.npy give the bits of one.npy (4 replicas)."""
+    for r in range(4):
+        for k in range(2):
+            x, y = (f'{tmp}/{w}.r{r}.{k}.npy' for w in ('one', name))
+            with open(x, 'rb') as f1, open(y, 'rb') as f2:
+                if f1.read() != f2.read():
+                    FAILS.append(f'{what}: replica {r} element {k} differs from {whose}')
+
+
 def netns(tmp):
     """Ranks 0 and 1 in namespaces joined by a veth pair, MPI over TCP."""
     tag = str(os.getpid())
@@ -226,12 +236,7 @@ def netns_run(tmp, a, b, vb):
         FAILS.append(f'netns: mpirun failed ({p.returncode}): {p.stdout}{p.stderr}')
         return
     crossed = veth_bytes(b, vb) - before
-    for r in range(4):
-        for k in range(2):
-            x, y = (f'{tmp}/{w}.r{r}.{k}.npy' for w in ('one', 'two'))
-            with open(x, 'rb') as f1, open(y, 'rb') as f2:
-                if f1.read() != f2.read():
-                    FAILS.append(f'netns: replica {r} element {k} differs from one process')
+    same_outputs(tmp, 'two', 'netns', 'one process')
     if crossed < 65536 * 4:
         FAILS.append(f'netns: the veth carried {crossed} bytes, less than one operand')
     print(f'netns: {crossed} bytes crossed the veth pair')
@@ -250,12 +255,7 @@ def cuda_across(tmp):
     if one.returncode or p.returncode:
         FAILS.append(f'cuda: a run failed: {one.stderr}{p.stdout}{p.stderr}')
         return
-    for r in range(4):
-        for k in range(2):
-            x, y = (f'{tmp}/{w}.r{r}.{k}.npy' for w in ('one', 'gpus'))
-            with open(x, 'rb') as f1, open(y, 'rb') as f2:
-                if f1.read() != f2.read():
-                    FAILS.append(f'cuda: replica {r} element {k} differs from host devices')
+    same_outputs(tmp, 'gpus', 'cuda', 'host devices')
 
 
 def main():
