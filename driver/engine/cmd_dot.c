@@ -12,10 +12,11 @@
  * micro-kernel accumulates each tile: 2 x 16 one element at a time with
  * efma_soft(), 6 x 16 or 4 x 16 with 8-wide vectors where the caller
  * enabled AVX2 with FMA (xrt_engine_use_avx2), and with 16-wide ones
- * where it enabled AVX-512 (xrt_engine_use_avx512).  All give the same
- * bits.  Other types load
- * blocks of rows or columns into the workspace in the register format
- * and sum them in plain loops (tile_plain()).
+ * where it enabled AVX-512 (xrt_engine_use_avx512): 6 x 32 or 4 x 32,
+ * two panels of B at once, the tile's last odd panel 16 wide.  All give
+ * the same bits.  Other types load blocks of rows or columns into the
+ * workspace in the register format and sum them in plain loops
+ * (tile_plain()).
  */
 #include "efma.h"
 #include "ew.h"
