@@ -40,8 +40,8 @@ u32 engine_sort_block_end(const struct fiber *f, u32 i);
 
 /*
  * The wide sort: one fiber long enough to share among threads, of one
- * operand of at most 4 bytes, not IEEE_MERGE.  Its phases, items, and
- * the shared workspace it needs.
+ * operand of at most 8 bytes, not IEEE_MERGE (nor BY_VALUE on f64).  Its
+ * phases, items, and the shared workspace it needs.
  */
 int engine_sort_wide(const struct xrt_cs_sort *c);
 u32 engine_sort_wide_phases(const struct xrt_cs_sort *c);

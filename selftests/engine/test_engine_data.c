@@ -794,7 +794,7 @@ static int bits_cmp(const void *a, const void *b)
 
 /* An element's bits and place, in key_cmp's order, ties by place. */
 struct keyed {
-	uint32_t bits;
+	uint64_t bits;
 	int i;
 };
 
@@ -811,32 +811,67 @@ static int keyed_cmp(const void *pa, const void *pb)
 	return c ? c : a->i - b->i;
 }
 
+/* What a long fiber holds: each makes the wide sort take another road. */
+enum keys_shape {
+	KEYS_RAW,	/* random bits: 4-byte NaNs quieted, so key above bits */
+	KEYS_NUMBERS,	/* no NaN: the keys travel alone */
+	KEYS_FEW,	/* 0 to 999: the high digits' passes skipped */
+	KEYS_SAME,	/* one value: every pass skipped */
+};
+
+static void shape_keys(uint8_t *k, int n, uint32_t t, enum keys_shape shape)
+{
+	uint32_t es = xs_dtype_size(t);
+	uint64_t v, exp = es == 8 ? 0x7ff0000000000000ull : 0x7f800000;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		v = 0;
+		memcpy(&v, k + (size_t)i * es, es);
+		if (shape == KEYS_NUMBERS && (v & exp) == exp)
+			v &= ~(exp >> 1 & exp);	/* NaN or inf: a finite number */
+		else if (shape == KEYS_FEW)
+			v %= 1000;
+		else if (shape == KEYS_SAME)
+			v = 0x42;
+		memcpy(k + (size_t)i * es, &v, es);
+	}
+}
+
 /*
  * One fiber of a million and more (the wide sort: its passes shared out
- * in chunks among the items of several phases): random f32 bits, NaNs of
- * every payload among them, and s16; ascending and descending; against
- * a stable reference.
+ * in chunks among the items of several phases), of each key size and
+ * shape that takes its own road; ascending and descending; against a
+ * stable reference.
  */
-TEST_F(xrt, sort_one_long_fiber_in_chunks)
+TEST_F_TIMEOUT(xrt, sort_one_long_fiber_in_chunks, 120)
 {
-	static const uint32_t types[] = { XRT_CS_F32, XRT_CS_S16 };
+	static const struct {
+		uint32_t t;
+		enum keys_shape shape;
+	} cases[] = {
+		{ XRT_CS_F32, KEYS_RAW }, { XRT_CS_F32, KEYS_NUMBERS }, { XRT_CS_S16, KEYS_RAW },
+		{ XRT_CS_S32, KEYS_RAW }, { XRT_CS_U32, KEYS_FEW }, { XRT_CS_F64, KEYS_RAW },
+		{ XRT_CS_S64, KEYS_FEW }, { XRT_CS_S8, KEYS_SAME },
+	};
 	enum { N = (1 << 20) + 777 };
 	static struct keyed ref[N];
-	static uint8_t k0[N * 4], want[N * 4];
+	static uint8_t k0[N * 8], want[N * 8];
 	uint64_t dims[1] = { N };
 	int64_t st[1] = { 1 };
 	struct xrt_cs_operand op;
 	struct cs_builder b;
 	struct run r = { .n = 0 };
-	uint32_t ti, es;
+	uint32_t ci, es;
 	int desc, i;
 
-	for (ti = 0; ti < 2; ti++)
+	for (ci = 0; ci < ARRAY_SIZE(cases); ci++)
 		for (desc = 0; desc < 2; desc++) {
-			keyed_type = types[ti];
+			keyed_type = cases[ci].t;
 			keyed_desc = desc;
 			es = xs_dtype_size(keyed_type);
-			rand_fill(k0, sizeof(k0), 5 + ti);
+			rand_fill(k0, (size_t)N * es, 5 + ci);
+			shape_keys(k0, N, keyed_type, cases[ci].shape);
 			for (i = 0; i < N; i++) {
 				ref[i].bits = 0;
 				memcpy(&ref[i].bits, k0 + (size_t)i * es, es);
@@ -853,7 +888,8 @@ TEST_F(xrt, sort_one_long_fiber_in_chunks)
 			cs_sort(&b, desc ? XRT_CS_SORT_DESCENDING : 0, 1, dims, 0, &op, 1, 1);
 			RUN_PROGRAM(&b, &r);
 			ASSERT_EQ(0, memcmp(want, r.slot[0], (size_t)N * es))
-				TH_LOG("type %u, descending %d", keyed_type, desc);
+				TH_LOG("type %u, shape %d, descending %d", keyed_type,
+				       cases[ci].shape, desc);
 			run_free(&r);
 			r.n = 0;
 		}

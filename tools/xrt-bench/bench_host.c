@@ -38,8 +38,9 @@ static void die(xrt_status *st, const char *what)
 }
 
 /*
- * Compiles @text and makes arguments: f32 ones of pseudo-random floats in
- * [0, 1), s32 ones of pseudo-random integers in [0, 2^31).
+ * Compiles @text and makes arguments: f32 and f64 ones of pseudo-random
+ * values among 1000 in [0, 1), s32 ones of pseudo-random integers in
+ * [0, 2^31).  peers.py makes the same.
  */
 static void prepare(struct job *j, const char *text, struct host_pool *pool)
 {
@@ -54,19 +55,22 @@ static void prepare(struct job *j, const char *text, struct host_pool *pool)
 		die(st, "compiling");
 	j->n = xrt_module_num_params(m);
 	for (i = 0; i < j->n; i++) {
-		float *d;
+		uint32_t t = xrt_module_param_shape(m, i)->dtype;
+		void *d;
 
 		st = xrt_literal_create(NULL, xrt_module_param_shape(m, i), &j->args[i]);
 		if (st)
 			die(st, "arguments");
 		d = xrt_literal_mutable_data(j->args[i]);
-		for (k = 0; k < xrt_literal_size(j->args[i]) / 4; k++) {
+		for (k = 0; k < xrt_literal_size(j->args[i]) / (t == XRT_F64 ? 8 : 4); k++) {
 			uint32_t h = (uint32_t)(k * 2654435761u);
 
-			if (xrt_module_param_shape(m, i)->dtype == XRT_S32)
+			if (t == XRT_S32)
 				((int32_t *)d)[k] = (int32_t)(h >> 1);
+			else if (t == XRT_F64)
+				((double *)d)[k] = (double)(h % 1000) / 1000.0;
 			else
-				d[k] = (float)(h % 1000) / 1000.0f;
+				((float *)d)[k] = (float)(h % 1000) / 1000.0f;
 		}
 	}
 	j->pool = pool;
@@ -356,6 +360,29 @@ void bench_against_python(struct host_pool *pool, const char *text, const char *
 	finish(&j);
 }
 
+/* Sorts of 8M keys of each type issue 38 names, in total order. */
+static void sorts(struct host_pool *pool, int reps, struct result *r, int *k)
+{
+	static const char *const types[] = { "f32", "f64", "s32" };
+	char name[64], peer[16];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		const char *t = types[i];
+
+		snprintf(name, sizeof(name), "host sort 8M %s", t);
+		snprintf(peer, sizeof(peer), i ? "sort-%s" : "sort", t);
+		bench_against_python(pool, module_text("HloModule s\n%%lt (a: %s[], b: %s[]) -> pred[] {\n"
+						 "  %%a = %s[] parameter(0)\n  %%b = %s[] parameter(1)\n"
+						 "  ROOT %%r = pred[] compare(%%a, %%b), direction=LT%s\n}\n"
+						 "ENTRY e {\n  x = %s[%u] parameter(0)\n"
+						 "  ROOT s = %s[%u] sort(x), dimensions={0}, to_apply=%%lt\n}\n",
+						 t, t, t, t, i < 2 ? ", type=TOTALORDER" : "",
+						 t, 8u << 20, t, 8u << 20),
+				     name, peer, reps, 3, false, r, k);
+	}
+}
+
 static void compile_time(int reps, struct result *r, int *k)
 {
 	size_t cap = 1 << 17, len;
@@ -437,14 +464,7 @@ int bench_host(struct result *r, bool quick)
 				     "  ROOT o = f32[64,512] add(d3, c3)\n}\n"));
 		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-numpy", 100, 3, false, r, &k);
 		bench_against_python(pool, mlp, "host mlp 64x512 x3", "mlp-torch", 100, 3, false, r, &k);
-		bench_against_python(pool, module_text("HloModule s\n%%lt (a: f32[], b: f32[]) -> pred[] {\n"
-						 "  %%a = f32[] parameter(0)\n  %%b = f32[] parameter(1)\n"
-						 "  ROOT %%r = pred[] compare(%%a, %%b), direction=LT, "
-						 "type=TOTALORDER\n}\nENTRY e {\n"
-						 "  x = f32[%u] parameter(0)\n"
-						 "  ROOT s = f32[%u] sort(x), dimensions={0}, to_apply=%%lt\n}\n",
-						 8u << 20, 8u << 20),
-			       "host sort 8M f32", "sort", reps, 3, false, r, &k);
+		sorts(pool, reps, r, &k);
 	}
 	compile_time(quick ? 2 : 10, r, &k);
 	host_pool_destroy(pool);

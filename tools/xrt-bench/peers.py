@@ -84,10 +84,16 @@ def main():
         print(best(lambda: np.take(t, i, axis=0), reps))
     elif name.startswith('conv:'):
         print(best(conv_layer(name, threads), reps))
-    elif name == 'sort':
-        # xrt-bench's own arguments: 1000 distinct values, many ties
-        k = np.arange(8 << 20, dtype=np.uint64)
-        x = (k * np.uint64(2654435761) % np.uint64(1000)).astype(np.float32) / np.float32(1000)
+    elif name in ('sort', 'sort-f64', 'sort-s32'):
+        # xrt-bench's own arguments: 1000 distinct values, many ties, or
+        # integers spread over [0, 2^31)
+        h = np.arange(8 << 20, dtype=np.uint64) * np.uint64(2654435761) % np.uint64(1 << 32)
+        if name == 'sort-s32':
+            x = (h >> np.uint64(1)).astype(np.int32)
+        elif name == 'sort-f64':
+            x = (h % np.uint64(1000)).astype(np.float64) / 1000.0
+        else:
+            x = (h % np.uint64(1000)).astype(np.float32) / np.float32(1000)
         print(best(lambda: np.sort(x), reps))
     elif name == 'softmax':
         x = rng.random((4096, 4096), dtype=np.float32)
