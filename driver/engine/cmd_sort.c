@@ -85,8 +85,8 @@ static int sort_validate(struct vctx *v, const void *cmd, u32 size)
 	len = c->dims[c->dim];
 	if (len > SORT_MAX_LEN)
 		return engine_fail(v, ~0u, "SORT: sorted dimension longer than 2^26", len, 0);
-	if (engine_sort_wide(c)) {	/* every buffer shared */
-		ws = 0;
+	if (engine_sort_wide(c)) {	/* its buffers shared */
+		ws = engine_sort_wide_thread(c);
 		if (engine_sort_wide_shared(c) > v->prog->shared_ws_size)
 			v->prog->shared_ws_size = engine_sort_wide_shared(c);
 	} else {

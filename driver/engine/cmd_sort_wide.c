@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * SORT of one long fiber (a vector of millions) among the executor's
- * threads: a least-significant-digit radix sort whose passes are cut
- * into chunks that items take in parallel, digits of 11 bits.
+ * threads, by radix, digits of 11 bits: first by the most significant
+ * digit in which the keys differ, a pass over memory cut into chunks
+ * that items take in parallel; then each bucket of that digit by its
+ * lower digits, least significant first, in the cache, groups of buckets
+ * as items.
  *
  * A lone operand travels in the words it is sorted as, in two buffers of
  * the shared workspace.  Where the key transform gives every element's
@@ -12,34 +15,46 @@
  * 8 bytes, the key above the element's own bits.  The first pass finds
  * out which, so a sort of keys that decode moves half the memory.
  *
- *   phase 0        each chunk: the words, and its histogram of digit 0
- *   phase 1        one item: which form the words take
- *   phase 2        each chunk of a 4-byte key that did not decode: the
- *                  words again, key above bits
- *   phase 3d + 3   one item: every chunk's histogram of digit d becomes
- *                  its places (after all smaller digits' elements, and
- *                  after the earlier chunks' equal ones: stable); a
- *                  digit all elements share skips its pass
- *   phase 3d + 4   each chunk scatters by digit d to its places
- *   phase 3d + 5   each chunk's histogram of digit d + 1
- *   last           each chunk's elements back into the operand
+ *   LOAD      each chunk: the words, and the bits in which its keys differ
+ *   DECIDE    one item: which form the words take, and the top digit in
+ *             which keys differ
+ *   REPACK    each chunk of a 4-byte key that did not decode: the words
+ *             again, key above bits
+ *   COUNT     each chunk's histogram of that digit
+ *   PLACE     one item: the histograms become every chunk's places (after
+ *             all smaller digits' elements, and after the earlier chunks'
+ *             equal ones: stable); the buckets cut into groups of even size
+ *   SCATTER   each chunk by that digit into the other buffer
+ *   BUCKETS   each group sorts its buckets by the lower digits
+ *   STORE     each chunk's elements back into the operand
  *
  * A stable sort has one result, so the bits are those of one thread's.
  */
-#include "sort.h"
+#include "sort_range.h"
 
 #define WIDE_MIN	BIT_ULL(20)	/* shorter fibers sort in one item */
 #define WIDE_CHUNK	BIT_ULL(17)	/* elements an item takes */
-#define DIGIT_BITS	11
-#define RADIX		((u32)BIT_ULL(DIGIT_BITS))
+#define GROUPS		64		/* items of bucket sorts */
+#define NO_DIGIT	(~0u)		/* all keys are equal */
+
+enum { LOAD, DECIDE, REPACK, COUNT, PLACE, SCATTER, BUCKETS, STORE, WIDE_PHASES };
+
+/* What LOAD finds in a chunk. */
+struct chunk_keys {
+	u64 first;	/* its first key */
+	u64 diff;	/* the bits in which its keys differ from that one */
+	u32 lossy;	/* a key that does not give its element's bits back */
+	u32 pad;
+};
 
 /* What the one-item phases decide, at the workspace's start. */
 struct wide_state {
-	u32 words;	/* the keys travel alone */
-	u32 cur;	/* the buffer the last scatter read */
-	u32 skip;	/* and whether it skipped its pass */
-	u32 pad;
-	u32 lossy[];	/* per chunk: a key that does not give its bits back */
+	u32 words;		/* the keys travel alone */
+	u32 msd;		/* the key's bit where the chunks' digit starts, or NO_DIGIT */
+	u32 below;		/* digits below that one */
+	u32 start[RADIX + 1];	/* its bucket v: [start[v], start[v + 1]) */
+	u32 group[GROUPS + 1];	/* item g sorts buckets [group[g], group[g + 1]) */
+	struct chunk_keys chunk[];
 };
 
 static u32 key_size(const struct xrt_cs_sort *c)
@@ -71,7 +86,7 @@ static u32 digits(const struct xrt_cs_sort *c)
 
 u32 engine_sort_wide_phases(const struct xrt_cs_sort *c)
 {
-	return 3 * digits(c) + 4;
+	return WIDE_PHASES;
 }
 
 static u64 chunks(const struct xrt_cs_sort *c)
@@ -79,32 +94,36 @@ static u64 chunks(const struct xrt_cs_sort *c)
 	return (c->dims[c->dim] + WIDE_CHUNK - 1) / WIDE_CHUNK;
 }
 
-/* Phases 3d + 3: one item turns digit d's histograms into places. */
-static int is_place(const struct xrt_cs_sort *c, u32 phase)
-{
-	return phase >= 3 && phase % 3 == 0 && phase < 3 * digits(c) + 3;
-}
-
 u64 engine_sort_wide_items(const struct xrt_cs_sort *c, u32 phase)
 {
-	if (phase == 1 || is_place(c, phase))
+	switch (phase) {
+	case DECIDE:
+	case PLACE:
 		return 1;
-	if (phase == 2)
+	case REPACK:
 		return key_size(c) == 4 ? chunks(c) : 0;
-	if (phase == 3 * digits(c) + 2)
-		return 0;	/* no digit after the last to count */
-	return chunks(c);
+	case BUCKETS:
+		return GROUPS;
+	default:
+		return chunks(c);
+	}
 }
 
 static u64 state_size(const struct xrt_cs_sort *c)
 {
-	return (sizeof(struct wide_state) + chunks(c) * sizeof(u32) + 63) & ~63ull;
+	return (sizeof(struct wide_state) + chunks(c) * sizeof(struct chunk_keys) + 63) & ~63ull;
 }
 
-/* The state, two buffers of 8-byte words, then each chunk's RADIX counts. */
+/* The state, two buffers of 8-byte words, then each chunk's histogram. */
 u64 engine_sort_wide_shared(const struct xrt_cs_sort *c)
 {
 	return state_size(c) + 2 * 8 * c->dims[c->dim] + chunks(c) * RADIX * sizeof(u32);
+}
+
+/* A bucket's places, a level of splits each, then a histogram a digit. */
+u64 engine_sort_wide_thread(const struct xrt_cs_sort *c)
+{
+	return digits(c) * (2 * RADIX + 1) * sizeof(u32);
 }
 
 /* A key of 4 or 8 bytes: how it becomes an unsigned integer and back. */
@@ -119,6 +138,7 @@ struct wide {
 	struct wide_state *s;
 	u8 *buf[2];
 	u32 *hist;		/* [chunks][RADIX] */
+	u32 digits;
 	u64 chunks;
 	struct key_form kf;
 };
@@ -142,6 +162,7 @@ static void wide_init(struct wide *w, const struct xrt_engine_ctx *x,
 	w->buf[1] = w->buf[0] + 8 * n;
 	w->hist = (u32 *)(w->buf[1] + 8 * n);
 	w->chunks = chunks(c);
+	w->digits = digits(c);
 	kf->es = key_size(c);
 	kf->top = 1ull << (8 * kf->es - 1);
 	kf->mask = kf->top | (kf->top - 1);
@@ -193,7 +214,7 @@ static u32 chunk_end(const struct wide *w, u64 i)
 	return (u32)engine_min(w->f.n, (i + 1) * WIDE_CHUNK);
 }
 
-/* The words' width in the digit passes, and where digit 0 starts. */
+/* The words' width, and where digit @d starts in one. */
 static u32 word_size(const struct wide *w)
 {
 	return w->s->words && w->kf.es == 4 ? 4 : 8;
@@ -205,31 +226,32 @@ static u32 digit_shift(const struct wide *w, u32 d)
 }
 
 /*
- * Elements [@j, @end) as words, counted in @h by digit 0: a 4-byte key
- * alone unless @packed, an 8-byte one alone, a shorter one (or @packed)
- * above its bits.  The key form is copied so that it stays in registers.
+ * Elements [@j, @end) as words, the bits in which their keys differ from
+ * @first or'ed into @diff: a 4-byte key alone unless @packed, an 8-byte
+ * one alone, a shorter one (or @packed) above its bits.  The key form is
+ * copied so that it stays in registers.  Returns whether one was lossy.
  */
-static u32 load_block(struct wide *w, u32 j, u32 end, int packed, u32 *h)
+static u32 load_block(struct wide *w, u32 j, u32 end, int packed, u64 first, u64 *diff)
 {
 	const struct key_form kf = w->kf;
 	const u8 *base = w->f.base[0];
 	const s64 stride = w->f.stride[0];
 	u32 *k32 = (u32 *)w->buf[0], lossy = 0, raw32;
-	u64 *k64 = (u64 *)w->buf[0], key, raw;
+	u64 *k64 = (u64 *)w->buf[0], key, raw, d = 0;
 
 	if (kf.es == 4 && !packed) {
 		for (; j < end; j++) {
 			memcpy(&raw32, base + (s64)j * stride, 4);
 			key = key_of(&kf, &w->f, raw32, &lossy);
 			k32[j] = (u32)key;
-			h[key & (RADIX - 1)]++;
+			d |= key ^ first;
 		}
 	} else if (kf.es == 8) {
 		for (; j < end; j++) {
 			memcpy(&raw, base + (s64)j * stride, 8);
 			key = key_of(&kf, &w->f, raw, &lossy);
 			k64[j] = key;
-			h[key & (RADIX - 1)]++;
+			d |= key ^ first;
 		}
 	} else {
 		for (; j < end; j++) {
@@ -237,58 +259,73 @@ static u32 load_block(struct wide *w, u32 j, u32 end, int packed, u32 *h)
 			key = kf.es == 4 ? key_of(&kf, &w->f, raw, &lossy) :
 					   engine_sort_order(&w->f, 0, raw);
 			k64[j] = key << 32 | raw;
-			h[key & (RADIX - 1)]++;
+			d |= key ^ first;
 		}
 	}
+	*diff |= d;
 	return lossy;
 }
 
-/* Chunk @i's words and its histogram of digit 0; whether each decodes. */
+/* Chunk @i's words; how its keys differ, and whether each decodes. */
 static void load_chunk(struct wide *w, u64 i, int packed)
 {
-	u32 j = chunk_first(i), end, last = chunk_end(w, i), lossy = 0;
-	u32 *h = w->hist + i * RADIX;
+	u32 j = chunk_first(i), end, last = chunk_end(w, i), lossy = 0, no = 0;
+	struct chunk_keys *ck = &w->s->chunk[i];
+	u64 first = w->kf.es >= 4 ? key_of(&w->kf, &w->f, engine_sort_load(&w->f, 0, j), &no) :
+				    engine_sort_order(&w->f, 0, engine_sort_load(&w->f, 0, j));
+	u64 diff = 0;
 
-	memset(h, 0, RADIX * sizeof(*h));
 	for (; j < last && !w->f.stop; j = end) {
 		end = (u32)engine_min(last, (u64)j + SORT_YIELD_ELEMS);
 		engine_sort_tick(&w->f, end - j);
-		lossy |= load_block(w, j, end, packed, h);
+		lossy |= load_block(w, j, end, packed, first, &diff);
 	}
-	w->s->lossy[i] = lossy;
+	ck->first = first;
+	ck->diff = diff;
+	ck->lossy = lossy;
 }
 
-/* Whether the keys travel alone: every chunk's decoded. */
+/*
+ * Whether the keys travel alone (every chunk's decoded), and the top
+ * digit in which they differ: the digits above it sort nothing.
+ */
 static void decide(struct wide *w)
 {
-	u64 i;
+	struct wide_state *s = w->s;
+	u64 i, diff = 0;
+	u32 d;
 
 	/* 8 bytes decode always: they are neither quieted nor merged here */
-	w->s->words = w->kf.es == 8 || w->kf.es == 4;
-	for (i = 0; i < w->chunks && w->kf.es == 4; i++)
-		w->s->words &= !w->s->lossy[i];
-	w->s->cur = 0;
-	w->s->skip = 0;
+	s->words = w->kf.es == 8 || w->kf.es == 4;
+	for (i = 0; i < w->chunks; i++) {
+		s->words &= w->kf.es == 8 || !s->chunk[i].lossy;
+		diff |= s->chunk[i].diff | (s->chunk[i].first ^ s->chunk[0].first);
+	}
+	s->msd = NO_DIGIT;	/* all keys are equal */
+	s->below = 0;
+	if (!diff)
+		return;
+	/* the 11 bits that end at the top one in which keys differ */
+	for (d = 63; !(diff >> d); d--)
+		;
+	s->msd = d >= DIGIT_BITS - 1 ? d - (DIGIT_BITS - 1) : 0;
+	s->below = (s->msd + DIGIT_BITS - 1) / DIGIT_BITS;
 }
 
-/* The buffer that holds the words now. */
-static u32 holder(const struct wide *w)
-{
-	return w->s->cur ^ !w->s->skip;
-}
-
-/* Chunk @i's histogram of digit @d of the words. */
-static void count_chunk(struct wide *w, u64 i, u32 d)
+/* Chunk @i's histogram of the top digit. */
+static void count_chunk(struct wide *w, u64 i)
 {
 	u32 *h = w->hist + i * RADIX, j = chunk_first(i), end, last = chunk_end(w, i);
-	u32 shift = digit_shift(w, d);
-	const u8 *src = w->buf[holder(w)];
+	u32 size = word_size(w), shift = digit_shift(w, 0) + w->s->msd;
+	const u8 *src = w->buf[0];
 
+	if (w->s->msd == NO_DIGIT)
+		return;
 	memset(h, 0, RADIX * sizeof(*h));
 	for (; j < last && !w->f.stop; j = end) {
 		end = (u32)engine_min(last, (u64)j + SORT_YIELD_ELEMS);
 		engine_sort_tick(&w->f, end - j);
-		if (word_size(w) == 4)
+		if (size == 4)
 			for (; j < end; j++)
 				h[(((const u32 *)src)[j] >> shift) & (RADIX - 1)]++;
 		else
@@ -297,58 +334,75 @@ static void count_chunk(struct wide *w, u64 i, u32 d)
 	}
 }
 
-/*
- * Every chunk's histogram of digit @d becomes its places: a value's place
- * in chunk k follows every smaller value's elements and the earlier
- * chunks' elements of that value.  A digit one value holds entirely
- * would move nothing: its pass is skipped.
- */
-static void place_chunks(struct wide *w, u32 d)
+/* Groups of buckets of about n / GROUPS elements; a big bucket is one alone. */
+static void cut_groups(struct wide *w)
 {
-	u32 v, sum = 0, total;
-	u64 k;
+	struct wide_state *s = w->s;
+	u32 g = 0, v;
 
-	if (d)
-		w->s->cur ^= !w->s->skip;
-	w->s->skip = 0;
+	s->group[0] = 0;
 	for (v = 0; v < RADIX; v++) {
-		total = sum;
-		for (k = 0; k < w->chunks; k++) {
-			u32 c = w->hist[k * RADIX + v];
-
-			w->hist[k * RADIX + v] = sum;
-			sum += c;
-		}
-		if (sum - total == w->f.n)
-			w->s->skip = 1;
+		while (g + 1 < GROUPS && s->start[v + 1] >= (g + 1) * (u64)w->f.n / GROUPS)
+			s->group[++g] = v + 1;
 	}
+	while (g < GROUPS)
+		s->group[++g] = RADIX;
 }
 
-/* Chunk @i scattered by digit @d into the other buffer. */
-static void scatter_chunk(struct wide *w, u64 i, u32 d)
+/*
+ * Every chunk's histogram of the top digit becomes its places: a value's
+ * place in chunk k follows every smaller value's elements and the earlier
+ * chunks' elements of that value.
+ */
+static void place_chunks(struct wide *w)
 {
-	const u8 *src = w->buf[w->s->cur];
-	u8 *dst = w->buf[w->s->cur ^ 1];
-	u32 j = chunk_first(i), end, last = chunk_end(w, i), shift = digit_shift(w, d);
-	u32 *place = w->hist + i * RADIX;	/* this chunk's alone: no other item writes it */
+	struct wide_state *s = w->s;
+	u32 v, sum = 0, *h, c;
+	u64 k;
 
-	if (w->s->skip)
+	if (s->msd == NO_DIGIT)
+		return;
+	for (v = 0; v < RADIX; v++) {
+		s->start[v] = sum;
+		for (k = 0; k < w->chunks; k++) {
+			h = &w->hist[k * RADIX + v];
+			c = *h;
+			*h = sum;
+			sum += c;
+		}
+	}
+	s->start[RADIX] = sum;
+	cut_groups(w);
+}
+
+/* Chunk @i to its places by the top digit, from buffer 0 into 1. */
+static void scatter_chunk(struct wide *w, u64 i)
+{
+	u32 j = chunk_first(i), end, last = chunk_end(w, i), m = w->s->msd;
+	u32 *place = w->hist + i * RADIX;	/* this chunk's alone */
+
+	if (m == NO_DIGIT)
 		return;
 	for (; j < last && !w->f.stop; j = end) {
 		end = (u32)engine_min(last, (u64)j + SORT_YIELD_ELEMS);
 		engine_sort_tick(&w->f, end - j);
-		if (word_size(w) == 4) {
-			const u32 *s = (const u32 *)src;
-
-			for (; j < end; j++)
-				((u32 *)dst)[place[(s[j] >> shift) & (RADIX - 1)]++] = s[j];
-		} else {
-			const u64 *s = (const u64 *)src;
-
-			for (; j < end; j++)
-				((u64 *)dst)[place[(s[j] >> shift) & (RADIX - 1)]++] = s[j];
-		}
+		engine_sort_scatter(w->buf[0], w->buf[1], word_size(w), j, end,
+				    digit_shift(w, 0) + m, place);
 	}
+}
+
+/* Group @g's buckets, @ws the thread's workspace. */
+static void sort_group(struct wide *w, u64 g, void *ws)
+{
+	const struct wide_state *s = w->s;
+	struct sort_words sw = { &w->f, { w->buf[0], w->buf[1] }, word_size(w),
+				 digit_shift(w, 0), w->digits };
+	u32 v;
+
+	if (s->msd == NO_DIGIT || !s->below)
+		return;
+	for (v = s->group[g]; v < s->group[g + 1] && !w->f.stop; v++)
+		engine_sort_range(&sw, w->buf[1], s->start[v], s->start[v + 1], s->below, ws);
 }
 
 /* Words [@j, @end) back into the operand as their elements' bits. */
@@ -379,29 +433,13 @@ static void store_block(struct wide *w, const u8 *src, u32 j, u32 end)
 static void store_chunk(struct wide *w, u64 i)
 {
 	u32 j = chunk_first(i), end, last = chunk_end(w, i);
-	const u8 *src = w->buf[holder(w)];
+	const u8 *src = w->buf[w->s->msd != NO_DIGIT];
 
 	for (; j < last && !w->f.stop; j = end) {
 		end = (u32)engine_min(last, (u64)j + SORT_YIELD_ELEMS);
 		engine_sort_tick(&w->f, end - j);
 		store_block(w, src, j, end);
 	}
-}
-
-static void chunk_phase(struct wide *w, u32 phase, u64 i)
-{
-	u32 last = 3 * digits(w->f.c) + 3;
-
-	if (phase == 0)
-		load_chunk(w, i, 0);
-	else if (phase == 2 && !w->s->words)
-		load_chunk(w, i, 1);
-	else if (phase == last)
-		store_chunk(w, i);
-	else if (phase % 3 == 1)
-		scatter_chunk(w, i, phase / 3 - 1);
-	else if (phase % 3 == 2 && phase > 2)
-		count_chunk(w, i, phase / 3);
 }
 
 void engine_sort_wide_run(const struct xrt_engine_ctx *x, const struct xrt_cs_sort *c,
@@ -411,14 +449,26 @@ void engine_sort_wide_run(const struct xrt_engine_ctx *x, const struct xrt_cs_so
 	u64 i;
 
 	wide_init(&w, x, c);
-	if (phase == 1) {
+	if (phase == DECIDE) {
 		decide(&w);
 		return;
 	}
-	if (is_place(c, phase)) {
-		place_chunks(&w, phase / 3 - 1);
+	if (phase == PLACE) {
+		place_chunks(&w);
 		return;
 	}
-	for (i = first; i < first + count && !w.f.stop; i++)
-		chunk_phase(&w, phase, i);
+	for (i = first; i < first + count && !w.f.stop; i++) {
+		if (phase == LOAD)
+			load_chunk(&w, i, 0);
+		else if (phase == REPACK && !w.s->words)
+			load_chunk(&w, i, 1);
+		else if (phase == COUNT)
+			count_chunk(&w, i);
+		else if (phase == SCATTER)
+			scatter_chunk(&w, i);
+		else if (phase == BUCKETS)
+			sort_group(&w, i, ws);
+		else if (phase == STORE)
+			store_chunk(&w, i);
+	}
 }

@@ -47,6 +47,7 @@ int engine_sort_wide(const struct xrt_cs_sort *c);
 u32 engine_sort_wide_phases(const struct xrt_cs_sort *c);
 u64 engine_sort_wide_items(const struct xrt_cs_sort *c, u32 phase);
 u64 engine_sort_wide_shared(const struct xrt_cs_sort *c);
+u64 engine_sort_wide_thread(const struct xrt_cs_sort *c);
 void engine_sort_wide_run(const struct xrt_engine_ctx *x, const struct xrt_cs_sort *c,
 			  u32 phase, u64 first, u64 count, void *ws);
 

@@ -817,12 +817,16 @@ enum keys_shape {
 	KEYS_NUMBERS,	/* no NaN: the keys travel alone */
 	KEYS_FEW,	/* 0 to 999: the high digits' passes skipped */
 	KEYS_SAME,	/* one value: every pass skipped */
+	KEYS_SKEWED,	/* 15 in 16 share the top digit: a bucket split again */
+	KEYS_NARROW,	/* and the one below: that split finds one value */
 };
 
 static void shape_keys(uint8_t *k, int n, uint32_t t, enum keys_shape shape)
 {
 	uint32_t es = xs_dtype_size(t);
 	uint64_t v, exp = es == 8 ? 0x7ff0000000000000ull : 0x7f800000;
+	uint64_t top = es == 8 ? 1ull << 62 : 1u << 30;	/* a top digit's value */
+	uint64_t below = es == 8 ? (1ull << 55) - 1 : (1u << 22) - 1;
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -834,6 +838,10 @@ static void shape_keys(uint8_t *k, int n, uint32_t t, enum keys_shape shape)
 			v %= 1000;
 		else if (shape == KEYS_SAME)
 			v = 0x42;
+		else if (shape == KEYS_SKEWED && i % 16)	/* its parts short and long */
+			v = top | (v & (i % 128 ? below & ~(0x7f0ull << 11) : below));
+		else if (shape == KEYS_NARROW)	/* the rest in another bucket */
+			v = i % 16 ? top | (v & below >> 11) : top << 1 | (v & below);
 		memcpy(k + (size_t)i * es, &v, es);
 	}
 }
@@ -852,7 +860,8 @@ TEST_F_TIMEOUT(xrt, sort_one_long_fiber_in_chunks, 120)
 	} cases[] = {
 		{ XRT_CS_F32, KEYS_RAW }, { XRT_CS_F32, KEYS_NUMBERS }, { XRT_CS_S16, KEYS_RAW },
 		{ XRT_CS_S32, KEYS_RAW }, { XRT_CS_U32, KEYS_FEW }, { XRT_CS_F64, KEYS_RAW },
-		{ XRT_CS_S64, KEYS_FEW }, { XRT_CS_S8, KEYS_SAME },
+		{ XRT_CS_S64, KEYS_FEW }, { XRT_CS_S8, KEYS_SAME }, { XRT_CS_U32, KEYS_SKEWED },
+		{ XRT_CS_U32, KEYS_NARROW }, { XRT_CS_F64, KEYS_NARROW },
 	};
 	enum { N = (1 << 20) + 777 };
 	static struct keyed ref[N];
