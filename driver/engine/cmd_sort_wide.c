@@ -120,10 +120,15 @@ u64 engine_sort_wide_shared(const struct xrt_cs_sort *c)
 	return state_size(c) + 2 * 8 * c->dims[c->dim] + chunks(c) * RADIX * sizeof(u32);
 }
 
-/* A bucket's places, a level of splits each, then a histogram a digit. */
+/*
+ * The scatter's lines; or a bucket's places, a level of splits each, then
+ * a histogram a digit.
+ */
 u64 engine_sort_wide_thread(const struct xrt_cs_sort *c)
 {
-	return digits(c) * (2 * RADIX + 1) * sizeof(u32);
+	u64 buckets = digits(c) * (2 * RADIX + 1) * sizeof(u32);
+
+	return buckets > sizeof(struct sort_lines) ? buckets : sizeof(struct sort_lines);
 }
 
 /* A key of 4 or 8 bytes: how it becomes an unsigned integer and back. */
@@ -376,19 +381,23 @@ static void place_chunks(struct wide *w)
 }
 
 /* Chunk @i to its places by the top digit, from buffer 0 into 1. */
-static void scatter_chunk(struct wide *w, u64 i)
+static void scatter_chunk(struct wide *w, u64 i, void *ws)
 {
 	u32 j = chunk_first(i), end, last = chunk_end(w, i), m = w->s->msd;
-	u32 *place = w->hist + i * RADIX;	/* this chunk's alone */
+	struct sort_lines *sl = ws;
 
 	if (m == NO_DIGIT)
 		return;
+	/* this chunk's places alone: no other item writes them */
+	engine_sort_lines_begin(sl, w->hist + i * RADIX);
 	for (; j < last && !w->f.stop; j = end) {
 		end = (u32)engine_min(last, (u64)j + SORT_YIELD_ELEMS);
 		engine_sort_tick(&w->f, end - j);
-		engine_sort_scatter(w->buf[0], w->buf[1], word_size(w), j, end,
-				    digit_shift(w, 0) + m, place);
+		engine_sort_scatter_lines(sl, w->buf[0], w->buf[1], word_size(w), j, end,
+					  digit_shift(w, 0) + m);
 	}
+	if (!w->f.stop)
+		engine_sort_lines_end(sl, w->buf[1], word_size(w));
 }
 
 /* Group @g's buckets, @ws the thread's workspace. */
@@ -465,7 +474,7 @@ void engine_sort_wide_run(const struct xrt_engine_ctx *x, const struct xrt_cs_so
 		else if (phase == COUNT)
 			count_chunk(&w, i);
 		else if (phase == SCATTER)
-			scatter_chunk(&w, i);
+			scatter_chunk(&w, i, ws);
 		else if (phase == BUCKETS)
 			sort_group(&w, i, ws);
 		else if (phase == STORE)

@@ -53,6 +53,62 @@ void engine_sort_scatter(const u8 *src, u8 *dst, u32 size, u32 j, u32 end, u32 s
 	}
 }
 
+void engine_sort_lines_begin(struct sort_lines *sl, u32 *place)
+{
+	memcpy(sl->first, place, sizeof(sl->first));
+	sl->place = place;
+}
+
+/* The part of @v's line up to place @q (its last) that is this item's. */
+static void write_line(struct sort_lines *sl, u8 *dst, u32 size, u32 v, u32 q)
+{
+	u32 per = 64 / size, lo = q & ~(per - 1);
+
+	if (lo < sl->first[v])
+		lo = sl->first[v];
+	memcpy(dst + (size_t)lo * size, sl->line[v] + (lo & (per - 1)) * size,
+	       (size_t)(q + 1 - lo) * size);
+}
+
+void engine_sort_scatter_lines(struct sort_lines *sl, const u8 *src, u8 *dst, u32 size, u32 j,
+			       u32 end, u32 shift)
+{
+	u32 *place = sl->place, v, q;
+
+	if (size == 4) {
+		const u32 *s = (const u32 *)src;
+
+		for (; j < end; j++) {
+			v = (s[j] >> shift) & (RADIX - 1);
+			q = place[v]++;
+			((u32 *)sl->line[v])[q & 15] = s[j];
+			if ((q & 15) == 15)
+				write_line(sl, dst, 4, v, q);
+		}
+	} else {
+		const u64 *s = (const u64 *)src;
+
+		for (; j < end; j++) {
+			v = (s[j] >> shift) & (RADIX - 1);
+			q = place[v]++;
+			((u64 *)sl->line[v])[q & 7] = s[j];
+			if ((q & 7) == 7)
+				write_line(sl, dst, 8, v, q);
+		}
+	}
+}
+
+void engine_sort_lines_end(struct sort_lines *sl, u8 *dst, u32 size)
+{
+	u32 per = 64 / size, v;
+
+	for (v = 0; v < RADIX; v++) {
+		/* a line begun: places past the last full one, its own */
+		if (sl->place[v] > sl->first[v] && (sl->place[v] & (per - 1)))
+			write_line(sl, dst, size, v, sl->place[v] - 1);
+	}
+}
+
 /* A short range [@lo, @hi) of @buf by insertion, stably. */
 static void insert_words(const struct sort_words *w, u8 *buf, u32 lo, u32 hi)
 {

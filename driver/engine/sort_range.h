@@ -29,6 +29,32 @@ struct sort_words {
 	u32 digits;
 };
 
+/**
+ * struct sort_lines - a scatter's writes gathered into whole cache lines
+ * @line: each value's line being filled, 16 words of 4 bytes or 8 of 8
+ * @first: each value's first place: the line that holds it may start
+ *         with another item's places, not to be written
+ * @place: each value's next place
+ *
+ * Scattering straight to memory hits every value's line once a word;
+ * when the values' places lie a multiple of 4 KiB apart (keys spread
+ * evenly) those lines fall in one cache set, and the pass took twice as
+ * long.  Lines gathered here and written whole do neither.
+ */
+struct sort_lines {
+	u8 line[RADIX][64];
+	u32 first[RADIX];
+	u32 *place;
+};
+
+/* Starts a scatter to @place, a histogram made places, this item's alone. */
+void engine_sort_lines_begin(struct sort_lines *sl, u32 *place);
+/* Words [@j, @end) of @src to their places in @dst by the digit at @shift. */
+void engine_sort_scatter_lines(struct sort_lines *sl, const u8 *src, u8 *dst, u32 size, u32 j,
+			       u32 end, u32 shift);
+/* Writes the lines begun and not yet full. */
+void engine_sort_lines_end(struct sort_lines *sl, u8 *dst, u32 size);
+
 /* Words [@j, @end) of @src to their places in @dst by the digit at @shift. */
 void engine_sort_scatter(const u8 *src, u8 *dst, u32 size, u32 j, u32 end, u32 shift,
 			 u32 *place);

@@ -364,14 +364,15 @@ void bench_against_python(struct host_pool *pool, const char *text, const char *
 static void sorts(struct host_pool *pool, int reps, struct result *r, int *k)
 {
 	static const char *const types[] = { "f32", "f64", "s32" };
-	char name[64], peer[16];
+	/* the results keep these names */
+	static const char *const names[] = { "host sort 8M f32", "host sort 8M f64",
+					     "host sort 8M s32" };
+	static const char *const peers[] = { "sort", "sort-f64", "sort-s32" };
 	unsigned int i;
 
 	for (i = 0; i < 3; i++) {
 		const char *t = types[i];
 
-		snprintf(name, sizeof(name), "host sort 8M %s", t);
-		snprintf(peer, sizeof(peer), i ? "sort-%s" : "sort", t);
 		bench_against_python(pool, module_text("HloModule s\n%%lt (a: %s[], b: %s[]) -> pred[] {\n"
 						 "  %%a = %s[] parameter(0)\n  %%b = %s[] parameter(1)\n"
 						 "  ROOT %%r = pred[] compare(%%a, %%b), direction=LT%s\n}\n"
@@ -379,7 +380,7 @@ static void sorts(struct host_pool *pool, int reps, struct result *r, int *k)
 						 "  ROOT s = %s[%u] sort(x), dimensions={0}, to_apply=%%lt\n}\n",
 						 t, t, t, t, i < 2 ? ", type=TOTALORDER" : "",
 						 t, 8u << 20, t, 8u << 20),
-				     name, peer, reps, 3, false, r, k);
+				     names[i], peers[i], reps, 3, false, r, k);
 	}
 }
 
