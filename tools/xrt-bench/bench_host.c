@@ -381,6 +381,8 @@ static void sorts(struct host_pool *pool, int reps, struct result *r, int *k)
 						 t, t, t, t, i < 2 ? ", type=TOTALORDER" : "",
 						 t, 8u << 20, t, 8u << 20),
 				     names[i], peers[i], reps, 3, false, r, k);
+		if (*k && r[*k - 1].name == names[i])
+			r[*k - 1].target = 1.5;	/* a radix sort's goal: 1.5 times numpy */
 	}
 }
 
