@@ -18,6 +18,7 @@
  * workspace in the register format and sum them in plain loops
  * (tile_plain()).
  */
+#include "dot_lanes.h"
 #include "efma.h"
 #include "ew.h"
 
@@ -157,6 +158,8 @@ static u64 dot_items(const struct xrt_engine_ctx *x, const void *cmd, u32 phase)
 
 	if (!c->m || !c->n)
 		return 0;
+	if (engine_dot_lanes(c))
+		return engine_dot_lanes_items(c);
 	return c->batch * ((c->m + tile_rows(c) - 1) / tile_rows(c)) *
 	       ((c->n + tile_cols(c) - 1) / tile_cols(c));
 }
@@ -888,7 +891,9 @@ static void dot_run(const struct xrt_engine_ctx *x, const void *cmd, u32 phase,
 	u64 across = (c->n + cols - 1) / cols, it;
 	u64 per_batch = (c->m + rows - 1) / rows * across;
 
-	for (it = first; it < first + count; it++) {
+	for (it = first; it < first + count && engine_dot_lanes(c); it++)
+		engine_dot_lanes_run(x, c, it, ws);
+	for (it = first; it < first + count && !engine_dot_lanes(c); it++) {
 		u64 b = it / per_batch, t = it % per_batch;
 		u64 i0 = t / across * rows, j0 = t % across * cols;
 		u32 mb = (u32)engine_min(c->m - i0, rows);

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 
 #include "engine_test.h"
+#include "dot_lanes.h"
 #include "efma.h"
 
 #include <xrt/dtype.h>
@@ -589,6 +590,74 @@ TEST_F(xrt, avx512_kernel_same_bits)
 	check_dot(_metadata, XRT_CS_BF16, XRT_CS_BF16, 1, 1, 65, 19, 260, 0, 1, 1);
 	small_products(_metadata);
 	use_wide_vectors(0);
+}
+
+/*
+ * One column over a batch that lies innermost in A and the output (a
+ * depthwise convolution's products): the batch goes in the vector lanes,
+ * with the same bits.  A as [m][k][batch], B as [batch][k], the output
+ * as [m][batch]; batches of two items with lanes left over, rows past a
+ * full item, ACCUMULATE.
+ */
+static void check_lanes(struct __test_metadata *_metadata, uint64_t batch, uint64_t m,
+			uint64_t k, int accumulate)
+{
+	struct mat ma = { XRT_CS_F32, 1, (int64_t)(k * batch), (int64_t)batch, batch * m * k * 4 };
+	struct mat mb = { XRT_CS_F32, (int64_t)k, 1, 1, batch * k * 4 };
+	struct mat mo = { XRT_CS_F32, 1, (int64_t)batch, 1, batch * m * 4 };
+	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(1, &mb), xo = matrix(2, &mo);
+	struct xrt_cs_dot d = { .batch = batch, .m = m, .n = 1, .k = k, .lhs = xa, .rhs = xb,
+				.out = xo };
+	struct cs_builder bld;
+	struct run r = { .n = 0 };
+	uint8_t *orig;
+	uint64_t bi, i;
+
+	ASSERT_TRUE(engine_dot_lanes(&d));
+	cs_builder_init(&bld, NULL);
+	add_buf(&bld, &r, ma.size, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, mb.size, XRT_CS_SLOT_READ, 0);
+	add_buf(&bld, &r, mo.size, XRT_CS_SLOT_READ | XRT_CS_SLOT_WRITE, 0);
+	fill(XRT_CS_F32, r.slot[0], ma.size, 11);
+	fill(XRT_CS_F32, r.slot[1], mb.size, 12);
+	fill(XRT_CS_F32, r.slot[2], mo.size, 13);
+	orig = aligned_buf(mo.size);
+	memcpy(orig, r.slot[2], mo.size);
+	cs_dot(&bld, accumulate ? XRT_CS_DOT_ACCUMULATE : 0, batch, m, 1, k, &xa, &xb, &xo);
+	RUN_PROGRAM(&bld, &r);
+	for (bi = 0; bi < batch; bi++)
+		for (i = 0; i < m; i++) {
+			uint8_t want[16];
+
+			expect(XRT_CS_F32, XRT_CS_F32, accumulate, r.slot[0], &ma, r.slot[1], &mb,
+			       orig, &mo, bi, i, 0, k, want);
+			ASSERT_EQ(0, memcmp(want, r.slot[2] + (i * batch + bi) * 4, 4))
+				TH_LOG("batch %llu of %llu, row %llu of %llu, k %llu",
+				       (unsigned long long)bi, (unsigned long long)batch,
+				       (unsigned long long)i, (unsigned long long)m,
+				       (unsigned long long)k);
+		}
+	free(orig);
+	run_free(&r);
+}
+
+static void lanes_products(struct __test_metadata *_metadata)
+{
+	check_lanes(_metadata, 256 + 45, 70, 9, 0);
+	check_lanes(_metadata, 8, 33, 1, 1);
+	check_lanes(_metadata, 64, 5, 300, 1);
+	check_lanes(_metadata, 13, 40, 25, 0);
+}
+
+TEST_F(xrt, batch_in_the_lanes)
+{
+	lanes_products(_metadata);
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))
+		SKIP(return, "this CPU has no AVX2 with FMA: the soft form alone");
+	xrt_engine_use_avx2 = 1;
+	lanes_products(_metadata);
+	xrt_engine_use_avx2 = 0;
 }
 
 TEST_F(xrt, malformed_dots)
