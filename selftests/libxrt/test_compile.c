@@ -268,6 +268,84 @@ TEST_F(xrt, any_thread_count_gives_the_same_bits)
 	xrt_module_destroy(m);
 }
 
+/* Keys of @t's bits @b as unsigned integers in total order. */
+static uint64_t total_order(const char *t, uint64_t b)
+{
+	uint64_t top = t[1] == '6' ? 1ull << 63 : 1ull << 31, mask = top | (top - 1);
+
+	if (t[0] == 's')
+		return b ^ top;
+	return b & top ? ~b & mask : b | top;
+}
+
+static const char *order_type;
+
+static int by_total_order(const void *pa, const void *pb)
+{
+	uint64_t a = 0, b = 0, size = order_type[1] == '6' ? 8 : 4;
+
+	memcpy(&a, pa, size);
+	memcpy(&b, pb, size);
+	a = total_order(order_type, a);
+	b = total_order(order_type, b);
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * A sort long enough for the wide sort (its phases shared among the
+ * pool's threads, the workspace's state written by one item and read by
+ * all): the bits of one thread, and the input's elements in total order.
+ */
+TEST_F(xrt, wide_sort_on_threads)
+{
+	static const char *const types[] = { "f32", "f64", "s32" };
+	const uint64_t n = (1 << 20) + 3;
+	struct host_pool *pool = NULL;
+	char text[512];
+	uint32_t ti;
+
+	ASSERT_OK(host_pool_create(3, &pool));
+	for (ti = 0; ti < 3; ti++) {
+		const char *t = types[ti];
+		xrt_literal *arg = NULL, *one = NULL, *many = NULL;
+		struct xrt_executable *exe = NULL;
+		xrt_module *m = NULL;
+		uint64_t state = 11 + ti, size = t[1] == '6' ? 8 : 4;
+		uint8_t *want;
+		char why[512];
+
+		snprintf(text, sizeof(text),
+			 "HloModule s\nlt {\n  a = %s[] parameter(0)\n  b = %s[] parameter(1)\n"
+			 "  ROOT r = pred[] compare(a, b), direction=LT%s\n}\n"
+			 "ENTRY e {\n  x = %s[%llu] parameter(0)\n"
+			 "  ROOT s = %s[%llu] sort(x), dimensions={0}, to_apply=lt\n}\n",
+			 t, t, t[0] == 'f' ? ", type=TOTALORDER" : "", t, (unsigned long long)n,
+			 t, (unsigned long long)n);
+		ASSERT_OK(xrt_hlo_parse(self->a, text, strlen(text), &m));
+		ASSERT_OK(cc_compile(m, NULL, self->a, &exe));
+		ASSERT_OK(xrt_literal_create(self->a, xrt_module_param_shape(m, 0), &arg));
+		test_fill_random(arg, &state);
+		ASSERT_OK(host_run(exe, (const xrt_literal *const *)&arg, 1, NULL, self->a, &one));
+		ASSERT_OK(host_run(exe, (const xrt_literal *const *)&arg, 1,
+				   &(struct host_run_options){ 0, pool }, self->a, &many));
+		EXPECT_TRUE(xrt_literal_equal(one, many, why, sizeof(why)))
+			TH_LOG("%s: three threads differ from one: %s", t, why);
+		want = malloc(n * size);
+		ASSERT_NE(NULL, want);
+		memcpy(want, xrt_literal_data(arg), n * size);
+		order_type = t;
+		qsort(want, n, size, by_total_order);
+		EXPECT_EQ(0, memcmp(want, xrt_literal_data(one), n * size)) TH_LOG("%s", t);
+		free(want);
+		xrt_literal_destroy(arg);
+		xrt_literal_destroy(one);
+		xrt_literal_destroy(many);
+		xexe_destroy(exe);
+		xrt_module_destroy(m);
+	}
+	host_pool_destroy(pool);
+}
+
 /*
  * Products longer than a DOT command allows become several, each adding
  * to the last: the engine's bits of one long sum, for every accumulation
