@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * DOT with one column (n = 1) over a batch whose elements lie side by
- * side in the left operand and the output: out[b][i] = sum over k of
- * lhs[b][i][k] rhs[b][k].  A depthwise convolution lowers to this (a
- * batch a channel, the channels innermost).  The tiled path would pack
- * one column into a panel of 16 and compute 15 zero columns with it; here
+ * DOT of a few columns (n <= 16) over a batch whose elements lie side
+ * by side in the left operand and the output: out[b][i][j] = sum over k
+ * of lhs[b][i][k] rhs[b][k][j].  Depthwise and grouped convolutions
+ * lower to this (a batch a group, the groups innermost).  The tiled path
+ * would pack a column into a panel of 16 and compute zero columns; here
  * the batch is the vector lanes instead: the right operand's block is
  * copied once per item as [k][lanes], and each output element still gets
  * its products one k at a time after its start value, fused (the
@@ -16,12 +16,13 @@
 #define LANE_ROWS	32	/* rows of an item */
 #define LANE_BATCH	256	/* batch elements of an item: the lanes */
 #define LANE_MAX_K	512	/* the right operand's block: 512 KiB of workspace */
+#define LANE_MAX_N	16	/* columns, one after the other */
 
 typedef float v8f __attribute__((vector_size(8 * sizeof(u32))));
 
 int engine_dot_lanes(const struct xrt_cs_dot *c)
 {
-	return c->n == 1 && c->m && c->k && c->k <= LANE_MAX_K && c->batch >= 8 &&
+	return c->n && c->n <= LANE_MAX_N && c->m && c->k && c->k <= LANE_MAX_K && c->batch >= 8 &&
 	       c->lhs.dtype == XRT_CS_F32 && c->rhs.dtype == XRT_CS_F32 &&
 	       c->out.dtype == XRT_CS_F32 && c->lhs.batch_stride == 1 &&
 	       c->out.batch_stride == 1;
@@ -130,20 +131,23 @@ void engine_dot_lanes_run(const struct xrt_engine_ctx *x, const struct xrt_cs_do
 {
 	u64 i0 = it / batch_blocks(c) * LANE_ROWS, b0 = it % batch_blocks(c) * LANE_BATCH;
 	struct lanes s = {
-		.a = elem(x, &c->lhs, b0, i0, 0), .o = elem(x, &c->out, b0, i0, 0), .rb = ws,
+		.a = elem(x, &c->lhs, b0, i0, 0), .rb = ws,
 		.arow = c->lhs.row_stride, .acol = c->lhs.col_stride,
 		.orow = c->out.row_stride, .k = (u32)c->k,
 		.rows = (u32)engine_min(c->m - i0, LANE_ROWS),
 		.lanes = (u32)engine_min(c->batch - b0, LANE_BATCH),
 		.acc = !!(c->cmd.flags & XRT_CS_DOT_ACCUMULATE),
 	};
-	u32 k, l;
+	u32 j, k, l;
 
-	for (k = 0; k < s.k; k++)
-		for (l = 0; l < s.lanes; l++)
-			ws[(size_t)k * LANE_BATCH + l] = *elem(x, &c->rhs, b0 + l, k, 0);
-	if (xrt_engine_use_avx2)
-		lanes_fma(&s);
-	else
-		lanes_soft(&s);
+	for (j = 0; j < c->n; j++) {	/* a column at a time */
+		s.o = elem(x, &c->out, b0, i0, j);
+		for (k = 0; k < s.k; k++)
+			for (l = 0; l < s.lanes; l++)
+				ws[(size_t)k * LANE_BATCH + l] = *elem(x, &c->rhs, b0 + l, k, j);
+		if (xrt_engine_use_avx2)
+			lanes_fma(&s);
+		else
+			lanes_soft(&s);
+	}
 }

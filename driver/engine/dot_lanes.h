@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * DOT of matrix times vector over a batch that lies innermost
- * (dot_lanes.c): the products a depthwise convolution makes.
+ * DOT of a few columns over a batch that lies innermost (dot_lanes.c):
+ * the products depthwise and grouped convolutions make.
  */
 #ifndef XRT_ENGINE_DOT_LANES_H
 #define XRT_ENGINE_DOT_LANES_H

@@ -170,28 +170,73 @@ static void window_grouped(struct cc_buf *v, struct cc_buf *dst, const struct co
 }
 
 /*
- * The same for one feature a group, the groups innermost: [rows][np]
- * [groups], so that the copy moves the input's runs of features whole.
+ * The same with the groups innermost: [rows][np x in features][groups],
+ * so that a group's matrix is read with a column stride of the group
+ * count and the groups are the product's vector lanes (dot_lanes.c).
+ * With one feature a group the copy moves the input's runs of features
+ * whole.
  */
-static void window_wide(struct cc_buf *v, struct cc_buf *dst, uint32_t ng, int64_t h,
-			int64_t np, int64_t p, size_t es, struct cc_buf tb)
+static void window_wide(struct cc_buf *v, struct cc_buf *dst, const struct conv *c,
+			uint32_t ng, int64_t h, int64_t kw, int64_t p, size_t es,
+			struct cc_buf tb)
 {
 	int64_t fstride = v->strides[v->rank - 1];
-	uint32_t d;
+	uint32_t d, r;
 
+	/* the batch dimension's place goes to the groups, last */
 	memmove(v->dims, v->dims + 1, (v->rank - 1) * sizeof(v->dims[0]));
 	memmove(v->strides, v->strides + 1, (v->rank - 1) * sizeof(v->strides[0]));
-	v->rank--;
+	r = v->rank - 1;	/* the groups' dimension */
 	v->dims[0] = h;
-	v->dims[v->rank - 1] = ng;
-	v->strides[v->rank - 1] = fstride;
+	v->dims[r] = ng;
+	v->strides[r] = c->icg * fstride;
 	*dst = *v;
 	dst->slot = tb.slot;
-	dst->offset = tb.offset + (uint64_t)(p * ng) * es;
-	dst->strides[v->rank - 1] = 1;
-	for (d = v->rank - 1; d-- > 0;)
-		dst->strides[d] = d + 1 == v->rank - 1 ? np * ng :
-				  dst->strides[d + 1] * v->dims[d + 1];
+	dst->offset = tb.offset + (uint64_t)(p * c->icg * ng) * es;
+	dst->strides[r] = 1;
+	dst->strides[r - 1] = ng;	/* the features */
+	for (d = r - 1; d-- > 0;)
+		dst->strides[d] = d + 1 == r - 1 ? kw * ng : dst->strides[d + 1] * v->dims[d + 1];
+}
+
+/* Whether the groups go innermost: enough of them, each few features. */
+static bool groups_wide(const struct conv *c, uint32_t ng)
+{
+	return ng >= 8 && c->icg <= 16 && c->ocg <= 16;
+}
+
+/*
+ * The product of groups innermost with several out features each: into
+ * a block laid out [rows][out features][groups], the groups innermost as
+ * in the patches (so they are the product's lanes), then copied to the
+ * output @mo's [rows][groups][out features].
+ */
+static void grouped_product(struct cc *cc, const struct conv *c, uint32_t ng, int64_t rows,
+			    int64_t kw, const struct xrt_cs_matrix *ml,
+			    const struct xrt_cs_matrix *mr, const struct xrt_cs_matrix *mo)
+{
+	int64_t td[3] = { rows, c->ocg, ng }, d3[3] = { rows, ng, c->ocg };
+	struct xrt_cs_matrix mt;
+	struct cc_buf t, src, dst;
+	uint32_t v = cc_new_val(cc);
+
+	if (cc->err || cc_alloc(cc, v, c->q.dtype, 3, td))
+		return;
+	t = cc->vals[v].buf;
+	mt = (struct xrt_cs_matrix){ t.slot, (uint8_t)t.dtype, { 0 }, t.offset, 1, c->ocg * ng,
+				     ng };
+	cc_emit_dot(cc, 0, ng, (uint64_t)rows, (uint64_t)c->ocg, (uint64_t)kw, ml, mr, &mt);
+	src = t;
+	memcpy(src.dims, d3, sizeof(d3));
+	src.strides[0] = c->ocg * ng;
+	src.strides[1] = 1;
+	src.strides[2] = ng;
+	dst = cc_dense(mo->slot, mo->offset, c->q.dtype, 3, d3);
+	dst.strides[0] = c->of;
+	dst.strides[1] = c->ocg;
+	dst.strides[2] = 1;
+	cc_copy(cc, &dst, &src);
+	cc_release(cc, v);
 }
 
 /*
@@ -214,7 +259,7 @@ static void patches(struct cc *cc, struct conv *c, uint32_t ng, int64_t np)
 {
 	int64_t kw = np * c->icg, inner = 1, ny, kp[XRT_MAX_RANK], koff, b, y0, p, h, td[2];
 	int64_t run = 1, per;
-	bool wide = c->icg == 1 && ng > 1;
+	bool wide = groups_wide(c, ng);
 	const int64_t *last;
 	size_t es = esize(&c->in);
 	struct xrt_cs_matrix ml, mr, mo;
@@ -259,7 +304,7 @@ static void patches(struct cc *cc, struct conv *c, uint32_t ng, int64_t np)
 				v.offset += (uint64_t)((b * v.strides[0] + y0 * v.strides[1]) *
 						       (int64_t)es);
 				if (wide)
-					window_wide(&v, &dst, ng, h, np, p, es, tb);
+					window_wide(&v, &dst, c, ng, h, kw, p, es, tb);
 				else
 					window_grouped(&v, &dst, c, ng, h, kw, per, p, es, tb);
 				cc_copy(cc, &dst, &v);
@@ -275,8 +320,11 @@ static void patches(struct cc *cc, struct conv *c, uint32_t ng, int64_t np)
 									      inner * c->of *
 									      (int64_t)es),
 						     c->ocg, c->of, 1 };
-			cc_emit_dot(cc, 0, ng, (uint64_t)(h * inner), (uint64_t)c->ocg,
-				    (uint64_t)kw, &ml, &mr, &mo);
+			if (wide && c->ocg > 1)
+				grouped_product(cc, c, ng, h * inner, kw, &ml, &mr, &mo);
+			else
+				cc_emit_dot(cc, 0, ng, (uint64_t)(h * inner), (uint64_t)c->ocg,
+					    (uint64_t)kw, &ml, &mr, &mo);
 		}
 	cc_release(cc, tv);
 	cc_release(cc, kv);

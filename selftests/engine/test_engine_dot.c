@@ -593,25 +593,26 @@ TEST_F(xrt, avx512_kernel_same_bits)
 }
 
 /*
- * One column over a batch that lies innermost in A and the output (a
- * depthwise convolution's products): the batch goes in the vector lanes,
- * with the same bits.  A as [m][k][batch], B as [batch][k], the output
- * as [m][batch]; batches of two items with lanes left over, rows past a
- * full item, ACCUMULATE.
+ * A few columns over a batch that lies innermost in A and the output
+ * (depthwise and grouped convolutions' products): the batch goes in the
+ * vector lanes, with the same bits.  A as [m][k][batch], B as
+ * [batch][k][n], the output as [m][n][batch]; batches of two items with
+ * lanes left over, rows past a full item, ACCUMULATE.
  */
 static void check_lanes(struct __test_metadata *_metadata, uint64_t batch, uint64_t m,
-			uint64_t k, int accumulate)
+			uint64_t n, uint64_t k, int accumulate)
 {
 	struct mat ma = { XRT_CS_F32, 1, (int64_t)(k * batch), (int64_t)batch, batch * m * k * 4 };
-	struct mat mb = { XRT_CS_F32, (int64_t)k, 1, 1, batch * k * 4 };
-	struct mat mo = { XRT_CS_F32, 1, (int64_t)batch, 1, batch * m * 4 };
+	struct mat mb = { XRT_CS_F32, (int64_t)(k * n), (int64_t)n, 1, batch * k * n * 4 };
+	struct mat mo = { XRT_CS_F32, 1, (int64_t)(n * batch), (int64_t)batch,
+			  batch * m * n * 4 };
 	struct xrt_cs_matrix xa = matrix(0, &ma), xb = matrix(1, &mb), xo = matrix(2, &mo);
-	struct xrt_cs_dot d = { .batch = batch, .m = m, .n = 1, .k = k, .lhs = xa, .rhs = xb,
+	struct xrt_cs_dot d = { .batch = batch, .m = m, .n = n, .k = k, .lhs = xa, .rhs = xb,
 				.out = xo };
 	struct cs_builder bld;
 	struct run r = { .n = 0 };
 	uint8_t *orig;
-	uint64_t bi, i;
+	uint64_t bi, i, j;
 
 	ASSERT_TRUE(engine_dot_lanes(&d));
 	cs_builder_init(&bld, NULL);
@@ -623,30 +624,33 @@ static void check_lanes(struct __test_metadata *_metadata, uint64_t batch, uint6
 	fill(XRT_CS_F32, r.slot[2], mo.size, 13);
 	orig = aligned_buf(mo.size);
 	memcpy(orig, r.slot[2], mo.size);
-	cs_dot(&bld, accumulate ? XRT_CS_DOT_ACCUMULATE : 0, batch, m, 1, k, &xa, &xb, &xo);
+	cs_dot(&bld, accumulate ? XRT_CS_DOT_ACCUMULATE : 0, batch, m, n, k, &xa, &xb, &xo);
 	RUN_PROGRAM(&bld, &r);
 	for (bi = 0; bi < batch; bi++)
-		for (i = 0; i < m; i++) {
-			uint8_t want[16];
+		for (i = 0; i < m; i++)
+			for (j = 0; j < n; j++) {
+				uint8_t want[16];
 
-			expect(XRT_CS_F32, XRT_CS_F32, accumulate, r.slot[0], &ma, r.slot[1], &mb,
-			       orig, &mo, bi, i, 0, k, want);
-			ASSERT_EQ(0, memcmp(want, r.slot[2] + (i * batch + bi) * 4, 4))
-				TH_LOG("batch %llu of %llu, row %llu of %llu, k %llu",
-				       (unsigned long long)bi, (unsigned long long)batch,
-				       (unsigned long long)i, (unsigned long long)m,
-				       (unsigned long long)k);
-		}
+				expect(XRT_CS_F32, XRT_CS_F32, accumulate, r.slot[0], &ma, r.slot[1],
+				       &mb, orig, &mo, bi, i, j, k, want);
+				ASSERT_EQ(0, memcmp(want, r.slot[2] + ((i * n + j) * batch + bi) * 4, 4))
+					TH_LOG("batch %llu of %llu, row %llu of %llu, column %llu, k %llu",
+					       (unsigned long long)bi, (unsigned long long)batch,
+					       (unsigned long long)i, (unsigned long long)m,
+					       (unsigned long long)j, (unsigned long long)k);
+			}
 	free(orig);
 	run_free(&r);
 }
 
 static void lanes_products(struct __test_metadata *_metadata)
 {
-	check_lanes(_metadata, 256 + 45, 70, 9, 0);
-	check_lanes(_metadata, 8, 33, 1, 1);
-	check_lanes(_metadata, 64, 5, 300, 1);
-	check_lanes(_metadata, 13, 40, 25, 0);
+	check_lanes(_metadata, 256 + 45, 70, 1, 9, 0);
+	check_lanes(_metadata, 8, 33, 1, 1, 1);
+	check_lanes(_metadata, 64, 5, 1, 300, 1);
+	check_lanes(_metadata, 13, 40, 1, 25, 0);
+	check_lanes(_metadata, 32, 37, 4, 36, 1);
+	check_lanes(_metadata, 9, 3, 16, 7, 0);
 }
 
 TEST_F(xrt, batch_in_the_lanes)
